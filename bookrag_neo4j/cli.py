@@ -1,0 +1,149 @@
+"""The ``bookrag`` command line.
+
+    bookrag neo4j start | stop | status [--json] | logs [-n N] [-f] | init
+    bookrag doctor [--json]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+import time
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.logging import RichHandler
+from rich.table import Table
+
+from .config import Settings
+from .doctor import REQUIRED, run_doctor
+from .errors import BookRAGError
+from .graph.client import GraphClient
+from .graph.schema import apply_schema
+from .server.manager import connection_info, server_logs, server_status, start_server, stop_server
+
+app = typer.Typer(help="BookRAG on Neo4j: index long documents, ask questions with cited evidence.",
+                  no_args_is_help=True, pretty_exceptions_enable=False)
+neo4j_app = typer.Typer(help="Run and inspect the Neo4j server bookrag uses.", no_args_is_help=True)
+app.add_typer(neo4j_app, name="neo4j")
+
+console = Console(stderr=True)
+InstanceOpt = Annotated[Optional[str], typer.Option("--instance", help="Managed server instance (default: default).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+def _settings(instance: str | None = None) -> Settings:
+    return Settings(neo4j_instance=instance) if instance else Settings()
+
+
+def _print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+@app.callback()
+def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details.")] = False) -> None:
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(message)s",
+        handlers=[RichHandler(console=console, show_path=False)],
+    )
+    logging.getLogger("neo4j").setLevel(logging.INFO if verbose else logging.ERROR)
+
+
+@neo4j_app.command()
+def start(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
+    """Start Neo4j with GDS (a no-op when it runs); returns when Bolt and GDS answer."""
+    settings = _settings(instance)
+    began = time.monotonic()
+    with console.status("Starting Neo4j (the first start assembles it from Maven Central)..."):
+        status = start_server(settings)
+    if as_json:
+        _print_json(status.model_dump())
+        return
+    console.print(
+        f"[green]Neo4j {status.neo4j_version} with GDS {status.gds_version}[/] ({status.mode}) at {status.uri} "
+        f"in {time.monotonic() - began:.1f}s"
+    )
+    if status.browser_url:
+        console.print(f"Browser: {status.browser_url}  user neo4j, password in {status.password_file}")
+
+
+@neo4j_app.command()
+def stop(instance: InstanceOpt = None) -> None:
+    """Stop the managed server (SIGTERM, wait, then kill)."""
+    was_running = stop_server(_settings(instance))
+    console.print("Neo4j stopped." if was_running else "Neo4j was not running.")
+
+
+@neo4j_app.command()
+def status(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
+    """Whether Neo4j answers, its versions, and how clients connect (exit 1 when it is down)."""
+    st = server_status(_settings(instance))
+    if as_json:
+        _print_json(st.model_dump())
+    else:
+        table = Table(show_header=False)
+        for key, value in st.model_dump().items():
+            if value is not None:
+                table.add_row(key, str(value))
+        Console().print(table)
+    raise typer.Exit(0 if st.running else 1)
+
+
+@neo4j_app.command()
+def logs(
+    instance: InstanceOpt = None,
+    lines: Annotated[int, typer.Option("-n", "--lines", help="How many lines.")] = 100,
+    follow: Annotated[bool, typer.Option("-f", "--follow", help="Keep printing new lines.")] = False,
+) -> None:
+    """The last lines of the managed server's log."""
+    settings = _settings(instance)
+    seen = server_logs(settings, lines)
+    sys.stdout.write(seen + "\n")
+    while follow:
+        time.sleep(1.0)
+        current = server_logs(settings, 1000)
+        tail = current[len(seen):] if current.startswith(seen) else current.split(seen[-200:], 1)[-1]
+        if tail.strip():
+            sys.stdout.write(tail + ("\n" if not tail.endswith("\n") else ""))
+        seen = current
+
+
+@neo4j_app.command()
+def init(instance: InstanceOpt = None) -> None:
+    """Apply the BookIndex schema (constraints, vector and full-text indexes); wait until all are ONLINE."""
+    settings = _settings(instance)
+
+    async def _init() -> list[dict]:
+        async with GraphClient(connection_info(settings)) as graph:
+            return await apply_schema(graph, dimensions=settings.embedding_dimensions)
+
+    with console.status("Applying schema..."):
+        indexes = asyncio.run(_init())
+    console.print(f"[green]Schema applied[/]: {len(indexes)} indexes ONLINE.")
+
+
+@app.command()
+def doctor(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
+    """What is configured and working (Neo4j, GDS, vector indexes, models); exit 1 if Neo4j/GDS fail."""
+    report = run_doctor(_settings(instance))
+    if as_json:
+        _print_json({name: check.model_dump() for name, check in report.items()})
+    else:
+        table = Table("check", "ok", "detail")
+        for name, check in report.items():
+            table.add_row(name, "[green]yes[/]" if check.ok else "[red]no[/]", check.detail)
+        Console().print(table)
+    raise typer.Exit(0 if all(report[name].ok for name in REQUIRED) else 1)
+
+
+def main() -> None:
+    """Console-script entry point: package errors become one red line and exit code 1."""
+    try:
+        app()
+    except BookRAGError as exc:
+        console.print(f"[red]error:[/] {exc}")
+        raise SystemExit(1) from None

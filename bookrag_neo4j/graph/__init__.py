@@ -1,0 +1,1 @@
+"""Neo4j access: the async client, named Cypher queries, the schema and GDS helpers."""

@@ -1,0 +1,101 @@
+"""Async access to Neo4j: one driver, named queries, the driver's managed transactions and retries.
+
+    conn = ConnectionInfo("bolt://localhost:7687", "neo4j", "secret", "neo4j")
+    async with GraphClient(conn) as graph:
+        rows = await graph.read("server/versions")
+        await graph.write("schema/some_write", key="abc")
+
+Reads are routed to readers (``routing_=READ``), every call names its database (``database_=``), and
+driver errors that mean "Neo4j is not there" become :class:`~bookrag_neo4j.errors.Neo4jUnavailableError`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from neo4j import AsyncGraphDatabase, RoutingControl
+from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+
+from ..errors import Neo4jUnavailableError
+from .queries import load_query
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ConnectionInfo:
+    """Where and how to connect to Neo4j."""
+
+    uri: str
+    username: str
+    password: str = field(repr=False)
+    database: str = "neo4j"
+
+
+@dataclass(frozen=True)
+class ServerVersions:
+    """What a server reports about itself."""
+
+    neo4j_version: str
+    edition: str
+    gds_version: str | None
+
+
+class GraphClient:
+    """Async Neo4j client that runs named queries from ``cypher/``; use it as an async context manager."""
+
+    def __init__(self, conn: ConnectionInfo, *, connection_timeout: float = 10.0, retry_time: float = 30.0) -> None:
+        """``retry_time``: seconds the driver keeps retrying transient failures (0 for a single attempt)."""
+        self.conn = conn
+        self._driver = AsyncGraphDatabase.driver(
+            conn.uri,
+            auth=(conn.username, conn.password),
+            connection_timeout=connection_timeout,
+            max_transaction_retry_time=retry_time,
+        )
+
+    async def __aenter__(self) -> GraphClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self._driver.close()
+
+    async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        """Run the named query as a read (routed to readers) and return its rows as dicts."""
+        return await self.run(load_query(name), params, read=True)
+
+    async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        """Run the named query as a write and return its rows as dicts."""
+        return await self.run(load_query(name), params, read=False)
+
+    async def run(self, query: str, params: dict[str, Any] | None = None, *, read: bool = False) -> list[dict[str, Any]]:
+        """Run query text (from a named file; never built from user text) in a managed transaction."""
+        try:
+            result = await self._driver.execute_query(
+                query,
+                parameters_=params or {},
+                database_=self.conn.database,
+                routing_=RoutingControl.READ if read else RoutingControl.WRITE,
+            )
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise Neo4jUnavailableError(f"Neo4j at {self.conn.uri} is not reachable: {exc}") from exc
+        except AuthError as exc:
+            raise Neo4jUnavailableError(
+                f"Neo4j at {self.conn.uri} refused the credentials of user {self.conn.username!r}: {exc}"
+            ) from exc
+        return [record.data() for record in result.records]
+
+    async def versions(self) -> ServerVersions:
+        """Neo4j version and edition, and the GDS version (``None`` when the plugin is missing)."""
+        (row,) = await self.read("server/versions")
+        gds: str | None = None
+        procedures = await self.read("server/gds_installed")
+        if procedures and procedures[0]["installed"]:
+            (gds_row,) = await self.read("server/gds_version")
+            gds = gds_row["version"]
+        return ServerVersions(neo4j_version=row["version"], edition=row["edition"], gds_version=gds)

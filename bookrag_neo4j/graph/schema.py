@@ -1,0 +1,50 @@
+"""Apply the BookIndex schema (``cypher/schema.cypher``) and wait until its indexes are ONLINE.
+
+    async with GraphClient(conn) as graph:
+        indexes = await apply_schema(graph, dimensions=384)
+
+Applying twice is a no-op. A vector index created earlier with another dimension is reported as a
+:class:`~bookrag_neo4j.errors.SchemaError` (``IF NOT EXISTS`` would silently keep the old one).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from neo4j.exceptions import ClientError
+
+from ..errors import SchemaError
+from .client import GraphClient
+from .queries import load_query, split_statements
+
+log = logging.getLogger(__name__)
+
+VECTOR_INDEXES = ("entity_embedding", "tree_node_embedding")
+
+
+def schema_statements() -> list[str]:
+    """The statements of ``cypher/schema.cypher``, in order."""
+    return split_statements(load_query("schema"))
+
+
+async def apply_schema(graph: GraphClient, *, dimensions: int, timeout_s: int = 300) -> list[dict[str, Any]]:
+    """Create constraints and indexes if missing, wait until all are ONLINE, return ``SHOW INDEXES`` rows."""
+    for statement in schema_statements():
+        try:
+            await graph.run(statement, {"dimensions": dimensions})
+        except ClientError as exc:
+            raise SchemaError(f"schema statement failed: {exc.message}\n{statement}") from exc
+    try:
+        await graph.write("schema/await_indexes", seconds=timeout_s)
+    except ClientError as exc:
+        raise SchemaError(f"indexes did not come ONLINE within {timeout_s}s: {exc.message}") from exc
+    indexes = await graph.read("schema/indexes")
+    for index in indexes:
+        if index["name"] in VECTOR_INDEXES and index["dimensions"] != dimensions:
+            raise SchemaError(
+                f"vector index {index['name']!r} has {index['dimensions']} dimensions but the embedder has "
+                f"{dimensions}; drop it (DROP INDEX {index['name']}) and re-embed, or configure the same embedder"
+            )
+    log.info("schema applied: %d indexes online", len(indexes))
+    return indexes

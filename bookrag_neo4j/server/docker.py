@@ -1,0 +1,90 @@
+"""Neo4j 5.26 + GDS in Docker (``docker/compose.yml``), for machines with a Docker engine."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import subprocess
+
+from ..config import Settings
+from ..errors import ServerError
+from ..graph.client import ConnectionInfo, ServerVersions
+from ..resources import resource_dir
+from .password import new_password, read_password, store_password
+from .ready import wait_until_ready
+
+log = logging.getLogger(__name__)
+
+
+def docker_engine_available() -> bool:
+    """True when a ``docker`` client is installed and its engine answers (``docker info``)."""
+    docker = shutil.which("docker")
+    if not docker:
+        return False
+    try:
+        proc = subprocess.run(
+            [docker, "info", "--format", "{{.ServerVersion}}"], capture_output=True, text=True, timeout=15, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0 and bool(proc.stdout.strip())
+
+
+class DockerServer:
+    """The compose project ``bookrag-<instance>``; data in its named volume, password in the instance folder."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def _compose(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        docker = shutil.which("docker") or "docker"
+        s = self.settings
+        env = {
+            **os.environ,
+            "BOOKRAG_NEO4J_INSTANCE": s.neo4j_instance,
+            "BOOKRAG_NEO4J_BOLT_PORT": str(s.neo4j_bolt_port),
+            "BOOKRAG_NEO4J_HTTP_PORT": str(s.neo4j_http_port),
+            "BOOKRAG_NEO4J_HEAP": s.neo4j_heap,
+            "BOOKRAG_NEO4J_PAGECACHE": s.neo4j_pagecache,
+            "BOOKRAG_NEO4J_PASSWORD": read_password(s) or "",
+        }
+        compose_file = resource_dir("docker") / "compose.yml"
+        command = [docker, "compose", "-f", str(compose_file), *args]
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+
+    def connection(self) -> ConnectionInfo:
+        password = read_password(self.settings)
+        if password is None:
+            raise ServerError(f"no password file at {self.settings.password_file}: start the server first")
+        return ConnectionInfo(
+            f"bolt://localhost:{self.settings.neo4j_bolt_port}", "neo4j", password, self.settings.neo4j_database
+        )
+
+    def is_running(self) -> bool:
+        proc = self._compose("ps", "--status", "running", "--quiet", timeout=30)
+        return proc.returncode == 0 and bool(proc.stdout.strip())
+
+    def log_tail(self, lines: int = 40) -> str:
+        proc = self._compose("logs", "--no-color", "--tail", str(lines), "neo4j", timeout=30)
+        return proc.stdout + proc.stderr
+
+    def start(self) -> ServerVersions:
+        if read_password(self.settings) is None:
+            store_password(self.settings, new_password(self.settings))
+        proc = self._compose("up", "--detach")
+        if proc.returncode != 0:
+            raise ServerError(f"docker compose up failed:\n{proc.stderr.strip()}")
+        return wait_until_ready(
+            self.connection(),
+            timeout=self.settings.neo4j_start_timeout,
+            alive=self.is_running,
+            log_tail=self.log_tail,
+        )
+
+    def stop(self) -> bool:
+        was_running = self.is_running()
+        proc = self._compose("down")  # keeps the named data volume
+        if proc.returncode != 0:
+            raise ServerError(f"docker compose down failed:\n{proc.stderr.strip()}")
+        return was_running

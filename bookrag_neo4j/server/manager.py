@@ -1,0 +1,146 @@
+"""Which Neo4j bookrag-neo4j uses, and its lifecycle: ``start_server``, ``stop_server``, ``server_status``.
+
+Resolution order, decided at start:
+
+1. ``NEO4J_URI`` is set: use that server (Aura, a cluster, anything); start nothing.
+2. A Docker engine answers: ``docker/compose.yml`` (``neo4j:5.26.24-community`` with the GDS plugin).
+3. Otherwise: a local server assembled from Maven Central (see :mod:`.local`).
+
+``BOOKRAG_NEO4J_RUNTIME=docker|local`` skips the detection. The mode chosen is remembered in the instance
+folder, so ``stop`` and ``status`` act on the server that ``start`` started.
+
+    from bookrag_neo4j import Settings
+    from bookrag_neo4j.server import start_server, connection_info
+
+    status = start_server(Settings())        # blocks until Bolt and GDS answer
+    conn = connection_info(Settings())       # -> ConnectionInfo for GraphClient
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+from ..config import Settings
+from ..errors import BookRAGError, ConfigurationError
+from ..graph.client import ConnectionInfo, ServerVersions
+from .docker import DockerServer, docker_engine_available
+from .local import LocalServer
+from .password import read_password
+from .ready import probe
+from .status import Mode, ServerStatus
+
+log = logging.getLogger(__name__)
+
+
+def _state_file(settings: Settings) -> Path:
+    return settings.instance_dir / "state.json"
+
+
+def _recorded_mode(settings: Settings) -> Mode | None:
+    try:
+        return json.loads(_state_file(settings).read_text())["mode"]
+    except (FileNotFoundError, ValueError, KeyError):
+        return None
+
+
+def resolve_mode(settings: Settings, *, for_start: bool = False) -> Mode:
+    """The runtime to use: external, docker or local (see the module docstring)."""
+    if settings.neo4j_uri:
+        return "external"
+    if settings.neo4j_runtime != "auto":
+        return settings.neo4j_runtime
+    recorded = _recorded_mode(settings)
+    if recorded in ("docker", "local") and not (for_start and recorded == "docker" and not docker_engine_available()):
+        return recorded
+    return "docker" if docker_engine_available() else "local"
+
+
+def _runtime(settings: Settings, mode: Mode) -> LocalServer | DockerServer:
+    return DockerServer(settings) if mode == "docker" else LocalServer(settings)
+
+
+def connection_info(settings: Settings) -> ConnectionInfo:
+    """How to connect: ``NEO4J_*`` for an external server, else the managed server's port and password file."""
+    if settings.neo4j_uri:
+        password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
+        return ConnectionInfo(settings.neo4j_uri, settings.neo4j_username, password, settings.neo4j_database)
+    password = read_password(settings)
+    if password is None and settings.neo4j_password is not None:
+        password = settings.neo4j_password.get_secret_value()
+    if password is None:
+        raise ConfigurationError(
+            "no Neo4j to connect to: run `bookrag neo4j start`, or set NEO4J_URI (and NEO4J_PASSWORD) for your own server"
+        )
+    return ConnectionInfo(f"bolt://localhost:{settings.neo4j_bolt_port}", "neo4j", password, settings.neo4j_database)
+
+
+def start_server(settings: Settings) -> ServerStatus:
+    """Make sure a server is up (a no-op when it already is) and return its status."""
+    mode = resolve_mode(settings, for_start=True)
+    if mode == "external":
+        return server_status(settings)
+    versions = _runtime(settings, mode).start()
+    _state_file(settings).parent.mkdir(parents=True, exist_ok=True)
+    _state_file(settings).write_text(json.dumps({"mode": mode}) + "\n")
+    return _status(settings, mode, versions)
+
+
+def stop_server(settings: Settings) -> bool:
+    """Stop the managed server; returns whether one was running. An external server is never stopped."""
+    mode = resolve_mode(settings)
+    if mode == "external":
+        log.info("NEO4J_URI is set: bookrag-neo4j does not stop external servers")
+        return False
+    return _runtime(settings, mode).stop()
+
+
+def server_status(settings: Settings) -> ServerStatus:
+    """Whether the server answers, with its versions and how to connect."""
+    mode = resolve_mode(settings)
+    runtime = None if mode == "external" else _runtime(settings, mode)
+    versions: ServerVersions | None = None
+    detail: str | None = None
+    if runtime is None or runtime.is_running():
+        try:
+            versions = probe(connection_info(settings))
+        except BookRAGError as exc:
+            detail = str(exc)
+    else:
+        detail = "not running: start it with `bookrag neo4j start`"
+    return _status(settings, mode, versions, detail)
+
+
+def _status(settings: Settings, mode: Mode, versions: ServerVersions | None, detail: str | None = None) -> ServerStatus:
+    managed = mode != "external"
+    try:
+        conn = connection_info(settings)
+        uri, username = conn.uri, conn.username
+    except ConfigurationError:
+        uri, username = f"bolt://localhost:{settings.neo4j_bolt_port}", "neo4j"
+    pid = LocalServer(settings).pid() if mode == "local" else None
+    return ServerStatus(
+        running=versions is not None,
+        mode=mode,
+        uri=uri,
+        username=username,
+        password_file=str(settings.password_file) if managed else None,
+        database=settings.neo4j_database,
+        neo4j_version=versions.neo4j_version if versions else None,
+        gds_version=versions.gds_version if versions else None,
+        browser_url=f"http://localhost:{settings.neo4j_http_port}/browser/" if managed else None,
+        pid=pid,
+        home=str(settings.instance_dir) if managed else None,
+        heap=settings.neo4j_heap if managed else None,
+        pagecache=settings.neo4j_pagecache if managed else None,
+        detail=detail,
+    )
+
+
+def server_logs(settings: Settings, lines: int = 100) -> str:
+    """The last lines of the managed server's log."""
+    mode = resolve_mode(settings)
+    if mode == "external":
+        return "NEO4J_URI is set: the external server's logs are not available to bookrag-neo4j"
+    return _runtime(settings, mode).log_tail(lines)

@@ -1,0 +1,32 @@
+"""The managed server's password: generated once, kept in a file only its owner can read (mode 0600)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+from ..config import Settings
+
+
+def read_password(settings: Settings) -> str | None:
+    """The stored password of the managed server, or ``None`` before its first start."""
+    path = settings.password_file
+    return path.read_text(encoding="utf-8").strip() if path.is_file() else None
+
+
+def new_password(settings: Settings) -> str:
+    """``NEO4J_PASSWORD`` when set (Neo4j requires 8+ characters), else a random one."""
+    if settings.neo4j_password is not None:
+        return settings.neo4j_password.get_secret_value()
+    return secrets.token_urlsafe(18)
+
+
+def store_password(settings: Settings, password: str) -> None:
+    """Write the password file with mode 0600 (created that way, never world-readable for a moment)."""
+    path = settings.password_file
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(password + "\n")
+    os.replace(tmp, path)

@@ -1,0 +1,2 @@
+// Block until every index is ONLINE (or $seconds pass, then fail).
+CALL db.awaitIndexes($seconds)

@@ -1,0 +1,67 @@
+"""Test fixtures: a real Neo4j with GDS, never a mock.
+
+With ``NEO4J_URI`` set, tests use that server (they only touch data whose ``doc_key`` starts with ``test-``).
+Otherwise they start (or reuse) a managed server instance named ``test`` on ports 17687/17474 with a small
+heap, separate from the ``default`` instance that ``make demo`` uses. It keeps running between test runs for
+speed; ``make stop`` (or ``bookrag neo4j stop --instance test``) stops it, and ``.ci/run`` always does.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bookrag_neo4j.config import Settings
+from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.graph.schema import apply_schema
+from bookrag_neo4j.server import ServerStatus, connection_info, start_server
+
+TEST_PREFIX = "test-"
+
+
+def external() -> bool:
+    return bool(os.environ.get("NEO4J_URI"))
+
+
+@pytest.fixture(scope="session")
+def settings() -> Settings:
+    if external():
+        return Settings()
+    return Settings(
+        neo4j_instance=os.environ.get("BOOKRAG_TEST_INSTANCE", "test"),
+        neo4j_bolt_port=int(os.environ.get("BOOKRAG_TEST_BOLT_PORT", "17687")),
+        neo4j_http_port=int(os.environ.get("BOOKRAG_TEST_HTTP_PORT", "17474")),
+        neo4j_heap="2g",
+        neo4j_pagecache="1g",
+        neo4j_runtime=os.environ.get("BOOKRAG_TEST_RUNTIME", "local"),
+    )
+
+
+@pytest.fixture(scope="session")
+def neo4j_server(settings: Settings) -> ServerStatus:
+    status = start_server(settings)
+    assert status.running, status.detail
+    return status
+
+
+@pytest.fixture(scope="session")
+def conn(settings: Settings, neo4j_server: ServerStatus) -> ConnectionInfo:
+    return connection_info(settings)
+
+
+@pytest.fixture
+async def graph(conn: ConnectionInfo) -> AsyncIterator[GraphClient]:
+    """A client per test; data of test documents (``doc_key`` starting with ``test-``) is removed after."""
+    async with GraphClient(conn) as client:
+        yield client
+        await client.run(
+            "MATCH (n) WHERE n.doc_key STARTS WITH $prefix DETACH DELETE n", {"prefix": TEST_PREFIX}
+        )
+
+
+@pytest.fixture(scope="session")
+async def schema(conn: ConnectionInfo, settings: Settings) -> list[dict]:
+    async with GraphClient(conn) as client:
+        return await apply_schema(client, dimensions=settings.embedding_dimensions)

@@ -1,0 +1,52 @@
+"""The real `bookrag` console script against the test server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bookrag_neo4j.config import Settings
+
+BOOKRAG = str(Path(sys.executable).parent / "bookrag")
+
+
+def run_cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "BOOKRAG_NEO4J_INSTANCE": settings.neo4j_instance,
+        "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j_bolt_port),
+        "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j_http_port),
+        "BOOKRAG_NEO4J_RUNTIME": settings.neo4j_runtime,
+    }
+    return subprocess.run([BOOKRAG, *args], env=env, capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_status_json(settings: Settings, neo4j_server) -> None:
+    proc = run_cli(settings, "neo4j", "status", "--json")
+    assert proc.returncode == 0, proc.stderr
+    status = json.loads(proc.stdout)
+    for field in ("running", "uri", "username", "password_file", "neo4j_version", "gds_version", "mode"):
+        assert field in status
+    assert status["running"] is True
+    assert status["neo4j_version"].startswith("5.26")
+    assert status["gds_version"].startswith("2.13")
+
+
+def test_doctor_json(settings: Settings, neo4j_server, schema) -> None:
+    proc = run_cli(settings, "doctor", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["neo4j"]["ok"] and report["gds"]["ok"] and report["vector_index"]["ok"]
+    assert "384 dims, ONLINE" in report["vector_index"]["detail"]
+    for model in ("embedder", "reranker", "llm", "vlm"):
+        assert report[model]["detail"]
+
+
+def test_errors_are_one_line_and_exit_1(settings: Settings, tmp_path) -> None:
+    proc = run_cli(settings.model_copy(update={"neo4j_instance": "never-started"}), "neo4j", "init")
+    assert proc.returncode == 1
+    assert "error:" in proc.stderr and "bookrag neo4j start" in proc.stderr
+    assert "Traceback" not in proc.stderr
