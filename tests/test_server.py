@@ -55,3 +55,19 @@ def test_stop_start_and_noop_start(settings: Settings, neo4j_server) -> None:
         assert status.running and server.pid() not in (None, 999999)
     finally:
         start_server(settings)  # leave the session's server running for the other tests
+
+
+def test_failed_start_reports_the_log_tail(settings: Settings, neo4j_server, tmp_path) -> None:
+    broken = settings.model_copy(
+        update={
+            "neo4j_instance": "test-broken",
+            "data_dir": tmp_path,
+            "neo4j_bolt_port": 27687,
+            "neo4j_http_port": 27474,
+            "neo4j_heap": "1k",  # valid for Neo4j's config, too small for the JVM
+            "neo4j_start_timeout": 60.0,
+        }
+    )
+    with pytest.raises(ServerStartError, match="(?s)exited during start-up.*heap"):
+        start_server(broken)
+    assert LocalServer(broken).pid() is None  # nothing left running
