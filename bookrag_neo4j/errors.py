@@ -37,3 +37,36 @@ class SchemaError(BookRAGError):
 
 class QueryNotFoundError(BookRAGError, KeyError):
     """A named Cypher query does not exist in ``cypher/``."""
+
+
+class ModelError(BookRAGError):
+    """A model (LLM, VLM, embedder, reranker) failed or is not configured."""
+
+
+class ModelNotConfiguredError(ModelError):
+    """The operation needs a model that is not configured (or its extra is not installed)."""
+
+
+class ModelUnavailableError(ModelError):
+    """The model service did not answer successfully after all retries."""
+
+
+class TransientModelError(ModelError):
+    """A failure worth retrying (429, 5xx, timeout, connection reset); ``retry_after`` in seconds if known."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class ModelOutputError(ModelError):
+    """The model's reply could not be parsed into the expected structure, even after repair and one re-ask."""
+
+    def __init__(self, message: str, *, prompt: str, raw: str) -> None:
+        super().__init__(f"{message} (prompt {prompt!r})")
+        self.prompt = prompt
+        self.raw = raw
+
+
+class LocalModelError(ModelError):
+    """A local model file is missing or fails its checksum."""

@@ -16,6 +16,7 @@ import pytest
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
 from bookrag_neo4j.graph.schema import apply_schema
+from bookrag_neo4j.llm import index_dimensions
 from bookrag_neo4j.server import ServerStatus, connection_info, start_server
 
 TEST_PREFIX = "test-"
@@ -62,6 +63,12 @@ async def graph(conn: ConnectionInfo) -> AsyncIterator[GraphClient]:
 
 
 @pytest.fixture(scope="session")
-async def schema(conn: ConnectionInfo, settings: Settings) -> list[dict]:
+def dimensions(settings: Settings) -> int:
+    """The vector-index dimension: the configured embedder's (384 for the offline default)."""
+    return index_dimensions(settings)
+
+
+@pytest.fixture(scope="session")
+async def schema(conn: ConnectionInfo, dimensions: int) -> list[dict]:
     async with GraphClient(conn) as client:
-        return await apply_schema(client, dimensions=settings.embedding_dimensions)
+        return await apply_schema(client, dimensions=dimensions)

@@ -8,18 +8,23 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bookrag_neo4j.config import Settings
 
 BOOKRAG = str(Path(sys.executable).parent / "bookrag")
 
 
-def run_cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
+def run_cli(settings: Settings, *args: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
         "BOOKRAG_NEO4J_INSTANCE": settings.neo4j_instance,
         "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j_bolt_port),
         "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j_http_port),
         "BOOKRAG_NEO4J_RUNTIME": settings.neo4j_runtime,
+        "BOOKRAG_LLM_PROVIDER": "none",
+        "BOOKRAG_VLM_PROVIDER": "none",
+        **extra_env,
     }
     return subprocess.run([BOOKRAG, *args], env=env, capture_output=True, text=True, timeout=300, check=False)
 
@@ -41,8 +46,18 @@ def test_doctor_json(settings: Settings, neo4j_server, schema) -> None:
     report = json.loads(proc.stdout)
     assert report["neo4j"]["ok"] and report["gds"]["ok"] and report["vector_index"]["ok"]
     assert "384 dims, ONLINE" in report["vector_index"]["detail"]
-    for model in ("embedder", "reranker", "llm", "vlm"):
-        assert report[model]["detail"]
+    assert report["embedder"]["ok"] and "384 dimensions" in report["embedder"]["detail"]
+    assert report["reranker"]["ok"] and "fusion" in report["reranker"]["detail"]
+    assert not report["llm"]["ok"] and "LLM-free" in report["llm"]["detail"]  # nothing configured in this test
+    assert not report["vlm"]["ok"] and report["vlm"]["detail"]
+
+
+@pytest.mark.local_model
+def test_doctor_checks_a_configured_llm(settings: Settings, neo4j_server) -> None:
+    proc = run_cli(settings, "doctor", "--json", BOOKRAG_LLM_PROVIDER="local")
+    report = json.loads(proc.stdout)
+    assert report["llm"]["ok"], report["llm"]
+    assert report["llm"]["detail"].startswith("llama.cpp qwen2.5-coder-0.5b")
 
 
 def test_errors_are_one_line_and_exit_1(settings: Settings, tmp_path) -> None:

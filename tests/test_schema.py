@@ -10,14 +10,14 @@ from bookrag_neo4j.graph.client import GraphClient
 from bookrag_neo4j.graph.schema import VECTOR_INDEXES, apply_schema
 
 
-async def test_schema_applies_twice(graph: GraphClient, settings, schema) -> None:
-    again = await apply_schema(graph, dimensions=settings.embedding_dimensions)
+async def test_schema_applies_twice(graph: GraphClient, dimensions, schema) -> None:
+    again = await apply_schema(graph, dimensions=dimensions)
     by_name = {i["name"]: i for i in again}
     assert [i["name"] for i in again] == [i["name"] for i in schema]
     assert all(i["state"] == "ONLINE" for i in again)
     for name in VECTOR_INDEXES:
         assert by_name[name]["type"] == "VECTOR"
-        assert by_name[name]["dimensions"] == settings.embedding_dimensions
+        assert by_name[name]["dimensions"] == dimensions
     assert by_name["tree_node_text"]["type"] == "FULLTEXT"
     assert by_name["entity_name"]["type"] == "FULLTEXT"
 
@@ -31,6 +31,6 @@ async def test_content_hash_keys_are_unique(graph: GraphClient, schema) -> None:
         await graph.run("CREATE (:Section:TreeNode {key: 't1', doc_key: 'test-doc'})")
 
 
-async def test_dimension_mismatch_is_reported(graph: GraphClient, settings, schema) -> None:
+async def test_dimension_mismatch_is_reported(graph: GraphClient, dimensions, schema) -> None:
     with pytest.raises(SchemaError, match="dimensions"):
-        await apply_schema(graph, dimensions=settings.embedding_dimensions + 1)
+        await apply_schema(graph, dimensions=dimensions + 1)

@@ -13,9 +13,9 @@ def unit(vector: list[float]) -> list[float]:
     return [x / norm for x in vector]
 
 
-async def test_vector_index_returns_nearest(graph: GraphClient, settings, schema) -> None:
+async def test_vector_index_returns_nearest(graph: GraphClient, dimensions, schema) -> None:
     rng = random.Random(7)
-    dims = settings.embedding_dimensions
+    dims = dimensions
     vectors = {f"e{i}": unit([rng.gauss(0, 1) for _ in range(dims)]) for i in range(50)}
     await graph.run(
         "UNWIND $rows AS row CREATE (:Entity {key: row.key, doc_key: 'test-vec', embedding: row.embedding})",

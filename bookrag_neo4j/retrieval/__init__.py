@@ -1,0 +1,1 @@
+"""Agent-based retrieval: the planner, Cypher selectors, reasoners, Skyline ranker and synthesizers."""
