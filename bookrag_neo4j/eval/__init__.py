@@ -1,0 +1,1 @@
+"""Evaluation and benchmarks: ``bookrag eval`` and ``bookrag bench``."""
