@@ -63,6 +63,7 @@ demo: neo4j
 
 # pytest starts (or reuses) its own server instance "test" on ports 17687/17474.
 test: install local-model
+	$(BIN)/ruff check bookrag_neo4j tests
 	@$(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure"; fi; \
 	exit $$rc

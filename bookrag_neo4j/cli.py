@@ -12,7 +12,7 @@ import logging
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -38,7 +38,7 @@ models_app = typer.Typer(help="The configured models, and the offline local LLM.
 app.add_typer(models_app, name="models")
 
 console = Console(stderr=True)
-InstanceOpt = Annotated[Optional[str], typer.Option("--instance", help="Managed server instance (default: default).")]
+InstanceOpt = Annotated[str | None, typer.Option("--instance", help="Managed server instance (default: default).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 

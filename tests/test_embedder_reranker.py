@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -10,8 +11,8 @@ from pytest_httpserver import HTTPServer
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.errors import ModelError
 from bookrag_neo4j.llm import FusionReranker, HTTPReranker, SentenceTransformerEmbedder, index_dimensions
-from bookrag_neo4j.llm.reranker import CrossEncoderReranker, bm25_scores
 from bookrag_neo4j.llm.embedder import resolve_packaged_model
+from bookrag_neo4j.llm.reranker import CrossEncoderReranker, bm25_scores
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,7 @@ async def test_offline_embedder(embedder: SentenceTransformerEmbedder) -> None:
     ])
     assert embedder.dimension == 384 == len(vectors[0])
     assert all(math.isclose(sum(x * x for x in v), 1.0, rel_tol=1e-4) for v in vectors)
-    dot = lambda a, b: sum(x * y for x, y in zip(a, b))  # noqa: E731
+    dot = lambda a, b: sum(x * y for x, y in zip(a, b, strict=True))  # noqa: E731
     assert dot(vectors[0], vectors[1]) > dot(vectors[0], vectors[2]) + 0.3
     assert await embedder.embed([]) == []
 
@@ -62,9 +63,8 @@ async def test_http_reranker() -> None:
         )
         reranker = HTTPReranker(server.url_for("/v1"), "bge-reranker-v2-m3", max_retries=2)
         assert await reranker.score("q", ["a", "b"]) == [0.1, 0.9]
-        import json
-
-        assert json.loads(server.log[-1][0].get_data()) == {"model": "bge-reranker-v2-m3", "query": "q", "documents": ["a", "b"]}
+        sent = json.loads(server.log[-1][0].get_data())
+        assert sent == {"model": "bge-reranker-v2-m3", "query": "q", "documents": ["a", "b"]}
         server.expect_request("/v1/rerank", method="POST").respond_with_json({"error": "bad"}, status=400)
         with pytest.raises(ModelError):
             await reranker.score("q", ["a"])

@@ -158,3 +158,33 @@ async def test_usage_is_accounted_per_stage(server: HTTPServer) -> None:
     assert stages["query.plan"].completion_tokens == 10
     assert ledger.total().total_tokens == 330
     assert llm.usage.total().calls == 3
+
+
+async def test_images_travel_as_content_parts(server: HTTPServer, tmp_path) -> None:
+    from bookrag_neo4j.llm import image_part
+
+    png = tmp_path / "figure.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\nfake")
+    server.expect_request(PATH, method="POST").respond_with_json(completion("a bar chart"))
+    messages = [{"role": "user", "content": [{"type": "text", "text": "Describe the figure."}, image_part(png)]}]
+    value, _ = await model(server).complete(messages)
+    assert value == "a bar chart"
+    sent = bodies(server)[0]["messages"][0]["content"]
+    assert sent[1]["type"] == "image_url" and sent[1]["image_url"]["url"].startswith("data:image/png;base64,")
+
+
+async def test_openai_embeddings_are_batched_and_normalised(server: HTTPServer) -> None:
+    from bookrag_neo4j.llm import OpenAIEmbedder
+
+    def reply(request: Request) -> Response:
+        inputs = json.loads(request.get_data())["input"]
+        data = [{"object": "embedding", "index": i, "embedding": [3.0, 4.0 + i]} for i in range(len(inputs))]
+        body = {"object": "list", "data": data[::-1], "model": "m", "usage": {"prompt_tokens": 1, "total_tokens": 1}}
+        return Response(json.dumps(body), content_type="application/json")
+
+    server.expect_request("/v1/embeddings", method="POST").respond_with_handler(reply)
+    embedder = OpenAIEmbedder("m", base_url=server.url_for("/v1"), api_key="k", batch_size=2)
+    vectors = await embedder.embed(["a", "b", "c"])
+    assert len(server.log) == 2  # batches of 2
+    assert vectors[0] == pytest.approx([0.6, 0.8]) and vectors[1] == pytest.approx([3 / 34**0.5, 5 / 34**0.5])
+    assert embedder.dimension == 2

@@ -113,7 +113,7 @@ class ChatModel(ABC):
     ) -> RawReply:
         """Send one request. Raise ``TransientModelError`` for what is worth retrying, ``ModelError`` otherwise."""
 
-    async def aclose(self) -> None:
+    async def aclose(self) -> None:  # noqa: B027 - optional hook, most providers hold nothing to release
         """Release connections or model memory."""
 
     # --- public API ---

@@ -65,7 +65,7 @@ def load_prompt(name: str) -> PromptTemplate:
         raise ConfigurationError(f"no prompt named {name!r} in {resource_dir('prompts')}")
     text = path.read_text(encoding="utf-8")
     parts = _SECTION.split(text)
-    sections = tuple((role, string.Template(body.strip())) for role, body in zip(parts[1::2], parts[2::2]))
+    sections = tuple((role, string.Template(body.strip())) for role, body in zip(parts[1::2], parts[2::2], strict=True))
     if not sections or sections[-1][0] != "user":
         raise ConfigurationError(f"prompt {name!r} must have '## system'/'## user' sections ending with user")
     version = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]

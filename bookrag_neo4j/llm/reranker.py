@@ -87,7 +87,7 @@ class FusionReranker(Reranker):
         bm25 = bm25_scores(query, passages)
         best = 2.0 / (self.k + 1)
         return [
-            (1.0 / (self.k + rc) + 1.0 / (self.k + rb)) / best for rc, rb in zip(_ranks(cosine), _ranks(bm25))
+            (1.0 / (self.k + rc) + 1.0 / (self.k + rb)) / best for rc, rb in zip(_ranks(cosine), _ranks(bm25), strict=True)
         ]
 
 

@@ -9,9 +9,9 @@ import subprocess
 
 from ..config import Settings
 from ..errors import ServerError
-from ..graph.client import ConnectionInfo, ServerVersions
+from ..graph.client import ServerVersions
 from ..resources import resource_dir
-from .password import new_password, read_password, store_password
+from .password import managed_connection, new_password, read_password, store_password
 from .ready import wait_until_ready
 
 log = logging.getLogger(__name__)
@@ -53,13 +53,6 @@ class DockerServer:
         command = [docker, "compose", "-f", str(compose_file), *args]
         return subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, check=False)
 
-    def connection(self) -> ConnectionInfo:
-        password = read_password(self.settings)
-        if password is None:
-            raise ServerError(f"no password file at {self.settings.password_file}: start the server first")
-        return ConnectionInfo(
-            f"bolt://localhost:{self.settings.neo4j_bolt_port}", "neo4j", password, self.settings.neo4j_database
-        )
 
     def is_running(self) -> bool:
         proc = self._compose("ps", "--status", "running", "--quiet", timeout=30)
@@ -76,7 +69,7 @@ class DockerServer:
         if proc.returncode != 0:
             raise ServerError(f"docker compose up failed:\n{proc.stderr.strip()}")
         return wait_until_ready(
-            self.connection(),
+            managed_connection(self.settings),
             timeout=self.settings.neo4j_start_timeout,
             alive=self.is_running,
             log_tail=self.log_tail,

@@ -29,9 +29,9 @@ from pathlib import Path
 
 from ..config import Settings
 from ..errors import ServerError, ServerStartError
-from ..graph.client import ConnectionInfo, ServerVersions
+from ..graph.client import ServerVersions
 from ..resources import resource_dir
-from .password import new_password, read_password, store_password
+from .password import managed_connection, new_password, read_password, store_password
 from .ready import wait_until_ready
 
 log = logging.getLogger(__name__)
@@ -187,23 +187,13 @@ class LocalServer:
             return "(no log yet)"
         return "\n".join(self.console_log.read_text(errors="replace").splitlines()[-lines:])
 
-    def connection(self) -> ConnectionInfo:
-        password = read_password(self.settings)
-        if password is None:
-            raise ServerError(f"no password file at {self.settings.password_file}: start the server first")
-        return ConnectionInfo(
-            f"bolt://localhost:{self.settings.neo4j_bolt_port}",
-            "neo4j",
-            password,
-            self.settings.neo4j_database,
-        )
 
     # --- lifecycle ---
     def start(self) -> ServerVersions:
         """Start the server (a no-op when it runs) and return once Bolt and GDS answer."""
         if self.pid() is not None:
             log.info("local Neo4j already running (pid %s)", self.pid())
-            return wait_until_ready(self.connection(), timeout=self.settings.neo4j_start_timeout)
+            return wait_until_ready(managed_connection(self.settings), timeout=self.settings.neo4j_start_timeout)
         for port, name in ((self.settings.neo4j_bolt_port, "BOLT"), (self.settings.neo4j_http_port, "HTTP")):
             if port_in_use(port):
                 raise ServerStartError(
@@ -239,7 +229,7 @@ class LocalServer:
         log.info("started local Neo4j (pid %d), waiting for Bolt and GDS", proc.pid)
         try:
             return wait_until_ready(
-                self.connection(),
+                managed_connection(self.settings),
                 timeout=self.settings.neo4j_start_timeout,
                 alive=lambda: proc.poll() is None,
                 log_tail=self.log_tail,

@@ -27,7 +27,7 @@ from ..errors import BookRAGError, ConfigurationError
 from ..graph.client import ConnectionInfo, ServerVersions
 from .docker import DockerServer, docker_engine_available
 from .local import LocalServer
-from .password import read_password
+from .password import managed_connection
 from .ready import probe
 from .status import Mode, ServerStatus
 
@@ -66,14 +66,7 @@ def connection_info(settings: Settings) -> ConnectionInfo:
     if settings.neo4j_uri:
         password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
         return ConnectionInfo(settings.neo4j_uri, settings.neo4j_username, password, settings.neo4j_database)
-    password = read_password(settings)
-    if password is None and settings.neo4j_password is not None:
-        password = settings.neo4j_password.get_secret_value()
-    if password is None:
-        raise ConfigurationError(
-            "no Neo4j to connect to: run `bookrag neo4j start`, or set NEO4J_URI (and NEO4J_PASSWORD) for your own server"
-        )
-    return ConnectionInfo(f"bolt://localhost:{settings.neo4j_bolt_port}", "neo4j", password, settings.neo4j_database)
+    return managed_connection(settings)
 
 
 def start_server(settings: Settings) -> ServerStatus:

@@ -1,4 +1,5 @@
-"""The managed server's password: generated once, kept in a file only its owner can read (mode 0600)."""
+"""The managed server's password (generated once, kept in a file only its owner can read, mode 0600), and how
+clients connect to the managed server."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import os
 import secrets
 
 from ..config import Settings
+from ..errors import ConfigurationError
+from ..graph.client import ConnectionInfo
 
 
 def read_password(settings: Settings) -> str | None:
@@ -30,3 +33,15 @@ def store_password(settings: Settings, password: str) -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(password + "\n")
     os.replace(tmp, path)
+
+
+def managed_connection(settings: Settings) -> ConnectionInfo:
+    """Bolt on localhost with the stored password (or ``NEO4J_PASSWORD`` before the first start)."""
+    password = read_password(settings)
+    if password is None and settings.neo4j_password is not None:
+        password = settings.neo4j_password.get_secret_value()
+    if password is None:
+        raise ConfigurationError(
+            "no Neo4j to connect to: run `bookrag neo4j start`, or set NEO4J_URI (and NEO4J_PASSWORD) for your own server"
+        )
+    return ConnectionInfo(f"bolt://localhost:{settings.neo4j_bolt_port}", "neo4j", password, settings.neo4j_database)
