@@ -70,3 +70,7 @@ class ModelOutputError(ModelError):
 
 class LocalModelError(ModelError):
     """A local model file is missing or fails its checksum."""
+
+
+class DocumentError(BookRAGError):
+    """A document cannot be indexed: corrupt, encrypted, empty, image-only (no text layer), unsupported."""

@@ -1,0 +1,68 @@
+"""The parser's output: layout blocks in reading order, with pages, boxes and layout features.
+
+Every parser (PyMuPDF, the MinerU adapter) produces a :class:`ParsedDocument`; the tree builder reads only
+this, never a parser's own format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+BlockKind = Literal["title", "text", "list", "table", "image", "equation", "caption"]
+
+BBox = tuple[float, float, float, float]  # x0, y0, x1, y1 in PDF points, origin top-left
+
+
+@dataclass
+class Block:
+    """One layout block.
+
+    ``page`` is 1-based. ``font_size``/``bold``/``line_height`` are the layout features that section filtering
+    reads (the dominant span's). ``heading_level`` is a parser's own hint (a MinerU ``text_level``, or the
+    PDF outline level matched to this block), ``None`` when it has none.
+    """
+
+    kind: BlockKind
+    text: str
+    page: int
+    bbox: BBox = (0.0, 0.0, 0.0, 0.0)
+    page_end: int | None = None  # last page of a block stitched across pages
+    font_size: float = 0.0
+    bold: bool = False
+    line_height: float = 0.0
+    lines: int = 1
+    heading_level: int | None = None
+    caption: str = ""
+    table_markdown: str = ""
+    table_html: str = ""
+    table_rows: int = 0
+    table_cols: int = 0
+    cells: list[list[str]] = field(default_factory=list)  # table cells, row by row (header first)
+    image_path: str = ""
+
+
+@dataclass(frozen=True)
+class OutlineEntry:
+    """A bookmark of the PDF: its level (1 = top), title, 1-based page and vertical position (or ``None``)."""
+
+    level: int
+    title: str
+    page: int
+    y: float | None = None
+
+
+@dataclass
+class ParsedDocument:
+    """A parsed document: metadata, the author's outline (may be empty), blocks in reading order."""
+
+    path: Path
+    content_hash: str  # SHA-256 of the file's bytes (of content_list.json for MinerU output)
+    title: str
+    page_count: int
+    blocks: list[Block] = field(default_factory=list)
+    outline: list[OutlineEntry] = field(default_factory=list)
+    page_sizes: dict[int, tuple[float, float]] = field(default_factory=dict)
+    parser: str = "pymupdf"
+    warnings: list[str] = field(default_factory=list)

@@ -1,0 +1,270 @@
+"""The embedded default parser: PyMuPDF (offline, no models to download).
+
+    parsed = parse_pdf(Path("report.pdf"), image_dir=Path("~/.local/share/bookrag-neo4j/images"))
+
+Per page: text blocks with their fonts (split where the style of whole lines changes, so a heading glued to
+its paragraph becomes its own block), raster images, tables (``find_tables``, only on pages whose layout can
+hold a table: it costs ~0.2-0.3 s a page), captions attached to their table or figure (a "Figure N" caption
+without a raster image above it marks a vector figure), equations (math fonts), list items, the PDF outline.
+Running headers, footers and page numbers are removed; reading order handles two-column pages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+
+from ..errors import DocumentError
+from .blocks import Block, OutlineEntry, ParsedDocument
+from .layout import (
+    BULLET, CAPTION, FIGURE_CAPTION, MATH_FONT, TABLE_CAPTION, body_font_size, is_title_candidate, reading_order,
+    running_lines,
+)
+from .refine import dehyphenate, refine
+from .tables import clean_cells, set_table
+
+log = logging.getLogger(__name__)
+
+_BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|CMBX|CMB\d", re.IGNORECASE)
+MIN_IMAGE_SIDE = 40.0  # points; smaller images are icons, bullets, logos
+CAPTION_GAP = 80.0  # points between a table/figure and its caption
+
+
+def open_pdf(path: Path) -> tuple[pymupdf.Document, str]:
+    """Open a PDF, or raise ``DocumentError`` saying why it cannot be indexed."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DocumentError(f"{path}: cannot read the file ({exc.strerror})") from exc
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:  # PyMuPDF raises FileDataError / RuntimeError variants for damaged files
+        raise DocumentError(f"{path.name} is not a readable PDF (corrupt or not a PDF): {exc}") from exc
+    if doc.needs_pass:
+        doc.close()
+        raise DocumentError(f"{path.name} is encrypted: decrypt it first (e.g. `qpdf --decrypt --password=... in out`)")
+    if doc.page_count == 0:
+        doc.close()
+        raise DocumentError(f"{path.name} has no pages")
+    return doc, hashlib.sha256(data).hexdigest()
+
+
+def _is_bold(span: dict[str, Any]) -> bool:
+    return bool(span["flags"] & 16) or bool(_BOLD_FONT.search(span["font"]))
+
+
+def _text_blocks(page: pymupdf.Page, number: int) -> tuple[list[Block], int]:
+    """Text blocks of a page, and how many of its text rows have three or more cells (a table signal)."""
+    blocks: list[Block] = []
+    rows: dict[int, int] = defaultdict(int)
+    flags = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+    for raw in page.get_text("dict", flags=flags)["blocks"]:
+        if raw.get("type") != 0:
+            continue
+        run: list[dict[str, Any]] = []
+        style: tuple[float, bool] | None = None
+        for line in raw["lines"]:
+            spans = [s for s in line["spans"] if s["text"].strip()]  # for style; spaces come as their own spans
+            if not spans:
+                continue
+            rows[round((line["bbox"][1] + line["bbox"][3]) / 4)] += 1
+            main = max(spans, key=lambda s: len(s["text"]))
+            line_style = (round(main["size"] * 2) / 2, all(_is_bold(s) for s in spans))
+            if style is not None and (abs(line_style[0] - style[0]) > 0.9 or line_style[1] != style[1]):
+                blocks.append(_block(run, number))
+                run = []
+            style = line_style
+            run.append(line)
+        if run:
+            blocks.append(_block(run, number))
+    return blocks, sum(1 for n in rows.values() if n >= 3)
+
+
+def _block(lines: list[dict[str, Any]], page: int) -> Block:
+    spans = [s for line in lines for s in line["spans"] if s["text"].strip()]
+    main = max(spans, key=lambda s: len(s["text"]))
+    text = "\n".join("".join(s["text"] for s in line["spans"]).strip() for line in lines)
+    math_chars = sum(len(s["text"].strip()) for s in spans if MATH_FONT.search(s["font"]))
+    chars = sum(len(s["text"].strip()) for s in spans) or 1
+    x0 = min(line["bbox"][0] for line in lines)
+    y0 = min(line["bbox"][1] for line in lines)
+    x1 = max(line["bbox"][2] for line in lines)
+    y1 = max(line["bbox"][3] for line in lines)
+    block = Block(
+        kind="text",
+        text=text,
+        page=page,
+        bbox=(x0, y0, x1, y1),
+        font_size=round(main["size"], 2),
+        bold=all(_is_bold(s) for s in spans),  # whitespace spans excluded above
+        line_height=round(sum(line["bbox"][3] - line["bbox"][1] for line in lines) / len(lines), 2),
+        lines=len(lines),
+    )
+    if math_chars / chars >= 0.4 and chars < 400:
+        block.kind = "equation"
+    elif CAPTION.match(text):
+        block.kind = "caption"
+    elif BULLET.match(text):
+        block.kind = "list"
+    return block
+
+
+def _image_blocks(page: pymupdf.Page, number: int) -> list[Block]:
+    area = page.rect.width * page.rect.height
+    found: list[Block] = []
+    for info in page.get_image_info():
+        rect = pymupdf.Rect(info["bbox"]) & page.rect
+        if rect.width < MIN_IMAGE_SIDE or rect.height < MIN_IMAGE_SIDE or rect.width * rect.height > 0.9 * area:
+            continue
+        if any(pymupdf.Rect(b.bbox).intersect(rect).get_area() > 0.5 * rect.get_area() for b in found):
+            continue
+        found.append(Block(kind="image", text="", page=number, bbox=tuple(rect)))
+    return found
+
+
+def _table_blocks(page: pymupdf.Page, number: int, loose: bool) -> list[Block]:
+    try:
+        tables = page.find_tables().tables
+        if not tables and loose:
+            tables = [t for t in page.find_tables(strategy="text").tables if t.row_count >= 3 and t.col_count >= 2]
+    except Exception as exc:  # a damaged page must not stop the document
+        log.warning("table detection failed on page %d: %s", number, exc)
+        return []
+    out = []
+    for table in tables:
+        cells = clean_cells(table.extract())
+        filled = sum(bool(c) for row in cells for c in row)
+        if len(cells) < 2 or not cells[0] or len(cells[0]) < 2 or filled < 0.4 * len(cells) * len(cells[0]):
+            continue
+        out.append(set_table(Block(kind="table", text="", page=number, bbox=tuple(table.bbox)), cells))
+    return out
+
+
+def _inside(block: Block, region: Block) -> bool:
+    cx, cy = (block.bbox[0] + block.bbox[2]) / 2, (block.bbox[1] + block.bbox[3]) / 2
+    x0, y0, x1, y1 = region.bbox
+    return x0 - 2 <= cx <= x1 + 2 and y0 - 2 <= cy <= y1 + 2
+
+
+def _attach_captions(blocks: list[Block], page_width: float) -> list[Block]:
+    """Give each table/figure its nearest caption; a figure caption left over marks a vector figure."""
+    captions = [b for b in blocks if b.kind == "caption"]
+    used: set[int] = set()
+    for target in (b for b in blocks if b.kind in ("table", "image")):
+        pattern = TABLE_CAPTION if target.kind == "table" else FIGURE_CAPTION
+        best, best_gap = None, CAPTION_GAP
+        for cap in captions:
+            if id(cap) in used or not pattern.match(cap.text):
+                continue
+            overlap = min(cap.bbox[2], target.bbox[2]) - max(cap.bbox[0], target.bbox[0])
+            gap = max(cap.bbox[1] - target.bbox[3], target.bbox[1] - cap.bbox[3], 0.0)
+            if overlap > 0 and gap < best_gap:
+                best, best_gap = cap, gap
+        if best is not None:
+            used.add(id(best))
+            target.caption = dehyphenate(best.text)
+            if target.kind == "table":
+                set_table(target, target.cells)
+            else:
+                target.text = target.caption
+    out = []
+    for b in blocks:
+        if b.kind != "caption":
+            out.append(b)
+        elif id(b) in used:
+            continue
+        elif FIGURE_CAPTION.match(b.text):  # a figure drawn with vectors: the region above its caption
+            above = [o for o in blocks if o.kind in ("text", "list", "title") and o.bbox[3] <= b.bbox[1]
+                     and min(o.bbox[2], b.bbox[2]) > max(o.bbox[0], b.bbox[0])]
+            top = max((o.bbox[3] for o in above), default=max(b.bbox[1] - 300, 0))
+            if b.bbox[1] - top >= MIN_IMAGE_SIDE:
+                x0, x1 = (0.0, page_width) if b.bbox[2] - b.bbox[0] > 0.55 * page_width else (b.bbox[0], b.bbox[2])
+                caption = dehyphenate(b.text)
+                out.append(Block(kind="image", text=caption, caption=caption, page=b.page,
+                                 bbox=(x0, top + 2, x1, b.bbox[1] - 2)))
+            else:
+                b.kind = "text"
+                out.append(b)
+        else:
+            b.kind = "text"
+            out.append(b)
+    return out
+
+
+def _save_images(page: pymupdf.Page, blocks: list[Block], image_dir: Path, prefix: str) -> None:
+    for i, block in enumerate(b for b in blocks if b.kind == "image"):
+        path = image_dir / f"{prefix}-p{block.page:04d}-{i}.png"
+        if not path.exists():
+            page.get_pixmap(clip=pymupdf.Rect(block.bbox), dpi=100).save(path)
+        block.image_path = str(path)
+
+
+def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: bool = True) -> ParsedDocument:
+    """Parse a PDF into blocks in reading order (see the module docstring)."""
+    doc, content_hash = open_pdf(path)
+    with doc:
+        outline = []
+        for level, title, page, dest in doc.get_toc(simple=False):
+            point = dest.get("to") if isinstance(dest, dict) else None
+            if page >= 1 and title.strip():
+                outline.append(OutlineEntry(level, " ".join(title.split()), page, point.y if point else None))
+        pages: dict[int, list[Block]] = {}
+        table_signal: dict[int, int] = {}
+        sizes: dict[int, tuple[float, float]] = {}
+        for page in doc:
+            number = page.number + 1
+            sizes[number] = (page.rect.width, page.rect.height)
+            text_blocks, cell_rows = _text_blocks(page, number)
+            pages[number] = text_blocks + _image_blocks(page, number)
+            table_signal[number] = cell_rows
+        if not any(b.text.strip() for blocks in pages.values() for b in blocks):
+            raise DocumentError(
+                f"{path.name} has no text layer (scanned or image-only): OCR it first (e.g. `ocrmypdf in.pdf out.pdf`) "
+                "or index MinerU output with --mineru-output"
+            )
+        running = running_lines(pages, {n: h for n, (_, h) in sizes.items()})
+        everything = [b for blocks in pages.values() for b in blocks if id(b) not in running]
+        body = body_font_size(everything)
+        warnings: list[str] = []
+        ordered: list[Block] = []
+        prefix = content_hash[:16]
+        if image_dir is not None:
+            image_dir.mkdir(parents=True, exist_ok=True)
+        for number, blocks in pages.items():
+            blocks = [b for b in blocks if id(b) not in running]
+            if not blocks:
+                warnings.append(f"page {number} is empty")
+                continue
+            has_caption = any(b.kind == "caption" and TABLE_CAPTION.match(b.text) for b in blocks)
+            if tables and (table_signal[number] >= 3 or has_caption):
+                found = _table_blocks(doc[number - 1], number, loose=has_caption or table_signal[number] >= 6)
+                if found:
+                    blocks = [b for b in blocks if not any(_inside(b, t) for t in found) or b.kind == "caption"] + found
+            for b in blocks:
+                if b.kind == "text" and is_title_candidate(b, body):
+                    b.kind = "title"
+                if b.kind in ("text", "title", "caption"):
+                    b.text = dehyphenate(b.text)
+            blocks = _attach_captions(blocks, sizes[number][0])
+            if image_dir is not None:
+                _save_images(doc[number - 1], blocks, image_dir, prefix)
+            ordered += reading_order(blocks, sizes[number][0])
+        metadata_title = (doc.metadata or {}).get("title") or ""
+        first_title = next((b.text for b in ordered if b.kind == "title"), "")
+        return ParsedDocument(
+            path=path,
+            content_hash=content_hash,
+            title=metadata_title.strip() or first_title or path.stem,
+            page_count=doc.page_count,
+            blocks=refine(ordered),
+            outline=outline,
+            page_sizes=sizes,
+            parser="pymupdf",
+            warnings=warnings,
+        )
