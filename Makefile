@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 BOOKRAG := $(BIN)/bookrag
 
-.PHONY: help install local-model neo4j demo test stop clean
+.PHONY: help install local-model manuals neo4j demo test stop clean
 
 # torch (for sentence-transformers): the local CPU wheel where one lies in /opt/wheels, else PyPI's build.
 TORCH_VERSION := 2.13.0
@@ -52,17 +52,34 @@ $(VENV)/.local-model: $(VENV)/.installed
 
 local-model: $(VENV)/.local-model
 
+# Long real manuals with bookmarks written by their authors, from Debian: test documents and the heading
+# benchmark's ground truth (R-intro.pdf is read by the tests).
+MANUALS := /usr/share/R/doc/manual/R-intro.pdf /usr/share/doc/gnuplot/gnuplot.pdf /usr/share/doc/octave/octave.pdf
+manuals:
+	@missing=0; for f in $(MANUALS); do [ -f $$f ] || missing=1; done; \
+	if [ $$missing = 1 ]; then \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo -n"; \
+	  else echo "install the Debian packages r-doc-pdf gnuplot-doc octave-doc (as root)"; exit 1; fi; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
+	    --no-install-recommends r-doc-pdf gnuplot-doc octave-doc >/dev/null; \
+	fi
+
 # Neo4j: NEO4J_URI if set, else Docker if an engine answers, else a local server assembled from Maven Central.
 neo4j: install
 	$(BOOKRAG) neo4j start
 	$(BOOKRAG) neo4j init
 
-demo: neo4j
-	$(BOOKRAG) neo4j status
+DEMO_PDF := /usr/share/R/doc/manual/R-intro.pdf
+
+demo: neo4j manuals
 	$(BOOKRAG) doctor || true
+	$(BOOKRAG) index $(DEMO_PDF)
+	$(BOOKRAG) toc R-intro.pdf | head -40
+	$(BOOKRAG) stats R-intro.pdf
+	@echo "Explore it in Neo4j Browser: http://localhost:7474/browser/ (password: see bookrag neo4j status)"
 
 # pytest starts (or reuses) its own server instance "test" on ports 17687/17474.
-test: install local-model
+test: install local-model manuals
 	$(BIN)/ruff check bookrag_neo4j tests
 	@$(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure"; fi; \

@@ -209,6 +209,185 @@ def bench_models_cmd(
         console.print(f"[bold]{part}[/]: " + ", ".join(f"{k}={v}" for k, v in figures.items()))
 
 
+docs_app = typer.Typer(help="The documents in the library.", no_args_is_help=True)
+app.add_typer(docs_app, name="docs")
+
+
+def _run_with_graph(settings: Settings, work):  # noqa: ANN001, ANN202 - small helper for the commands below
+    async def _go():  # noqa: ANN202
+        async with GraphClient(connection_info(settings)) as graph:
+            return await work(graph)
+
+    return asyncio.run(_go())
+
+
+@app.command()
+def index(
+    paths: Annotated[list[Path] | None, typer.Argument(help="PDF files to index.")] = None,
+    mineru_output: Annotated[Path | None, typer.Option(help="Index a MinerU output folder instead.")] = None,
+    parser: Annotated[str, typer.Option(help="pymupdf (embedded) or mineru (runs MinerU if installed).")] = "pymupdf",
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="No LLM: sections from the outline or layout.")] = False,
+    no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embedding the blocks.")] = False,
+    force: Annotated[bool, typer.Option(help="Re-index even when the content is unchanged.")] = False,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Index PDFs into the BookIndex (document tree in Neo4j); re-indexing unchanged files is a no-op."""
+    from .index.pipeline import Indexer
+    from .parsing.mineru import run_mineru
+
+    settings = _settings(instance)
+    sources: list[tuple[Path | None, Path | None]] = [(None, mineru_output)] if mineru_output else []
+    for path in paths or []:
+        sources.append((None, run_mineru(path, settings.cache_dir / "mineru")) if parser == "mineru" else (path, None))
+    if not sources:
+        raise typer.BadParameter("give PDF files or --mineru-output DIR")
+
+    async def work(graph: GraphClient) -> list[dict]:
+        indexer = Indexer(graph, settings, use_llm=not no_llm, show_progress=not as_json)
+        reports = []
+        for pdf, folder in sources:
+            report = await indexer.index(pdf, mineru_output=folder, embed=not no_embed, force=force)
+            reports.append(report.model_dump())
+            if not as_json:
+                _print_report(report.model_dump())
+        return reports
+
+    reports = _run_with_graph(settings, work)
+    if as_json:
+        _print_json(reports if len(reports) > 1 else reports[0])
+
+
+def _print_report(r: dict) -> None:
+    if r["status"] == "unchanged":
+        console.print(f"[yellow]{r['name']}[/] is already indexed and unchanged (key {r['doc_key']}): nothing to do.")
+        return
+    total = sum(r["seconds"].values()) or 1e-9
+    console.print(f"[green]{r['status']}[/] {r['name']} (key {r['doc_key']}): {r['pages']} pages, "
+                  f"sections from {r['heading_source']} {r['sections_by_level']}, blocks {r['blocks_by_type']}")
+    console.print("  time: " + ", ".join(f"{k} {v:.2f}s" for k, v in r["seconds"].items())
+                  + f" ({r['pages'] / total:.1f} pages/s); wrote {r['nodes_written']} nodes, "
+                  f"{r['relationships_written']} relationships; embedded {r['embedded']} blocks")
+    for stage, usage in r["llm_usage"].items():
+        console.print(f"  LLM {stage}: {usage['calls']} calls, {usage['prompt_tokens']}+{usage['completion_tokens']} tokens")
+    for warning in r["warnings"]:
+        console.print(f"  [yellow]warning:[/] {warning}")
+
+
+@docs_app.command("list")
+def docs_list(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
+    """List the indexed documents."""
+    from .index.library import list_documents
+
+    rows = _run_with_graph(_settings(instance), list_documents)
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table("key", "name", "pages", "sections from", "status", "indexed")
+    for r in rows:
+        table.add_row(r["key"][:16], r["name"], str(r["pages"]), r["heading_source"] or "", r["status"],
+                      r["indexed_at"] or "")
+    Console().print(table)
+
+
+@docs_app.command("delete")
+def docs_delete(
+    doc: Annotated[str, typer.Argument(help="Document key or file name.")], instance: InstanceOpt = None
+) -> None:
+    """Delete one document's index (its nodes and what only it references)."""
+    from .index.library import delete_document, find_document
+
+    settings = _settings(instance)
+
+    async def work(graph: GraphClient) -> tuple[str, int]:
+        found = await find_document(graph, doc)
+        return found["name"], await delete_document(graph, found["key"], settings.data_dir / "images")
+
+    name, deleted = _run_with_graph(settings, work)
+    console.print(f"Deleted {name}: {deleted} nodes.")
+
+
+@app.command()
+def stats(doc: Annotated[str, typer.Argument(help="Document key or file name.")], instance: InstanceOpt = None,
+          as_json: JsonOpt = False) -> None:
+    """Counts of an indexed document: pages, sections by level, blocks by type."""
+    from .index.library import document_stats, find_document
+
+    async def work(graph: GraphClient) -> dict:
+        return await document_stats(graph, (await find_document(graph, doc))["key"])
+
+    result = _run_with_graph(_settings(instance), work)
+    if as_json:
+        _print_json(result)
+    else:
+        for key, value in result.items():
+            console.print(f"{key:18} {value}")
+
+
+@app.command()
+def toc(doc: Annotated[str, typer.Argument(help="Document key or file name.")], instance: InstanceOpt = None,
+        as_json: JsonOpt = False) -> None:
+    """The recovered table of contents: title, level and first page of each section, in reading order."""
+    from .index.library import find_document, table_of_contents
+
+    async def work(graph: GraphClient) -> list[dict]:
+        return await table_of_contents(graph, (await find_document(graph, doc))["key"])
+
+    rows = _run_with_graph(_settings(instance), work)
+    if as_json:
+        _print_json([{k: r[k] for k in ("title", "level", "page")} for r in rows])
+        return
+    for r in rows:
+        sys.stdout.write(f"{'  ' * (r['level'] - 1)}{r['title']}  ... {r['page']}\n")
+
+
+@bench_app.command("ingest")
+def bench_ingest_cmd(
+    paths: Annotated[list[Path], typer.Argument(help="PDF files or folders of PDFs.")],
+    tables: Annotated[str, typer.Option(help="Table detection: layout, lines or off.")] = "layout",
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Tree-build throughput without an LLM: pages/s for parsing, nodes+relationships/s for writing."""
+    from .eval.bench_ingest import bench_ingest
+
+    pdfs = sorted(p for path in paths for p in ([path] if path.is_file() else path.rglob("*.pdf")))
+
+    async def work(graph: GraphClient) -> dict:
+        return await bench_ingest(graph, pdfs, tables=tables)
+
+    with console.status(f"Indexing {len(pdfs)} PDFs..."):
+        report = _run_with_graph(_settings(instance), work)
+    if as_json:
+        _print_json(report)
+    else:
+        _print_json({k: v for k, v in report.items() if k != "per_document"})
+
+
+@bench_app.command("headings")
+def bench_headings_cmd(
+    paths: Annotated[list[Path], typer.Argument(help="PDF files with outlines (bookmarks), or folders.")],
+    llm: Annotated[bool, typer.Option(help="Also score LLM section filtering (needs a configured LLM).")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Section detection with the outline hidden, scored against the outline: precision, recall, F1, levels."""
+    from .eval.bench_headings import bench_headings
+    from .llm.factory import build_llm
+
+    pdfs = sorted(p for path in paths for p in ([path] if path.is_file() else path.rglob("*.pdf")))
+    model = build_llm(Settings()) if llm else None
+    rows = asyncio.run(bench_headings(pdfs, model))
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table("document", "pages", "outline", "precision", "recall", "F1", "levels", *(["LLM F1"] if llm else []))
+    for r in rows:
+        h = r["heuristic"]
+        table.add_row(r["document"][:40], str(r["pages"]), str(h["outline"]), str(h["precision"]), str(h["recall"]),
+                      str(h["f1"]), str(h["level_accuracy"]), *([str(r["llm"]["f1"])] if llm else []))
+    Console().print(table)
+
+
 def main() -> None:
     """Console-script entry point: package errors become one red line and exit code 1."""
     try:

@@ -65,6 +65,11 @@ class Settings(BaseSettings):
         description="Databases of the managed servers, extracted images.",
     )
 
+    # --- Parsing ---
+    tables: Literal["layout", "lines", "off"] = Field(
+        "layout", description="Table detection: layout (PyMuPDF's layout model, best), lines (ruled tables, faster), off."
+    )
+
     # --- Chat models (LLM and VLM) ---
     llm_provider: Literal["auto", "openai", "local", "none"] = Field(
         "auto", description="auto: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else none (LLM-free mode)."

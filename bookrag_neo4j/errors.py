@@ -74,3 +74,7 @@ class LocalModelError(ModelError):
 
 class DocumentError(BookRAGError):
     """A document cannot be indexed: corrupt, encrypted, empty, image-only (no text layer), unsupported."""
+
+
+class DocumentNotFoundError(DocumentError):
+    """No indexed document has that key or file name."""

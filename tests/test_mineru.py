@@ -12,7 +12,8 @@ import pytest
 
 from bookrag_neo4j.errors import DocumentError
 from bookrag_neo4j.parsing.blocks import ParsedDocument
-from bookrag_neo4j.parsing.mineru import html_table_to_rows, load_mineru_output, rows_to_markdown
+from bookrag_neo4j.parsing.mineru import html_table_to_rows, load_mineru_output
+from bookrag_neo4j.parsing.tables import to_markdown as rows_to_markdown
 
 FIXTURE = Path(__file__).parent / "fixtures" / "mineru_sample"
 CONTENT = FIXTURE / "sample_content_list.json"

@@ -18,6 +18,10 @@ BULLET = re.compile(r"^\s*(?:[•●▪◦‣∙·\-–*]|\(?[0-9a-z]{1,2}[.)])\
 PAGE_NUMBER = re.compile(r"^\s*(?:page\s*)?[\dIVXLCivxlc]{1,5}(?:\s*(?:of|/)\s*\d+)?\s*$", re.IGNORECASE)
 MATH_FONT = re.compile(r"CMMI|CMSY|CMEX|MSBM|MSAM|Math|Symbol|STIX|rsfs|eufm", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
+# "12 Chapter 3. Installation" / "Section 2.1 Scope 7": a running title with its page number
+RUNNING_TITLE = re.compile(r"^(?:\d+\s+(?:chapter|section|part)\b.{0,80}|(?:chapter|section|part)\b.{0,80}\s\d+)$",
+                           re.IGNORECASE)
+LABEL_ONLY = re.compile(r"^(?:chapter|part|section|appendix|contents|table of contents)$|.*:$", re.IGNORECASE)
 TOC_LINE = re.compile(r"(?:\.\s*){3,}\s*[\dIVXivx]+\s*$")  # "Introduction . . . . . 12"
 HEADING_SIZE_RATIO = 1.12  # a heading set by size is at least 12% larger than body text
 
@@ -65,7 +69,7 @@ def _band(band: list[Block], mid: float) -> list[Block]:
 
 def running_lines(pages: dict[int, list[Block]], heights: dict[int, float]) -> set[int]:
     """ids of blocks that are running headers/footers or page numbers: in the top or bottom 9% of the page,
-    and either a bare page number or text (digits ignored) that recurs on at least 30% of the pages (min 3)."""
+    and either a bare page number or text (digits ignored) that recurs on at least three pages."""
     if not pages:
         return set()
     marks: set[int] = set()
@@ -76,12 +80,12 @@ def running_lines(pages: dict[int, list[Block]], heights: dict[int, float]) -> s
             top, bottom = b.bbox[3] < 0.09 * height, b.bbox[1] > 0.91 * height
             if not (top or bottom) or b.kind in ("table", "image"):
                 continue
-            if PAGE_NUMBER.match(b.text):
+            if PAGE_NUMBER.match(b.text) or RUNNING_TITLE.match(b.text):
                 marks.add(id(b))
                 continue
             key = _DIGITS.sub("#", " ".join(b.text.lower().split()))[:80]
             bands[("top" if top else "bottom", key)].append(b)
-    threshold = max(3, int(0.3 * len(pages)))
+    threshold = 3  # running headers often change per chapter: three pages with the same text is enough
     for found in bands.values():
         if len({b.page for b in found}) >= threshold:
             marks.update(id(b) for b in found)
@@ -95,6 +99,8 @@ def is_title_candidate(block: Block, body_size: float) -> bool:
     if block.kind not in ("text", "title") or not text or words > 20 or block.lines > 3:
         return False
     if text[-1] in ".,;" and not NUMBERING.match(text) or CAPTION.match(text) or TOC_LINE.search(text):
+        return False
+    if LABEL_ONLY.match(text):  # "Note:", "Warning:", a lone "CHAPTER" above the chapter's title
         return False
     if sum(c.isalpha() for c in text) < 2:
         return False

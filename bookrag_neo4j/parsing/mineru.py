@@ -52,6 +52,7 @@ from typing import Any
 
 from ..errors import DocumentError
 from .blocks import BBox, Block, BlockKind, ParsedDocument
+from .tables import to_markdown
 
 log = logging.getLogger(__name__)
 
@@ -367,7 +368,7 @@ class _Builder:
             fields.update(
                 cells=rows,
                 table_html=body,
-                table_markdown=rows_to_markdown(rows),
+                table_markdown=to_markdown(rows),
                 table_rows=len(rows),
                 table_cols=len(rows[0]),
             )
@@ -634,14 +635,24 @@ def html_table_to_rows(html: str) -> list[list[str]]:
     return [[cell or "" for cell in row] + [""] * (width - len(row)) for row in grid]
 
 
-def rows_to_markdown(rows: list[list[str]]) -> str:
-    """A GitHub-style Markdown table; the first row is the header row."""
-    if not rows:
-        return ""
+def run_mineru(pdf: Path, out_root: Path) -> Path:
+    """Run MinerU's own CLI on a PDF (where the ``mineru`` package and its models are installed) and return
+    its output folder for :func:`load_mineru_output`. Reuses an earlier run of the same file."""
+    import hashlib
+    import shutil
+    import subprocess
 
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
-
-    out = [line(rows[0]), "| " + " | ".join("---" for _ in rows[0]) + " |"]
-    out.extend(line(row) for row in rows[1:])
-    return "\n".join(out)
+    mineru = shutil.which("mineru")
+    if mineru is None:
+        raise DocumentError(
+            "MinerU is not installed: pip install 'bookrag-neo4j[mineru]' and download its models, or run MinerU "
+            "elsewhere and index its output with --mineru-output DIR"
+        )
+    out = out_root / hashlib.sha256(pdf.read_bytes()).hexdigest()[:16]
+    if any(out.rglob("*_content_list.json")):
+        return out
+    proc = subprocess.run([mineru, "-p", str(pdf), "-o", str(out), "-b", "pipeline"], capture_output=True, text=True,
+                          check=False)
+    if proc.returncode != 0:
+        raise DocumentError(f"MinerU failed on {pdf.name} (exit {proc.returncode}): {proc.stderr.strip()[-2000:]}")
+    return out

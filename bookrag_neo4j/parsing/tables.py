@@ -23,7 +23,7 @@ def to_markdown(cells: list[list[str]]) -> str:
     if not cells:
         return ""
     esc = [[c.replace("|", "\\|") for c in row] for row in cells]
-    lines = ["| " + " | ".join(esc[0]) + " |", "|" + "---|" * len(esc[0])]
+    lines = ["| " + " | ".join(esc[0]) + " |", "| " + " | ".join("---" for _ in esc[0]) + " |"]
     lines += ["| " + " | ".join(row) + " |" for row in esc[1:]]
     return "\n".join(lines)
 

@@ -1,0 +1,1 @@
+"""Indexing: the pipeline (parse -> tree -> Neo4j -> embeddings) and the library of indexed documents."""

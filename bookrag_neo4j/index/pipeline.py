@@ -1,0 +1,201 @@
+"""The indexing pipeline: parse -> sections -> tree -> Neo4j -> embeddings, idempotent and resumable.
+
+    async with GraphClient(conn) as graph:
+        report = await Indexer(graph, settings, models).index(Path("R-intro.pdf"))
+    report.status        # "indexed", "unchanged" (same content already complete) or "replaced"
+
+A document's key is the SHA-256 of its content, so indexing the same file again changes nothing; a file with
+the same name and new content replaces the old index. The Document node keeps ``status = 'writing'`` until its
+tree is complete; an interrupted run is simply run again (every write is a MERGE on content-hash keys), and
+the embedding stage continues with the blocks that have no embedding yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..config import Settings
+from ..errors import DocumentError
+from ..graph.client import GraphClient
+from ..graph.schema import apply_schema
+from ..llm.factory import Models, index_dimensions
+from ..llm.usage import track_usage
+from ..parsing.blocks import ParsedDocument
+from ..parsing.mineru import load_mineru_output
+from ..parsing.pymupdf_parser import parse_pdf
+from ..tree.build import build_tree
+from ..tree.headings import detect_headings
+from .library import delete_document, document_stats
+from .store import row_count, write_tree
+
+log = logging.getLogger(__name__)
+
+EMBED_BATCH = 256
+
+
+class IndexReport(BaseModel):
+    """What one ``index`` call did, with its figures."""
+
+    doc_key: str
+    name: str
+    title: str = ""
+    status: Literal["indexed", "unchanged", "replaced"]
+    pages: int = 0
+    heading_source: str = ""
+    blocks_by_type: dict[str, int] = Field(default_factory=dict)
+    sections_by_level: dict[str, int] = Field(default_factory=dict)
+    nodes_written: int = 0
+    relationships_written: int = 0
+    embedded: int = 0
+    seconds: dict[str, float] = Field(default_factory=dict)
+    llm_usage: dict[str, dict[str, int]] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list)
+
+
+def file_key(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()[:32]
+
+
+class Indexer:
+    """Indexes documents into one Neo4j database (a library)."""
+
+    def __init__(self, graph: GraphClient, settings: Settings, models: Models | None = None, *,
+                 use_llm: bool = True, show_progress: bool = False) -> None:
+        self.graph = graph
+        self.settings = settings
+        self._models = models
+        self.use_llm = use_llm
+        self.show_progress = show_progress
+        self._schema_ready = False
+
+    @property
+    def models(self) -> Models:
+        if self._models is None:
+            self._models = Models.from_settings(self.settings)
+        return self._models
+
+    @property
+    def image_dir(self) -> Path:
+        return self.settings.data_dir / "images"
+
+    async def _ensure_schema(self) -> None:
+        if not self._schema_ready:
+            await apply_schema(self.graph, dimensions=index_dimensions(self.settings, self.models.embedder))
+            self._schema_ready = True
+
+    async def index(self, path: Path | None = None, *, mineru_output: Path | None = None, embed: bool = True,
+                    force: bool = False) -> IndexReport:
+        """Index a PDF (or a MinerU output folder). Bad input raises ``DocumentError`` before anything is written."""
+        if (path is None) == (mineru_output is None):
+            raise DocumentError("give either a PDF path or a MinerU output folder")
+        await self._ensure_schema()
+        timings: dict[str, float] = {}
+        began = time.perf_counter()
+        if path is not None:
+            if not path.is_file():
+                raise DocumentError(f"{path}: no such file")
+            key = file_key(path)
+            existing = await self._existing(key)
+            if existing is not None and existing.get("status") == "complete" and not force:
+                return await self._unchanged(existing, embed)
+            with self._progress() as bar:
+                task = bar.add_task(f"parsing {path.name}", total=None)
+                parsed = await asyncio.to_thread(
+                    parse_pdf, path, image_dir=self.image_dir, tables=self.settings.tables,
+                    on_page=lambda done, total: bar.update(task, completed=done, total=total),
+                )
+        else:
+            parsed = await asyncio.to_thread(load_mineru_output, mineru_output)
+        timings["parse"] = time.perf_counter() - began
+        return await self._index_parsed(parsed, timings, embed=embed, force=force)
+
+    async def _existing(self, key: str) -> dict[str, Any] | None:
+        rows = await self.graph.read("library/find_document", doc=key)
+        return next((r["document"] for r in rows if r["document"]["key"] == key), None)
+
+    async def _unchanged(self, existing: dict[str, Any], embed: bool) -> IndexReport:
+        embedded = await self.embed(existing["key"]) if embed else 0
+        stats = await document_stats(self.graph, existing["key"])
+        log.info("%s is already indexed and unchanged", existing.get("name"))
+        return IndexReport(doc_key=existing["key"], name=existing.get("name", ""), title=existing.get("title", ""),
+                           status="unchanged", pages=stats["pages"], heading_source=existing.get("heading_source", ""),
+                           blocks_by_type=stats["blocks_by_type"], sections_by_level=stats["sections_by_level"],
+                           embedded=embedded)
+
+    async def _index_parsed(self, parsed: ParsedDocument, timings: dict[str, float], *, embed: bool,
+                            force: bool) -> IndexReport:
+        doc_key = parsed.content_hash[:32]
+        name = parsed.path.name if parsed.parser == "pymupdf" else parsed.path.parent.name
+        existing = await self._existing(doc_key)
+        if existing is not None and existing.get("status") == "complete" and not force:
+            return await self._unchanged(existing, embed)
+        llm = self.models.llm if self.use_llm else None
+        with track_usage() as ledger:
+            began = time.perf_counter()
+            headings, source, failed = await detect_headings(parsed, llm)
+            timings["sections"] = time.perf_counter() - began
+        began = time.perf_counter()
+        tree = build_tree(parsed, headings, source)
+        timings["tree"] = time.perf_counter() - began
+        warnings = list(parsed.warnings)
+        if failed:
+            warnings.append(f"{failed} section-filtering batch(es) failed; layout heuristics used for them")
+        replaced = [d for d in await self.graph.read("library/find_document", doc=name)
+                    if d["document"]["key"] != doc_key]
+        for old in replaced:
+            await delete_document(self.graph, old["document"]["key"], self.image_dir)
+        document = {
+            "name": name, "path": str(parsed.path), "title": tree.root.title, "pages": parsed.page_count,
+            "parser": parsed.parser, "heading_source": source, "content_hash": parsed.content_hash,
+            "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"), "warnings": warnings,
+        }
+        began = time.perf_counter()
+        with self._progress() as bar:
+            task = bar.add_task(f"writing {name}", total=row_count(tree, parsed))
+            stats = await write_tree(self.graph, tree, parsed, document, progress=lambda n: bar.advance(task, n))
+        timings["write"] = time.perf_counter() - began
+        embedded = 0
+        if embed:
+            began = time.perf_counter()
+            embedded = await self.embed(doc_key)
+            timings["embed"] = time.perf_counter() - began
+        nodes = list(tree.nodes())
+        return IndexReport(
+            doc_key=doc_key, name=name, title=tree.root.title, status="replaced" if replaced else "indexed",
+            pages=parsed.page_count, heading_source=source,
+            blocks_by_type=dict(sorted(Counter(n.kind for n in nodes if n.kind not in ("document", "section")).items())),
+            sections_by_level=dict(sorted(Counter(f"L{n.level}" for n in nodes if n.kind == "section").items())),
+            nodes_written=stats.nodes, relationships_written=stats.relationships, embedded=embedded,
+            seconds={k: round(v, 3) for k, v in timings.items()}, llm_usage=ledger.as_dict(), warnings=warnings,
+        )
+
+    async def embed(self, doc_key: str) -> int:
+        """Embed the document's content blocks that have no embedding yet (resumable)."""
+        done = 0
+        with self._progress() as bar:
+            task = bar.add_task("embedding blocks", total=None)
+            while rows := await self.graph.read("tree/leaves_without_embedding", doc_key=doc_key, limit=EMBED_BATCH):
+                vectors = await self.models.embedder.embed([r["text"][:2000] for r in rows])
+                await self.graph.write("tree/set_embeddings", rows=[
+                    {"key": r["key"], "embedding": v} for r, v in zip(rows, vectors, strict=True)])
+                done += len(rows)
+                bar.advance(task, len(rows))
+        return done
+
+    def _progress(self) -> Progress:
+        return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        disable=not self.show_progress, transient=True)
