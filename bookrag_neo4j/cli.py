@@ -11,8 +11,9 @@ import json
 import logging
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
@@ -213,8 +214,13 @@ docs_app = typer.Typer(help="The documents in the library.", no_args_is_help=Tru
 app.add_typer(docs_app, name="docs")
 
 
-def _run_with_graph(settings: Settings, work):  # noqa: ANN001, ANN202 - small helper for the commands below
-    async def _go():  # noqa: ANN202
+T = TypeVar("T")
+
+
+def _run_with_graph(settings: Settings, work: Callable[[GraphClient], Awaitable[T]]) -> T:
+    """Run ``work`` with a client for the configured Neo4j."""
+
+    async def _go() -> T:
         async with GraphClient(connection_info(settings)) as graph:
             return await work(graph)
 
