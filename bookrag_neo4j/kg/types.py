@@ -3,6 +3,8 @@ reply schema of the LLM extractor)."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 # The fixed, documented entity types (configurable later through settings). Structural types mark entities
@@ -25,6 +27,7 @@ class ExtractedRelation(BaseModel):
     target: str
     description: str = ""
     weight: float = Field(1.0, gt=0)
+    kind: Literal["RELATED", "CONTAINED_IN"] = "RELATED"  # CONTAINED_IN: a table header -> its table
 
 
 class Extraction(BaseModel):

@@ -112,6 +112,17 @@ def is_title_candidate(block: Block, body_size: float) -> bool:
     return block.lines == 1 and words <= 8 and numbering_depth(text) is not None and text.upper() == text
 
 
+LEADING_NUMBER = re.compile(
+    r"^\s*(?:(?:chapter|part|section|appendix)\s+\w+[.:]?\s+|[\dIVX]+(?:\.\d+)*\.?\s+|[A-Z](?:\.\d+)*\.?\s+(?=\S))",
+    re.IGNORECASE,
+)
+
+
+def strip_numbering(title: str) -> str:
+    """'2.3 Vector arithmetic' -> 'Vector arithmetic' (also 'Chapter 4 ...', 'A.1 ...', 'IV. ...')."""
+    return LEADING_NUMBER.sub("", title).strip()
+
+
 def numbering_depth(text: str) -> int | None:
     """1 for '3 Title' / 'Chapter 3' / 'Appendix B', 2 for '3.1 Title' or 'A.1 Title', 3 for '3.1.2' or 'B.2.1';
     None without numbering."""

@@ -27,16 +27,12 @@ from ..errors import ModelError
 from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
 from ..parsing.blocks import Block, ParsedDocument
-from ..parsing.layout import HEADING_SIZE_RATIO, body_font_size, numbering_depth
+from ..parsing.layout import HEADING_SIZE_RATIO, body_font_size, numbering_depth, strip_numbering
 
 log = logging.getLogger(__name__)
 
 MIN_OUTLINE = 3
 LLM_BATCH = 50
-_LEADING_NUMBER = re.compile(
-    r"^\s*(?:(?:chapter|part|section|appendix)\s+\w+[.:]?\s+|[\dIVX]+(?:\.\d+)*\.?\s+|[A-Z](?:\.\d+)*\.?\s+(?=\S))",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -51,7 +47,7 @@ class Heading:
 
 
 def _norm(text: str) -> str:
-    return " ".join(re.sub(r"\W+", " ", _LEADING_NUMBER.sub("", text).lower()).split())
+    return " ".join(re.sub(r"\W+", " ", strip_numbering(text).lower()).split())
 
 
 def _similarity(title: str, text: str) -> float:
