@@ -102,23 +102,26 @@ class Indexer:
         await self._ensure_schema()
         timings: dict[str, float] = {}
         began = time.perf_counter()
+        parsed: ParsedDocument | None = None
         if path is not None:
             if not path.is_file():
                 raise DocumentError(f"{path}: no such file")
-            key = file_key(path)
-            existing = await self._existing(key)
-            if existing is not None and existing.get("status") == "complete" and not force:
-                return await self._unchanged(existing, embed)
+            key = file_key(path)  # known before parsing: an unchanged PDF is not parsed again
+        else:
+            parsed = await asyncio.to_thread(load_mineru_output, mineru_output)
+            key = parsed.content_hash[:32]
+        existing = await self._existing(key)
+        if existing is not None and existing.get("status") == "complete" and not force:
+            return await self._unchanged(existing, embed)
+        if parsed is None:
             with self._progress() as bar:
                 task = bar.add_task(f"parsing {path.name}", total=None)
                 parsed = await asyncio.to_thread(
                     parse_pdf, path, image_dir=self.image_dir, tables=self.settings.tables,
                     on_page=lambda done, total: bar.update(task, completed=done, total=total),
                 )
-        else:
-            parsed = await asyncio.to_thread(load_mineru_output, mineru_output)
         timings["parse"] = time.perf_counter() - began
-        return await self._index_parsed(parsed, timings, embed=embed, force=force)
+        return await self._index_parsed(parsed, timings, embed=embed)
 
     async def _existing(self, key: str) -> dict[str, Any] | None:
         rows = await self.graph.read("library/find_document", doc=key)
@@ -133,13 +136,9 @@ class Indexer:
                            blocks_by_type=stats["blocks_by_type"], sections_by_level=stats["sections_by_level"],
                            embedded=embedded)
 
-    async def _index_parsed(self, parsed: ParsedDocument, timings: dict[str, float], *, embed: bool,
-                            force: bool) -> IndexReport:
+    async def _index_parsed(self, parsed: ParsedDocument, timings: dict[str, float], *, embed: bool) -> IndexReport:
         doc_key = parsed.content_hash[:32]
         name = parsed.path.name if parsed.parser == "pymupdf" else parsed.path.parent.name
-        existing = await self._existing(doc_key)
-        if existing is not None and existing.get("status") == "complete" and not force:
-            return await self._unchanged(existing, embed)
         llm = self.models.llm if self.use_llm else None
         with track_usage() as ledger:
             began = time.perf_counter()
