@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Literal, TypeVar
 
 import typer
 from rich.console import Console
@@ -229,31 +229,49 @@ def _run_with_graph(settings: Settings, work: Callable[[GraphClient], Awaitable[
 
 @app.command()
 def index(
-    paths: Annotated[list[Path] | None, typer.Argument(help="PDF files to index.")] = None,
+    paths: Annotated[list[str] | None, typer.Argument(
+        help="PDF files to index (with --stage graph: indexed documents, by key, file name or path).")] = None,
     mineru_output: Annotated[Path | None, typer.Option(help="Index a MinerU output folder instead.")] = None,
     parser: Annotated[str, typer.Option(help="pymupdf (embedded) or mineru (runs MinerU if installed).")] = "pymupdf",
-    no_llm: Annotated[bool, typer.Option("--no-llm", help="No LLM: sections from the outline or layout.")] = False,
+    stage: Annotated[Literal["all", "tree", "graph"], typer.Option(
+        help="all: tree, embeddings and knowledge graph; tree: without the graph; graph: the graph alone.")] = "all",
+    er: Annotated[Literal["gradient", "basic"] | None, typer.Option(
+        help="Entity resolution (default BOOKRAG_ER_MODE, gradient).")] = None,
+    no_llm: Annotated[bool, typer.Option(
+        "--no-llm", help="No LLM: sections from the outline or layout, entities by spaCy.")] = False,
     no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embedding the blocks.")] = False,
     force: Annotated[bool, typer.Option(help="Re-index even when the content is unchanged.")] = False,
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Index PDFs into the BookIndex (document tree in Neo4j); re-indexing unchanged files is a no-op."""
-    from .index.pipeline import Indexer
+    """Index PDFs into the BookIndex (tree, knowledge graph, GT-Links in Neo4j); unchanged files are a no-op."""
+    from .index.library import find_document
+    from .index.pipeline import Indexer, file_key
     from .parsing.mineru import run_mineru
 
     settings = _settings(instance)
     sources: list[tuple[Path | None, Path | None]] = [(None, mineru_output)] if mineru_output else []
-    for path in paths or []:
-        sources.append((None, run_mineru(path, settings.cache_dir / "mineru")) if parser == "mineru" else (path, None))
-    if not sources:
-        raise typer.BadParameter("give PDF files or --mineru-output DIR")
+    if stage != "graph":
+        for path in map(Path, paths or []):
+            sources.append((None, run_mineru(path, settings.cache_dir / "mineru")) if parser == "mineru"
+                           else (path, None))
+    if not sources and not paths:
+        raise typer.BadParameter("give PDF files, --mineru-output DIR, or (with --stage graph) documents")
 
     async def work(graph: GraphClient) -> list[dict]:
-        indexer = Indexer(graph, settings, use_llm=not no_llm, show_progress=not as_json)
+        indexer = Indexer(graph, settings, use_llm=not no_llm, show_progress=not as_json, er_mode=er)
         reports = []
+        if stage == "graph":
+            for doc in paths or []:
+                key = file_key(Path(doc)) if Path(doc).is_file() else (await find_document(graph, doc))["key"]
+                report = (await indexer.build_graph(key, force=force)).model_dump()
+                reports.append(report)
+                if not as_json:
+                    _print_graph_report(report)
+            return reports
         for pdf, folder in sources:
-            report = await indexer.index(pdf, mineru_output=folder, embed=not no_embed, force=force)
+            report = await indexer.index(pdf, mineru_output=folder, embed=not no_embed, graph=stage == "all",
+                                         force=force)
             reports.append(report.model_dump())
             if not as_json:
                 _print_report(report.model_dump())
@@ -264,19 +282,42 @@ def index(
         _print_json(reports if len(reports) > 1 else reports[0])
 
 
+def _print_usage(llm_usage: dict) -> None:
+    for stage, usage in llm_usage.items():
+        console.print(f"  LLM {stage}: {usage['calls']} calls, {usage['prompt_tokens']}+{usage['completion_tokens']} "
+                      f"tokens, {usage.get('cached_calls', 0)} cached")
+
+
 def _print_report(r: dict) -> None:
     if r["status"] == "unchanged":
-        console.print(f"[yellow]{r['name']}[/] is already indexed and unchanged (key {r['doc_key']}): nothing to do.")
+        console.print(f"[yellow]{r['name']}[/] is already indexed and unchanged (key {r['doc_key']}).")
+    else:
+        total = sum(r["seconds"].values()) or 1e-9
+        console.print(f"[green]{r['status']}[/] {r['name']} (key {r['doc_key']}): {r['pages']} pages, "
+                      f"sections from {r['heading_source']} {r['sections_by_level']}, blocks {r['blocks_by_type']}")
+        console.print("  time: " + ", ".join(f"{k} {v:.2f}s" for k, v in r["seconds"].items())
+                      + f" ({r['pages'] / total:.1f} pages/s); wrote {r['nodes_written']} nodes, "
+                      f"{r['relationships_written']} relationships; embedded {r['embedded']} blocks")
+        _print_usage(r["llm_usage"])
+        for warning in r["warnings"]:
+            console.print(f"  [yellow]warning:[/] {warning}")
+    if r.get("graph"):
+        _print_graph_report(r["graph"])
+
+
+def _print_graph_report(g: dict) -> None:
+    if g["status"] == "unchanged":
+        console.print(f"  graph unchanged: {g['entities']} entities, {g['relations']} relations, "
+                      f"{g['gt_links']} GT-Links")
         return
-    total = sum(r["seconds"].values()) or 1e-9
-    console.print(f"[green]{r['status']}[/] {r['name']} (key {r['doc_key']}): {r['pages']} pages, "
-                  f"sections from {r['heading_source']} {r['sections_by_level']}, blocks {r['blocks_by_type']}")
-    console.print("  time: " + ", ".join(f"{k} {v:.2f}s" for k, v in r["seconds"].items())
-                  + f" ({r['pages'] / total:.1f} pages/s); wrote {r['nodes_written']} nodes, "
-                  f"{r['relationships_written']} relationships; embedded {r['embedded']} blocks")
-    for stage, usage in r["llm_usage"].items():
-        console.print(f"  LLM {stage}: {usage['calls']} calls, {usage['prompt_tokens']}+{usage['completion_tokens']} tokens")
-    for warning in r["warnings"]:
+    er = g["er"]
+    console.print(f"  [green]graph[/]: {g['entities']} entities from {g['extracted_mentions']} mentions, "
+                  f"{g['relations']} relations, {g['contained_in']} CONTAINED_IN, {g['gt_links']} GT-Links; "
+                  f"ER merges {er.get('merges', 0)} (exact {er.get('exact', 0)}), "
+                  f"{er.get('lookup_ms_mean', 0)} ms per vector lookup")
+    console.print("  time: " + ", ".join(f"{k} {v:.2f}s" for k, v in g["seconds"].items()))
+    _print_usage(g["llm_usage"])
+    for warning in g["warnings"]:
         console.print(f"  [yellow]warning:[/] {warning}")
 
 
@@ -316,18 +357,23 @@ def docs_delete(
 @app.command()
 def stats(doc: Annotated[str, typer.Argument(help="Document key or file name.")], instance: InstanceOpt = None,
           as_json: JsonOpt = False) -> None:
-    """Counts of an indexed document: pages, sections by level, blocks by type."""
+    """Counts of an indexed document: pages, sections by level, blocks by type, and its knowledge graph
+    (entities, relations, GT-Links, ER merges, density, components, largest-component diameter)."""
     from .index.library import document_stats, find_document
 
     async def work(graph: GraphClient) -> dict:
-        return await document_stats(graph, (await find_document(graph, doc))["key"])
+        return await document_stats(graph, (await find_document(graph, doc))["key"], with_graph=True)
 
     result = _run_with_graph(_settings(instance), work)
     if as_json:
         _print_json(result)
     else:
         for key, value in result.items():
-            console.print(f"{key:18} {value}")
+            if key == "graph":
+                for gkey, gvalue in value.items():
+                    console.print(f"graph.{gkey:24} {gvalue}")
+            else:
+                console.print(f"{key:30} {value}")
 
 
 @app.command()
@@ -368,6 +414,39 @@ def bench_ingest_cmd(
         _print_json(report)
     else:
         _print_json({k: v for k, v in report.items() if k != "per_document"})
+
+
+@bench_app.command("graph")
+def bench_graph_cmd(
+    paths: Annotated[list[Path], typer.Argument(help="PDF files or folders of PDFs.")],
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="spaCy extraction, ER without the LLM judge.")] = False,
+    samples: Annotated[int, typer.Option(help="Merges to sample per kind for inspection.")] = 10,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Knowledge graph with basic vs gradient entity resolution per document (the paper's Figure 6)."""
+    from .eval.bench_graph import bench_graph
+
+    settings = _settings(instance)
+    pdfs = sorted(p for path in paths for p in ([path] if path.is_file() else path.rglob("*.pdf")))
+    rows = _run_with_graph(settings, lambda graph: bench_graph(graph, settings, pdfs, use_llm=not no_llm,
+                                                               samples=samples))
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table("document", "pages", "ER", "entities", "relations", "density", "components", "largest",
+                  "diameter", "GT-Links/entity", "merges", "ms/lookup")
+    for r in rows:
+        for mode in ("basic", "gradient"):
+            m = r[mode]
+            table.add_row(r["document"], str(r["pages"]), mode, str(m["entities"]), str(m["relations"]),
+                          f"{m['density']:.2e}", str(m["components"]), str(m["largest_component"]),
+                          str(m["largest_component_diameter"]), f"{m['gt_links_per_entity']:.2f}",
+                          str(m["er"].get("merges", 0)), str(m["er"].get("lookup_ms_mean", "")))
+    Console().print(table)
+    for r in rows:
+        console.print(f"{r['document']}: entities {r['entity_change']:+.1%}, density {r['density_change']:+.1%}; "
+                      f"merges by kind {r['merges']['counts']}")
 
 
 @bench_app.command("headings")

@@ -20,6 +20,8 @@ import platformdirs
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from .kg.types import ENTITY_TYPES
+
 APP_NAME = "bookrag-neo4j"
 
 
@@ -110,6 +112,31 @@ class Settings(BaseSettings):
     )
     reranker_model: str | None = Field(None, description="CrossEncoder name/path, or the /rerank endpoint's model.")
     reranker_base_url: str | None = Field(None, description="Base URL of an OpenAI-compatible /rerank endpoint.")
+
+    # --- Knowledge graph (entities, relations, GT-Links) and entity resolution ---
+    kg_extractor: Literal["auto", "llm", "spacy"] = Field(
+        "auto", description="auto: the LLM when one is configured (and --no-llm is not given), else spaCy (offline)."
+    )
+    entity_types: list[str] = Field(
+        default_factory=lambda: list(ENTITY_TYPES), description="Entity types the extractors may assign (JSON list)."
+    )
+    er_mode: Literal["gradient", "basic"] = Field(
+        "gradient", description="gradient: the paper's entity resolution; basic: exact normalised name + type only."
+    )
+    er_scorer: Literal["auto", "names", "reranker"] = Field(
+        "auto", description="auto: the reranker if it is a cross-encoder or /rerank endpoint, else the offline name scorer."
+    )
+    er_top_k: int = Field(10, gt=0, description="Candidates per new entity from the vector index.")
+    er_gradient: float = Field(0.6, gt=0, lt=1, description="Gradient threshold g of Algorithm 1.")
+    er_min_score: float = Field(0.5, ge=0, le=1, description="Below this top score an entity is new.")
+    er_single_candidate_score: float = Field(
+        0.9, ge=0, le=1, description="Score a lone candidate (or, without an LLM, a judge case's top) needs to merge."
+    )
+    er_similarity_floor: float = Field(0.6, ge=-1, le=1, description="Minimum embedding cosine of a candidate.")
+    er_summarize_after: int = Field(5, gt=1, description="With an LLM, summarise descriptions of entities seen this often.")
+    link_across_documents: bool = Field(
+        False, description="Link identical entities (same normalised name and type) of different documents by SAME_AS."
+    )
 
     @property
     def instance_dir(self) -> Path:

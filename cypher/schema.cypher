@@ -11,6 +11,7 @@ CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (n:Entity) REQUIRE n.key IS UNIQU
 CREATE INDEX tree_node_doc IF NOT EXISTS FOR (n:TreeNode) ON (n.doc_key);
 CREATE INDEX page_doc IF NOT EXISTS FOR (n:Page) ON (n.doc_key);
 CREATE INDEX entity_doc IF NOT EXISTS FOR (n:Entity) ON (n.doc_key);
+CREATE INDEX entity_name_key IF NOT EXISTS FOR (n:Entity) ON (n.name_key);
 
 // Vector indexes (cosine) on entity embeddings (entity resolution, question linking) and tree-node embeddings.
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (n:Entity) ON n.embedding

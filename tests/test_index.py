@@ -47,7 +47,7 @@ async def count(graph: GraphClient, doc_key: str) -> dict[str, int]:
 
 
 async def test_manual_tree_in_neo4j(graph: GraphClient, indexer: Indexer) -> None:
-    report = await indexer.index(await fresh(graph, need(R_INTRO)), embed=False)
+    report = await indexer.index(await fresh(graph, need(R_INTRO)), embed=False, graph=False)
     try:
         assert report.status == "indexed" and report.heading_source == "outline"
         assert report.pages == 113 and sum(report.sections_by_level.values()) == 145
@@ -80,13 +80,35 @@ async def test_manual_tree_in_neo4j(graph: GraphClient, indexer: Indexer) -> Non
             ("Preface", 1, 7), ("1 Introduction and preliminaries", 1, 8), ("The R environment", 2, 8)]
 
         before = await count(graph, key)
-        again = await indexer.index(R_INTRO, embed=False)
+        again = await indexer.index(R_INTRO, embed=False, graph=False)
         assert again.status == "unchanged" and await count(graph, key) == before
-        forced = await indexer.index(R_INTRO, embed=False, force=True)  # a full rewrite changes nothing either
+        forced = await indexer.index(R_INTRO, embed=False, graph=False, force=True)  # a full rewrite changes nothing either
         assert forced.status == "indexed" and await count(graph, key) == before
     finally:
         await delete_document(graph, report.doc_key)
     assert await count(graph, report.doc_key) == {"nodes": 0, "rels": 0}
+
+
+async def check_graph(graph: GraphClient, report) -> None:
+    """The knowledge graph of the RAG survey, built by the LLM-free extractor with gradient ER."""
+    g = report.graph
+    assert g.status == "built" and g.entities > 1000 and g.relations > 2000 and g.gt_links >= g.entities
+    assert g.er["merges"] > 0 and g.er["lookups"] > 0 and not g.warnings
+    kinds = {r["kind"]: r["n"] for r in await graph.run(
+        "MATCH (e:Entity {doc_key: $k})-[:MENTIONED_IN]->(n:TreeNode) RETURN n.kind AS kind, count(*) AS n",
+        {"k": report.doc_key})}
+    assert {"section", "text", "table", "image"} <= set(kinds)
+    (table,) = await graph.run(
+        "MATCH (h:Entity)-[:CONTAINED_IN]->(t:Entity {doc_key: $k, type: 'TABLE'})-[:MENTIONED_IN]->(n:Table) "
+        "RETURN count(DISTINCT t) AS tables, count(h) AS headers", {"k": report.doc_key})
+    assert table["tables"] >= 1 and table["headers"] >= 5
+    (naive,) = await graph.run(  # the paper's own name for its subject appears, merged with its acronym
+        "MATCH (e:Entity {doc_key: $k}) WHERE toLower(e.name) = 'rag' OR 'RAG' IN e.aliases "
+        "RETURN count(e) AS n, sum(e.mentions) AS mentions", {"k": report.doc_key})
+    assert naive["n"] >= 1 and naive["mentions"] > 50
+    stats = (await document_stats(graph, report.doc_key, with_graph=True))["graph"]
+    assert stats["entities"] == report.graph.entities and stats["components"] >= 1
+    assert 0 < stats["density"] < 1 and stats["largest_component_diameter"] >= 2
 
 
 async def test_changed_file_replaces_and_delete_leaves_nothing(graph: GraphClient, indexer: Indexer, tmp_path) -> None:
@@ -94,8 +116,12 @@ async def test_changed_file_replaces_and_delete_leaves_nothing(graph: GraphClien
 
     path = tmp_path / "survey.pdf"
     shutil.copy(need(RAG_SURVEY), path)
-    first = await indexer.index(await fresh(graph, path), embed=True)
+    first = await indexer.index(await fresh(graph, path), embed=True)  # tree, embeddings and graph, no LLM
     assert first.embedded > 300
+    await check_graph(graph, first)
+    again = await indexer.index(path, embed=True)
+    assert again.status == "unchanged" and again.graph.status == "unchanged"
+    assert again.graph.entities == first.graph.entities
     (emb,) = await graph.run("MATCH (n:Text {doc_key: $k}) WHERE n.embedding IS NOT NULL "
                              "RETURN count(n) AS n, size(head(collect(n.embedding))) AS dims", {"k": first.doc_key})
     assert emb["n"] > 100 and emb["dims"] == 384
@@ -118,7 +144,7 @@ async def test_changed_file_replaces_and_delete_leaves_nothing(graph: GraphClien
     finally:
         await delete_document(graph, second.doc_key, indexer.image_dir)
     assert await count(graph, second.doc_key) == {"nodes": 0, "rels": 0}
-    orphans = await graph.run("MATCH (n) WHERE (n:TreeNode OR n:Page) AND NOT (n)--() RETURN count(n) AS n")
+    orphans = await graph.run("MATCH (n) WHERE (n:TreeNode OR n:Page OR n:Entity) AND NOT (n)--() RETURN count(n) AS n")
     assert orphans[0]["n"] == 0
     with pytest.raises(DocumentNotFoundError):
         await find_document(graph, "survey.pdf")
@@ -135,12 +161,12 @@ async def test_interrupted_write_is_resumed(graph: GraphClient, indexer: Indexer
 
     monkeypatch.setattr("bookrag_neo4j.index.pipeline.write_tree", crash_after_first_batch)
     with pytest.raises(RuntimeError, match="simulated crash"):
-        await indexer.index(await fresh(graph, need(RAG_SURVEY)), embed=False)
+        await indexer.index(await fresh(graph, need(RAG_SURVEY)), embed=False, graph=False)
     monkeypatch.setattr("bookrag_neo4j.index.pipeline.write_tree", original)
     partial = await find_document(graph, RAG_SURVEY.name)
     try:
         assert partial["status"] == "writing"
-        report = await indexer.index(RAG_SURVEY, embed=False)
+        report = await indexer.index(RAG_SURVEY, embed=False, graph=False)
         assert report.status == "indexed"
         done = await find_document(graph, RAG_SURVEY.name)
         assert done["status"] == "complete" and done["tree_nodes"] == sum(report.blocks_by_type.values()) + sum(
@@ -179,14 +205,22 @@ async def test_cli_index_stats_toc_and_delete(graph: GraphClient, settings, neo4
     pdf = tmp_path / "cli-survey.pdf"
     shutil.copy(need(RAG_SURVEY), pdf)
     await fresh(graph, pdf)
-    proc = run_cli(settings, "index", str(pdf), "--no-llm", "--no-embed", "--json")
+    proc = run_cli(settings, "index", str(pdf), "--no-llm", "--no-embed", "--stage", "tree", "--json")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
-    assert report["status"] in ("indexed", "replaced") and report["pages"] == 21
-    again = run_cli(settings, "index", str(pdf), "--no-llm", "--no-embed")
+    assert report["status"] in ("indexed", "replaced") and report["pages"] == 21 and report["graph"] is None
+    again = run_cli(settings, "index", str(pdf), "--no-llm", "--no-embed", "--stage", "tree")
     assert "already indexed and unchanged" in again.stderr
+    basic = json.loads(run_cli(settings, "index", "--stage", "graph", "cli-survey.pdf", "--er", "basic", "--no-llm",
+                               "--json").stdout)
+    gradient = run_cli(settings, "index", "--stage", "graph", str(pdf), "--no-llm")
+    assert "graph: " in gradient.stderr and "GT-Links" in gradient.stderr
     stats = json.loads(run_cli(settings, "stats", "cli-survey.pdf", "--json").stdout)
     assert stats["documents"] == 1 and stats["pages"] == 21 and stats["blocks_by_type"]["table"] >= 2
+    g = stats["graph"]
+    assert basic["status"] == "built" and basic["er"]["merges"] == 0
+    assert g["er_merges"] > 0 and g["entities"] < basic["entities"]  # gradient ER merged what basic ER kept apart
+    assert {"relations", "gt_links", "components", "density", "largest_component_diameter"} <= set(g)
     toc = json.loads(run_cli(settings, "toc", report["doc_key"][:12], "--json").stdout)
     assert toc[0]["level"] == 1 and toc[0]["title"] == "Introduction" and toc[0]["page"] == 1
     listed = json.loads(run_cli(settings, "docs", "list", "--json").stdout)

@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from neo4j import AsyncGraphDatabase, RoutingControl
+from neo4j import AsyncGraphDatabase, NotificationDisabledClassification, RoutingControl
 from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
 
 from ..errors import Neo4jUnavailableError
@@ -54,6 +54,8 @@ class GraphClient:
             auth=(conn.username, conn.password),
             connection_timeout=connection_timeout,
             max_transaction_retry_time=retry_time,
+            # A label or type that no data has yet (SAME_AS in a one-document library) is normal here, not a typo.
+            notifications_disabled_classifications=[NotificationDisabledClassification.UNRECOGNIZED],
         )
 
     async def __aenter__(self) -> GraphClient:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager as AsyncContextManager
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -34,15 +35,31 @@ class Projection:
 
 
 @asynccontextmanager
-async def projected_entity_graph(graph: GraphClient, entity_keys: Sequence[str]) -> AsyncIterator[Projection]:
-    """Project the entities ``entity_keys`` and the ``RELATED`` edges among them; drop the projection after."""
+async def _projection(graph: GraphClient, query: str, **params: object) -> AsyncIterator[Projection]:
     name = f"{GRAPH_NAME_PREFIX}{uuid.uuid4().hex}"
     try:
-        (row,) = await graph.write("gds/project_entity_subgraph", graph_name=name, entity_keys=list(entity_keys))
+        (row,) = await graph.write(query, graph_name=name, **params)
         yield Projection(name=name, node_count=row["node_count"], relationship_count=row["relationship_count"])
     finally:
         await graph.write("gds/drop_graph", graph_name=name)
         log.debug("dropped projection %s", name)
+
+
+def projected_entity_graph(graph: GraphClient, entity_keys: Sequence[str]) -> AsyncContextManager[Projection]:
+    """Project the entities ``entity_keys`` and the ``RELATED``/``CONTAINED_IN`` edges among them (undirected,
+    weighted); drop the projection after."""
+    return _projection(graph, "gds/project_entity_subgraph", entity_keys=list(entity_keys))
+
+
+def projected_document_entities(graph: GraphClient, doc_key: str) -> AsyncContextManager[Projection]:
+    """Project all entities of a document and the edges among them; drop the projection after."""
+    return _projection(graph, "gds/project_document_entities", doc_key=doc_key)
+
+
+async def weakly_connected_components(graph: GraphClient, projection: Projection) -> dict[str, int]:
+    """Component id by entity key (``gds.wcc.stream``)."""
+    rows = await graph.write("gds/wcc", graph_name=projection.name, concurrency=COMMUNITY_MAX_CONCURRENCY)
+    return {row["key"]: row["component"] for row in rows}
 
 
 async def personalized_pagerank(

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import DocumentNotFoundError
 from ..graph.client import GraphClient
+from ..kg.stats import graph_statistics
 
 DELETE_BATCH = 5000
 
@@ -35,9 +36,20 @@ async def list_documents(graph: GraphClient) -> list[dict[str, Any]]:
     return await graph.read("library/list_documents")
 
 
-async def delete_document(graph: GraphClient, doc_key: str, image_dir: Path | None = None) -> int:
-    """Delete the document, its tree nodes and pages (in batches), and its extracted images."""
+async def delete_entities(graph: GraphClient, doc_key: str) -> int:
+    """Delete a document's entities (with their relations and GT-Links), in batches, except those that a tree
+    node of another document still references."""
     deleted = 0
+    while True:
+        (row,) = await graph.write("kg/delete_entities_batch", doc_key=doc_key, batch=DELETE_BATCH)
+        deleted += row["deleted"]
+        if row["deleted"] < DELETE_BATCH:
+            return deleted
+
+
+async def delete_document(graph: GraphClient, doc_key: str, image_dir: Path | None = None) -> int:
+    """Delete the document, its entities, tree nodes and pages (in batches), and its extracted images."""
+    deleted = await delete_entities(graph, doc_key)
     while True:
         (row,) = await graph.write("library/delete_tree_batch", doc_key=doc_key, batch=DELETE_BATCH)
         deleted += row["deleted"]
@@ -50,8 +62,9 @@ async def delete_document(graph: GraphClient, doc_key: str, image_dir: Path | No
     return deleted + row["deleted"]
 
 
-async def document_stats(graph: GraphClient, doc_key: str) -> dict[str, Any]:
-    """Counts: pages, blocks by type, sections by level."""
+async def document_stats(graph: GraphClient, doc_key: str, *, with_graph: bool = False) -> dict[str, Any]:
+    """Counts: pages, blocks by type, sections by level; ``with_graph``: the knowledge graph's statistics
+    (see :func:`bookrag_neo4j.kg.stats.graph_statistics`)."""
     rows = await graph.read("library/stats", doc_key=doc_key)
     if not rows:
         raise DocumentNotFoundError(f"no indexed document with key {doc_key!r}")
@@ -63,7 +76,7 @@ async def document_stats(graph: GraphClient, doc_key: str) -> dict[str, Any]:
         "sections": sum(sections.values()),
         "sections_by_level": {k: sections[k] for k in sorted(sections, key=lambda k: int(k[1:]))},
         "blocks": sum(blocks.values()), "blocks_by_type": dict(sorted(blocks.items())),
-    }
+    } | ({"graph": await graph_statistics(graph, doc_key)} if with_graph else {})
 
 
 async def table_of_contents(graph: GraphClient, doc_key: str) -> list[dict[str, Any]]:

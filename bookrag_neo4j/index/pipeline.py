@@ -1,13 +1,16 @@
-"""The indexing pipeline: parse -> sections -> tree -> Neo4j -> embeddings, idempotent and resumable.
+"""The indexing pipeline: parse -> sections -> tree -> Neo4j -> embeddings -> knowledge graph, idempotent and
+resumable.
 
     async with GraphClient(conn) as graph:
         report = await Indexer(graph, settings, models).index(Path("R-intro.pdf"))
     report.status        # "indexed", "unchanged" (same content already complete) or "replaced"
+    report.graph         # the graph stage's report (entities, relations, GT-Links, ER decisions)
 
 A document's key is the SHA-256 of its content, so indexing the same file again changes nothing; a file with
 the same name and new content replaces the old index. The Document node keeps ``status = 'writing'`` until its
 tree is complete; an interrupted run is simply run again (every write is a MERGE on content-hash keys), and
-the embedding stage continues with the blocks that have no embedding yet.
+the embedding stage continues with the blocks that have no embedding yet, and the graph stage (see
+:mod:`bookrag_neo4j.kg.build`) rebuilds a graph that is not complete.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from ..errors import DocumentError
 from ..graph.client import GraphClient
 from ..graph.schema import apply_schema
 from ..hashing import sha256_file
+from ..kg.build import GraphBuilder, GraphReport
 from ..llm.factory import Models, index_dimensions
 from ..llm.usage import track_usage
 from ..parsing.blocks import ParsedDocument
@@ -60,6 +64,7 @@ class IndexReport(BaseModel):
     seconds: dict[str, float] = Field(default_factory=dict)
     llm_usage: dict[str, dict[str, int]] = Field(default_factory=dict)
     warnings: list[str] = Field(default_factory=list)
+    graph: GraphReport | None = None
 
 
 def file_key(path: Path) -> str:
@@ -71,13 +76,16 @@ class Indexer:
     """Indexes documents into one Neo4j database (a library)."""
 
     def __init__(self, graph: GraphClient, settings: Settings, models: Models | None = None, *,
-                 use_llm: bool = True, show_progress: bool = False) -> None:
+                 use_llm: bool = True, show_progress: bool = False,
+                 er_mode: Literal["gradient", "basic"] | None = None) -> None:
         self.graph = graph
+        self.er_mode = er_mode
         self.settings = settings
         self._models = models
         self.use_llm = use_llm
         self.show_progress = show_progress
         self._schema_ready = False
+        self._builder: GraphBuilder | None = None
 
     @property
     def models(self) -> Models:
@@ -95,8 +103,24 @@ class Indexer:
             self._schema_ready = True
 
     async def index(self, path: Path | None = None, *, mineru_output: Path | None = None, embed: bool = True,
-                    force: bool = False) -> IndexReport:
-        """Index a PDF (or a MinerU output folder). Bad input raises ``DocumentError`` before anything is written."""
+                    graph: bool = True, force: bool = False) -> IndexReport:
+        """Index a PDF (or a MinerU output folder): the tree, block embeddings (``embed``) and the knowledge
+        graph (``graph``). Bad input raises ``DocumentError`` before anything is written."""
+        report = await self._index_tree(path, mineru_output=mineru_output, embed=embed, force=force)
+        if graph:
+            report.graph = await self.build_graph(report.doc_key, force=force)
+        return report
+
+    async def build_graph(self, doc_key: str, *, force: bool = False) -> GraphReport:
+        """The graph stage alone, on a document whose tree is indexed (``bookrag index --stage graph``)."""
+        if self._builder is None:  # kept: it holds the loaded extractor
+            self._builder = GraphBuilder(self.graph, self.settings, self.models, use_llm=self.use_llm,
+                                         show_progress=self.show_progress)
+        self._builder.er_mode = self.er_mode or self.settings.er_mode
+        return await self._builder.build(doc_key, force=force)
+
+    async def _index_tree(self, path: Path | None, *, mineru_output: Path | None, embed: bool,
+                          force: bool) -> IndexReport:
         if (path is None) == (mineru_output is None):
             raise DocumentError("give either a PDF path or a MinerU output folder")
         await self._ensure_schema()

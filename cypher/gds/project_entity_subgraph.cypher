@@ -1,7 +1,8 @@
-// Project the entities with keys in $entity_keys and the RELATED edges among them as an undirected, weighted
-// in-memory graph named $graph_name. OPTIONAL MATCH keeps isolated entities (they can still be PPR seeds).
+// Project the entities with keys in $entity_keys and the RELATED/CONTAINED_IN edges among them as an
+// undirected, weighted in-memory graph named $graph_name. OPTIONAL MATCH keeps isolated entities (they can
+// still be PPR seeds).
 MATCH (s:Entity) WHERE s.key IN $entity_keys
-OPTIONAL MATCH (s)-[r:RELATED]->(t:Entity) WHERE t.key IN $entity_keys
+OPTIONAL MATCH (s)-[r:RELATED|CONTAINED_IN]->(t:Entity) WHERE t.key IN $entity_keys
 WITH gds.graph.project(
        $graph_name, s, t,
        {relationshipProperties: {weight: coalesce(r.weight, 1.0)}},

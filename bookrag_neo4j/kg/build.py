@@ -1,0 +1,260 @@
+"""The graph stage of the BookIndex: extract -> embed names -> resolve -> write, for one indexed document.
+
+    builder = GraphBuilder(graph, settings, models, use_llm=False)
+    report = await builder.build(doc_key)      # report.entities, report.relations, report.er["merges"]
+
+Graph shape::
+
+    (:Entity {key, name, type, name_key, description, aliases, merges, merged_from, mentions, embedding, doc_key})
+    (:Entity)-[:MENTIONED_IN]->(:TreeNode)                GT-Links
+    (:Entity)-[:RELATED {description, weight}]->(:Entity)
+    (:Entity)-[:CONTAINED_IN {weight}]->(:Entity)         a table's headers -> the table
+    (:Entity)-[:SAME_AS]->(:Entity)                       optional, across documents
+
+The Document node records ``graph_status`` ('building' until everything is written, then 'complete') and
+``graph_config`` (extractor, ER mode and parameters). Building again with the same configuration changes
+nothing; a different configuration, ``force``, or an interrupted build rebuilds the document's entities
+from scratch. Extractions are stored per node and model replies are cached, so a rebuild costs only
+resolution and writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..config import Settings
+from ..errors import ConfigurationError, DocumentError, ModelError
+from ..graph.client import GraphClient
+from ..index.library import delete_entities
+from ..llm.cache import ResponseCache
+from ..llm.chat import ChatModel
+from ..llm.factory import Models
+from ..llm.prompts import render_prompt
+from ..llm.usage import track_usage
+from .extract import ExtractionStore, Extractor, extract_nodes, load_tree_nodes
+from .llm_extract import LLMExtractor
+from .offline_extract import SpacyExtractor
+from .resolve import Entity, Resolver
+from .scoring import EntityScorer, NameScorer, RerankerScorer
+from .types import Extraction
+
+log = logging.getLogger(__name__)
+
+WRITE_BATCH = 2000
+MAX_DESCRIPTIONS = 5
+
+
+class DescriptionSummary(BaseModel):
+    description: str
+
+
+class GraphReport(BaseModel):
+    """What one graph build did, with its figures."""
+
+    doc_key: str
+    status: Literal["built", "unchanged"]
+    config: str = ""
+    tree_nodes: int = 0
+    extracted_mentions: int = 0
+    entities: int = 0
+    relations: int = 0
+    contained_in: int = 0
+    gt_links: int = 0
+    same_as: int = 0
+    er: dict[str, float | int] = Field(default_factory=dict)
+    seconds: dict[str, float] = Field(default_factory=dict)
+    llm_usage: dict[str, dict[str, int]] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list)
+
+
+def _batches(rows: Sequence[Any], size: int = WRITE_BATCH) -> list[Sequence[Any]]:
+    return [rows[i:i + size] for i in range(0, len(rows), size)]
+
+
+class GraphBuilder:
+    """Builds (or rebuilds) the knowledge graph and GT-Links of indexed documents."""
+
+    def __init__(self, graph: GraphClient, settings: Settings, models: Models, *, use_llm: bool = True,
+                 show_progress: bool = False, er_mode: Literal["gradient", "basic"] | None = None,
+                 scorer: EntityScorer | None = None, extractor: Extractor | None = None) -> None:
+        self.graph = graph
+        self.settings = settings
+        self.models = models
+        self.llm: ChatModel | None = models.llm if use_llm else None
+        self.er_mode = er_mode or settings.er_mode
+        self.show_progress = show_progress
+        self.extractor = extractor or self._default_extractor()
+        self.scorer = scorer or self._default_scorer()
+        self.store = ExtractionStore(ResponseCache(settings.cache_dir / "extractions.sqlite"))
+
+    def _default_extractor(self) -> Extractor:
+        choice = self.settings.kg_extractor
+        if choice == "llm" or (choice == "auto" and self.llm is not None):
+            if self.llm is None:
+                raise ConfigurationError("BOOKRAG_KG_EXTRACTOR=llm needs an LLM (and no --no-llm)")
+            vlm = self.models.vlm
+            return LLMExtractor(self.llm, entity_types=self.settings.entity_types, vlm=vlm)
+        return SpacyExtractor()
+
+    def _default_scorer(self) -> EntityScorer:
+        choice = self.settings.er_scorer
+        if choice == "reranker" or (choice == "auto" and self.settings.reranker_provider != "fusion"):
+            return RerankerScorer(self.models.reranker)
+        return NameScorer()
+
+    @property
+    def config(self) -> str:
+        s = self.settings
+        er = (f"gradient(k={s.er_top_k},g={s.er_gradient},min={s.er_min_score},single={s.er_single_candidate_score},"
+              f"floor={s.er_similarity_floor},scorer={type(self.scorer).__name__},"
+              f"judge={self.llm.model if self.llm else '-'})" if self.er_mode == "gradient" else "basic")
+        return f"{self.extractor.fingerprint}|{er}"
+
+    async def build(self, doc_key: str, *, force: bool = False) -> GraphReport:
+        """Build the document's graph unless it is complete with the same configuration."""
+        rows = await self.graph.read("library/find_document", doc=doc_key)
+        doc = next((r["document"] for r in rows if r["document"]["key"] == doc_key), None)
+        if doc is None or doc.get("status") != "complete":
+            raise DocumentError(f"document {doc_key!r} has no complete tree: index it first")
+        if not force and doc.get("graph_status") == "complete" and doc.get("graph_config") == self.config:
+            return GraphReport(doc_key=doc_key, status="unchanged", config=self.config,
+                               **{k: doc.get(f"graph_{k}", 0) for k in
+                                  ("entities", "relations", "contained_in", "gt_links", "same_as")})
+        await self.graph.write("kg/set_graph_status", doc_key=doc_key,
+                               props={"graph_status": "building", "graph_config": self.config})
+        await delete_entities(self.graph, doc_key)
+        with track_usage() as ledger:
+            report = await self._build(doc_key, doc.get("title") or doc.get("name") or "")
+        report.llm_usage = ledger.as_dict()
+        await self.graph.write("kg/set_graph_status", doc_key=doc_key, props={
+            "graph_status": "complete", "graph_entities": report.entities, "graph_relations": report.relations,
+            "graph_contained_in": report.contained_in, "graph_gt_links": report.gt_links,
+            "graph_same_as": report.same_as, "graph_er_merges": int(report.er.get("merges", 0)),
+        })
+        return report
+
+    async def _build(self, doc_key: str, document: str) -> GraphReport:
+        seconds: dict[str, float] = {}
+        began = time.perf_counter()
+        nodes = await load_tree_nodes(self.graph, doc_key)
+        with self._progress() as bar:
+            task = bar.add_task("extracting entities", total=len(nodes))
+            extractions, warnings = await extract_nodes(
+                nodes, self.extractor, store=self.store, document=document,
+                concurrency=self.settings.llm_max_concurrency, progress=lambda n: bar.advance(task, n))
+        seconds["extract"] = time.perf_counter() - began
+
+        began = time.perf_counter()
+        vectors = await self._embed_names(extractions)
+        seconds["embed"] = time.perf_counter() - began
+
+        began = time.perf_counter()
+        s = self.settings
+        resolver = Resolver(self.graph, doc_key, mode=self.er_mode, scorer=self.scorer, llm=self.llm,
+                            top_k=s.er_top_k, gradient=s.er_gradient, min_score=s.er_min_score,
+                            single_candidate_score=s.er_single_candidate_score,
+                            similarity_floor=s.er_similarity_floor)
+        relations: dict[tuple[str, str, str], list[Any]] = {}
+        with self._progress() as bar:
+            task = bar.add_task(f"resolving entities ({self.er_mode})", total=len(nodes))
+            for node, extraction in zip(nodes, extractions, strict=True):
+                keys = await resolver.add_node(node.key, extraction, [vectors.get(e.name) for e in extraction.entities])
+                if self.er_mode == "gradient" and resolver.created:
+                    await self._write("kg/merge_entities", resolver.new_rows(resolver.flush_created()), doc_key)
+                _collect_relations(relations, extraction, keys)
+                bar.advance(task)
+        await self._write("kg/merge_entities", resolver.new_rows(resolver.flush_created()), doc_key)
+        seconds["resolve"] = time.perf_counter() - began
+
+        began = time.perf_counter()
+        entities = list(resolver.entities.values())
+        descriptions = await self._descriptions(entities)
+        await self._write("kg/merge_entities", [
+            {"key": e.key, "props": {"description": descriptions[e.key], "aliases": e.aliases, "merges": e.merges,
+                                     "merged_from": e.merged_from,
+                                     "mentions": len(e.mentions)}} for e in entities], doc_key)
+        mentions = [{"entity": e.key, "node": n} for e in entities for n in e.mentions]
+        await self._write("kg/merge_mentions", mentions, doc_key)
+        related = [r for r in _relation_rows(relations) if r["kind"] == "RELATED"]
+        contained = [r for r in _relation_rows(relations) if r["kind"] == "CONTAINED_IN"]
+        await self._write("kg/merge_related", related, doc_key)
+        await self._write("kg/merge_contained_in", contained, doc_key)
+        same_as = 0
+        if self.settings.link_across_documents:
+            (row,) = await self.graph.write("kg/link_same_as", doc_key=doc_key)
+            same_as = row["linked"]
+        seconds["write"] = time.perf_counter() - began
+        log.info("graph of %s: %d entities, %d relations, %d GT-Links", doc_key, len(entities), len(related),
+                 len(mentions))
+        return GraphReport(
+            doc_key=doc_key, status="built", config=self.config, tree_nodes=len(nodes),
+            extracted_mentions=sum(len(x.entities) for x in extractions), entities=len(entities),
+            relations=len(related), contained_in=len(contained), gt_links=len(mentions), same_as=same_as,
+            er=resolver.stats.as_dict(), seconds={k: round(v, 3) for k, v in seconds.items()}, warnings=warnings,
+        )
+
+    async def _embed_names(self, extractions: Sequence[Extraction]) -> dict[str, list[float]]:
+        names = list(dict.fromkeys(e.name for x in extractions for e in x.entities))
+        vectors: dict[str, list[float]] = {}
+        with self._progress() as bar:
+            task = bar.add_task("embedding entity names", total=len(names))
+            for chunk in _batches(names, 512):
+                vectors.update(zip(chunk, await self.models.embedder.embed(list(chunk)), strict=True))
+                bar.advance(task, len(chunk))
+        return vectors
+
+    async def _descriptions(self, entities: Sequence[Entity]) -> dict[str, str]:
+        """Distinct descriptions joined; with an LLM, a summary for entities described many times."""
+        out = {e.key: " | ".join(e.descriptions[:MAX_DESCRIPTIONS])[:1500] for e in entities}
+        if self.llm is None:
+            return out
+        many = [e for e in entities if len(e.descriptions) >= self.settings.er_summarize_after]
+
+        async def summarise(entity: Entity) -> None:
+            prompt = render_prompt("entity_summary", name=entity.name, type=entity.type,
+                                   descriptions="\n".join(f"- {d}" for d in entity.descriptions[:20]))
+            try:
+                out[entity.key] = (await self.llm.complete(prompt, DescriptionSummary,
+                                                           stage="kg.summary")).value.description
+            except ModelError as exc:
+                log.warning("description summary of %r failed (%s); descriptions joined", entity.name, exc)
+
+        await asyncio.gather(*(summarise(e) for e in many))
+        return out
+
+    async def _write(self, query: str, rows: Sequence[dict[str, Any]], doc_key: str) -> None:
+        for batch in _batches(rows):
+            await self.graph.write(query, rows=list(batch), doc_key=doc_key)
+
+    def _progress(self) -> Progress:
+        return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        disable=not self.show_progress, transient=True)
+
+
+def _collect_relations(relations: dict[tuple[str, str, str], list[Any]], extraction: Extraction,
+                       keys: dict[str, str]) -> None:
+    """Add a node's relations under canonical keys: one per pair (RELATED is undirected, CONTAINED_IN
+    directed), weights summed, distinct descriptions kept; self-loops from merges dropped."""
+    for relation in extraction.relations:
+        a, b = keys.get(relation.source.lower()), keys.get(relation.target.lower())
+        if a is None or b is None or a == b:
+            continue
+        if relation.kind == "RELATED" and b < a:
+            a, b = b, a
+        entry = relations.setdefault((relation.kind, a, b), [0.0, []])
+        entry[0] += relation.weight
+        if relation.description and relation.description not in entry[1]:
+            entry[1].append(relation.description)
+
+
+def _relation_rows(relations: dict[tuple[str, str, str], list[Any]]) -> list[dict[str, Any]]:
+    return [{"kind": kind, "source": a, "target": b, "weight": weight,
+             "description": " | ".join(descriptions[:MAX_DESCRIPTIONS])[:1500]}
+            for (kind, a, b), (weight, descriptions) in relations.items()]

@@ -1,0 +1,90 @@
+"""LLM extraction (paper §4.3.1): entities (name, type, description) and relations (source, target,
+description, weight) from a passage, by a chat model with a JSON schema; images through a VLM when one is
+configured.
+
+    extractor = LLMExtractor(llm, entity_types=ENTITY_TYPES, vlm=vlm)
+    (extraction,) = await extractor.extract([Passage(text="...", kind="text", section="1 Intro")])
+
+Types outside the allowed list become ``CONCEPT``; relations that name an entity the reply did not list are
+dropped. A node whose reply stays invalid after the model layer's repair and re-ask raises
+``ModelOutputError``; the graph stage records it and leaves the node for the next run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..llm.chat import ChatModel, image_part
+from ..llm.prompts import load_prompt, render_prompt
+from .types import ENTITY_TYPES, Extraction
+
+MAX_PASSAGE_CHARS = 6000
+
+
+@dataclass(frozen=True)
+class Passage:
+    """What an extractor reads of one tree node."""
+
+    text: str
+    kind: str = "text"
+    section: str = ""
+    document: str = ""
+    caption: str = ""
+    image_path: str = ""
+
+
+def clean_extraction(extraction: Extraction, entity_types: Sequence[str]) -> Extraction:
+    """Known types only (else ``CONCEPT``), names stripped, duplicates and dangling relations dropped."""
+    allowed = set(entity_types)
+    entities, names = [], set()
+    for entity in extraction.entities:
+        name = " ".join(entity.name.split()).strip(" .,;:")
+        if len(name) < 2 or name.lower() in names:
+            continue
+        names.add(name.lower())
+        etype = entity.type.strip().upper().replace(" ", "_")
+        entities.append(entity.model_copy(update={"name": name, "type": etype if etype in allowed else "CONCEPT"}))
+    relations = [r for r in extraction.relations
+                 if r.source.strip().lower() in names and r.target.strip().lower() in names
+                 and r.source.strip().lower() != r.target.strip().lower()]
+    return Extraction(entities=entities, relations=relations)
+
+
+class LLMExtractor:
+    """Entities and relations by an LLM (text, tables, captions) and a VLM (images, when configured)."""
+
+    batch_size = 1  # one request per passage
+
+    def __init__(self, llm: ChatModel, *, entity_types: Sequence[str] = ENTITY_TYPES, vlm: ChatModel | None = None,
+                 max_entities: int = 20) -> None:
+        self.llm = llm
+        self.vlm = vlm
+        self.entity_types = list(entity_types)
+        self.max_entities = max_entities
+
+    @property
+    def fingerprint(self) -> str:
+        """Changes when the model, prompt or types change (keys the per-node extraction store)."""
+        vlm = self.vlm.model if self.vlm else "-"
+        return (f"llm:{self.llm.provider}:{self.llm.model}:{vlm}:{load_prompt('kg_extract').version}:"
+                f"{load_prompt('image_extract').version}:{','.join(self.entity_types)}:{self.max_entities}")
+
+    async def extract_one(self, passage: Passage) -> Extraction:
+        types = ", ".join(t for t in self.entity_types if t not in ("SECTION_TITLE", "TABLE", "IMAGE", "EQUATION"))
+        if passage.kind == "image" and self.vlm is not None and passage.image_path:
+            prompt = render_prompt("image_extract", entity_types=types, max_entities=self.max_entities,
+                                   document=passage.document, section=passage.section, caption=passage.caption)
+            messages = [dict(m) for m in prompt.messages]
+            messages[-1]["content"] = [{"type": "text", "text": messages[-1]["content"]}, image_part(passage.image_path)]
+            completion = await self.vlm.complete(messages, Extraction, stage="kg.extract.image")
+        else:
+            prompt = render_prompt("kg_extract", entity_types=types, max_entities=self.max_entities,
+                                   document=passage.document, section=passage.section, kind=passage.kind,
+                                   text=passage.text[:MAX_PASSAGE_CHARS])
+            completion = await self.llm.complete(prompt, Extraction, stage="kg.extract")
+        return clean_extraction(completion.value, self.entity_types)
+
+    async def extract(self, passages: Sequence[Passage]) -> list[Extraction]:
+        return list(await asyncio.gather(*(self.extract_one(p) for p in passages)))

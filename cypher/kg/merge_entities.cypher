@@ -1,0 +1,6 @@
+// Entities of one batch: MERGE on the content-hash key (uniqueness constraint entity_key), then set their
+// properties (name, type, name_key, doc_key, embedding, and at the end description, aliases, merges).
+UNWIND $rows AS row
+MERGE (e:Entity {key: row.key})
+SET e += row.props
+RETURN count(e) AS written
