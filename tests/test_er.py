@@ -52,6 +52,8 @@ class NearbyEmbedder(Embedder):
 class ScriptedScorer:
     """Scores chosen by the test: (new name, candidate name) -> score, else 0.1."""
 
+    fingerprint = "scripted"
+
     def __init__(self, scores: dict[tuple[str, str], float]) -> None:
         self.scores = scores
         self.asked: list[tuple[str, list[str]]] = []
@@ -103,7 +105,10 @@ SCORES = {
 
 
 def judge(messages: list[dict]) -> str:
+    """The scripted LLM: ER judgements, and description summaries."""
     text = messages[-1]["content"]
+    if messages[0]["content"].startswith("Several passages"):
+        return json.dumps({"description": "summary of " + text.splitlines()[0].removeprefix("Entity: ")})
     if text.startswith("New entity:\nKG"):
         ids = {line.split(":")[0].removeprefix("id ").strip(): line for line in text.splitlines() if line.startswith("id ")}
         pick = next(i for i, line in ids.items() if "Knowledge Graph" in line)
@@ -127,7 +132,7 @@ def builder_for(graph: GraphClient, settings: Settings, dimensions: int, schema,
         embedder = NearbyEmbedder(dimensions)
         models = Models(llm=llm, vlm=None, embedder=embedder, reranker=FusionReranker(embedder))
         scorer = ScriptedScorer(SCORES)
-        local = settings.model_copy(update={"cache_dir": tmp_path})
+        local = settings.model_copy(update={"cache_dir": tmp_path, "er_summarize_after": 2})
         return GraphBuilder(graph, local, models, er_mode=mode, scorer=scorer,
                             extractor=ScriptedExtractor(PASSAGES)), scorer
     return make
@@ -153,7 +158,12 @@ async def test_gradient_er_decisions_and_repointing(graph: GraphClient, builder_
     assert found["Knowledge Graph"]["aliases"] == ["KG"]
     assert report.er["merge"] == 1 and report.er["judge-merge"] == 1 and report.er["judge-new"] == 1
     assert report.er["exact"] == 1 and report.er["new"] >= 4 and report.er["merges"] == 2
-    assert len(llm.requests) == 2  # the judge is asked only for the two several-kept cases
+    # the judge is asked only for the two several-kept cases; the two entities with two descriptions are summarised
+    assert len(llm.requests) == 4
+    described = {r["name"]: r["d"] for r in await graph.run(
+        "MATCH (e:Entity {doc_key: $k}) RETURN e.name AS name, e.description AS d", {"k": doc_key})}
+    assert described["Large Language Model"] == "summary of Large Language Model (CONCEPT)"
+    assert described["Retrieval"] == "about Retrieval"  # one distinct description: kept as it is
     # entities of the same node are not candidates of each other; "LLM" saw the entities of p1 only
     assert ("LLM", ["Large Language Model", "Retrieval"]) in [(n, sorted(c)) for n, c in scorer.asked]
     # GT-Links united: the canonical entity points at the nodes of both names

@@ -61,6 +61,28 @@ async def test_name_scorer_ranks_variants_over_neighbours() -> None:
     assert sections == [0.0]
 
 
+@pytest.mark.parametrize(("a", "b", "etype"), [
+    ("$515 million", "$511 million", "MONEY"), ("Q2", "Q1 2017", "DATE"), ("Item 7", "Item 7A", "CONCEPT"),
+    ("non-NUS modules", "NUS modules", "CONCEPT"), ("Y. Liu", "L. Liu", "PERSON"), ("J. Han", "M. Han", "PERSON"),
+    ("Invoking R from the command line", "Invoking R under Windows", "SECTION_TITLE"),
+])
+async def test_names_that_cannot_be_the_same_thing(a: str, b: str, etype: str) -> None:
+    same_vector = [1.0, 0.0]
+    assert await NameScorer().score(EntityView("", a, etype, "", same_vector), [EntityView("", b, etype, "", same_vector)]) \
+        == [0.0]
+
+
+async def test_compatible_variants_still_score() -> None:
+    vec = [1.0, 0.0]
+    scorer = NameScorer()
+    assert (await scorer.score(EntityView("", "David M. Smith", "PERSON", "", vec),
+                               [EntityView("", "David Smith", "PERSON", "", vec)]))[0] == 1.0
+    assert (await scorer.score(EntityView("", "3. Diagnostic English Test", "CONCEPT", "", vec),
+                               [EntityView("", "Diagnostic English Test", "CONCEPT", "", vec)]))[0] == 1.0
+    assert not is_acronym("3M", "3M Mexico") and not is_acronym("3M", "3M’s motion")
+    assert is_acronym("NYSE", "New York Stock Exchange")
+
+
 def test_tables_read_back_from_markdown() -> None:
     cells = [["Segment", "2017"], ["North | America", "106,110"]]
     assert cells_from_markdown(to_markdown(cells)) == cells
@@ -121,3 +143,23 @@ async def test_extractor_error_for_one_node_only() -> None:
     nodes = [TreeNode(kind="text", text=t, key=t) for t in ("alpha one", "boom two", "gamma three")]
     results, warnings = await extract_nodes(nodes, Flaky())
     assert [len(r.entities) for r in results] == [1, 0, 1] and len(warnings) == 1
+
+
+async def test_images_go_to_the_vlm_with_their_caption(tmp_path) -> None:
+    import pymupdf
+
+    from bookrag_neo4j.kg.llm_extract import Passage
+
+    image = tmp_path / "fig.png"
+    pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 8, 8), False).save(image)
+    reply = json.dumps({"entities": [{"name": "Revenue", "type": "CONCEPT", "description": "the bars"}],
+                        "relations": []})
+    llm, vlm = ScriptedChatModel([]), ScriptedChatModel([reply])
+    extractor = LLMExtractor(llm, vlm=vlm)
+    (result,) = await extractor.extract([Passage("Figure 3: Revenue by year", "image", "Results", "10-K",
+                                                 "Figure 3: Revenue by year", str(image))])
+    assert [e.name for e in result.entities] == ["Revenue"] and not llm.requests
+    (request,) = vlm.requests
+    parts = request[-1]["content"]
+    assert parts[0]["type"] == "text" and "Figure 3: Revenue by year" in parts[0]["text"]
+    assert parts[1]["image_url"]["url"].startswith("data:image/png;base64,")

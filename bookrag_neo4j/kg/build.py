@@ -113,7 +113,7 @@ class GraphBuilder:
     def config(self) -> str:
         s = self.settings
         er = (f"gradient(k={s.er_top_k},g={s.er_gradient},min={s.er_min_score},single={s.er_single_candidate_score},"
-              f"floor={s.er_similarity_floor},scorer={type(self.scorer).__name__},"
+              f"floor={s.er_similarity_floor},scorer={self.scorer.fingerprint},"
               f"judge={self.llm.model if self.llm else '-'})" if self.er_mode == "gradient" else "basic")
         return f"{self.extractor.fingerprint}|{er}"
 
@@ -218,7 +218,7 @@ class GraphBuilder:
         many = [e for e in entities if len(e.descriptions) >= self.settings.er_summarize_after]
 
         async def summarise(entity: Entity) -> None:
-            prompt = render_prompt("entity_summary", name=entity.name, type=entity.type,
+            prompt = render_prompt("entity_summary", entity_name=entity.name, entity_type=entity.type,
                                    descriptions="\n".join(f"- {d}" for d in entity.descriptions[:20]))
             try:
                 out[entity.key] = (await self.llm.complete(prompt, DescriptionSummary,

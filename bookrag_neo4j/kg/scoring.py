@@ -9,14 +9,18 @@ The paper scores candidates with a cross-encoder reranker. Two scorers implement
   letters); otherwise the cosine of the two name embeddings, sharpened to ``((cos - 0.5) / 0.5) ** 2`` so
   that only near-duplicates score high (cos 0.95 -> 0.81, 0.85 -> 0.49, 0.7 -> 0.16), and halved when the
   names end in different head words ("R language" / "R Language Definition"). Two different specific types
-  (neither ``CONCEPT``) halve the score; two section titles with different names score 0 (sections are
-  distinct by construction).
+  (neither ``CONCEPT``) halve the score. Names that cannot be the same thing score 0 whatever their
+  embeddings say: two section titles with different names (sections are distinct by construction), different
+  numbers in both names ("$511 million" / "$515 million", "Q1" / "Q2", "Item 7" / "Item 7A"), a negation on
+  one side only ("non-NUS modules" / "NUS modules"), and people (either side typed ``PERSON``) whose name
+  words are not a subset of the other's ("Y. Liu" / "L. Liu"; "David Smith" / "David M. Smith" may merge).
 
 Both read the same :class:`EntityView` and are interchangeable; tests use a scorer whose scores they choose.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -27,6 +31,8 @@ from ..llm.reranker import Reranker
 from .names import is_acronym, normalise
 
 GENERIC_TYPES = {"CONCEPT"}
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*[A-Za-z]?")
+_NEGATION = re.compile(r"\b(?:non|not|no|without|un)(?:-|\s)", re.IGNORECASE)
 
 
 @dataclass
@@ -44,12 +50,33 @@ class EntityView:
 
 
 class EntityScorer(Protocol):
+    fingerprint: str  # identifies the scoring rule (a change rebuilds graphs built with the old one)
+
     async def score(self, new: EntityView, candidates: Sequence[EntityView]) -> list[float]: ...
 
 
 def _head(name: str) -> str:
     words = normalise(name).split()
     return words[-1] if words else ""
+
+
+def _words(name: str) -> set[str]:
+    return {w.strip(".") for w in normalise(name).replace("-", " ").split() if w.strip(".")}
+
+
+def incompatible(a: EntityView, b: EntityView) -> bool:
+    """Names that denote different things however close their embeddings (see the module docstring)."""
+    if a.type == b.type == "SECTION_TITLE":
+        return True
+    numbers_a, numbers_b = set(_NUMBER.findall(a.name)), set(_NUMBER.findall(b.name))
+    if numbers_a and numbers_b and numbers_a != numbers_b:
+        return True
+    if bool(_NEGATION.search(a.name)) != bool(_NEGATION.search(b.name)):
+        return True
+    if "PERSON" in (a.type, b.type):
+        words_a, words_b = _words(a.name), _words(b.name)
+        return not (words_a <= words_b or words_b <= words_a)
+    return False
 
 
 def types_compatible(a: str, b: str) -> bool:
@@ -59,17 +86,19 @@ def types_compatible(a: str, b: str) -> bool:
 class NameScorer:
     """Offline scorer: normalised names, acronyms, sharpened embedding cosine, type compatibility."""
 
+    fingerprint = "names-4"
+
     def __init__(self, *, acronym_score: float = 0.9) -> None:
         self.acronym_score = acronym_score
 
     def pair(self, new: EntityView, other: EntityView) -> float:
         if normalise(new.name) == normalise(other.name):
             score = 1.0
+        elif incompatible(new, other):
+            score = 0.0
         elif is_acronym(new.name, other.name) or is_acronym(other.name, new.name):
             short = min(new.name, other.name, key=len).replace(".", "").removesuffix("s")
             score = self.acronym_score if len(short) > 2 else self.acronym_score - 0.1
-        elif new.type == other.type == "SECTION_TITLE":
-            score = 0.0
         elif new.embedding is not None and other.embedding is not None:
             a, b = np.asarray(new.embedding), np.asarray(other.embedding)
             cos = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) or 1.0))
@@ -89,6 +118,7 @@ class RerankerScorer:
 
     def __init__(self, reranker: Reranker) -> None:
         self.reranker = reranker
+        self.fingerprint = f"reranker:{type(reranker).__name__}:{getattr(reranker, 'model', '')}"
 
     async def score(self, new: EntityView, candidates: Sequence[EntityView]) -> list[float]:
         if not candidates:
