@@ -1,13 +1,23 @@
 """bookrag-neo4j: BookRAG (tree + knowledge graph + GT-Links) question answering over long documents, on Neo4j.
 
-    from bookrag_neo4j import Settings
-    from bookrag_neo4j.server import start_server
+    from bookrag_neo4j import BookRAG
 
-    status = start_server(Settings())   # Neo4j 5.26 + GDS: external, Docker, or assembled from Maven Central
+    rag = BookRAG.from_env()
+    rag.index("report.pdf")
+    answer = rag.ask("What were net sales in 2017?", doc="report.pdf")
+    print(answer.text, [c.label() for c in answer.citations])
 """
 
 from .config import Settings
 from .errors import BookRAGError
 
 __version__ = "0.1.0"
-__all__ = ["BookRAGError", "Settings", "__version__"]
+__all__ = ["BookRAG", "BookRAGError", "Settings", "__version__"]
+
+
+def __getattr__(name: str):  # BookRAG is imported on first use: `import bookrag_neo4j` stays light
+    if name == "BookRAG":
+        from .sdk import BookRAG
+
+        return BookRAG
+    raise AttributeError(name)

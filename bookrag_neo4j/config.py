@@ -138,6 +138,16 @@ class Settings(BaseSettings):
         False, description="Link identical entities (same normalised name and type) of different documents by SAME_AS."
     )
 
+    # --- Retrieval ---
+    section_depth: int = Field(2, ge=1, description="Select_by_Entity lifts GT-Linked nodes to sections at this depth.")
+    link_threshold: float = Field(0.75, ge=-1, le=1, description="Cosine a graph entity needs to link to a question entity.")
+    link_per_entity: int = Field(3, gt=0, description="Graph entities linked per question entity.")
+    ppr_damping: float = Field(0.85, gt=0, lt=1, description="Damping factor of personalized PageRank.")
+    skyline_min: int = Field(5, ge=1, description="Skyline backfills to at least this many evidence nodes.")
+    skyline_max: int = Field(10, ge=1, description="Skyline keeps at most this many evidence nodes.")
+    max_sections: int = Field(3, ge=1, description="Sections Select_by_Section picks (LLM) or reaches (offline).")
+    global_max_nodes: int = Field(40, ge=1, description="Evidence nodes a global LIST/SUMMARIZE question maps over.")
+
     @property
     def instance_dir(self) -> Path:
         """Home directory of the managed server instance (config, data, logs, password)."""

@@ -83,7 +83,10 @@ class FusionReranker(Reranker):
         if not passages:
             return []
         vectors = np.asarray(await self.embedder.embed([query, *passages]))
-        cosine = (vectors[1:] @ vectors[0]).tolist()
+        return self.fuse(query, passages, (vectors[1:] @ vectors[0]).tolist())
+
+    def fuse(self, query: str, passages: Sequence[str], cosine: Sequence[float]) -> list[float]:
+        """The fused score from cosine similarities computed elsewhere (e.g. stored passage embeddings)."""
         bm25 = bm25_scores(query, passages)
         best = 2.0 / (self.k + 1)
         return [

@@ -36,3 +36,16 @@ class GlobalPlan(BaseModel):
 
     filters: list[GlobalFilter]
     operation: Literal["COUNT", "LIST", "SUMMARIZE", "ANALYZE"]
+
+
+class SectionChoice(BaseModel):
+    """Reply to ``select_sections``: ids of the chosen sections, most likely first."""
+
+    section_ids: list[int] = Field(default_factory=list)
+
+
+class SourcedAnswer(BaseModel):
+    """Reply to ``answer_map`` and ``answer_reduce``: an answer and the evidence numbers it used."""
+
+    answer: str
+    sources: list[int] = Field(default_factory=list)

@@ -1,0 +1,238 @@
+"""The retrieval agent: runs the planner's plan with the operators, and keeps a trace per operator.
+
+    agent = RetrievalAgent(graph, settings, models)            # models.llm None: the LLM-free mode
+    evidence = await agent.retrieve("What were net sales in 2017?", doc_keys=["..."])
+    answer = await agent.ask("What were net sales in 2017?", doc_keys=["..."])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from ..config import Settings
+from ..errors import DocumentNotFoundError, ModelError
+from ..graph.client import GraphClient
+from ..kg.llm_extract import clean_extraction
+from ..kg.names import normalise
+from ..kg.offline_extract import SpacyExtractor
+from ..kg.types import Extraction
+from ..llm.factory import Models
+from ..llm.prompts import render_prompt
+from ..llm.usage import track_usage
+from . import selectors
+from .evidence import Answer, Evidence, EvidenceNode, Plan, TraceStep
+from .planner import make_plan
+from .reasoners import graph_reasoning, text_reasoning
+from .replies import SectionChoice
+from .skyline import skyline
+from .synthesis import extractive_answer, reduce_answer
+
+log = logging.getLogger(__name__)
+
+TOC_LIMIT = 400  # sections shown to the LLM for Select_by_Section
+
+
+class RetrievalAgent:
+    """Plans and runs retrieval over the documents of one Neo4j database."""
+
+    def __init__(self, graph: GraphClient, settings: Settings, models: Models, *, use_llm: bool = True,
+                 extractor: SpacyExtractor | None = None) -> None:
+        self.graph = graph
+        self.settings = settings
+        self.models = models
+        self.llm = models.llm if use_llm else None
+        self._spacy = extractor
+        self.trace: list[TraceStep] = []
+
+    # --- public ---
+    async def retrieve(self, question: str, doc_keys: Sequence[str] | None = None) -> Evidence:
+        """Plan and retrieve: ranked evidence nodes with the plan and the trace."""
+        self.trace = []
+        scope = await self._scope(doc_keys)
+        with self._step("Plan") as detail:
+            plan = await make_plan(question, self.llm)
+            detail["category"] = plan.category
+        count = None
+        if plan.category == "global":
+            nodes, count = await self._global(plan, scope)
+        elif plan.sub_questions:
+            nodes = []
+            for sub in (s["question"] for s in plan.sub_questions if s["type"] == "retrieval"):
+                nodes += [n for n in await self._single_hop(sub, scope) if n.key not in {m.key for m in nodes}]
+        else:
+            nodes = await self._single_hop(question, scope)
+        for rank, node in enumerate(nodes, 1):
+            node.rank = rank
+        return Evidence(question=question, nodes=nodes, plan=plan, trace=self.trace, count=count)
+
+    async def ask(self, question: str, doc_keys: Sequence[str] | None = None) -> Answer:
+        """Retrieve, then synthesise an answer that cites its evidence (extractive without an LLM)."""
+        evidence = await self.retrieve(question, doc_keys)
+        plan = evidence.plan
+        if self.llm is None or evidence.count is not None:  # COUNT is answered from the filtered nodes
+            text = extractive_answer(evidence.nodes, count=evidence.count)
+            cited = evidence.nodes if evidence.count is not None else evidence.nodes[:3]
+            return Answer(question=question, text=text, citations=[n.citation for n in cited], evidence=evidence.nodes,
+                          plan=plan, trace=self.trace, extractive=True)
+        with self._step("Reduce") as detail:
+            try:
+                reply = await reduce_answer(self.llm, question, evidence.nodes,
+                                            operation=plan.operation if plan else None)
+                text, used = reply.answer, [evidence.nodes[i - 1] for i in reply.sources]
+            except ModelError as exc:
+                log.warning("answer synthesis failed (%s); answering extractively", exc)
+                text, used = extractive_answer(evidence.nodes, count=evidence.count), evidence.nodes[:3]
+            detail["sources"] = len(used)
+        return Answer(question=question, text=text, citations=[n.citation for n in used], evidence=evidence.nodes,
+                      plan=plan, trace=self.trace)
+
+    # --- plans ---
+    async def _single_hop(self, question: str, scope: list[str]) -> list[EvidenceNode]:
+        s = self.settings
+        with self._step("Extract") as detail:
+            seeds, names = await self._extract(question, scope)
+            detail.update(entities=names, linked=len(seeds))
+        with self._step("Select_by_Entity") as detail:
+            by_entity = await selectors.select_by_entity(self.graph, seeds, depth=s.section_depth)
+            detail["nodes"] = len(by_entity)
+        with self._step("Select_by_Section") as detail:
+            by_section = await self._select_sections(question, scope)
+            detail["nodes"] = len(by_section)
+        keys = list(dict.fromkeys([*by_entity, *by_section]))
+        rows = [r for r in await selectors.fetch_nodes(self.graph, keys, with_embedding=True) if r["kind"] != "section"]
+        with self._step("Reasoning") as detail:
+            graph_scores, text_scores = await asyncio.gather(
+                self._timed("Graph_Reasoning", graph_reasoning(self.graph, [r["key"] for r in rows], seeds,
+                                                              damping=s.ppr_damping)),
+                self._timed("Text_Reasoning", text_reasoning(question, rows, self.models.embedder,
+                                                            self.models.reranker)),
+            )
+            detail["candidates"] = len(rows)
+        with self._step("Skyline_Ranker") as detail:
+            kept = skyline([(r["key"], graph_scores.get(r["key"], 0.0), text_scores.get(r["key"], 0.0)) for r in rows],
+                           minimum=s.skyline_min, maximum=s.skyline_max)
+            detail["kept"] = len(kept)
+        by_key = {r["key"]: r for r in rows}
+        return [_evidence(by_key[k], graph_scores.get(k, 0.0), text_scores.get(k, 0.0)) for k in kept]
+
+    async def _global(self, plan: Plan, scope: list[str]) -> tuple[list[EvidenceNode], int | None]:
+        within: list[str] | None = None
+        kinds: list[str] | None = None
+        page_from = page_to = None
+        top_sections = False
+        for step in plan.steps:
+            if step.operator not in ("Filter_Range", "Filter_Modal"):
+                continue
+            with self._step(step.operator) as detail:
+                kind, value = step.params["type"], step.params.get("value")
+                if kind == "page" and value:
+                    bounds = [int(x) for x in str(value).replace("–", "-").split("-") if x.strip().isdigit()]
+                    if bounds:
+                        page_from, page_to = min(bounds), max(bounds)
+                elif kind == "section" and value:
+                    toc = await selectors.sections(self.graph, scope)
+                    roots = selectors.match_section_title(toc, value)
+                    subtree = await selectors.select_by_section(self.graph, roots)
+                    within = subtree if within is None else [k for k in within if k in set(subtree)]
+                elif kind == "section":
+                    top_sections = True
+                else:
+                    kinds = [*(kinds or []), kind]
+                detail.update(type=kind, value=value)
+        if top_sections and kinds is None:
+            toc = await selectors.sections(self.graph, scope)
+            keys = [t["key"] for t in toc if t["level"] == 1 and (within is None or t["key"] in within)
+                    and (page_from is None or (t["page_start"] or 0) >= page_from)
+                    and (page_to is None or (t["page_start"] or 0) <= page_to)]
+        else:
+            keys = await selectors.filter_nodes(self.graph, scope, kinds=kinds, page_from=page_from, page_to=page_to,
+                                                within=within)
+        if plan.operation == "COUNT":
+            with self._step("Count") as detail:
+                detail["count"] = len(keys)
+        rows = await selectors.fetch_nodes(self.graph, keys[:self.settings.global_max_nodes])
+        return [_evidence(r) for r in rows], len(keys) if plan.operation == "COUNT" else None
+
+    # --- operators ---
+    async def _extract(self, question: str, scope: list[str]) -> tuple[list[str], list[str]]:
+        """Question entities (LLM, else spaCy) linked to graph entities of the scope."""
+        extraction = Extraction()
+        if self.llm is not None:
+            prompt = render_prompt("question_entities", question=question,
+                                   entity_types=", ".join(self.settings.entity_types))
+            try:
+                extraction = (await self.llm.complete(prompt, Extraction, stage="query.extract")).value
+            except ModelError as exc:
+                log.warning("question entity extraction failed (%s); using spaCy", exc)
+        if not extraction.entities:
+            self._spacy = self._spacy or SpacyExtractor()
+            (extraction,) = await self._spacy.extract([question])
+        extraction = clean_extraction(extraction, self.settings.entity_types)
+        names = [e.name for e in extraction.entities]
+        if not names:
+            return [], []
+        vectors = await self.models.embedder.embed(names)
+        rows = await self.graph.read(
+            "retrieval/link_entities", rows=[{"i": i, "name": normalise(n), "embedding": v}
+                                             for i, (n, v) in enumerate(zip(names, vectors, strict=True))],
+            doc_keys=scope, k=50, threshold=(1 + self.settings.link_threshold) / 2,
+            per_entity=self.settings.link_per_entity)
+        seeds = list(dict.fromkeys(link["key"] for row in rows for link in row["linked"]))
+        return seeds, names
+
+    async def _select_sections(self, question: str, scope: list[str]) -> list[str]:
+        """Select_by_Section: the LLM picks from the table of contents; offline, the sections around the
+        blocks nearest to the question (tree-node vector index)."""
+        s = self.settings
+        if self.llm is not None:
+            toc = (await selectors.sections(self.graph, scope))[:TOC_LIMIT]
+            if toc:
+                listing = "\n".join(f"{i}: {t['path']} (p. {t['page_start']})" for i, t in enumerate(toc))
+                prompt = render_prompt("select_sections", question=question, toc=listing, max_sections=s.max_sections)
+                try:
+                    choice: SectionChoice = (await self.llm.complete(prompt, SectionChoice, stage="query.select")).value
+                    picked = [toc[i]["key"] for i in choice.section_ids[:s.max_sections] if 0 <= i < len(toc)]
+                    return await selectors.select_by_section(self.graph, picked)
+                except ModelError as exc:
+                    log.warning("section selection failed (%s); using the nearest blocks", exc)
+        (vector,) = await self.models.embedder.embed([question])
+        nearest = await selectors.nearest_nodes(self.graph, scope, vector, top=s.max_sections)
+        return await selectors.subtrees_around(self.graph, nearest, depth=s.section_depth)
+
+    async def _scope(self, doc_keys: Sequence[str] | None) -> list[str]:
+        docs = await selectors.scope_documents(self.graph, doc_keys)
+        if not docs:
+            raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
+        return [d["key"] for d in docs]
+
+    # --- trace ---
+    @contextmanager
+    def _step(self, operator: str) -> Iterator[dict[str, Any]]:
+        detail: dict[str, Any] = {}
+        began = time.perf_counter()
+        with track_usage() as ledger:
+            yield detail
+        total = ledger.total()
+        self.trace.append(TraceStep(operator=operator, seconds=round(time.perf_counter() - began, 4),
+                                    llm_calls=total.calls, tokens=total.total_tokens, detail=detail))
+
+    async def _timed(self, operator: str, work: Any) -> Any:
+        began = time.perf_counter()
+        result = await work
+        self.trace.append(TraceStep(operator=operator, seconds=round(time.perf_counter() - began, 4),
+                                    detail={"scored": len(result)}))
+        return result
+
+
+def _evidence(row: dict[str, Any], graph_score: float = 0.0, text_score: float = 0.0) -> EvidenceNode:
+    return EvidenceNode(
+        key=row["key"], doc_key=row["doc_key"], document=row["document"], kind=row["kind"], title=row["title"] or "",
+        text=row["text"] or "", page_start=row["page_start"] or 0, page_end=row["page_end"] or 0,
+        section_path=row["section_path"] or "", bbox=row["bbox"], order=row["order"] or 0,
+        graph_score=graph_score, text_score=text_score,
+    )

@@ -1,0 +1,106 @@
+"""Reasoners (paper §5): score the selected tree nodes by graph importance and by text relevance.
+
+    graph_scores = await graph_reasoning(graph, node_keys, seeds=["<entity key>"], damping=0.85)
+    text_scores = await text_reasoning(question, nodes, embedder, reranker)
+
+**Graph_Reasoning** projects the entities GT-Linked to the selected nodes (and the RELATED/CONTAINED_IN edges
+among them) as a GDS graph with a unique name, always dropped; runs personalized PageRank
+(``gds.pageRank.stream`` with ``sourceNodes`` = the question's linked entities); a node's score is the sum of
+the PPR scores of the entities GT-Linked to it. GDS procedures are called through the driver (named queries
+in ``cypher/gds/``), not the ``graphdatascience`` client: the client needs pandas and a second connection
+per call, and a Cypher projection plus ``pageRank.stream`` is one round trip each over the connection the
+rest of retrieval already uses.
+
+Small subgraphs take a faster path that computes the same scores: their edges are read in one query and
+PageRank runs in-process with the same formula as GDS (``score = (1 - d)·[source] + d·Σ score(u)·w(u,v)/w(u)``,
+undirected, weighted, no redistribution from dangling nodes). ``engine="auto"`` uses it up to
+``LOCAL_PPR_MAX_ENTITIES`` entities, where it measured faster (see the README), and GDS above.
+
+**Text_Reasoning** scores every selected node's text (tables as their linearised text) against the question
+with the reranker. With the offline fusion reranker it reuses the block embeddings stored at indexing (no
+re-embedding at question time); a cross-encoder or ``/rerank`` endpoint reads the texts.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..graph.client import GraphClient
+from ..graph.gds import personalized_pagerank, projected_entity_graph
+from ..llm.embedder import Embedder
+from ..llm.reranker import FusionReranker, Reranker
+
+MAX_TEXT_CHARS = 2000
+
+
+def pagerank_in_process(nodes: Sequence[str], edges: Sequence[tuple[str, str, float]], sources: Sequence[str], *,
+                        damping: float = 0.85, max_iterations: int = 50, tolerance: float = 1e-7) -> dict[str, float]:
+    """Personalized PageRank with GDS's formula on an undirected weighted graph (see the module docstring)."""
+    index = {k: i for i, k in enumerate(nodes)}
+    n = len(nodes)
+    src = np.array([index[a] for a, b, _ in edges] + [index[b] for a, b, _ in edges], dtype=np.int64)
+    dst = np.array([index[b] for a, b, _ in edges] + [index[a] for a, b, _ in edges], dtype=np.int64)
+    weight = np.array([w for *_, w in edges] * 2, dtype=float)
+    out_weight = np.bincount(src, weights=weight, minlength=n) if len(src) else np.zeros(n)
+    share = weight / np.where(out_weight[src] > 0, out_weight[src], 1.0) if len(src) else weight
+    teleport = np.zeros(n)
+    teleport[[index[s] for s in sources]] = 1.0 - damping
+    scores = teleport.copy()
+    for _ in range(max_iterations):
+        updated = teleport + damping * np.bincount(dst, weights=scores[src] * share, minlength=n)
+        if np.max(np.abs(updated - scores)) < tolerance:
+            scores = updated
+            break
+        scores = updated
+    return {k: float(scores[i]) for k, i in index.items()}
+
+
+LOCAL_PPR_MAX_ENTITIES = 20_000
+
+
+async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: Sequence[str], *,
+                          damping: float = 0.85, engine: str = "auto") -> dict[str, float]:
+    """Sum of the personalized-PageRank scores of each node's entities (empty without seeds in the subgraph).
+    ``engine``: ``gds``, ``local`` (in-process) or ``auto`` (local for small subgraphs)."""
+    pairs = await graph.read("retrieval/node_entities", node_keys=list(node_keys))
+    entities = sorted({p["entity"] for p in pairs})
+    sources = [s for s in dict.fromkeys(seeds) if s in set(entities)]
+    if not sources:
+        return {}
+    if engine == "local" or (engine == "auto" and len(entities) <= LOCAL_PPR_MAX_ENTITIES):
+        edges = await graph.read("retrieval/entity_edges_among", entity_keys=entities)
+        ppr = pagerank_in_process(entities, [(e["source"], e["target"], e["weight"]) for e in edges], sources,
+                                  damping=damping)
+    else:
+        async with projected_entity_graph(graph, entities) as projection:
+            ppr = await personalized_pagerank(graph, projection, source_keys=sources, damping=damping)
+    scores: dict[str, float] = defaultdict(float)
+    for pair in pairs:
+        scores[pair["node"]] += ppr.get(pair["entity"], 0.0)
+    return dict(scores)
+
+
+def node_text(node: dict[str, Any]) -> str:
+    """What the text reasoner reads of a node: section path, title/caption and text."""
+    head = " ".join(part for part in (node.get("section_path") or "", node.get("title") or "") if part)
+    return f"{head}\n{node.get('text') or ''}".strip()[:MAX_TEXT_CHARS]
+
+
+async def text_reasoning(question: str, nodes: Sequence[dict[str, Any]], embedder: Embedder,
+                         reranker: Reranker) -> dict[str, float]:
+    """Reranker score of each node against the question."""
+    if not nodes:
+        return {}
+    texts = [node_text(n) for n in nodes]
+    if isinstance(reranker, FusionReranker) and all(n.get("embedding") for n in nodes if n["kind"] != "section"):
+        (query,) = await embedder.embed([question])
+        q = np.asarray(query)
+        cosine = [float(np.asarray(n["embedding"]) @ q) if n.get("embedding") else 0.0 for n in nodes]
+        scores = reranker.fuse(question, texts, cosine)
+    else:
+        scores = await reranker.score(question, texts)
+    return {n["key"]: float(s) for n, s in zip(nodes, scores, strict=True)}

@@ -1,0 +1,94 @@
+"""Selectors (paper §5): narrow a document to the "information patches" that answer a question, as
+parameterised Cypher subtree queries (``cypher/retrieval/``).
+
+    keys = await select_by_entity(graph, ["<entity key>"], depth=2)         # subtrees around GT-Links
+    keys = await filter_nodes(graph, doc_keys, kinds=["table"], page_from=3, page_to=10)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..graph.client import GraphClient
+from ..kg.names import normalise
+
+MODAL_KINDS = {"table": "table", "image": "image", "figure": "image", "equation": "equation", "text": "text"}
+
+
+async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) -> list[dict[str, Any]]:
+    """The complete documents with these keys, or all of them (``None``)."""
+    return await graph.read("retrieval/scope_documents", doc_keys=list(doc_keys) if doc_keys is not None else None)
+
+
+async def subtrees_around(graph: GraphClient, node_keys: Sequence[str], *, depth: int = 2) -> list[str]:
+    """The nodes lifted to their section at depth <= ``depth`` (document = 0), with whole subtrees."""
+    if not node_keys:
+        return []
+    rows = await graph.read("retrieval/subtrees_around", node_keys=list(node_keys), depth=depth)
+    return [r["key"] for r in rows]
+
+
+async def select_by_entity(graph: GraphClient, entity_keys: Sequence[str], *, depth: int = 2) -> list[str]:
+    """Select_by_Entity: the nodes GT-Linked to the entities, lifted to their section at depth <= ``depth``,
+    with whole subtrees."""
+    if not entity_keys:
+        return []
+    linked = [r["key"] for r in await graph.read("retrieval/entity_nodes", entity_keys=list(entity_keys))]
+    return await subtrees_around(graph, linked, depth=depth)
+
+
+async def nearest_nodes(graph: GraphClient, doc_keys: Sequence[str], embedding: Sequence[float], *,
+                        top: int = 10, k: int = 100) -> list[str]:
+    """Content blocks of the scope nearest to a question embedding (the tree-node vector index)."""
+    rows = await graph.read("retrieval/nearest_nodes", doc_keys=list(doc_keys), embedding=list(embedding),
+                            top=top, k=k)
+    return [r["key"] for r in rows]
+
+
+async def select_by_section(graph: GraphClient, section_keys: Sequence[str]) -> list[str]:
+    """The whole subtrees of the given sections."""
+    if not section_keys:
+        return []
+    return [r["key"] for r in await graph.read("retrieval/select_by_section", section_keys=list(section_keys))]
+
+
+async def sections(graph: GraphClient, doc_keys: Sequence[str]) -> list[dict[str, Any]]:
+    """The scope's table of contents (key, doc_key, title, level, path, pages)."""
+    return await graph.read("retrieval/sections", doc_keys=list(doc_keys))
+
+
+def match_section_title(toc: Sequence[dict[str, Any]], title: str) -> list[str]:
+    """Keys of the sections whose (normalised) title contains ``title`` or shares most of its words."""
+    wanted = normalise(title)
+    words = set(wanted.split())
+    exact = [s["key"] for s in toc if wanted and wanted in normalise(s["title"] or "")]
+    if exact:
+        return exact
+    scored = [(len(words & set(normalise(s["title"] or "").split())) / max(len(words), 1), s["key"]) for s in toc]
+    return [key for score, key in scored if score >= 0.6]
+
+
+async def filter_nodes(
+    graph: GraphClient,
+    doc_keys: Sequence[str],
+    *,
+    kinds: Sequence[str] | None = None,
+    page_from: int | None = None,
+    page_to: int | None = None,
+    within: Sequence[str] | None = None,
+) -> list[str]:
+    """Filter_Modal (``kinds``) and Filter_Range (pages; ``within`` a selection, e.g. a section's subtree)."""
+    rows = await graph.read(
+        "retrieval/filter_nodes", doc_keys=list(doc_keys), kinds=list(kinds) if kinds else None,
+        page_from=page_from, page_to=page_to, within=list(within) if within is not None else None,
+    )
+    return [r["key"] for r in rows]
+
+
+async def fetch_nodes(graph: GraphClient, keys: Sequence[str], *, with_embedding: bool = False) -> list[dict[str, Any]]:
+    """Evidence details of tree nodes, in reading order."""
+    if not keys:
+        return []
+    rows = await graph.read("retrieval/nodes", keys=list(keys), with_embedding=with_embedding)
+    return sorted(rows, key=lambda r: (r["doc_key"], r["order"] or 0))

@@ -1,0 +1,58 @@
+"""Synthesizers (paper §5): Map (partial answers over groups of evidence) and Reduce (the final answer),
+every claim citing its evidence by number; without an LLM, the ranked evidence itself (extractive).
+
+    answer_text, used = await reduce_answer(llm, question, nodes)
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from ..llm.chat import ChatModel
+from ..llm.prompts import render_prompt
+from .evidence import EvidenceNode
+from .replies import SourcedAnswer
+
+GROUP_SIZE = 5
+DIRECT_REDUCE = 8  # up to this many evidence nodes go straight to Reduce
+PASSAGE_CHARS = 1500
+
+
+def numbered(nodes: Sequence[EvidenceNode]) -> str:
+    return "\n\n".join(f"[{i}] ({n.citation.label()})\n{n.text[:PASSAGE_CHARS]}" for i, n in enumerate(nodes, 1))
+
+
+async def map_answers(llm: ChatModel, question: str, groups: Sequence[Sequence[EvidenceNode]],
+                      offsets: Sequence[int]) -> list[SourcedAnswer]:
+    """One partial answer per group; sources renumbered to the global evidence numbering."""
+
+    async def one(group: Sequence[EvidenceNode], offset: int) -> SourcedAnswer:
+        prompt = render_prompt("answer_map", question=question, evidence=numbered(group))
+        reply: SourcedAnswer = (await llm.complete(prompt, SourcedAnswer, stage="answer.map")).value
+        return SourcedAnswer(answer=reply.answer, sources=[s + offset for s in reply.sources if 1 <= s <= len(group)])
+
+    return list(await asyncio.gather(*(one(g, o) for g, o in zip(groups, offsets, strict=True))))
+
+
+async def reduce_answer(llm: ChatModel, question: str, nodes: Sequence[EvidenceNode], *,
+                        partials: Sequence[SourcedAnswer] = (), operation: str | None = None) -> SourcedAnswer:
+    """The final answer over all evidence (and partial answers when there are any)."""
+    if not partials and len(nodes) > DIRECT_REDUCE:
+        groups = [nodes[i:i + GROUP_SIZE] for i in range(0, len(nodes), GROUP_SIZE)]
+        partials = await map_answers(llm, question, groups, list(range(0, len(nodes), GROUP_SIZE)))
+    listing = "\n".join(f"- {p.answer} (sources {p.sources})" for p in partials if p.answer) or "(none)"
+    prompt = render_prompt("answer_reduce", question=question, partials=listing,
+                           operation=f"Operation: {operation}\n" if operation else "",
+                           evidence=numbered(nodes) if len(nodes) <= DIRECT_REDUCE * 3 else numbered(nodes[:24]))
+    reply: SourcedAnswer = (await llm.complete(prompt, SourcedAnswer, stage="answer.reduce")).value
+    return SourcedAnswer(answer=reply.answer, sources=[s for s in reply.sources if 1 <= s <= len(nodes)])
+
+
+def extractive_answer(nodes: Sequence[EvidenceNode], *, count: int | None = None, top: int = 3) -> str:
+    """Without an LLM: the count (global COUNT questions) or the best passages, each with its citation."""
+    if count is not None:
+        return f"{count}"
+    if not nodes:
+        return "No evidence found."
+    return "\n\n".join(f"[{i}] {n.text[:600].strip()}\n    — {n.citation.label()}" for i, n in enumerate(nodes[:top], 1))

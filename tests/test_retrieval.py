@@ -1,0 +1,224 @@
+"""Retrieval operators on a small hand-built BookIndex with exactly known answers (real Neo4j with GDS):
+subtrees selected, filters by page and type, PageRank in-process and in GDS against a reference, Skyline,
+COUNT without an LLM, citations; the planner with a scripted LLM per category and without one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.index.library import delete_document
+from bookrag_neo4j.index.store import write_tree
+from bookrag_neo4j.kg.types import ExtractedEntity, ExtractedRelation, Extraction
+from bookrag_neo4j.llm import Models
+from bookrag_neo4j.llm.scripted import ScriptedChatModel
+from bookrag_neo4j.parsing.blocks import ParsedDocument
+from bookrag_neo4j.retrieval import selectors
+from bookrag_neo4j.retrieval.agent import RetrievalAgent
+from bookrag_neo4j.retrieval.planner import heuristic_category, heuristic_global_plan, make_plan
+from bookrag_neo4j.retrieval.reasoners import graph_reasoning, pagerank_in_process
+from bookrag_neo4j.retrieval.skyline import pareto_front, skyline
+from bookrag_neo4j.tree.model import DocumentTree, TreeNode, finalize
+
+from .test_er import NearbyEmbedder, ScriptedExtractor
+
+DOC = "test-retrieval-0000000000000000000000000000"
+
+
+def section(title: str, level: int, page: int, *children: TreeNode) -> TreeNode:
+    return TreeNode(kind="section", title=title, text=title, level=level, page_start=page, page_end=page,
+                    children=list(children))
+
+
+def block(kind: str, text: str, page: int) -> TreeNode:
+    return TreeNode(kind=kind, text=text, page_start=page, page_end=page)
+
+
+#   Document
+#   ├── 1 Alpha (p1)           ├── 1.1 Alpha one: t1 (p1), tb1 (p2)
+#   │                          └── 1.2 Alpha two: t2 (p3), im1 (p3)
+#   └── 2 Beta (p4): t3 (p4), eq1 (p5)
+def hand_tree() -> DocumentTree:
+    root = TreeNode(kind="document", title="Handbook", page_start=1, page_end=5, children=[
+        section("1 Alpha", 1, 1,
+                section("1.1 Alpha one", 2, 1, block("text", "t1 Ursa reports revenue.", 1),
+                        block("table", "tb1 revenue by region", 2)),
+                section("1.2 Alpha two", 2, 3, block("text", "t2 Vega and Ursa merged.", 3),
+                        block("image", "", 3))),
+        section("2 Beta", 1, 4, block("text", "t3 Vega grows in Lyra.", 4), block("equation", "E = m c^2", 5)),
+    ])
+    finalize(root, DOC)
+    return DocumentTree(root=root, doc_key=DOC, heading_source="outline")
+
+
+def concept(name: str) -> ExtractedEntity:
+    return ExtractedEntity(name=name, type="ORGANIZATION", description=name)
+
+
+EXTRACTIONS = {
+    "t1 Ursa reports revenue.": Extraction(entities=[concept("Ursa")]),
+    "tb1 revenue by region": Extraction(entities=[concept("Ursa"), concept("Region")]),
+    "t2 Vega and Ursa merged.": Extraction(entities=[concept("Vega"), concept("Ursa")],
+                                           relations=[ExtractedRelation(source="Vega", target="Ursa", weight=2)]),
+    "t3 Vega grows in Lyra.": Extraction(entities=[concept("Vega"), concept("Lyra")],
+                                         relations=[ExtractedRelation(source="Vega", target="Lyra", weight=1)]),
+}
+
+
+@pytest.fixture
+async def book(graph: GraphClient, settings, dimensions, schema, tmp_path) -> dict[str, str]:
+    """The hand-built BookIndex in Neo4j; returns node keys by short name."""
+    from bookrag_neo4j.kg.build import GraphBuilder
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    tree = hand_tree()
+    await delete_document(graph, DOC)
+    parsed = ParsedDocument(Path("handbook.pdf"), DOC, "Handbook", 5)
+    await write_tree(graph, tree, parsed, {"name": "handbook.pdf", "title": "Handbook"})
+    embedder = NearbyEmbedder(dimensions)
+    models = Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder))
+    local = settings.model_copy(update={"cache_dir": tmp_path})
+    await GraphBuilder(graph, local, models, er_mode="basic", extractor=ScriptedExtractor(EXTRACTIONS)).build(DOC)
+    names = {}
+    for node in tree.nodes():
+        short = (node.title.split(" ", 1)[0] if node.kind == "section" else (node.text.split(" ")[0] or "im1"))
+        names["eq1" if node.kind == "equation" else short] = node.key
+    return names
+
+
+async def entity(graph: GraphClient, name: str) -> str:
+    (row,) = await graph.run("MATCH (e:Entity {doc_key: $d, name: $n}) RETURN e.key AS k", {"d": DOC, "n": name})
+    return row["k"]
+
+
+def named(book: dict[str, str], keys: list[str]) -> set[str]:
+    back = {v: k for k, v in book.items()}
+    return {back.get(k, k) for k in keys}
+
+
+async def test_selectors_return_the_known_subtrees(graph: GraphClient, book) -> None:
+    lyra = await entity(graph, "Lyra")
+    assert named(book, await selectors.select_by_entity(graph, [lyra], depth=2)) == {"2", "t3", "eq1"}
+    region = await entity(graph, "Region")
+    assert named(book, await selectors.select_by_entity(graph, [region], depth=2)) == {"1.1", "t1", "tb1"}
+    assert named(book, await selectors.select_by_entity(graph, [region], depth=1)) == {
+        "1", "1.1", "t1", "tb1", "1.2", "t2", "im1"}
+    assert named(book, await selectors.select_by_section(graph, [book["1.2"]])) == {"1.2", "t2", "im1"}
+    assert named(book, await selectors.filter_nodes(graph, [DOC], kinds=["table"])) == {"tb1"}
+    assert named(book, await selectors.filter_nodes(graph, [DOC], page_from=3, page_to=5)) == {"t2", "im1", "t3", "eq1"}
+    beta = await selectors.select_by_section(graph, [book["2"]])
+    assert named(book, await selectors.filter_nodes(graph, [DOC], kinds=["equation"], within=beta)) == {"eq1"}
+    toc = await selectors.sections(graph, [DOC])
+    assert named(book, selectors.match_section_title(toc, "alpha two")) == {"1.2"}
+
+
+async def test_pagerank_in_process_and_in_gds_agree_with_a_reference(graph: GraphClient, book) -> None:
+    nodes = [book[n] for n in ("t1", "tb1", "t2", "t3")]
+    ursa = await entity(graph, "Ursa")
+    local = await graph_reasoning(graph, nodes, [ursa], engine="local")
+    gds = await graph_reasoning(graph, nodes, [ursa], engine="gds")
+    assert set(local) == set(gds) == set(nodes)
+    for key in nodes:
+        assert local[key] == pytest.approx(gds[key], abs=1e-4)
+    # node score = sum of its entities' PPR: t2 holds Ursa and Vega, so it beats t1 (Ursa alone)
+    assert local[book["t2"]] > local[book["t1"]] > local[book["t3"]] > 0
+    # the in-process PageRank against networkx on a graph with a weighted triangle and a tail
+    edges = [("a", "b", 3.0), ("b", "c", 1.0), ("a", "c", 2.0), ("c", "d", 1.0)]
+    ours = pagerank_in_process(list("abcd"), edges, ["a"], damping=0.85, max_iterations=1000, tolerance=1e-12)
+    g = nx.Graph()
+    g.add_weighted_edges_from(edges)
+    reference = nx.pagerank(g, alpha=0.85, personalization={"a": 1}, weight="weight", tol=1e-12, max_iter=1000)
+    total = sum(ours.values())
+    for n in "abcd":
+        assert ours[n] / total == pytest.approx(reference[n], abs=1e-9)
+    assert await graph_reasoning(graph, nodes, ["not-an-entity"]) == {}
+
+
+def test_skyline_dominance_backfill_and_cap() -> None:
+    points = [("a", 0.9, 0.1), ("b", 0.2, 0.8), ("c", 0.1, 0.1), ("d", 0.5, 0.5), ("e", 0.5, 0.4), ("f", 0.5, 0.5)]
+    assert set(pareto_front(points)) == {"a", "b", "d", "f"}  # e is dominated by d; c by everything
+    assert skyline(points, minimum=1, maximum=10) == ["b", "d", "f", "a"]  # by min-max normalised sum
+    assert set(skyline(points, minimum=5, maximum=10)) == {"a", "b", "d", "f", "e"}  # backfill: best text first
+    assert len(skyline(points, minimum=1, maximum=2)) == 2
+    assert skyline([], minimum=3) == []
+    assert set(skyline([("x", 0.0, 0.3), ("y", 0.0, 0.1)], minimum=2)) == {"x", "y"}
+
+
+async def test_count_without_llm_and_citations(graph: GraphClient, book, settings, dimensions) -> None:
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    embedder = NearbyEmbedder(dimensions)
+    agent = RetrievalAgent(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
+                                                   reranker=FusionReranker(embedder)))
+    answer = await agent.ask("How many tables are in the document?", [DOC])
+    assert answer.text == "1" and answer.extractive and answer.plan.category == "global"
+    (citation,) = answer.citations
+    assert citation.page_start == 2 and citation.section_path == "1 Alpha > 1.1 Alpha one"
+    assert citation.label() == "handbook.pdf, 1 Alpha > 1.1 Alpha one, p. 2"
+    pages = await agent.ask("How many figures are on pages 3 to 5?", [DOC])
+    assert pages.text == "1" and pages.citations[0].page_start == 3
+    sections = await agent.retrieve("How many sections does the handbook have?", [DOC])
+    assert sections.count == 2  # top-level sections
+    trace = [t.operator for t in answer.trace]
+    assert trace[0] == "Plan" and "Count" in trace
+
+
+async def test_single_hop_retrieval_without_llm(graph: GraphClient, book, settings, dimensions) -> None:
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    embedder = NearbyEmbedder(dimensions)
+    agent = RetrievalAgent(graph, settings.model_copy(update={"skyline_min": 2}),
+                           Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)))
+    evidence = await agent.retrieve("Where does Lyra grow?", [DOC])
+    assert evidence.plan.category == "single-hop"
+    assert book["t3"] in [n.key for n in evidence.nodes]  # GT-Linked to Lyra, in section 2
+    top = next(n for n in evidence.nodes if n.key == book["t3"])
+    assert top.graph_score > 0 and top.pages == [4] and top.document == "handbook.pdf"
+    assert {"Extract", "Select_by_Entity", "Select_by_Section", "Graph_Reasoning", "Text_Reasoning",
+            "Skyline_Ranker"} <= {t.operator for t in evidence.trace}
+    answer = await agent.ask("Where does Lyra grow?", [DOC])
+    assert answer.extractive and "— handbook.pdf" in answer.text
+
+
+def test_heuristic_planner() -> None:
+    assert heuristic_category("How many tables are in the report?") == "global"
+    assert heuristic_category("List all figures in section 3.") == "global"
+    assert heuristic_category("Which is larger, revenue in 2017 or in 2018?") == "multi-hop"
+    assert heuristic_category("What was the revenue in 2017?") == "single-hop"
+    spec = heuristic_global_plan("How many figures are between page 3 and 10?")
+    assert spec.operation == "COUNT"
+    assert [(f.filter_type, f.filter_value) for f in spec.filters] == [("page", "3-10"), ("image", None)]
+    spec = heuristic_global_plan('Summarize the section "Related Work".')
+    assert spec.operation == "SUMMARIZE" and spec.filters[0].filter_value == "Related Work"
+
+
+async def test_planner_with_a_scripted_llm() -> None:
+    def reply(messages: list[dict]) -> str:
+        system = messages[0]["content"]
+        if system.startswith("You classify"):
+            question = messages[-1]["content"]
+            category = "global" if "How many" in question else "multi-hop" if "larger" in question else "single-hop"
+            return json.dumps({"category": category})
+        if system.startswith("You turn"):
+            return json.dumps({"filters": [{"filter_type": "table", "filter_value": None}], "operation": "LIST"})
+        return json.dumps({"sub_questions": [{"question": "Revenue in 2017?", "type": "retrieval"},
+                                             {"question": "Revenue in 2018?", "type": "retrieval"},
+                                             {"question": "Which is larger?", "type": "synthesis"}]})
+
+    llm = ScriptedChatModel(reply)
+    single = await make_plan("What is Ursa?", llm)
+    assert single.category == "single-hop" and single.classified_by == "llm"
+    assert [s.operator for s in single.steps][-2:] == ["Skyline_Ranker", "Reduce"]
+    multi = await make_plan("Which is larger, revenue in 2017 or 2018?", llm)
+    assert multi.category == "multi-hop" and len(multi.sub_questions) == 3
+    assert sum(s.operator == "Extract" for s in multi.steps) == 2  # synthesis sub-questions get no retrieval
+    glob = await make_plan("How many tables are there?", llm)
+    assert glob.category == "global" and glob.operation == "LIST"
+    assert [s.operator for s in glob.steps] == ["Filter_Modal", "Map", "Reduce"]
+    assert "Filter_Modal(type='table'" in glob.explain()
+    broken = await make_plan("What is Ursa?", ScriptedChatModel(["not json"] * 4))
+    assert broken.classified_by == "heuristic"  # a failed reply falls back to the heuristics
