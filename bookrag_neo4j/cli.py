@@ -321,6 +321,79 @@ def _print_graph_report(g: dict) -> None:
         console.print(f"  [yellow]warning:[/] {warning}")
 
 
+DocOpt = Annotated[list[str] | None, typer.Option("--doc", help="Document key or file name (repeat for several; "
+                                                              "default: the whole library).")]
+
+
+def _evidence_rows(nodes: list) -> list[dict]:
+    return [{"rank": n.rank, "key": n.key, "kind": n.kind, "document": n.document, "pages": n.pages,
+             "section_path": n.section_path, "graph_score": round(n.graph_score, 6),
+             "text_score": round(n.text_score, 6), "text": n.text[:300]} for n in nodes]
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question.")],
+    doc: DocOpt = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Show the plan and the per-operator trace.")] = False,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="LLM-free: the ranked evidence as the answer.")] = False,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Answer a question about indexed documents, citing document, section path and pages."""
+    from .sdk import BookRAG
+
+    answer = BookRAG(_settings(instance), use_llm=not no_llm).ask(question, doc=doc)
+    if as_json:
+        _print_json(answer.model_dump(mode="json"))
+        return
+    if explain and answer.plan:
+        console.print(answer.plan.explain())
+        _print_trace(answer.trace)
+    print(answer.text)
+    if answer.citations:
+        print("\nSources:")
+        for i, c in enumerate(answer.citations, 1):
+            print(f"  [{i}] {c.label()}")
+
+
+@app.command()
+def retrieve(
+    question: Annotated[str, typer.Argument(help="The question.")],
+    doc: DocOpt = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Show the plan and the per-operator trace.")] = False,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="Plan and select without an LLM.")] = False,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The ranked evidence for a question (no answer synthesis): node, type, pages, section path, scores."""
+    from .sdk import BookRAG
+
+    evidence = BookRAG(_settings(instance), use_llm=not no_llm).retrieve(question, doc=doc)
+    if as_json:
+        _print_json({"question": question, "count": evidence.count, "nodes": _evidence_rows(evidence.nodes),
+                     "plan": evidence.plan.model_dump() if evidence.plan else None,
+                     "trace": [t.model_dump() for t in evidence.trace]})
+        return
+    if explain and evidence.plan:
+        console.print(evidence.plan.explain())
+        _print_trace(evidence.trace)
+    if evidence.count is not None:
+        console.print(f"count: {evidence.count}")
+    table = Table("#", "kind", "pages", "section", "graph", "text", "excerpt")
+    for r in _evidence_rows(evidence.nodes):
+        pages = f"{r['pages'][0]}–{r['pages'][-1]}" if len(r["pages"]) > 1 else "".join(map(str, r["pages"]))
+        table.add_row(str(r["rank"]), r["kind"], pages, r["section_path"][-40:], f"{r['graph_score']:.4f}",
+                      f"{r['text_score']:.3f}", r["text"][:60].replace("\n", " "))
+    Console().print(table)
+
+
+def _print_trace(trace: list) -> None:
+    for step in trace:
+        cost = f", {step.llm_calls} LLM calls, {step.tokens} tokens" if step.llm_calls else ""
+        console.print(f"  [dim]{step.operator}: {step.seconds * 1000:.0f} ms{cost} {step.detail}[/]")
+
+
 @docs_app.command("list")
 def docs_list(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
     """List the indexed documents."""
@@ -447,6 +520,41 @@ def bench_graph_cmd(
     for r in rows:
         console.print(f"{r['document']}: entities {r['entity_change']:+.1%}, density {r['density_change']:+.1%}; "
                       f"merges by kind {r['merges']['counts']}")
+
+
+@bench_app.command("query")
+def bench_query_cmd(
+    doc: Annotated[str, typer.Argument(help="An indexed document (key or file name).")],
+    questions: Annotated[Path | None, typer.Option(
+        help="A benchmark folder (questions.jsonl): its questions about DOC.")] = None,
+    question: Annotated[list[str] | None, typer.Option(help="A question (repeatable).")] = None,
+    limit: Annotated[int, typer.Option(help="At most this many questions.")] = 20,
+    repeat: Annotated[int, typer.Option(help="Timed runs per question (after one warm-up).")] = 3,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="Plan and extract without an LLM.")] = False,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Retrieval latency p50/p95 on a document, without and with model inference, per operator."""
+    from .eval.bench_query import bench_query, benchmark_questions
+    from .index.library import find_document
+    from .llm.factory import Models
+    from .retrieval.agent import RetrievalAgent
+
+    settings = _settings(instance)
+
+    async def work(graph: GraphClient) -> dict:
+        found = await find_document(graph, doc)
+        asked = list(question or [])
+        if questions is not None:
+            asked += [q["question"] for q in benchmark_questions(questions, found["name"])]
+        if not asked:
+            raise typer.BadParameter("give --question or --questions FOLDER with questions about this document")
+        agent = RetrievalAgent(graph, settings, Models.from_settings(settings), use_llm=not no_llm)
+        return {"document": found["name"], "pages": found.get("pages"),
+                **await bench_query(agent, found["key"], asked[:limit], repeat=repeat)}
+
+    report = _run_with_graph(settings, work)
+    _print_json(report) if as_json else console.print_json(data=report)
 
 
 @bench_app.command("headings")

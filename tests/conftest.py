@@ -58,7 +58,8 @@ async def graph(conn: ConnectionInfo) -> AsyncIterator[GraphClient]:
     async with GraphClient(conn) as client:
         yield client
         await client.run(
-            "MATCH (n) WHERE n.doc_key STARTS WITH $prefix DETACH DELETE n", {"prefix": TEST_PREFIX}
+            "MATCH (n) WHERE n.doc_key STARTS WITH $prefix OR (n:Document AND n.key STARTS WITH $prefix) DETACH DELETE n",
+            {"prefix": TEST_PREFIX},
         )
 
 

@@ -23,6 +23,7 @@ from ..kg.offline_extract import SpacyExtractor
 from ..kg.types import Extraction
 from ..llm.factory import Models
 from ..llm.prompts import render_prompt
+from ..llm.reranker import FusionReranker
 from ..llm.usage import track_usage
 from . import selectors
 from .evidence import Answer, Evidence, EvidenceNode, Plan, TraceStep
@@ -35,6 +36,7 @@ from .synthesis import extractive_answer, reduce_answer
 log = logging.getLogger(__name__)
 
 TOC_LIMIT = 400  # sections shown to the LLM for Select_by_Section
+MODEL = "model_seconds"
 
 
 class RetrievalAgent:
@@ -57,6 +59,8 @@ class RetrievalAgent:
         with self._step("Plan") as detail:
             plan = await make_plan(question, self.llm)
             detail["category"] = plan.category
+            if self.llm is not None:
+                detail[MODEL] = detail["seconds"]()
         count = None
         if plan.category == "global":
             nodes, count = await self._global(plan, scope)
@@ -88,20 +92,26 @@ class RetrievalAgent:
                 log.warning("answer synthesis failed (%s); answering extractively", exc)
                 text, used = extractive_answer(evidence.nodes, count=evidence.count), evidence.nodes[:3]
             detail["sources"] = len(used)
+            detail[MODEL] = detail["seconds"]()
         return Answer(question=question, text=text, citations=[n.citation for n in used], evidence=evidence.nodes,
                       plan=plan, trace=self.trace)
 
     # --- plans ---
     async def _single_hop(self, question: str, scope: list[str]) -> list[EvidenceNode]:
         s = self.settings
+        with self._step("Embed") as detail:
+            (vector,) = await self.models.embedder.embed([question])
+            detail[MODEL] = detail["seconds"]()
         with self._step("Extract") as detail:
-            seeds, names = await self._extract(question, scope)
+            seeds, names, model_seconds = await self._extract(question, scope)
             detail.update(entities=names, linked=len(seeds))
+            detail[MODEL] = model_seconds
         with self._step("Select_by_Entity") as detail:
             by_entity = await selectors.select_by_entity(self.graph, seeds, depth=s.section_depth)
             detail["nodes"] = len(by_entity)
         with self._step("Select_by_Section") as detail:
-            by_section = await self._select_sections(question, scope)
+            by_section, model_seconds = await self._select_sections(question, scope, vector)
+            detail[MODEL] = model_seconds
             detail["nodes"] = len(by_section)
         keys = list(dict.fromkeys([*by_entity, *by_section]))
         rows = [r for r in await selectors.fetch_nodes(self.graph, keys, with_embedding=True) if r["kind"] != "section"]
@@ -109,8 +119,9 @@ class RetrievalAgent:
             graph_scores, text_scores = await asyncio.gather(
                 self._timed("Graph_Reasoning", graph_reasoning(self.graph, [r["key"] for r in rows], seeds,
                                                               damping=s.ppr_damping)),
-                self._timed("Text_Reasoning", text_reasoning(question, rows, self.models.embedder,
-                                                            self.models.reranker)),
+                self._timed("Text_Reasoning", text_reasoning(question, rows, self.models.reranker,
+                                                            question_vector=vector),
+                            model=not isinstance(self.models.reranker, FusionReranker)),
             )
             detail["candidates"] = len(rows)
         with self._step("Skyline_Ranker") as detail:
@@ -159,8 +170,10 @@ class RetrievalAgent:
         return [_evidence(r) for r in rows], len(keys) if plan.operation == "COUNT" else None
 
     # --- operators ---
-    async def _extract(self, question: str, scope: list[str]) -> tuple[list[str], list[str]]:
-        """Question entities (LLM, else spaCy) linked to graph entities of the scope."""
+    async def _extract(self, question: str, scope: list[str]) -> tuple[list[str], list[str], float]:
+        """Question entities (LLM, else spaCy) linked to graph entities of the scope; and the seconds spent in
+        models."""
+        began = time.perf_counter()
         extraction = Extraction()
         if self.llm is not None:
             prompt = render_prompt("question_entities", question=question,
@@ -175,34 +188,37 @@ class RetrievalAgent:
         extraction = clean_extraction(extraction, self.settings.entity_types)
         names = [e.name for e in extraction.entities]
         if not names:
-            return [], []
+            return [], [], time.perf_counter() - began
         vectors = await self.models.embedder.embed(names)
+        model_seconds = time.perf_counter() - began
         rows = await self.graph.read(
             "retrieval/link_entities", rows=[{"i": i, "name": normalise(n), "embedding": v}
                                              for i, (n, v) in enumerate(zip(names, vectors, strict=True))],
             doc_keys=scope, k=50, threshold=(1 + self.settings.link_threshold) / 2,
             per_entity=self.settings.link_per_entity)
         seeds = list(dict.fromkeys(link["key"] for row in rows for link in row["linked"]))
-        return seeds, names
+        return seeds, names, model_seconds
 
-    async def _select_sections(self, question: str, scope: list[str]) -> list[str]:
+    async def _select_sections(self, question: str, scope: list[str],
+                               vector: Sequence[float]) -> tuple[list[str], float]:
         """Select_by_Section: the LLM picks from the table of contents; offline, the sections around the
-        blocks nearest to the question (tree-node vector index)."""
+        blocks nearest to the question (tree-node vector index). Also returns the seconds spent in the LLM."""
         s = self.settings
         if self.llm is not None:
             toc = (await selectors.sections(self.graph, scope))[:TOC_LIMIT]
             if toc:
                 listing = "\n".join(f"{i}: {t['path']} (p. {t['page_start']})" for i, t in enumerate(toc))
                 prompt = render_prompt("select_sections", question=question, toc=listing, max_sections=s.max_sections)
+                began = time.perf_counter()
                 try:
                     choice: SectionChoice = (await self.llm.complete(prompt, SectionChoice, stage="query.select")).value
                     picked = [toc[i]["key"] for i in choice.section_ids[:s.max_sections] if 0 <= i < len(toc)]
-                    return await selectors.select_by_section(self.graph, picked)
+                    model_seconds = time.perf_counter() - began
+                    return await selectors.select_by_section(self.graph, picked), model_seconds
                 except ModelError as exc:
                     log.warning("section selection failed (%s); using the nearest blocks", exc)
-        (vector,) = await self.models.embedder.embed([question])
         nearest = await selectors.nearest_nodes(self.graph, scope, vector, top=s.max_sections)
-        return await selectors.subtrees_around(self.graph, nearest, depth=s.section_depth)
+        return await selectors.subtrees_around(self.graph, nearest, depth=s.section_depth), 0.0
 
     async def _scope(self, doc_keys: Sequence[str] | None) -> list[str]:
         docs = await selectors.scope_documents(self.graph, doc_keys)
@@ -213,18 +229,24 @@ class RetrievalAgent:
     # --- trace ---
     @contextmanager
     def _step(self, operator: str) -> Iterator[dict[str, Any]]:
-        detail: dict[str, Any] = {}
+        """Trace one operator: ``detail`` is shown in the trace; ``detail[MODEL]`` = seconds of model inference;
+        ``detail["seconds"]()`` = seconds so far."""
         began = time.perf_counter()
+        detail: dict[str, Any] = {"seconds": lambda: time.perf_counter() - began}
         with track_usage() as ledger:
             yield detail
         total = ledger.total()
+        detail.pop("seconds")
+        model_seconds = detail.pop(MODEL, 0.0)
         self.trace.append(TraceStep(operator=operator, seconds=round(time.perf_counter() - began, 4),
-                                    llm_calls=total.calls, tokens=total.total_tokens, detail=detail))
+                                    model_seconds=round(model_seconds, 4), llm_calls=total.calls,
+                                    tokens=total.total_tokens, detail=detail))
 
-    async def _timed(self, operator: str, work: Any) -> Any:
+    async def _timed(self, operator: str, work: Any, *, model: bool = False) -> Any:
         began = time.perf_counter()
         result = await work
-        self.trace.append(TraceStep(operator=operator, seconds=round(time.perf_counter() - began, 4),
+        seconds = round(time.perf_counter() - began, 4)
+        self.trace.append(TraceStep(operator=operator, seconds=seconds, model_seconds=seconds if model else 0.0,
                                     detail={"scored": len(result)}))
         return result
 

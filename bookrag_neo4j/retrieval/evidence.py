@@ -62,6 +62,7 @@ class TraceStep(BaseModel):
 
     operator: str
     seconds: float = 0.0
+    model_seconds: float = 0.0  # of which model inference (LLM, embedder, spaCy, cross-encoder)
     llm_calls: int = 0
     tokens: int = 0
     detail: dict[str, Any] = Field(default_factory=dict)

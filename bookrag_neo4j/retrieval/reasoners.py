@@ -31,7 +31,6 @@ import numpy as np
 
 from ..graph.client import GraphClient
 from ..graph.gds import personalized_pagerank, projected_entity_graph
-from ..llm.embedder import Embedder
 from ..llm.reranker import FusionReranker, Reranker
 
 MAX_TEXT_CHARS = 2000
@@ -66,21 +65,22 @@ async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: S
                           damping: float = 0.85, engine: str = "auto") -> dict[str, float]:
     """Sum of the personalized-PageRank scores of each node's entities (empty without seeds in the subgraph).
     ``engine``: ``gds``, ``local`` (in-process) or ``auto`` (local for small subgraphs)."""
-    pairs = await graph.read("retrieval/node_entities", node_keys=list(node_keys))
-    entities = sorted({p["entity"] for p in pairs})
-    sources = [s for s in dict.fromkeys(seeds) if s in set(entities)]
+    rows = await graph.read("retrieval/node_entities", node_keys=list(node_keys), with_edges=engine != "gds")
+    entities = [r["entity"] for r in rows]
+    known = set(entities)
+    sources = [s for s in dict.fromkeys(seeds) if s in known]
     if not sources:
         return {}
     if engine == "local" or (engine == "auto" and len(entities) <= LOCAL_PPR_MAX_ENTITIES):
-        edges = await graph.read("retrieval/entity_edges_among", entity_keys=entities)
-        ppr = pagerank_in_process(entities, [(e["source"], e["target"], e["weight"]) for e in edges], sources,
-                                  damping=damping)
+        edges = [(r["entity"], target, weight) for r in rows for target, weight in r["edges"] if target in known]
+        ppr = pagerank_in_process(entities, edges, sources, damping=damping)
     else:
         async with projected_entity_graph(graph, entities) as projection:
             ppr = await personalized_pagerank(graph, projection, source_keys=sources, damping=damping)
     scores: dict[str, float] = defaultdict(float)
-    for pair in pairs:
-        scores[pair["node"]] += ppr.get(pair["entity"], 0.0)
+    for row in rows:
+        for node in row["nodes"]:
+            scores[node] += ppr.get(row["entity"], 0.0)
     return dict(scores)
 
 
@@ -90,15 +90,15 @@ def node_text(node: dict[str, Any]) -> str:
     return f"{head}\n{node.get('text') or ''}".strip()[:MAX_TEXT_CHARS]
 
 
-async def text_reasoning(question: str, nodes: Sequence[dict[str, Any]], embedder: Embedder,
-                         reranker: Reranker) -> dict[str, float]:
-    """Reranker score of each node against the question."""
+async def text_reasoning(question: str, nodes: Sequence[dict[str, Any]], reranker: Reranker, *,
+                         question_vector: Sequence[float] | None = None) -> dict[str, float]:
+    """Reranker score of each node against the question (the fusion reranker reuses stored block embeddings
+    and ``question_vector`` when it has them)."""
     if not nodes:
         return {}
     texts = [node_text(n) for n in nodes]
-    if isinstance(reranker, FusionReranker) and all(n.get("embedding") for n in nodes if n["kind"] != "section"):
-        (query,) = await embedder.embed([question])
-        q = np.asarray(query)
+    if isinstance(reranker, FusionReranker) and question_vector is not None and all(n.get("embedding") for n in nodes):
+        q = np.asarray(question_vector)
         cosine = [float(np.asarray(n["embedding"]) @ q) if n.get("embedding") else 0.0 for n in nodes]
         scores = reranker.fuse(question, texts, cosine)
     else:
