@@ -58,7 +58,7 @@ def pagerank_in_process(nodes: Sequence[str], edges: Sequence[tuple[str, str, fl
     return {k: float(scores[i]) for k, i in index.items()}
 
 
-LOCAL_PPR_MAX_ENTITIES = 20_000
+LOCAL_PPR_MAX_ENTITIES = 10_000  # measured faster than GDS up to 7.4k entities (README)
 
 
 async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: Sequence[str], *,
