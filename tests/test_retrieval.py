@@ -222,3 +222,48 @@ async def test_planner_with_a_scripted_llm() -> None:
     assert "Filter_Modal(type='table'" in glob.explain()
     broken = await make_plan("What is Ursa?", ScriptedChatModel(["not json"] * 4))
     assert broken.classified_by == "heuristic"  # a failed reply falls back to the heuristics
+
+
+async def test_ask_with_a_scripted_llm_cites_what_it_used(graph: GraphClient, book, settings, dimensions) -> None:
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    def reply(messages: list[dict]) -> str:
+        system, user = messages[0]["content"], messages[1]["content"]
+        if system.startswith("You classify"):
+            return json.dumps({"category": "multi-hop" if "larger" in user else "single-hop"})
+        if system.startswith("You decompose"):
+            return json.dumps({"sub_questions": [{"question": "Where does Lyra grow?", "type": "retrieval"},
+                                                 {"question": "What did Vega merge with?", "type": "retrieval"},
+                                                 {"question": "Which is larger?", "type": "synthesis"}]})
+        if system.startswith("You list the entities"):
+            name = "Lyra" if "Lyra" in user else "Vega"
+            return json.dumps({"entities": [{"name": name, "type": "ORGANIZATION", "description": ""}],
+                               "relations": []})
+        if system.startswith("You pick the sections"):
+            return json.dumps({"section_ids": [3]})  # "2 Beta" is the fourth line of the table of contents
+        if system.startswith("You answer a question from a few"):
+            first = user.split("Evidence:\n", 1)[1].split("\n", 2)[1]
+            return json.dumps({"answer": f"partial: {first[:20]}", "sources": [1]})
+        evidence = user.split("Evidence:\n", 1)[1]
+        number = next(i for i in range(1, 20)
+                      if f"[{i}]" in evidence and "t3 Vega grows" in evidence.split(f"[{i}]")[1][:200])
+        return json.dumps({"answer": f"Lyra [{number}]", "sources": [number]})
+
+    llm = ScriptedChatModel(reply)
+    embedder = NearbyEmbedder(dimensions)
+    agent = RetrievalAgent(graph, settings.model_copy(update={"skyline_min": 2}),
+                           Models(llm=llm, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)))
+    answer = await agent.ask("Where does Lyra grow?", [DOC])
+    assert not answer.extractive and answer.text.startswith("Lyra [")
+    (citation,) = answer.citations
+    assert citation.node_key == book["t3"] and citation.page_start == 4
+    operators = {t.operator: t for t in answer.trace}
+    assert operators["Reduce"].llm_calls == 1 and operators["Plan"].llm_calls == 1
+    assert operators["Select_by_Section"].detail["nodes"] == 3  # the subtree of "2 Beta"
+    multi = await agent.ask("Which is larger, Lyra or Vega?", [DOC])
+    assert multi.plan.category == "multi-hop" and sum(t.operator == "Extract" for t in multi.trace) == 2
+    maps = [r for r in llm.requests if r[0]["content"].startswith("You answer a question from a few")]
+    assert len(maps) == 2  # Map: one partial answer per retrieval sub-question
+    assert {m[1]["content"].split("\n")[0] for m in maps} == {"Question: Where does Lyra grow?",
+                                                              "Question: What did Vega merge with?"}
+    assert multi.citations and multi.citations[0].node_key == book["t3"]

@@ -31,7 +31,7 @@ from .planner import make_plan
 from .reasoners import graph_reasoning, text_reasoning
 from .replies import SectionChoice
 from .skyline import skyline
-from .synthesis import extractive_answer, reduce_answer
+from .synthesis import extractive_answer, map_answers, reduce_answer
 
 log = logging.getLogger(__name__)
 
@@ -62,17 +62,20 @@ class RetrievalAgent:
             if self.llm is not None:
                 detail[MODEL] = detail["seconds"]()
         count = None
+        groups: dict[str, list[str]] = {}
         if plan.category == "global":
             nodes, count = await self._global(plan, scope)
         elif plan.sub_questions:
             nodes = []
             for sub in (s["question"] for s in plan.sub_questions if s["type"] == "retrieval"):
-                nodes += [n for n in await self._single_hop(sub, scope) if n.key not in {m.key for m in nodes}]
+                found = await self._single_hop(sub, scope)
+                groups[sub] = [n.key for n in found]
+                nodes += [n for n in found if n.key not in {m.key for m in nodes}]
         else:
             nodes = await self._single_hop(question, scope)
         for rank, node in enumerate(nodes, 1):
             node.rank = rank
-        return Evidence(question=question, nodes=nodes, plan=plan, trace=self.trace, count=count)
+        return Evidence(question=question, nodes=nodes, plan=plan, trace=self.trace, count=count, groups=groups)
 
     async def ask(self, question: str, doc_keys: Sequence[str] | None = None) -> Answer:
         """Retrieve, then synthesise an answer that cites its evidence (extractive without an LLM)."""
@@ -85,7 +88,14 @@ class RetrievalAgent:
                           plan=plan, trace=self.trace, extractive=True)
         with self._step("Reduce") as detail:
             try:
-                reply = await reduce_answer(self.llm, question, evidence.nodes,
+                partials = []
+                if evidence.groups:  # multi-hop: Map = one partial answer per sub-question, over its evidence
+                    number = {n.key: i for i, n in enumerate(evidence.nodes)}
+                    partials = await map_answers(
+                        self.llm, list(evidence.groups),
+                        [[evidence.nodes[number[k]] for k in keys] for keys in evidence.groups.values()],
+                        [[number[k] for k in keys] for keys in evidence.groups.values()])
+                reply = await reduce_answer(self.llm, question, evidence.nodes, partials=partials,
                                             operation=plan.operation if plan else None)
                 text, used = reply.answer, [evidence.nodes[i - 1] for i in reply.sources]
             except ModelError as exc:

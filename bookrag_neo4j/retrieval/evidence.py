@@ -102,6 +102,7 @@ class Evidence(BaseModel):
     plan: Plan | None = None
     trace: list[TraceStep] = Field(default_factory=list)
     count: int | None = None  # global COUNT questions: the number of matching nodes
+    groups: dict[str, list[str]] = Field(default_factory=dict)  # multi-hop: evidence keys per sub-question
 
     @property
     def pages(self) -> dict[str, list[int]]:

@@ -23,24 +23,28 @@ def numbered(nodes: Sequence[EvidenceNode]) -> str:
     return "\n\n".join(f"[{i}] ({n.citation.label()})\n{n.text[:PASSAGE_CHARS]}" for i, n in enumerate(nodes, 1))
 
 
-async def map_answers(llm: ChatModel, question: str, groups: Sequence[Sequence[EvidenceNode]],
-                      offsets: Sequence[int]) -> list[SourcedAnswer]:
-    """One partial answer per group; sources renumbered to the global evidence numbering."""
+async def map_answers(llm: ChatModel, questions: str | Sequence[str], groups: Sequence[Sequence[EvidenceNode]],
+                      positions: Sequence[Sequence[int]]) -> list[SourcedAnswer]:
+    """One partial answer per group (to its own question, or one question for all); each group's sources are
+    renumbered to the evidence's global numbering (``positions[g][i]`` is the 0-based global index of the
+    group's i-th node)."""
+    asked = [questions] * len(groups) if isinstance(questions, str) else list(questions)
 
-    async def one(group: Sequence[EvidenceNode], offset: int) -> SourcedAnswer:
+    async def one(question: str, group: Sequence[EvidenceNode], where: Sequence[int]) -> SourcedAnswer:
         prompt = render_prompt("answer_map", question=question, evidence=numbered(group))
         reply: SourcedAnswer = (await llm.complete(prompt, SourcedAnswer, stage="answer.map")).value
-        return SourcedAnswer(answer=reply.answer, sources=[s + offset for s in reply.sources if 1 <= s <= len(group)])
+        return SourcedAnswer(answer=reply.answer, sources=[where[s - 1] + 1 for s in reply.sources if 1 <= s <= len(group)])
 
-    return list(await asyncio.gather(*(one(g, o) for g, o in zip(groups, offsets, strict=True))))
+    return list(await asyncio.gather(*(one(q, g, w) for q, g, w in zip(asked, groups, positions, strict=True))))
 
 
 async def reduce_answer(llm: ChatModel, question: str, nodes: Sequence[EvidenceNode], *,
                         partials: Sequence[SourcedAnswer] = (), operation: str | None = None) -> SourcedAnswer:
     """The final answer over all evidence (and partial answers when there are any)."""
     if not partials and len(nodes) > DIRECT_REDUCE:
-        groups = [nodes[i:i + GROUP_SIZE] for i in range(0, len(nodes), GROUP_SIZE)]
-        partials = await map_answers(llm, question, groups, list(range(0, len(nodes), GROUP_SIZE)))
+        starts = range(0, len(nodes), GROUP_SIZE)
+        partials = await map_answers(llm, question, [nodes[i:i + GROUP_SIZE] for i in starts],
+                                     [list(range(i, min(i + GROUP_SIZE, len(nodes)))) for i in starts])
     listing = "\n".join(f"- {p.answer} (sources {p.sources})" for p in partials if p.answer) or "(none)"
     prompt = render_prompt("answer_reduce", question=question, partials=listing,
                            operation=f"Operation: {operation}\n" if operation else "",
