@@ -81,3 +81,23 @@ async def test_real_local_model_structured_output() -> None:
         print(f"local model: 3 structured calls in {elapsed:.1f}s, {ledger.total().total_tokens} tokens")
     finally:
         await llm.aclose()
+
+
+@pytest.mark.local_model
+async def test_real_local_model_extracts_entities_from_real_text() -> None:
+    from bookrag_neo4j.kg.llm_extract import LLMExtractor, Passage
+    from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
+
+    from .pdfs import TEN_K, need
+
+    parsed = parse_pdf(need(TEN_K), tables="off")
+    texts = [b.text for b in parsed.blocks if b.kind == "text" and 150 < len(b.text) < 500][:2]
+    llm = build_llm(Settings(llm_provider="local", llm_cache=False, llm_max_tokens=400))
+    try:
+        results = await LLMExtractor(llm, max_entities=6).extract([Passage(t, "text", "Item 1", "Amazon 10-K")
+                                                                   for t in texts])
+    finally:
+        await llm.aclose()
+    names = [e.name for r in results for e in r.entities]
+    assert len(results) == 2 and names, "the local model found no entity in two paragraphs of a 10-K"
+    print("local model entities:", names)

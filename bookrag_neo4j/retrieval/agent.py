@@ -117,20 +117,23 @@ class RetrievalAgent:
             detail.update(entities=names, linked=len(seeds))
             detail[MODEL] = model_seconds
         with self._step("Select_by_Entity") as detail:
-            by_entity = await selectors.select_by_entity(self.graph, seeds, depth=s.section_depth)
+            by_entity = await selectors.select_by_entity(self.graph, seeds, depth=s.section_depth,
+                                                         budget=s.selection_budget)
             detail["nodes"] = len(by_entity)
         with self._step("Select_by_Section") as detail:
             by_section, model_seconds = await self._select_sections(question, scope, vector)
             detail[MODEL] = model_seconds
             detail["nodes"] = len(by_section)
         keys = list(dict.fromkeys([*by_entity, *by_section]))
-        rows = [r for r in await selectors.fetch_nodes(self.graph, keys, with_embedding=True) if r["kind"] != "section"]
+        with self._step("Fetch") as detail:
+            rows = [r for r in await selectors.fetch_nodes(self.graph, keys, question_vector=vector)
+                    if r["kind"] != "section"]
+            detail["nodes"] = len(rows)
         with self._step("Reasoning") as detail:
             graph_scores, text_scores = await asyncio.gather(
                 self._timed("Graph_Reasoning", graph_reasoning(self.graph, [r["key"] for r in rows], seeds,
                                                               damping=s.ppr_damping)),
-                self._timed("Text_Reasoning", text_reasoning(question, rows, self.models.reranker,
-                                                            question_vector=vector),
+                self._timed("Text_Reasoning", text_reasoning(question, rows, self.models.reranker),
                             model=not isinstance(self.models.reranker, FusionReranker)),
             )
             detail["candidates"] = len(rows)

@@ -65,22 +65,25 @@ async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: S
                           damping: float = 0.85, engine: str = "auto") -> dict[str, float]:
     """Sum of the personalized-PageRank scores of each node's entities (empty without seeds in the subgraph).
     ``engine``: ``gds``, ``local`` (in-process) or ``auto`` (local for small subgraphs)."""
-    rows = await graph.read("retrieval/node_entities", node_keys=list(node_keys), with_edges=engine != "gds")
-    entities = [r["entity"] for r in rows]
+    if not node_keys:
+        return {}
+    local = engine == "local" or engine == "auto"
+    (row,) = await graph.read("retrieval/node_entities", node_keys=list(node_keys), with_edges=local)
+    links = row["links"]
+    entities = [entity for entity, _ in links]
     known = set(entities)
     sources = [s for s in dict.fromkeys(seeds) if s in known]
     if not sources:
         return {}
     if engine == "local" or (engine == "auto" and len(entities) <= LOCAL_PPR_MAX_ENTITIES):
-        edges = [(r["entity"], target, weight) for r in rows for target, weight in r["edges"] if target in known]
-        ppr = pagerank_in_process(entities, edges, sources, damping=damping)
+        ppr = pagerank_in_process(entities, [tuple(e) for e in row["edges"]], sources, damping=damping)
     else:
         async with projected_entity_graph(graph, entities) as projection:
             ppr = await personalized_pagerank(graph, projection, source_keys=sources, damping=damping)
     scores: dict[str, float] = defaultdict(float)
-    for row in rows:
-        for node in row["nodes"]:
-            scores[node] += ppr.get(row["entity"], 0.0)
+    for entity, nodes in links:
+        for node in nodes:
+            scores[node] += ppr.get(entity, 0.0)
     return dict(scores)
 
 
@@ -90,17 +93,14 @@ def node_text(node: dict[str, Any]) -> str:
     return f"{head}\n{node.get('text') or ''}".strip()[:MAX_TEXT_CHARS]
 
 
-async def text_reasoning(question: str, nodes: Sequence[dict[str, Any]], reranker: Reranker, *,
-                         question_vector: Sequence[float] | None = None) -> dict[str, float]:
-    """Reranker score of each node against the question (the fusion reranker reuses stored block embeddings
-    and ``question_vector`` when it has them)."""
+async def text_reasoning(question: str, nodes: Sequence[dict[str, Any]], reranker: Reranker) -> dict[str, float]:
+    """Reranker score of each node against the question. The fusion reranker reuses the similarity of each
+    node's stored embedding to the question (``node["similarity"]``, from :func:`.selectors.fetch_nodes`)."""
     if not nodes:
         return {}
     texts = [node_text(n) for n in nodes]
-    if isinstance(reranker, FusionReranker) and question_vector is not None and all(n.get("embedding") for n in nodes):
-        q = np.asarray(question_vector)
-        cosine = [float(np.asarray(n["embedding"]) @ q) if n.get("embedding") else 0.0 for n in nodes]
-        scores = reranker.fuse(question, texts, cosine)
+    if isinstance(reranker, FusionReranker) and all(n.get("similarity") is not None for n in nodes):
+        scores = reranker.fuse(question, texts, [n["similarity"] for n in nodes])
     else:
         scores = await reranker.score(question, texts)
     return {n["key"]: float(s) for n, s in zip(nodes, scores, strict=True)}

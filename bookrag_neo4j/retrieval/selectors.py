@@ -21,21 +21,37 @@ async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) ->
     return await graph.read("retrieval/scope_documents", doc_keys=list(doc_keys) if doc_keys is not None else None)
 
 
-async def subtrees_around(graph: GraphClient, node_keys: Sequence[str], *, depth: int = 2) -> list[str]:
-    """The nodes lifted to their section at depth <= ``depth`` (document = 0), with whole subtrees."""
+MAX_SECTION_NODES = 400
+
+
+async def subtrees_around(graph: GraphClient, node_keys: Sequence[str], *, depth: int = 2,
+                          max_nodes: int = MAX_SECTION_NODES) -> list[str]:
+    """The nodes lifted to their section at depth <= ``depth`` (document = 0), or to their nearest section
+    when that one holds more than ``max_nodes`` nodes, with whole subtrees."""
     if not node_keys:
         return []
-    rows = await graph.read("retrieval/subtrees_around", node_keys=list(node_keys), depth=depth)
+    rows = await graph.read("retrieval/subtrees_around", node_keys=list(node_keys), depth=depth, max_nodes=max_nodes)
     return [r["key"] for r in rows]
 
 
-async def select_by_entity(graph: GraphClient, entity_keys: Sequence[str], *, depth: int = 2) -> list[str]:
-    """Select_by_Entity: the nodes GT-Linked to the entities, lifted to their section at depth <= ``depth``,
-    with whole subtrees."""
+async def select_by_entity(graph: GraphClient, entity_keys: Sequence[str], *, depth: int = 2,
+                           budget: int = 400, max_nodes: int = MAX_SECTION_NODES) -> list[str]:
+    """Select_by_Entity: the nodes GT-Linked to the entities, lifted to their section at depth <= ``depth``
+    (see :func:`subtrees_around`), with whole subtrees. Entities are taken most specific first (fewest
+    mentions), each adding its roots, smallest first, while the selection stays within ``budget`` nodes; the
+    first root is always taken. An entity mentioned all over the document ("PepsiCo" in PepsiCo's 10-K) thus
+    adds nothing once specific ones filled the budget, but stays a PageRank seed."""
     if not entity_keys:
         return []
-    linked = [r["key"] for r in await graph.read("retrieval/entity_nodes", entity_keys=list(entity_keys))]
-    return await subtrees_around(graph, linked, depth=depth)
+    rows = await graph.read("retrieval/entity_roots", entity_keys=list(entity_keys), depth=depth, max_nodes=max_nodes)
+    chosen: dict[str, int] = {}
+    for row in sorted(rows, key=lambda r: (r["mentions"], r["entity"], r["size"])):
+        if row["root"] in chosen:
+            continue
+        if chosen and sum(chosen.values()) + row["size"] > budget:
+            continue
+        chosen[row["root"]] = row["size"]
+    return await select_by_section(graph, list(chosen))
 
 
 async def nearest_nodes(graph: GraphClient, doc_keys: Sequence[str], embedding: Sequence[float], *,
@@ -86,9 +102,12 @@ async def filter_nodes(
     return [r["key"] for r in rows]
 
 
-async def fetch_nodes(graph: GraphClient, keys: Sequence[str], *, with_embedding: bool = False) -> list[dict[str, Any]]:
-    """Evidence details of tree nodes, in reading order."""
+async def fetch_nodes(graph: GraphClient, keys: Sequence[str], *,
+                      question_vector: Sequence[float] | None = None) -> list[dict[str, Any]]:
+    """Evidence details of tree nodes, in reading order; with ``question_vector``, each node's ``similarity``
+    to it (computed in Neo4j from the stored block embedding)."""
     if not keys:
         return []
-    rows = await graph.read("retrieval/nodes", keys=list(keys), with_embedding=with_embedding)
+    rows = await graph.read("retrieval/nodes", keys=list(keys),
+                            question_vector=list(question_vector) if question_vector is not None else None)
     return sorted(rows, key=lambda r: (r["doc_key"], r["order"] or 0))

@@ -1,10 +1,13 @@
-// For Graph_Reasoning: each entity GT-Linked to the tree nodes $node_keys, the nodes it is linked to among
-// them, and (when $with_edges) its outgoing RELATED/CONTAINED_IN edges as [target key, weight]; the caller
-// keeps the edges whose target is in the subgraph. One round trip for the whole subgraph.
+// For Graph_Reasoning, in one row: the entities GT-Linked to tree nodes $node_keys with the nodes each is
+// linked to ([entity key, [node keys]]), and (when $with_edges) the RELATED/CONTAINED_IN edges among those
+// entities ([source key, target key, weight]). One row rather than one per entity: measured twice as fast.
 MATCH (n:TreeNode) WHERE n.key IN $node_keys
 MATCH (e:Entity)-[:MENTIONED_IN]->(n)
 WITH e, collect(n.key) AS nodes
-RETURN e.key AS entity, nodes,
-       CASE WHEN $with_edges
-            THEN COLLECT { MATCH (e)-[r:RELATED|CONTAINED_IN]->(b:Entity) RETURN [b.key, coalesce(r.weight, 1.0)] }
-            ELSE [] END AS edges
+WITH collect(e) AS entities, collect([e.key, nodes]) AS links
+CALL (entities) {
+  UNWIND CASE WHEN $with_edges THEN entities ELSE [] END AS a
+  MATCH (a)-[r:RELATED|CONTAINED_IN]->(b:Entity) WHERE b IN entities
+  RETURN collect([a.key, b.key, coalesce(r.weight, 1.0)]) AS edges
+}
+RETURN links, edges
