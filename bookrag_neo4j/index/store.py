@@ -44,6 +44,7 @@ def node_properties(node: TreeNode, doc_key: str) -> dict[str, Any]:
     if node.kind == "section":
         props["level"] = node.level
         props["section_path"] = " > ".join([*node.path, node.title])
+        props["descendants"] = sum(1 for _ in node.walk()) - 1  # subtree size, read by retrieval selectors
     block = node.block
     if block is not None and node.kind == "table":
         props |= {"table_markdown": block.table_markdown, "table_html": block.table_html,

@@ -17,14 +17,15 @@ ENTITY_TYPES = (
 
 
 class ExtractedEntity(BaseModel):
+    # Only the name is required: a reply cut off by the token limit (and repaired) keeps its last entities.
     name: str = Field(min_length=1)
-    type: str
+    type: str = "CONCEPT"
     description: str = ""
 
 
 class ExtractedRelation(BaseModel):
-    source: str
-    target: str
+    source: str = ""  # a relation cut off by the token limit loses its ends and is dropped when cleaned
+    target: str = ""
     description: str = ""
     weight: float = Field(1.0, gt=0)
     kind: Literal["RELATED", "CONTAINED_IN"] = "RELATED"  # CONTAINED_IN: a table header -> its table

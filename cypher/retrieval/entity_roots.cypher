@@ -11,8 +11,9 @@ WITH e, n, collect(s) AS enclosing
 WITH e, n, head(enclosing) AS nearest, head([x IN enclosing WHERE x.depth <= $depth]) AS at_depth
 WITH DISTINCT e, n, nearest, at_depth
 WITH e, n, nearest, at_depth,
-     CASE WHEN at_depth IS NULL THEN 0 ELSE COUNT { (at_depth)-[:HAS_CHILD*]->() } END AS size
+     CASE WHEN at_depth IS NULL THEN 0
+          ELSE coalesce(at_depth.descendants, COUNT { (at_depth)-[:HAS_CHILD*]->() }) END AS size
 WITH DISTINCT e, CASE WHEN at_depth IS NOT NULL AND size <= $max_nodes THEN at_depth
                       ELSE coalesce(nearest, n) END AS root
 RETURN e.key AS entity, coalesce(e.mentions, 0) AS mentions, root.key AS root,
-       1 + COUNT { (root)-[:HAS_CHILD*]->() } AS size
+       1 + coalesce(root.descendants, COUNT { (root)-[:HAS_CHILD*]->() }) AS size

@@ -8,7 +8,8 @@ WITH n, collect(s) AS enclosing
 WITH n, head(enclosing) AS nearest, head([x IN enclosing WHERE x.depth <= $depth]) AS at_depth
 WITH DISTINCT n, nearest, at_depth
 WITH n, nearest, at_depth,
-     CASE WHEN at_depth IS NULL THEN 0 ELSE COUNT { (at_depth)-[:HAS_CHILD*]->() } END AS size
+     CASE WHEN at_depth IS NULL THEN 0
+          ELSE coalesce(at_depth.descendants, COUNT { (at_depth)-[:HAS_CHILD*]->() }) END AS size
 WITH DISTINCT CASE WHEN at_depth IS NOT NULL AND size <= $max_nodes THEN at_depth
                    ELSE coalesce(nearest, n) END AS root
 MATCH (root)-[:HAS_CHILD*0..]->(m:TreeNode)
