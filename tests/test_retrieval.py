@@ -163,6 +163,8 @@ async def test_count_without_llm_and_citations(graph: GraphClient, book, setting
     assert pages.text == "1" and pages.citations[0].page_start == 3
     sections = await agent.retrieve("How many sections does the handbook have?", [DOC])
     assert sections.count == 2  # top-level sections
+    library = await agent.retrieve("How many tables are in the document?")  # no scope: the whole library
+    assert library.count >= int(answer.text) and DOC in await agent._scope(None)
     trace = [t.operator for t in answer.trace]
     assert trace[0] == "Plan" and "Count" in trace
 
