@@ -229,3 +229,21 @@ async def test_cli_index_stats_toc_and_delete(graph: GraphClient, settings, neo4
     assert deleted.returncode == 0 and "Deleted cli-survey.pdf" in deleted.stderr
     missing = run_cli(settings, "stats", "cli-survey.pdf")
     assert missing.returncode == 1 and "no indexed document" in missing.stderr
+
+
+async def test_bench_graph_compares_basic_and_gradient_er(graph: GraphClient, settings, neo4j_server, schema) -> None:
+    from .pdfs import BENCHMARKS
+
+    pdf = need(BENCHMARKS / "financebench" / "pdfs" / "ULTABEAUTY_2023Q4_EARNINGS.pdf")  # 9 pages
+    await fresh(graph, pdf)
+    try:
+        proc = run_cli(settings, "bench", "graph", str(pdf), "--no-llm", "--samples", "3", "--json")
+        assert proc.returncode == 0, proc.stderr
+        (row,) = json.loads(proc.stdout)
+        basic, gradient = row["basic"], row["gradient"]
+        assert basic["er"]["merges"] == 0 and gradient["er"]["merges"] == sum(row["merges"]["counts"].values())
+        assert gradient["entities"] == basic["entities"] - gradient["er"]["merges"]  # each merge removes one entity
+        assert row["entity_change"] < 0 and gradient["density"] > basic["density"]
+        assert all(len(v) <= 3 for v in row["merges"]["samples"].values())
+    finally:
+        await delete_document(graph, file_key(pdf))
