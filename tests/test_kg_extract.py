@@ -163,3 +163,14 @@ async def test_images_go_to_the_vlm_with_their_caption(tmp_path) -> None:
     parts = request[-1]["content"]
     assert parts[0]["type"] == "text" and "Figure 3: Revenue by year" in parts[0]["text"]
     assert parts[1]["image_url"]["url"].startswith("data:image/png;base64,")
+
+
+def test_a_reply_cut_off_by_the_token_limit_keeps_its_complete_entities() -> None:
+    from bookrag_neo4j.kg.llm_extract import clean_extraction
+    from bookrag_neo4j.kg.types import ENTITY_TYPES, Extraction
+    from bookrag_neo4j.llm.json_reply import parse_reply
+
+    cut = ('{"entities": [{"name": "Amazon", "type": "ORGANIZATION", "description": "the company"}, '
+           '{"name": "AWS", "type": "PRODUCT"}, {"name": "')
+    cleaned = clean_extraction(parse_reply(cut, Extraction), ENTITY_TYPES)
+    assert [(e.name, e.type) for e in cleaned.entities] == [("Amazon", "ORGANIZATION"), ("AWS", "PRODUCT")]

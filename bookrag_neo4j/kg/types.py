@@ -17,8 +17,9 @@ ENTITY_TYPES = (
 
 
 class ExtractedEntity(BaseModel):
-    # Only the name is required: a reply cut off by the token limit (and repaired) keeps its last entities.
-    name: str = Field(min_length=1)
+    # Nothing is required but the key: a reply cut off by the token limit (and repaired) keeps its complete
+    # entities; an entity whose name was cut off is dropped when the extraction is cleaned.
+    name: str
     type: str = "CONCEPT"
     description: str = ""
 
