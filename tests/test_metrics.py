@@ -1,0 +1,50 @@
+"""Evaluation metrics on hand-made cases with known values."""
+
+from __future__ import annotations
+
+import pytest
+
+from bookrag_neo4j.eval.metrics import (
+    anls,
+    exact_match,
+    financebench_score,
+    inclusion,
+    mmlongbench_score,
+    normalise_answer,
+    page_recall,
+    token_f1,
+)
+
+
+def test_normalisation_exact_match_inclusion_and_f1() -> None:
+    assert normalise_answer("The  Paris, France!") == "paris france"
+    assert exact_match("The Paris.", "paris") == 1.0 and exact_match("Lyon", "Paris") == 0.0
+    assert inclusion("It is Paris, I think", "paris") == 1.0 and inclusion("Parisian", "paris") == 0.0
+    assert token_f1("net sales of 10 billion", "10 billion") == pytest.approx(2 * (2 / 5) * 1 / (2 / 5 + 1))  # P 2/5, R 1
+    assert token_f1("", "") == 1.0 and token_f1("x", "") == 0.0 and token_f1("a b", "c") == 0.0
+
+
+def test_anls() -> None:
+    assert anls("Pre-training", "pre training") == 1.0
+    assert anls("pretraining", "pre training") == pytest.approx(1 - 1 / 12)  # one edit in twelve characters
+    assert anls("cat", "dog") == 0.0  # similarity below 0.5 counts as 0
+
+
+@pytest.mark.parametrize(("prediction", "gold", "fmt", "score"), [
+    ("9", "9", "Int", 1.0), ("There are 9 icons.", "9", "Int", 1.0), ("9.5", "9", "Int", 0.0), ("8", "9", "Int", 0.0),
+    ("18.3", "18.29%", "Float", 1.0), ("18.0", "18.29%", "Float", 0.0), ("$1,577.00", "1577", "Float", 1.0),
+    ("['POPQA', 'SST-2', 'MS MARCO']", "['POPQA', 'MS MARCO', 'SST-2']", "List", 1.0),
+    ("POPQA and SST-2", "['POPQA', 'MS MARCO', 'SST-2']", "List", 0.0),
+    ("no leans who are male", "no leans who are male", "Str", 1.0),
+])
+def test_mmlongbench_rules(prediction: str, gold: str, fmt: str, score: float) -> None:
+    assert mmlongbench_score(prediction, gold, fmt) == pytest.approx(score)
+
+
+def test_financebench_and_page_recall() -> None:
+    assert financebench_score("The capex was $1,577 million.", "$1577.00") == 1.0
+    assert financebench_score("0.65", "0.66") == 0.0  # 1.5% off: outside the 1% tolerance
+    assert financebench_score("The company is not capital intensive", "No, the company is not capital intensive") == 1.0
+    assert page_recall({3, 5}, [[3], [4, 5]]) == 1.0
+    assert page_recall({3, 5}, [[1], [3], [5]], budget=2) == 0.5
+    assert page_recall({9, 10}, []) == 0.0 and page_recall(set(), [[1]]) == 0.0
