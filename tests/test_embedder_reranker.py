@@ -51,6 +51,9 @@ async def test_fusion_reranker_is_offline_and_comparable(embedder: SentenceTrans
     assert max(scores) == scores[1] == pytest.approx(1.0)  # first by cosine and by BM25
     assert scores[0] == min(scores)
     assert all(0 < s <= 1 for s in scores)
+    # similarities computed elsewhere (stored embeddings) are used instead of embedding again
+    given = await reranker.score("which graph database", passages, similarities=[0.9, 0.1, 0.5])
+    assert given[0] > given[2] and given[1] < scores[1]
 
 
 async def test_http_reranker() -> None:

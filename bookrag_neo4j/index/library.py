@@ -39,9 +39,14 @@ async def list_documents(graph: GraphClient) -> list[dict[str, Any]]:
 async def delete_entities(graph: GraphClient, doc_key: str) -> int:
     """Delete a document's entities (with their relations and GT-Links), in batches, except those that a tree
     node of another document still references."""
+    return await _delete_in_batches(graph, "kg/delete_entities_batch", doc_key)
+
+
+async def _delete_in_batches(graph: GraphClient, query: str, doc_key: str) -> int:
+    """Run a ``... LIMIT $batch DETACH DELETE`` query until it deletes fewer than a batch."""
     deleted = 0
     while True:
-        (row,) = await graph.write("kg/delete_entities_batch", doc_key=doc_key, batch=DELETE_BATCH)
+        (row,) = await graph.write(query, doc_key=doc_key, batch=DELETE_BATCH)
         deleted += row["deleted"]
         if row["deleted"] < DELETE_BATCH:
             return deleted
@@ -50,11 +55,7 @@ async def delete_entities(graph: GraphClient, doc_key: str) -> int:
 async def delete_document(graph: GraphClient, doc_key: str, image_dir: Path | None = None) -> int:
     """Delete the document, its entities, tree nodes and pages (in batches), and its extracted images."""
     deleted = await delete_entities(graph, doc_key)
-    while True:
-        (row,) = await graph.write("library/delete_tree_batch", doc_key=doc_key, batch=DELETE_BATCH)
-        deleted += row["deleted"]
-        if row["deleted"] < DELETE_BATCH:
-            break
+    deleted += await _delete_in_batches(graph, "library/delete_tree_batch", doc_key)
     (row,) = await graph.write("library/delete_pages_and_document", doc_key=doc_key)
     if image_dir is not None and image_dir.is_dir():
         for image in image_dir.glob(f"{doc_key[:16]}-p*.png"):

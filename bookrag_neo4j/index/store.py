@@ -54,7 +54,8 @@ def node_properties(node: TreeNode, doc_key: str) -> dict[str, Any]:
     return {k: v for k, v in props.items() if v is not None}
 
 
-def _batches(rows: Sequence[dict[str, Any]], size: int = BATCH_SIZE) -> list[Sequence[dict[str, Any]]]:
+def batches(rows: Sequence[Any], size: int = BATCH_SIZE) -> list[Sequence[Any]]:
+    """``rows`` cut into lists of at most ``size`` (one write transaction each)."""
     return [rows[i:i + size] for i in range(0, len(rows), size)]
 
 
@@ -99,7 +100,7 @@ async def write_tree(
         ("tree/link_pages", on_page_rows, {}),
     ]
     for query, rows, params in steps:
-        for batch in _batches(rows):
+        for batch in batches(rows):
             await graph.write(query, rows=list(batch), **params)
             if progress:
                 progress(len(batch))

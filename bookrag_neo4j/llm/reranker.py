@@ -33,9 +33,14 @@ class Reranker(ABC):
     """Scores passages against a query."""
 
     name: str
+    reads_similarities = False  # True: scores from precomputed similarities need no model at query time
 
     @abstractmethod
-    async def score(self, query: str, passages: Sequence[str]) -> list[float]: ...
+    async def score(self, query: str, passages: Sequence[str], *,
+                    similarities: Sequence[float] | None = None) -> list[float]:
+        """Scores of ``passages``. ``similarities``: each passage's embedding similarity to the query, computed
+        elsewhere (e.g. in Neo4j from stored embeddings); a reranker that can use them does, the others ignore
+        them."""
 
     def score_sync(self, query: str, passages: Sequence[str]) -> list[float]:
         return asyncio.run(self.score(query, passages))
@@ -79,19 +84,19 @@ class FusionReranker(Reranker):
         self.k = k
         self.name = f"fusion({embedder.name}+bm25)"
 
-    async def score(self, query: str, passages: Sequence[str]) -> list[float]:
+    reads_similarities = True
+
+    async def score(self, query: str, passages: Sequence[str], *,
+                    similarities: Sequence[float] | None = None) -> list[float]:
         if not passages:
             return []
-        vectors = np.asarray(await self.embedder.embed([query, *passages]))
-        return self.fuse(query, passages, (vectors[1:] @ vectors[0]).tolist())
-
-    def fuse(self, query: str, passages: Sequence[str], cosine: Sequence[float]) -> list[float]:
-        """The fused score from cosine similarities computed elsewhere (e.g. stored passage embeddings)."""
+        if similarities is None:
+            vectors = np.asarray(await self.embedder.embed([query, *passages]))
+            similarities = (vectors[1:] @ vectors[0]).tolist()
         bm25 = bm25_scores(query, passages)
         best = 2.0 / (self.k + 1)
-        return [
-            (1.0 / (self.k + rc) + 1.0 / (self.k + rb)) / best for rc, rb in zip(_ranks(cosine), _ranks(bm25), strict=True)
-        ]
+        return [(1.0 / (self.k + rc) + 1.0 / (self.k + rb)) / best
+                for rc, rb in zip(_ranks(similarities), _ranks(bm25), strict=True)]
 
 
 class CrossEncoderReranker(Reranker):
@@ -112,7 +117,8 @@ class CrossEncoderReranker(Reranker):
             self._model = CrossEncoder(resolve_packaged_model(self.name), device=self.device)
         return [float(s) for s in self._model.predict(pairs, batch_size=self.batch_size, show_progress_bar=False)]
 
-    async def score(self, query: str, passages: Sequence[str]) -> list[float]:
+    async def score(self, query: str, passages: Sequence[str], *,
+                    similarities: Sequence[float] | None = None) -> list[float]:
         if not passages:
             return []
         return await asyncio.to_thread(self._predict, [(query, p) for p in passages])
@@ -129,7 +135,8 @@ class HTTPReranker(Reranker):
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.AsyncClient(timeout=timeout, headers=headers)
 
-    async def score(self, query: str, passages: Sequence[str]) -> list[float]:
+    async def score(self, query: str, passages: Sequence[str], *,
+                    similarities: Sequence[float] | None = None) -> list[float]:
         if not passages:
             return []
         payload = {"model": self.name, "query": query, "documents": list(passages)}

@@ -23,7 +23,6 @@ from ..kg.offline_extract import SpacyExtractor
 from ..kg.types import Extraction
 from ..llm.factory import Models
 from ..llm.prompts import render_prompt
-from ..llm.reranker import FusionReranker
 from ..llm.usage import track_usage
 from . import selectors
 from .evidence import Answer, Evidence, EvidenceNode, Plan, TraceStep
@@ -70,7 +69,8 @@ class RetrievalAgent:
             for sub in (s["question"] for s in plan.sub_questions if s["type"] == "retrieval"):
                 found = await self._single_hop(sub, scope)
                 groups[sub] = [n.key for n in found]
-                nodes += [n for n in found if n.key not in {m.key for m in nodes}]
+                seen = {n.key for n in nodes}
+                nodes += [n for n in found if n.key not in seen]
         else:
             nodes = await self._single_hop(question, scope)
         for rank, node in enumerate(nodes, 1):
@@ -134,7 +134,7 @@ class RetrievalAgent:
                 self._timed("Graph_Reasoning", graph_reasoning(self.graph, [r["key"] for r in rows], seeds,
                                                               damping=s.ppr_damping)),
                 self._timed("Text_Reasoning", text_reasoning(question, rows, self.models.reranker),
-                            model=not isinstance(self.models.reranker, FusionReranker)),
+                            model=not self.models.reranker.reads_similarities),
             )
             detail["candidates"] = len(rows)
         with self._step("Skyline_Ranker") as detail:

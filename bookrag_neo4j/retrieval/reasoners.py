@@ -36,7 +36,7 @@ import numpy as np
 
 from ..graph.client import GraphClient
 from ..graph.gds import personalized_pagerank, projected_entity_graph
-from ..llm.reranker import FusionReranker, Reranker
+from ..llm.reranker import Reranker
 
 MAX_TEXT_CHARS = 2000
 
@@ -99,13 +99,12 @@ def node_text(node: dict[str, Any]) -> str:
 
 
 async def text_reasoning(question: str, nodes: Sequence[dict[str, Any]], reranker: Reranker) -> dict[str, float]:
-    """Reranker score of each node against the question. The fusion reranker reuses the similarity of each
-    node's stored embedding to the question (``node["similarity"]``, from :func:`.selectors.fetch_nodes`)."""
+    """Reranker score of each node against the question. The similarity of each node's stored embedding to the
+    question (``node["similarity"]``, from :func:`.selectors.fetch_nodes`) goes along; the fusion reranker
+    uses it instead of embedding the texts again."""
     if not nodes:
         return {}
-    texts = [node_text(n) for n in nodes]
-    if isinstance(reranker, FusionReranker) and all(n.get("similarity") is not None for n in nodes):
-        scores = reranker.fuse(question, texts, [n["similarity"] for n in nodes])
-    else:
-        scores = await reranker.score(question, texts)
+    similarities = [n.get("similarity") for n in nodes]
+    scores = await reranker.score(question, [node_text(n) for n in nodes],
+                                  similarities=similarities if None not in similarities else None)
     return {n["key"]: float(s) for n, s in zip(nodes, scores, strict=True)}

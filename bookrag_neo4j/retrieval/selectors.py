@@ -13,8 +13,6 @@ from typing import Any
 from ..graph.client import GraphClient
 from ..kg.names import normalise
 
-MODAL_KINDS = {"table": "table", "image": "image", "figure": "image", "equation": "equation", "text": "text"}
-
 
 async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) -> list[dict[str, Any]]:
     """The complete documents with these keys, or all of them (``None``)."""
@@ -24,31 +22,35 @@ async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) ->
 MAX_SECTION_NODES = 400
 
 
+async def _roots(graph: GraphClient, *, entity_keys: Sequence[str] = (), node_keys: Sequence[str] = (),
+                 depth: int, max_nodes: int) -> list[dict[str, Any]]:
+    return await graph.read("retrieval/subtree_roots", entity_keys=list(entity_keys), node_keys=list(node_keys),
+                            depth=depth, max_nodes=max_nodes)
+
+
 async def subtrees_around(graph: GraphClient, node_keys: Sequence[str], *, depth: int = 2,
                           max_nodes: int = MAX_SECTION_NODES) -> list[str]:
     """The nodes lifted to their section at depth <= ``depth`` (document = 0), or to their nearest section
     when that one holds more than ``max_nodes`` nodes, with whole subtrees."""
     if not node_keys:
         return []
-    rows = await graph.read("retrieval/subtrees_around", node_keys=list(node_keys), depth=depth, max_nodes=max_nodes)
-    return [r["key"] for r in rows]
+    rows = await _roots(graph, node_keys=node_keys, depth=depth, max_nodes=max_nodes)
+    return await select_by_section(graph, list(dict.fromkeys(r["root"] for r in rows)))
 
 
 async def select_by_entity(graph: GraphClient, entity_keys: Sequence[str], *, depth: int = 2,
                            budget: int = 400, max_nodes: int = MAX_SECTION_NODES) -> list[str]:
-    """Select_by_Entity: the nodes GT-Linked to the entities, lifted to their section at depth <= ``depth``
-    (see :func:`subtrees_around`), with whole subtrees. Entities are taken most specific first (fewest
-    mentions), each adding its roots, smallest first, while the selection stays within ``budget`` nodes; the
-    first root is always taken. An entity mentioned all over the document ("PepsiCo" in PepsiCo's 10-K) thus
-    adds nothing once specific ones filled the budget, but stays a PageRank seed."""
+    """Select_by_Entity: the nodes GT-Linked to the entities, lifted as in :func:`subtrees_around`, with whole
+    subtrees. Entities are taken most specific first (fewest mentions), each adding its roots, smallest first,
+    while the selection stays within ``budget`` nodes; the first root is always taken. An entity mentioned all
+    over the document ("PepsiCo" in PepsiCo's 10-K) thus adds nothing once specific ones filled the budget,
+    but stays a PageRank seed."""
     if not entity_keys:
         return []
-    rows = await graph.read("retrieval/entity_roots", entity_keys=list(entity_keys), depth=depth, max_nodes=max_nodes)
+    rows = await _roots(graph, entity_keys=entity_keys, depth=depth, max_nodes=max_nodes)
     chosen: dict[str, int] = {}
-    for row in sorted(rows, key=lambda r: (r["mentions"], r["entity"], r["size"])):
-        if row["root"] in chosen:
-            continue
-        if chosen and sum(chosen.values()) + row["size"] > budget:
+    for row in sorted(rows, key=lambda r: (r["mentions"], r["tag"], r["size"])):
+        if row["root"] in chosen or (chosen and sum(chosen.values()) + row["size"] > budget):
             continue
         chosen[row["root"]] = row["size"]
     return await select_by_section(graph, list(chosen))
