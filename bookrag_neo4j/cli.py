@@ -321,6 +321,8 @@ def _print_graph_report(g: dict) -> None:
         console.print(f"  [yellow]warning:[/] {warning}")
 
 
+CategoryOpt = Annotated[Literal["single-hop", "multi-hop", "global"] | None, typer.Option(
+    help="Skip the classification: plan the question as this category.")]
 DocOpt = Annotated[list[str] | None, typer.Option("--doc", help="Document key or file name (repeat for several; "
                                                               "default: the whole library).")]
 
@@ -337,13 +339,14 @@ def ask(
     doc: DocOpt = None,
     explain: Annotated[bool, typer.Option("--explain", help="Show the plan and the per-operator trace.")] = False,
     no_llm: Annotated[bool, typer.Option("--no-llm", help="LLM-free: the ranked evidence as the answer.")] = False,
+    category: CategoryOpt = None,
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Answer a question about indexed documents, citing document, section path and pages."""
     from .sdk import BookRAG
 
-    answer = BookRAG(_settings(instance), use_llm=not no_llm).ask(question, doc=doc)
+    answer = BookRAG(_settings(instance), use_llm=not no_llm).ask(question, doc=doc, category=category)
     if as_json:
         _print_json(answer.model_dump(mode="json"))
         return

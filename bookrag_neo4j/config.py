@@ -143,6 +143,8 @@ class Settings(BaseSettings):
     link_threshold: float = Field(0.75, ge=-1, le=1, description="Cosine a graph entity needs to link to a question entity.")
     link_per_entity: int = Field(3, gt=0, description="Graph entities linked per question entity.")
     ppr_damping: float = Field(0.85, gt=0, lt=1, description="Damping factor of personalized PageRank.")
+    ppr_engine: Literal["auto", "local", "gds"] = Field(
+        "auto", description="auto: in-process for subgraphs up to 10k entities (measured faster), GDS above.")
     skyline_min: int = Field(5, ge=1, description="Skyline backfills to at least this many evidence nodes.")
     skyline_max: int = Field(10, ge=1, description="Skyline keeps at most this many evidence nodes.")
     max_sections: int = Field(3, ge=1, description="Sections Select_by_Section picks (LLM) or reaches (offline).")

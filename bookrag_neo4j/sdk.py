@@ -31,6 +31,7 @@ from .index.pipeline import Indexer, IndexReport
 from .llm.factory import Models
 from .retrieval.agent import RetrievalAgent
 from .retrieval.evidence import Answer, Evidence
+from .retrieval.replies import QueryCategory
 from .server import connection_info
 
 Docs = str | Sequence[str] | None
@@ -78,25 +79,26 @@ class BookRAG:
         indexer = Indexer(await self._client(), self.settings, self.models, use_llm=self.use_llm)
         return await indexer.index(Path(path), **kwargs)
 
-    async def aretrieve(self, question: str, doc: Docs = None) -> Evidence:
-        """Ranked evidence for a question, with the plan and the trace; no answer synthesis."""
+    async def aretrieve(self, question: str, doc: Docs = None, *, category: QueryCategory | None = None) -> Evidence:
+        """Ranked evidence for a question, with the plan and the trace; no answer synthesis. ``category``
+        ("single-hop", "multi-hop", "global") skips the classification."""
         graph = await self._client()
-        return await self._agent(graph).retrieve(question, await self._doc_keys(graph, doc))
+        return await self._agent(graph).retrieve(question, await self._doc_keys(graph, doc), category=category)
 
-    async def aask(self, question: str, doc: Docs = None) -> Answer:
+    async def aask(self, question: str, doc: Docs = None, *, category: QueryCategory | None = None) -> Answer:
         """The answer with citations (the ranked evidence itself when no LLM is configured)."""
         graph = await self._client()
-        return await self._agent(graph).ask(question, await self._doc_keys(graph, doc))
+        return await self._agent(graph).ask(question, await self._doc_keys(graph, doc), category=category)
 
     # --- sync facade (not from inside a running event loop) ---
     def index(self, path: str | Path, **kwargs: Any) -> IndexReport:
         return self._run(self.aindex(path, **kwargs))
 
-    def retrieve(self, question: str, doc: Docs = None) -> Evidence:
-        return self._run(self.aretrieve(question, doc))
+    def retrieve(self, question: str, doc: Docs = None, **kwargs: Any) -> Evidence:
+        return self._run(self.aretrieve(question, doc, **kwargs))
 
-    def ask(self, question: str, doc: Docs = None) -> Answer:
-        return self._run(self.aask(question, doc))
+    def ask(self, question: str, doc: Docs = None, **kwargs: Any) -> Answer:
+        return self._run(self.aask(question, doc, **kwargs))
 
     # --- internals ---
     def _run(self, work: Any) -> Any:

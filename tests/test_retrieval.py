@@ -269,3 +269,12 @@ async def test_ask_with_a_scripted_llm_cites_what_it_used(graph: GraphClient, bo
     assert {m[1]["content"].split("\n")[0] for m in maps} == {"Question: Where does Lyra grow?",
                                                               "Question: What did Vega merge with?"}
     assert multi.citations and multi.citations[0].node_key == book["t3"]
+
+
+async def test_a_given_category_skips_the_classification() -> None:
+    llm = ScriptedChatModel(lambda messages: json.dumps(
+        {"filters": [{"filter_type": "table", "filter_value": None}], "operation": "COUNT"}))
+    plan = await make_plan("Tell me about the tables.", llm, category="global")
+    assert plan.classified_by == "given" and plan.category == "global" and plan.operation == "COUNT"
+    assert len(llm.requests) == 1 and llm.requests[0][0]["content"].startswith("You turn")  # global_filter only
+    assert (await make_plan("What is Ursa?", None, category="multi-hop")).classified_by == "given"

@@ -28,7 +28,7 @@ from . import selectors
 from .evidence import Answer, Evidence, EvidenceNode, Plan, TraceStep
 from .planner import make_plan
 from .reasoners import graph_reasoning, text_reasoning
-from .replies import SectionChoice
+from .replies import QueryCategory, SectionChoice
 from .skyline import skyline
 from .synthesis import extractive_answer, map_answers, reduce_answer
 
@@ -51,12 +51,14 @@ class RetrievalAgent:
         self.trace: list[TraceStep] = []
 
     # --- public ---
-    async def retrieve(self, question: str, doc_keys: Sequence[str] | None = None) -> Evidence:
-        """Plan and retrieve: ranked evidence nodes with the plan and the trace."""
+    async def retrieve(self, question: str, doc_keys: Sequence[str] | None = None, *,
+                       category: QueryCategory | None = None) -> Evidence:
+        """Plan and retrieve: ranked evidence nodes with the plan and the trace. ``category`` skips the
+        classification (the rest of the plan is made as usual)."""
         self.trace = []
         scope = await self._scope(doc_keys)
         with self._step("Plan") as detail:
-            plan = await make_plan(question, self.llm)
+            plan = await make_plan(question, self.llm, category=category)
             detail["category"] = plan.category
             if self.llm is not None:
                 detail[MODEL] = detail["seconds"]()
@@ -77,9 +79,10 @@ class RetrievalAgent:
             node.rank = rank
         return Evidence(question=question, nodes=nodes, plan=plan, trace=self.trace, count=count, groups=groups)
 
-    async def ask(self, question: str, doc_keys: Sequence[str] | None = None) -> Answer:
+    async def ask(self, question: str, doc_keys: Sequence[str] | None = None, *,
+                  category: QueryCategory | None = None) -> Answer:
         """Retrieve, then synthesise an answer that cites its evidence (extractive without an LLM)."""
-        evidence = await self.retrieve(question, doc_keys)
+        evidence = await self.retrieve(question, doc_keys, category=category)
         plan = evidence.plan
         if self.llm is None or evidence.count is not None:  # COUNT is answered from the filtered nodes
             text = extractive_answer(evidence.nodes, count=evidence.count)
@@ -132,7 +135,7 @@ class RetrievalAgent:
         with self._step("Reasoning") as detail:
             graph_scores, text_scores = await asyncio.gather(
                 self._timed("Graph_Reasoning", graph_reasoning(self.graph, [r["key"] for r in rows], seeds,
-                                                              damping=s.ppr_damping)),
+                                                              damping=s.ppr_damping, engine=s.ppr_engine)),
                 self._timed("Text_Reasoning", text_reasoning(question, rows, self.models.reranker),
                             model=not self.models.reranker.reads_similarities),
             )

@@ -89,12 +89,12 @@ async def _ask(llm: ChatModel, prompt: str, model: type, stage: str, **variables
         return None
 
 
-async def make_plan(question: str, llm: ChatModel | None) -> Plan:
-    """Classify ``question`` and compose its plan."""
-    category: QueryCategory = heuristic_category(question)
-    by = "heuristic"
-    if llm is not None and (reply := await _ask(llm, "query_classify", QueryClassification, "query.plan",
-                                                question=question)):
+async def make_plan(question: str, llm: ChatModel | None, *, category: QueryCategory | None = None) -> Plan:
+    """Classify ``question`` (unless ``category`` is given) and compose its plan."""
+    by = "given" if category else "heuristic"
+    category = category or heuristic_category(question)
+    if by == "heuristic" and llm is not None and (
+            reply := await _ask(llm, "query_classify", QueryClassification, "query.plan", question=question)):
         category, by = reply.category, "llm"
     plan = Plan(question=question, category=category, classified_by=by)
     if category == "global":
