@@ -10,15 +10,15 @@ the PPR scores of the entities GT-Linked to it. GDS procedures are called throug
 in ``cypher/gds/``), not the ``graphdatascience`` client. Tried: graphdatascience 2.2 works against OpenGDS
 2.13.9 (``gds.graph.project.cypher``, ``gds.page_rank.stream``), but its stream returns internal node ids,
 which need the deprecated ``id()`` or another round trip to map back to entity keys, and it makes pandas and
-pyarrow (~100 MB) core dependencies. Measured on 1,500 entities of the RAG survey (medians of 3, same run):
-client 217–362 ms without mapping ids to keys, driver 471–642 ms with keys. Since subgraphs up to
-``LOCAL_PPR_MAX_ENTITIES`` run in-process anyway (faster than both), the GDS path is the rare one and keeps
-to the driver.
+pyarrow (~100 MB) core dependencies. Since subgraphs up to ``LOCAL_PPR_MAX_ENTITIES`` run in-process (twice
+as fast as GDS, measured with ``BOOKRAG_PPR_ENGINE=local|gds bookrag bench query``, see the README), the GDS
+path is the rare one and keeps to the driver.
 
 Small subgraphs take a faster path that computes the same scores: their edges are read in one query and
 PageRank runs in-process with the same formula as GDS (``score = (1 - d)·[source] + d·Σ score(u)·w(u,v)/w(u)``,
 undirected, weighted, no redistribution from dangling nodes). ``engine="auto"`` uses it up to
-``LOCAL_PPR_MAX_ENTITIES`` entities, where it measured faster (see the README), and GDS above.
+``LOCAL_PPR_MAX_ENTITIES`` entities, where it measured faster (see the README), and GDS above;
+``BOOKRAG_PPR_ENGINE`` forces either.
 
 **Text_Reasoning** scores every selected node's text (tables as their linearised text) against the question
 with the reranker. The offline fusion reranker reuses each block's similarity to the question, computed in
@@ -63,7 +63,7 @@ def pagerank_in_process(nodes: Sequence[str], edges: Sequence[tuple[str, str, fl
     return {k: float(scores[i]) for k, i in index.items()}
 
 
-LOCAL_PPR_MAX_ENTITIES = 10_000  # measured faster than GDS up to 7.4k entities (README)
+LOCAL_PPR_MAX_ENTITIES = 10_000  # the largest subgraphs measured (a few thousand entities) were faster in-process
 
 
 async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: Sequence[str], *,
