@@ -391,6 +391,57 @@ def retrieve(
     Console().print(table)
 
 
+@app.command("eval")
+def eval_cmd(
+    benchmark: Annotated[Path, typer.Argument(help="A benchmark folder: questions.jsonl and pdfs/.")],
+    mode: Annotated[str, typer.Option(help="retrieval (no answers) or qa (answers scored too).")] = "retrieval",
+    methods: Annotated[str, typer.Option(
+        help="Comma-separated: bookrag, bm25, dense, layout, graphranker, bookrag-no-plan, bookrag-no-selector, "
+             "bookrag-no-graph, bookrag-no-text.")] = "bookrag,bm25,dense,layout,graphranker",
+    limit: Annotated[int | None, typer.Option(help="The first N questions only.")] = None,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="The whole pipeline in its LLM-free mode.")] = False,
+    only_indexed: Annotated[bool, typer.Option(
+        "--only-indexed", help="Index nothing: only the questions about documents already indexed with a graph.")
+    ] = False,
+    out: Annotated[Path, typer.Option(help="Report folder.")] = Path("eval-out"),
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Evaluate BookRAG, ablations and baselines on a benchmark: page recall (all, @5, @10), QA scores, cost;
+    writes questions.jsonl, summary.json, report.md and plots to --out."""
+    from rich.progress import Progress
+
+    from .eval.benchmark import load_benchmark
+    from .eval.report import markdown_table, write_report
+    from .eval.runner import evaluate, summarise
+    from .llm.factory import Models
+
+    if mode not in ("retrieval", "qa"):
+        raise typer.BadParameter("--mode is retrieval or qa")
+    settings = _settings(instance)
+    bench = load_benchmark(benchmark, limit=limit)
+    chosen = [m.strip() for m in methods.split(",") if m.strip()]
+
+    async def work(graph: GraphClient) -> list[dict]:
+        with Progress(console=console, transient=True) as bar:
+            task = bar.add_task(f"{bench.name}: questions", total=len(bench.questions))
+            return await evaluate(graph, settings, Models.from_settings(settings), bench, methods=chosen,
+                                  mode=mode, use_llm=not no_llm, only_indexed=only_indexed,  # type: ignore[arg-type]
+                                  progress=lambda _: bar.advance(task))
+
+    try:
+        rows = _run_with_graph(settings, work)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    summary = summarise(rows) | {"benchmark": bench.name, "mode": mode, "llm": not no_llm}
+    paths = write_report(out, rows, summary)
+    if as_json:
+        _print_json(summary)
+        return
+    console.print(markdown_table(summary))
+    console.print("wrote " + ", ".join(str(p) for p in paths.values()))
+
+
 def _print_trace(trace: list) -> None:
     for step in trace:
         cost = f", {step.llm_calls} LLM calls, {step.tokens} tokens" if step.llm_calls else ""
@@ -554,10 +605,42 @@ def bench_query_cmd(
             raise typer.BadParameter("give --question or --questions FOLDER with questions about this document")
         agent = RetrievalAgent(graph, settings, Models.from_settings(settings), use_llm=not no_llm)
         return {"document": found["name"], "pages": found.get("pages"),
-                **await bench_query(agent, found["key"], asked[:limit], repeat=repeat)}
+                **await bench_query(agent, [found["key"]], asked[:limit], repeat=repeat)}
 
     report = _run_with_graph(settings, work)
     _print_json(report) if as_json else console.print_json(data=report)
+
+
+@bench_app.command("scale")
+def bench_scale_cmd(
+    question: Annotated[list[str], typer.Option(help="A question (repeatable), asked of the whole library.")],
+    sizes: Annotated[str, typer.Option(help="Library sizes (documents), comma-separated.")] = "1,5,20",
+    repeat: Annotated[int, typer.Option(help="Timed runs per question (after one warm-up).")] = 3,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="Plan and extract without an LLM.")] = False,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Retrieval latency as the library grows: the questions asked of the first 1, 5, 20... indexed documents."""
+    from .eval.bench_query import bench_scale
+    from .llm.factory import Models
+    from .retrieval.agent import RetrievalAgent
+
+    settings = _settings(instance)
+
+    async def work(graph: GraphClient) -> list[dict]:
+        agent = RetrievalAgent(graph, settings, Models.from_settings(settings), use_llm=not no_llm)
+        return await bench_scale(agent, question, sizes=[int(s) for s in sizes.split(",")], repeat=repeat)
+
+    rows = _run_with_graph(settings, work)
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table("documents", "pages", "tree nodes", "entities", "p50 ms", "p95 ms", "p50 ms with models")
+    for r in rows:
+        table.add_row(str(r["documents"]), str(r["pages"]), str(r["tree_nodes"]), str(r["entities"]),
+                      str(r["without_model_inference"]["p50_ms"]), str(r["without_model_inference"]["p95_ms"]),
+                      str(r["with_model_inference"]["p50_ms"]))
+    Console().print(table)
 
 
 @bench_app.command("headings")

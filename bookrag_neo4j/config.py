@@ -148,7 +148,7 @@ class Settings(BaseSettings):
     skyline_min: int = Field(5, ge=1, description="Skyline backfills to at least this many evidence nodes.")
     skyline_max: int = Field(10, ge=1, description="Skyline keeps at most this many evidence nodes.")
     max_sections: int = Field(3, ge=1, description="Sections Select_by_Section picks (LLM) or reaches (offline).")
-    selection_budget: int = Field(400, ge=1, description="Tree nodes Select_by_Entity may select (specific entities first).")
+    selection_budget: int = Field(200, ge=1, description="Tree nodes Select_by_Entity may select (specific entities first).")
     global_max_nodes: int = Field(40, ge=1, description="Evidence nodes a global LIST/SUMMARIZE question maps over.")
 
     @property

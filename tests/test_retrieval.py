@@ -19,6 +19,7 @@ from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.parsing.blocks import ParsedDocument
 from bookrag_neo4j.retrieval import selectors
 from bookrag_neo4j.retrieval.agent import RetrievalAgent
+from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityGraphCache
 from bookrag_neo4j.retrieval.planner import heuristic_category, heuristic_global_plan, make_plan
 from bookrag_neo4j.retrieval.reasoners import graph_reasoning, pagerank_in_process
 from bookrag_neo4j.retrieval.skyline import pareto_front, skyline
@@ -119,8 +120,9 @@ async def test_selectors_return_the_known_subtrees(graph: GraphClient, book) -> 
 async def test_pagerank_in_process_and_in_gds_agree_with_a_reference(graph: GraphClient, book) -> None:
     nodes = [book[n] for n in ("t1", "tb1", "t2", "t3")]
     ursa = await entity(graph, "Ursa")
-    local = await graph_reasoning(graph, nodes, [ursa], engine="local")
-    gds = await graph_reasoning(graph, nodes, [ursa], engine="gds")
+    docs = await selectors.scope_documents(graph, [DOC])
+    local = await graph_reasoning(graph, nodes, [ursa], documents=docs, engine="local")
+    gds = await graph_reasoning(graph, nodes, [ursa], documents=docs, engine="gds")
     assert set(local) == set(gds) == set(nodes)
     for key in nodes:
         assert local[key] == pytest.approx(gds[key], abs=1e-4)
@@ -135,7 +137,49 @@ async def test_pagerank_in_process_and_in_gds_agree_with_a_reference(graph: Grap
     total = sum(ours.values())
     for n in "abcd":
         assert ours[n] / total == pytest.approx(reference[n], abs=1e-9)
-    assert await graph_reasoning(graph, nodes, ["not-an-entity"]) == {}
+    assert await graph_reasoning(graph, nodes, ["not-an-entity"], documents=docs) == {}
+
+
+async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient, book, settings, dimensions,
+                                                             tmp_path) -> None:
+    from bookrag_neo4j.kg.build import GraphBuilder
+
+    graphs = EntityGraphCache(max_documents=1)
+    reads = []
+    real_read = graph.read
+
+    async def counting_read(name: str, **params):
+        reads.append(name)
+        return await real_read(name, **params)
+
+    graph.read = counting_read  # type: ignore[method-assign]
+    (doc,) = await selectors.scope_documents(graph, [DOC])
+    assert doc["graph_version"]
+    first = await graphs.get(graph, doc)
+    assert await graphs.get(graph, doc) is first and reads.count("retrieval/entity_graph") == 1
+    # the subgraph of t2 (Vega, Ursa) and t3 (Vega, Lyra): three entities, the two edges among them
+    sub = first.subgraph([book["t2"], book["t3"], "no-such-node"])
+    names = {e: n for n in ("Ursa", "Vega", "Lyra") for e in [await entity(graph, n)]}
+    assert sorted(names[k] for k in sub.keys) == ["Lyra", "Ursa", "Vega"] and set(sub.node_entities) == {
+        book["t2"], book["t3"]}
+    assert sorted(tuple(sorted((names[sub.keys[a]], names[sub.keys[b]]))) for a, b in
+                  zip(sub.source, sub.target, strict=True)) == [("Lyra", "Vega"), ("Ursa", "Vega")]
+    # two documents side by side: the second one's positions are shifted by the first one's size
+    both = EntityGraph.union([sub, sub])
+    assert both.keys == sub.keys * 2 and list(both.source) == [*sub.source, *(sub.source + 3)]
+    assert sorted(both.node_entities[book["t2"]]) == sorted([*sub.node_entities[book["t2"]],
+                                                              *(sub.node_entities[book["t2"]] + 3)])
+    # a rebuilt graph has a new version: read again; a graph whose build is not complete is never kept
+    models = Models(llm=None, vlm=None, embedder=NearbyEmbedder(dimensions), reranker=None)  # type: ignore[arg-type]
+    local = settings.model_copy(update={"cache_dir": tmp_path})
+    await GraphBuilder(graph, local, models, er_mode="basic", extractor=ScriptedExtractor(EXTRACTIONS)).build(
+        DOC, force=True)
+    (rebuilt,) = await selectors.scope_documents(graph, [DOC])
+    assert rebuilt["graph_version"] != doc["graph_version"]
+    await graphs.get(graph, rebuilt)
+    await graphs.get(graph, {**rebuilt, "graph_version": None})
+    await graphs.get(graph, {**rebuilt, "graph_version": None})
+    assert reads.count("retrieval/entity_graph") == 4
 
 
 def test_skyline_dominance_backfill_and_cap() -> None:
@@ -164,7 +208,7 @@ async def test_count_without_llm_and_citations(graph: GraphClient, book, setting
     sections = await agent.retrieve("How many sections does the handbook have?", [DOC])
     assert sections.count == 2  # top-level sections
     library = await agent.retrieve("How many tables are in the document?")  # no scope: the whole library
-    assert library.count >= int(answer.text) and DOC in await agent._scope(None)
+    assert library.count >= int(answer.text) and DOC in [d["key"] for d in await agent._documents(None)]
     trace = [t.operator for t in answer.trace]
     assert trace[0] == "Plan" and "Count" in trace
 
@@ -278,3 +322,17 @@ async def test_a_given_category_skips_the_classification() -> None:
     assert plan.classified_by == "given" and plan.category == "global" and plan.operation == "COUNT"
     assert len(llm.requests) == 1 and llm.requests[0][0]["content"].startswith("You turn")  # global_filter only
     assert (await make_plan("What is Ursa?", None, category="multi-hop")).classified_by == "given"
+
+
+async def test_bench_scale_grows_the_library(graph: GraphClient, book, settings, dimensions) -> None:
+    from bookrag_neo4j.eval.bench_query import bench_scale
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    embedder = NearbyEmbedder(dimensions)
+    agent = RetrievalAgent(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
+                                                   reranker=FusionReranker(embedder)), use_llm=False)
+    library = [d for d in await selectors.scope_documents(graph, None) if d["graph_version"]]
+    rows = await bench_scale(agent, ["Where does Lyra grow?"], sizes=[1, 2, len(library) + 1], repeat=1)
+    assert [r["documents"] for r in rows] == [n for n in (1, 2) if n <= len(library)]  # not beyond the library
+    assert rows[-1]["tree_nodes"] >= rows[0]["tree_nodes"] > 0 and rows[-1]["entities"] >= rows[0]["entities"]
+    assert all(r["with_model_inference"]["p50_ms"] >= r["without_model_inference"]["p50_ms"] > 0 for r in rows)

@@ -1,8 +1,11 @@
-"""``bookrag bench query``: retrieval latency percentiles, with and without model inference.
+"""``bookrag bench query`` and ``bench scale``: retrieval latency percentiles, with and without model inference,
+on one document or on a library of 1, 5, 20... documents.
 
 Each question is retrieved once to warm up, then ``repeat`` times. "Without model inference" is the total
 minus the time spent in models (question embedding, spaCy or LLM entity extraction, cross-encoder): the
 selectors, node fetch, graph projection and PageRank, text fusion over stored embeddings and the Skyline.
+The two selectors run side by side; with an LLM, its section choice overlaps Select_by_Entity's queries, so
+the figure without model inference is exact in the LLM-free mode (``--no-llm``) and a lower bound otherwise.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from ..retrieval import selectors
 from ..retrieval.agent import RetrievalAgent
 
 
@@ -31,14 +35,16 @@ def benchmark_questions(folder: Path, document: str) -> list[dict[str, Any]]:
     return [r for r in rows if r["doc"] == document]
 
 
-async def bench_query(agent: RetrievalAgent, doc_key: str, questions: list[str], *, repeat: int = 3) -> dict[str, Any]:
+async def bench_query(agent: RetrievalAgent, doc_keys: list[str], questions: list[str], *,
+                      repeat: int = 3) -> dict[str, Any]:
+    """Latency of ``agent.retrieve`` over the documents ``doc_keys`` (one, or a library)."""
     totals, without_model, per_operator = [], [], defaultdict(list)
     nodes = []
     for question in questions:
-        await agent.retrieve(question, [doc_key])  # warm-up: caches, query plans
+        await agent.retrieve(question, doc_keys)  # warm-up: caches, query plans
         for _ in range(repeat):
             began = time.perf_counter()
-            evidence = await agent.retrieve(question, [doc_key])
+            evidence = await agent.retrieve(question, doc_keys)
             total = time.perf_counter() - began
             model = sum(t.model_seconds for t in evidence.trace)
             totals.append(total)
@@ -56,3 +62,21 @@ async def bench_query(agent: RetrievalAgent, doc_key: str, questions: list[str],
         "per_operator_without_model": {op: ms(v) for op, v in per_operator.items()},
         "mean_evidence_nodes": round(statistics.mean(nodes), 2) if nodes else 0,
     }
+
+
+async def bench_scale(agent: RetrievalAgent, questions: list[str], *, sizes: list[int],
+                      repeat: int = 3) -> list[dict[str, Any]]:
+    """``bookrag bench scale``: the same questions asked of the whole library as it grows: the first N
+    complete documents with a knowledge graph (by name), for each N of ``sizes``; latency and library size."""
+    library = [d for d in await selectors.scope_documents(agent.graph, None) if d["graph_version"]]
+    rows = []
+    for size in sizes:
+        if size > len(library):
+            break
+        keys = [d["key"] for d in library[:size]]
+        (counts,) = await agent.graph.read("library/library_size", doc_keys=keys)
+        report = await bench_query(agent, keys, questions, repeat=repeat)
+        rows.append({"documents": size, **counts, "without_model_inference": report["without_model_inference"],
+                     "with_model_inference": report["with_model_inference"],
+                     "mean_evidence_nodes": report["mean_evidence_nodes"]})
+    return rows

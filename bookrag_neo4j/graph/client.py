@@ -71,6 +71,13 @@ class GraphClient:
         """Run the named query as a read (routed to readers) and return its rows as dicts."""
         return await self.run(load_query(name), params, read=True)
 
+    async def read_rows(self, name: str, **params: Any) -> list[Any]:
+        """Run a named read query that returns its rows collected in one record (``RETURN collect(...) AS
+        rows``) and return that list. The Python driver spends ~50 µs per record: 400 rows took 21 ms as
+        records and 3 ms as one list, so the queries on a question's path return one record."""
+        (row,) = await self.read(name, **params)
+        return row["rows"]
+
     async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """Run the named query as a write and return its rows as dicts."""
         return await self.run(load_query(name), params, read=False)

@@ -20,7 +20,7 @@ from .queries import load_query, split_statements
 
 log = logging.getLogger(__name__)
 
-VECTOR_INDEXES = ("entity_embedding", "tree_node_embedding")
+VECTOR_INDEXES = ("entity_embedding", "tree_node_embedding", "chunk_embedding")
 
 
 def schema_statements() -> list[str]:

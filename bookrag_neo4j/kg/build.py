@@ -11,11 +11,11 @@ Graph shape::
     (:Entity)-[:CONTAINED_IN {weight}]->(:Entity)         a table's headers -> the table
     (:Entity)-[:SAME_AS]->(:Entity)                       optional, across documents
 
-The Document node records ``graph_status`` ('building' until everything is written, then 'complete') and
-``graph_config`` (extractor, ER mode and parameters). Building again with the same configuration changes
-nothing; a different configuration, ``force``, or an interrupted build rebuilds the document's entities
-from scratch. Extractions are stored per node and model replies are cached, so a rebuild costs only
-resolution and writes.
+The Document node records ``graph_status`` ('building' until everything is written, then 'complete'),
+``graph_config`` (extractor, ER mode and parameters) and ``graph_built_at``. Building again with the same
+configuration changes nothing; a different configuration, ``force``, or an interrupted build rebuilds the
+document's entities from scratch. Extractions are stored per node and model replies are cached, so a rebuild
+costs only resolution and writes.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -129,7 +130,8 @@ class GraphBuilder:
             report = await self._build(doc_key, doc.get("title") or doc.get("name") or "")
         report.llm_usage = ledger.as_dict()
         await self.graph.write("kg/set_graph_status", doc_key=doc_key, props={
-            "graph_status": "complete", "graph_entities": report.entities, "graph_relations": report.relations,
+            "graph_status": "complete", "graph_built_at": datetime.now(UTC).isoformat(),
+            "graph_entities": report.entities, "graph_relations": report.relations,
             "graph_contained_in": report.contained_in, "graph_gt_links": report.gt_links,
             "graph_same_as": report.same_as, "graph_er_merges": int(report.er.get("merges", 0)),
         })

@@ -48,23 +48,21 @@ class Reranker(ABC):
 
 def bm25_scores(query: str, passages: Sequence[str], *, k1: float = 1.5, b: float = 0.75) -> list[float]:
     """Okapi BM25 of each passage for the query, with IDF over the given passages."""
-    docs = [_TOKEN.findall(p.lower()) for p in passages]
-    if not docs:
+    if not passages:
         return []
-    avg_len = sum(map(len, docs)) / len(docs) or 1.0
-    df = Counter(term for doc in docs for term in set(doc))
-    n = len(docs)
     terms = _TOKEN.findall(query.lower())
-    scores = []
-    for doc in docs:
-        tf = Counter(doc)
-        s = 0.0
-        for term in terms:
-            if tf[term]:
-                idf = math.log((n - df[term] + 0.5) / (df[term] + 0.5) + 1.0)
-                s += idf * tf[term] * (k1 + 1) / (tf[term] + k1 * (1 - b + b * len(doc) / avg_len))
-        scores.append(s)
-    return scores
+    wanted = set(terms)
+    lengths, tfs = [], []
+    for passage in passages:
+        tokens = _TOKEN.findall(passage.lower())
+        lengths.append(len(tokens))
+        tfs.append(Counter(t for t in tokens if t in wanted))  # only the query's terms count
+    avg_len = sum(lengths) / len(lengths) or 1.0
+    df = Counter(term for tf in tfs for term in tf)
+    n = len(passages)
+    idf = {t: math.log((n - df[t] + 0.5) / (df[t] + 0.5) + 1.0) for t in wanted}
+    return [sum(idf[t] * tf[t] * (k1 + 1) / (tf[t] + k1 * (1 - b + b * length / avg_len)) for t in terms if tf[t])
+            for tf, length in zip(tfs, lengths, strict=True)]
 
 
 def _ranks(values: Sequence[float]) -> list[int]:

@@ -27,7 +27,7 @@ from ..llm.usage import track_usage
 from . import selectors
 from .evidence import Answer, Evidence, EvidenceNode, Plan, TraceStep
 from .planner import make_plan
-from .reasoners import graph_reasoning, text_reasoning
+from .reasoners import MAX_TEXT_CHARS, graph_reasoning, text_reasoning
 from .replies import QueryCategory, SectionChoice
 from .skyline import skyline
 from .synthesis import extractive_answer, map_answers, reduce_answer
@@ -36,13 +36,21 @@ log = logging.getLogger(__name__)
 
 TOC_LIMIT = 400  # sections shown to the LLM for Select_by_Section
 MODEL = "model_seconds"
+# The paper's ablations (Table 7), for `bookrag eval`: one static single-hop workflow; every content block of
+# the scope as candidates; no Graph_Reasoning; no Text_Reasoning. Without one reasoner, the best
+# `skyline_min` nodes by the other are kept (the Skyline needs both). ER ablation: index with `--er basic`.
+ABLATIONS = ("no-plan", "no-selector", "no-graph", "no-text")
 
 
 class RetrievalAgent:
     """Plans and runs retrieval over the documents of one Neo4j database."""
 
     def __init__(self, graph: GraphClient, settings: Settings, models: Models, *, use_llm: bool = True,
-                 extractor: SpacyExtractor | None = None) -> None:
+                 extractor: SpacyExtractor | None = None, ablations: Sequence[str] = ()) -> None:
+        unknown = set(ablations) - set(ABLATIONS)
+        if unknown:
+            raise ValueError(f"unknown ablations {sorted(unknown)}; known: {', '.join(ABLATIONS)}")
+        self.ablations = frozenset(ablations)
         self.graph = graph
         self.settings = settings
         self.models = models
@@ -56,8 +64,11 @@ class RetrievalAgent:
         """Plan and retrieve: ranked evidence nodes with the plan and the trace. ``category`` skips the
         classification (the rest of the plan is made as usual)."""
         self.trace = []
-        scope = await self._scope(doc_keys)
+        documents = await self._documents(doc_keys)
+        scope = [d["key"] for d in documents]
         with self._step("Plan") as detail:
+            if "no-plan" in self.ablations:
+                category = "single-hop"
             plan = await make_plan(question, self.llm, category=category)
             detail["category"] = plan.category
             if self.llm is not None:
@@ -69,12 +80,12 @@ class RetrievalAgent:
         elif plan.sub_questions:
             nodes = []
             for sub in (s["question"] for s in plan.sub_questions if s["type"] == "retrieval"):
-                found = await self._single_hop(sub, scope)
+                found = await self._single_hop(sub, documents)
                 groups[sub] = [n.key for n in found]
                 seen = {n.key for n in nodes}
                 nodes += [n for n in found if n.key not in seen]
         else:
-            nodes = await self._single_hop(question, scope)
+            nodes = await self._single_hop(question, documents)
         for rank, node in enumerate(nodes, 1):
             node.rank = rank
         return Evidence(question=question, nodes=nodes, plan=plan, trace=self.trace, count=count, groups=groups)
@@ -110,42 +121,61 @@ class RetrievalAgent:
                       plan=plan, trace=self.trace)
 
     # --- plans ---
-    async def _single_hop(self, question: str, scope: list[str]) -> list[EvidenceNode]:
+    async def _single_hop(self, question: str, documents: list[dict[str, Any]]) -> list[EvidenceNode]:
         s = self.settings
+        scope = [d["key"] for d in documents]
         with self._step("Embed") as detail:
             (vector,) = await self.models.embedder.embed([question])
             detail[MODEL] = detail["seconds"]()
         with self._step("Extract") as detail:
-            seeds, names, model_seconds = await self._extract(question, scope)
+            seeds, names, model_seconds = await self.extract_entities(question, scope)
             detail.update(entities=names, linked=len(seeds))
             detail[MODEL] = model_seconds
-        with self._step("Select_by_Entity") as detail:
-            by_entity = await selectors.select_by_entity(self.graph, seeds, depth=s.section_depth,
-                                                         budget=s.selection_budget)
-            detail["nodes"] = len(by_entity)
-        with self._step("Select_by_Section") as detail:
-            by_section, model_seconds = await self._select_sections(question, scope, vector)
-            detail[MODEL] = model_seconds
-            detail["nodes"] = len(by_section)
-        keys = list(dict.fromkeys([*by_entity, *by_section]))
+
+        async def select_by_entity() -> list[str]:
+            with self._step("Select_by_Entity") as detail:
+                keys = await selectors.select_by_entity(self.graph, seeds, depth=s.section_depth,
+                                                        budget=s.selection_budget)
+                detail["nodes"] = len(keys)
+            return keys
+
+        async def select_by_section() -> list[str]:
+            with self._step("Select_by_Section") as detail:
+                keys, detail[MODEL] = await self._select_sections(question, scope, vector)
+                detail["nodes"] = len(keys)
+            return keys
+
+        if "no-selector" in self.ablations:
+            keys = await selectors.filter_nodes(self.graph, scope)
+        else:  # the two selectors are independent: their queries run side by side
+            by_entity, by_section = await asyncio.gather(select_by_entity(), select_by_section())
+            keys = list(dict.fromkeys([*by_entity, *by_section]))
         with self._step("Fetch") as detail:
-            rows = [r for r in await selectors.fetch_nodes(self.graph, keys, question_vector=vector)
-                    if r["kind"] != "section"]
+            rows = await selectors.candidates(self.graph, keys, vector, max_chars=MAX_TEXT_CHARS)
             detail["nodes"] = len(rows)
         with self._step("Reasoning") as detail:
             graph_scores, text_scores = await asyncio.gather(
-                self._timed("Graph_Reasoning", graph_reasoning(self.graph, [r["key"] for r in rows], seeds,
-                                                              damping=s.ppr_damping, engine=s.ppr_engine)),
+                self._timed("Graph_Reasoning", graph_reasoning(
+                    self.graph, [r["key"] for r in rows], seeds, damping=s.ppr_damping, engine=s.ppr_engine,
+                    documents=[d for d in documents if d["key"] in {r["doc_key"] for r in rows}])),
                 self._timed("Text_Reasoning", text_reasoning(question, rows, self.models.reranker),
                             model=not self.models.reranker.reads_similarities),
             )
             detail["candidates"] = len(rows)
         with self._step("Skyline_Ranker") as detail:
-            kept = skyline([(r["key"], graph_scores.get(r["key"], 0.0), text_scores.get(r["key"], 0.0)) for r in rows],
-                           minimum=s.skyline_min, maximum=s.skyline_max)
+            kept = self._rank([r["key"] for r in rows], graph_scores, text_scores)
             detail["kept"] = len(kept)
-        by_key = {r["key"]: r for r in rows}
+        with self._step("Fetch_Evidence"):
+            by_key = {r["key"]: r for r in await selectors.fetch_nodes(self.graph, kept)}
         return [_evidence(by_key[k], graph_scores.get(k, 0.0), text_scores.get(k, 0.0)) for k in kept]
+
+    def _rank(self, keys: list[str], graph_scores: dict[str, float], text_scores: dict[str, float]) -> list[str]:
+        s = self.settings
+        if self.ablations & {"no-graph", "no-text"}:  # one reasoner: its best skyline_min nodes
+            scores = text_scores if "no-graph" in self.ablations else graph_scores
+            return sorted(keys, key=lambda k: -scores.get(k, 0.0))[:s.skyline_min]
+        return skyline([(k, graph_scores.get(k, 0.0), text_scores.get(k, 0.0)) for k in keys],
+                       minimum=s.skyline_min, maximum=s.skyline_max)
 
     async def _global(self, plan: Plan, scope: list[str]) -> tuple[list[EvidenceNode], int | None]:
         within: list[str] | None = None
@@ -186,7 +216,7 @@ class RetrievalAgent:
         return [_evidence(r) for r in rows], len(keys) if plan.operation == "COUNT" else None
 
     # --- operators ---
-    async def _extract(self, question: str, scope: list[str]) -> tuple[list[str], list[str], float]:
+    async def extract_entities(self, question: str, scope: list[str]) -> tuple[list[str], list[str], float]:
         """Question entities (LLM, else spaCy) linked to graph entities of the scope; and the seconds spent in
         models."""
         began = time.perf_counter()
@@ -236,11 +266,11 @@ class RetrievalAgent:
         nearest = await selectors.nearest_nodes(self.graph, scope, vector, top=s.max_sections)
         return await selectors.subtrees_around(self.graph, nearest, depth=s.section_depth), 0.0
 
-    async def _scope(self, doc_keys: Sequence[str] | None) -> list[str]:
+    async def _documents(self, doc_keys: Sequence[str] | None) -> list[dict[str, Any]]:
         docs = await selectors.scope_documents(self.graph, doc_keys)
         if not docs:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
-        return [d["key"] for d in docs]
+        return docs
 
     # --- trace ---
     @contextmanager

@@ -1,7 +1,8 @@
 """Reasoners (paper §5): score the selected tree nodes by graph importance and by text relevance.
 
-    graph_scores = await graph_reasoning(graph, node_keys, seeds=["<entity key>"], damping=0.85)
-    text_scores = await text_reasoning(question, nodes, reranker)   # nodes from selectors.fetch_nodes
+    docs = await selectors.scope_documents(graph, [doc_key])
+    graph_scores = await graph_reasoning(graph, node_keys, ["<entity key>"], documents=docs, damping=0.85)
+    text_scores = await text_reasoning(question, nodes, reranker)   # nodes from selectors.candidates
 
 **Graph_Reasoning** projects the entities GT-Linked to the selected nodes (and the RELATED/CONTAINED_IN edges
 among them) as a GDS graph with a unique name, always dropped; runs personalized PageRank
@@ -14,9 +15,10 @@ pyarrow (~100 MB) core dependencies. Since subgraphs up to ``LOCAL_PPR_MAX_ENTIT
 as fast as GDS, measured with ``BOOKRAG_PPR_ENGINE=local|gds bookrag bench query``, see the README), the GDS
 path is the rare one and keeps to the driver.
 
-Small subgraphs take a faster path that computes the same scores: their edges are read in one query and
-PageRank runs in-process with the same formula as GDS (``score = (1 - d)·[source] + d·Σ score(u)·w(u,v)/w(u)``,
-undirected, weighted, no redistribution from dangling nodes). ``engine="auto"`` uses it up to
+Small subgraphs take a faster path that computes the same scores: the subgraph is cut from an in-memory copy
+of the document's entity graph (:mod:`.entity_graph`) and PageRank runs in-process with the same formula as
+GDS (``score = (1 - d)·[source] + d·Σ score(u)·w(u,v)/w(u)``, undirected, weighted, no redistribution from
+dangling nodes). ``engine="auto"`` uses it up to
 ``LOCAL_PPR_MAX_ENTITIES`` entities, where it measured faster (see the README), and GDS above;
 ``BOOKRAG_PPR_ENGINE`` forces either.
 
@@ -28,8 +30,7 @@ Neo4j from the embedding stored at indexing (no re-embedding at question time); 
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -37,59 +38,68 @@ import numpy as np
 from ..graph.client import GraphClient
 from ..graph.gds import personalized_pagerank, projected_entity_graph
 from ..llm.reranker import Reranker
+from .entity_graph import ENTITY_GRAPHS, EntityGraph, EntityGraphCache
 
 MAX_TEXT_CHARS = 2000
 
 
-def pagerank_in_process(nodes: Sequence[str], edges: Sequence[tuple[str, str, float]], sources: Sequence[str], *,
-                        damping: float = 0.85, max_iterations: int = 50, tolerance: float = 1e-7) -> dict[str, float]:
-    """Personalized PageRank with GDS's formula on an undirected weighted graph (see the module docstring)."""
-    index = {k: i for i, k in enumerate(nodes)}
-    n = len(nodes)
-    src = np.array([index[a] for a, b, _ in edges] + [index[b] for a, b, _ in edges], dtype=np.int64)
-    dst = np.array([index[b] for a, b, _ in edges] + [index[a] for a, b, _ in edges], dtype=np.int64)
-    weight = np.array([w for *_, w in edges] * 2, dtype=float)
-    out_weight = np.bincount(src, weights=weight, minlength=n) if len(src) else np.zeros(n)
-    share = weight / np.where(out_weight[src] > 0, out_weight[src], 1.0) if len(src) else weight
+def pagerank(n: int, source: np.ndarray, target: np.ndarray, weight: np.ndarray, seeds: Sequence[int], *,
+             damping: float = 0.85, max_iterations: int = 50, tolerance: float = 1e-7) -> np.ndarray:
+    """Personalized PageRank with GDS's formula on ``n`` nodes and undirected weighted edges given as arrays of
+    end positions and weights (see the module docstring)."""
+    src = np.concatenate([source, target])
+    dst = np.concatenate([target, source])
+    both = np.concatenate([weight, weight])
+    out_weight = np.bincount(src, weights=both, minlength=n)
+    share = both / np.where(out_weight[src] > 0, out_weight[src], 1.0) if len(src) else both
     teleport = np.zeros(n)
-    teleport[[index[s] for s in sources]] = 1.0 - damping
+    teleport[list(seeds)] = 1.0 - damping
     scores = teleport.copy()
     for _ in range(max_iterations):
         updated = teleport + damping * np.bincount(dst, weights=scores[src] * share, minlength=n)
-        if np.max(np.abs(updated - scores)) < tolerance:
-            scores = updated
-            break
+        converged = np.max(np.abs(updated - scores)) < tolerance
         scores = updated
-    return {k: float(scores[i]) for k, i in index.items()}
+        if converged:
+            break
+    return scores
+
+
+def pagerank_in_process(nodes: Sequence[str], edges: Sequence[tuple[str, str, float]], sources: Sequence[str],
+                        **options: Any) -> dict[str, float]:
+    """:func:`pagerank` on named nodes and ``(a, b, weight)`` edges: score by node."""
+    index = {k: i for i, k in enumerate(nodes)}
+    source = np.array([index[a] for a, _, _ in edges], dtype=np.int64)
+    target = np.array([index[b] for _, b, _ in edges], dtype=np.int64)
+    scores = pagerank(len(nodes), source, target, np.array([w for *_, w in edges], dtype=float),
+                      [index[s] for s in sources], **options)
+    return dict(zip(nodes, scores.tolist(), strict=True))
 
 
 LOCAL_PPR_MAX_ENTITIES = 10_000  # the largest subgraphs measured (a few thousand entities) were faster in-process
 
 
 async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: Sequence[str], *,
-                          damping: float = 0.85, engine: str = "auto") -> dict[str, float]:
+                          documents: Sequence[Mapping[str, Any]], damping: float = 0.85, engine: str = "auto",
+                          graphs: EntityGraphCache = ENTITY_GRAPHS) -> dict[str, float]:
     """Sum of the personalized-PageRank scores of each node's entities (empty without seeds in the subgraph).
-    ``engine``: ``gds``, ``local`` (in-process) or ``auto`` (local for small subgraphs)."""
+    ``documents``: the ``retrieval/scope_documents`` rows the nodes belong to; their entity graphs come from
+    ``graphs`` (see :mod:`.entity_graph`). ``engine``: ``gds``, ``local`` (in-process) or ``auto`` (local for
+    subgraphs up to ``LOCAL_PPR_MAX_ENTITIES`` entities)."""
     if not node_keys:
         return {}
-    local = engine == "local" or engine == "auto"
-    (row,) = await graph.read("retrieval/node_entities", node_keys=list(node_keys), with_edges=local)
-    links = row["links"]
-    entities = [entity for entity, _ in links]
-    known = set(entities)
-    sources = [s for s in dict.fromkeys(seeds) if s in known]
+    sub = EntityGraph.union([(await graphs.get(graph, doc)).subgraph(node_keys) for doc in documents])
+    position = {k: i for i, k in enumerate(sub.keys)}
+    sources = [position[s] for s in dict.fromkeys(seeds) if s in position]
     if not sources:
         return {}
-    if engine == "local" or (engine == "auto" and len(entities) <= LOCAL_PPR_MAX_ENTITIES):
-        ppr = pagerank_in_process(entities, [tuple(e) for e in row["edges"]], sources, damping=damping)
+    if engine == "local" or (engine == "auto" and len(sub.keys) <= LOCAL_PPR_MAX_ENTITIES):
+        ppr = pagerank(len(sub.keys), sub.source, sub.target, sub.weight, sources, damping=damping)
     else:
-        async with projected_entity_graph(graph, entities) as projection:
-            ppr = await personalized_pagerank(graph, projection, source_keys=sources, damping=damping)
-    scores: dict[str, float] = defaultdict(float)
-    for entity, nodes in links:
-        for node in nodes:
-            scores[node] += ppr.get(entity, 0.0)
-    return dict(scores)
+        async with projected_entity_graph(graph, sub.keys) as projection:
+            by_key = await personalized_pagerank(graph, projection, source_keys=[sub.keys[i] for i in sources],
+                                                 damping=damping)
+        ppr = np.array([by_key.get(k, 0.0) for k in sub.keys])
+    return {node: float(ppr[entities].sum()) for node, entities in sub.node_entities.items()}
 
 
 def node_text(node: dict[str, Any]) -> str:
@@ -100,7 +110,7 @@ def node_text(node: dict[str, Any]) -> str:
 
 async def text_reasoning(question: str, nodes: Sequence[dict[str, Any]], reranker: Reranker) -> dict[str, float]:
     """Reranker score of each node against the question. The similarity of each node's stored embedding to the
-    question (``node["similarity"]``, from :func:`.selectors.fetch_nodes`) goes along; the fusion reranker
+    question (``node["similarity"]``, from :func:`.selectors.candidates`) goes along; the fusion reranker
     uses it instead of embedding the texts again."""
     if not nodes:
         return {}

@@ -24,7 +24,7 @@ MAX_SECTION_NODES = 400
 
 async def _roots(graph: GraphClient, *, entity_keys: Sequence[str] = (), node_keys: Sequence[str] = (),
                  depth: int, max_nodes: int) -> list[dict[str, Any]]:
-    return await graph.read("retrieval/subtree_roots", entity_keys=list(entity_keys), node_keys=list(node_keys),
+    return await graph.read_rows("retrieval/subtree_roots", entity_keys=list(entity_keys), node_keys=list(node_keys),
                             depth=depth, max_nodes=max_nodes)
 
 
@@ -68,12 +68,12 @@ async def select_by_section(graph: GraphClient, section_keys: Sequence[str]) -> 
     """The whole subtrees of the given sections."""
     if not section_keys:
         return []
-    return [r["key"] for r in await graph.read("retrieval/select_by_section", section_keys=list(section_keys))]
+    return await graph.read_rows("retrieval/select_by_section", section_keys=list(section_keys))
 
 
 async def sections(graph: GraphClient, doc_keys: Sequence[str]) -> list[dict[str, Any]]:
     """The scope's table of contents (key, doc_key, title, level, path, pages)."""
-    return await graph.read("retrieval/sections", doc_keys=list(doc_keys))
+    return await graph.read_rows("retrieval/sections", doc_keys=list(doc_keys))
 
 
 def match_section_title(toc: Sequence[dict[str, Any]], title: str) -> list[str]:
@@ -97,19 +97,27 @@ async def filter_nodes(
     within: Sequence[str] | None = None,
 ) -> list[str]:
     """Filter_Modal (``kinds``) and Filter_Range (pages; ``within`` a selection, e.g. a section's subtree)."""
-    rows = await graph.read(
+    return await graph.read_rows(
         "retrieval/filter_nodes", doc_keys=list(doc_keys), kinds=list(kinds) if kinds else None,
         page_from=page_from, page_to=page_to, within=list(within) if within is not None else None,
     )
-    return [r["key"] for r in rows]
 
 
-async def fetch_nodes(graph: GraphClient, keys: Sequence[str], *,
-                      question_vector: Sequence[float] | None = None) -> list[dict[str, Any]]:
-    """Evidence details of tree nodes, in reading order; with ``question_vector``, each node's ``similarity``
-    to it (computed in Neo4j from the stored block embedding)."""
+async def candidates(graph: GraphClient, keys: Sequence[str], question_vector: Sequence[float], *,
+                     max_chars: int = 2000) -> list[dict[str, Any]]:
+    """The content blocks among ``keys`` as the reasoners read them (key, doc_key, order, title, section_path,
+    text cut at ``max_chars``) with each one's ``similarity`` to the question, computed in Neo4j from the
+    stored block embedding; in reading order."""
     if not keys:
         return []
-    rows = await graph.read("retrieval/nodes", keys=list(keys),
-                            question_vector=list(question_vector) if question_vector is not None else None)
+    rows = await graph.read_rows("retrieval/candidates", keys=list(keys), question_vector=list(question_vector),
+                                 max_chars=max_chars)
+    return sorted(rows, key=lambda r: (r["doc_key"], r["order"] or 0))
+
+
+async def fetch_nodes(graph: GraphClient, keys: Sequence[str]) -> list[dict[str, Any]]:
+    """Evidence details of tree nodes (what is shown and cited), in reading order."""
+    if not keys:
+        return []
+    rows = await graph.read_rows("retrieval/nodes", keys=list(keys))
     return sorted(rows, key=lambda r: (r["doc_key"], r["order"] or 0))

@@ -1,5 +1,6 @@
 // The table of contents of the scope (for Select_by_Section and Filter_Range by section title).
+// In reading order, in one record.
 MATCH (s:Section) WHERE s.doc_key IN $doc_keys
-RETURN s.key AS key, s.doc_key AS doc_key, s.title AS title, s.level AS level, s.section_path AS path,
-       s.page_start AS page_start, s.page_end AS page_end
-ORDER BY s.doc_key, s.order
+WITH s ORDER BY s.doc_key, s.order
+RETURN collect({key: s.key, doc_key: s.doc_key, title: s.title, level: s.level, path: s.section_path,
+                page_start: s.page_start, page_end: s.page_end}) AS rows

@@ -2,7 +2,8 @@
 // $entity_keys, lifted to its deepest enclosing section at depth <= $depth; or to its nearest enclosing
 // section when that one holds more than $max_nodes nodes (documents whose top levels are single wrappers);
 // or to itself outside any section. One row per (tag, root): tag = the entity (with its mention count) or
-// the node it came from, and the root's subtree size. The subtrees are read by retrieval/select_by_section.
+// the node it came from, and the root's subtree size, in one record. The subtrees are read by
+// retrieval/select_by_section.
 CALL () {
   MATCH (e:Entity)-[:MENTIONED_IN]->(n:TreeNode) WHERE e.key IN $entity_keys
   RETURN e.key AS tag, coalesce(e.mentions, 0) AS mentions, n
@@ -19,4 +20,5 @@ WITH tag, mentions, n, nearest, at_depth,
           ELSE coalesce(at_depth.descendants, COUNT { (at_depth)-[:HAS_CHILD*]->() }) END AS size
 WITH DISTINCT tag, mentions, CASE WHEN at_depth IS NOT NULL AND size <= $max_nodes THEN at_depth
                                   ELSE coalesce(nearest, n) END AS root
-RETURN tag, mentions, root.key AS root, 1 + coalesce(root.descendants, COUNT { (root)-[:HAS_CHILD*]->() }) AS size
+RETURN collect({tag: tag, mentions: mentions, root: root.key,
+                size: 1 + coalesce(root.descendants, COUNT { (root)-[:HAS_CHILD*]->() })}) AS rows

@@ -1,0 +1,104 @@
+"""``bookrag eval`` reports: per-question JSONL, a summary JSON, a Markdown table and PNG plots.
+
+    paths = write_report(Path("eval-out"), rows, summary)   # {"questions": ..., "summary": ..., ...}
+
+Plots (matplotlib, the ``eval`` extra): page recall by method, page recall by evidence source, and cost
+(seconds a question) against page recall.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+COLUMNS = (("recall", "page recall"), ("recall@5", "recall@5"), ("recall@10", "recall@10"), ("units", "units"),
+           ("seconds", "s/question"), ("tokens", "tokens"), ("llm_calls", "LLM calls"), ("score", "QA score"),
+           ("em", "EM"), ("f1", "F1"), ("inclusion", "inclusion"))
+
+
+def markdown_table(summary: dict[str, Any]) -> str:
+    """One row per method with the means that were measured."""
+    methods = summary["methods"]
+    shown = [(k, title) for k, title in COLUMNS if any(k in m for m in methods.values())]
+    lines = ["| method | questions | " + " | ".join(t for _, t in shown) + " |",
+             "|---|---|" + "---|" * len(shown)]
+    for name, m in methods.items():
+        cells = [_cell(m.get(k)) for k, _ in shown]
+        lines.append(f"| {name} | {m['n']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.3f}" if isinstance(value, float) and value < 10 else f"{value:,.0f}"
+
+
+def write_report(out: Path, rows: Sequence[dict[str, Any]], summary: dict[str, Any]) -> dict[str, Path]:
+    """Write ``questions.jsonl``, ``summary.json``, ``report.md`` and the plots into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"questions": out / "questions.jsonl", "summary": out / "summary.json", "markdown": out / "report.md"}
+    paths["questions"].write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    paths["summary"].write_text(json.dumps(summary, indent=2) + "\n")
+    paths["markdown"].write_text(f"# Evaluation: {summary['questions']} questions\n\n" + markdown_table(summary))
+    try:
+        paths |= _plots(out, summary)
+    except ImportError:
+        log.warning("no plots: matplotlib is missing (pip install 'bookrag-neo4j[eval]')")
+    return paths
+
+
+def _plots(out: Path, summary: dict[str, Any]) -> dict[str, Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    methods = summary["methods"]
+    names = list(methods)
+    paths = {}
+
+    fig, ax = plt.subplots(figsize=(max(5, 1.1 * len(names)), 3.5))
+    ax.bar(names, [methods[n]["recall"] for n in names], color="#4C72B0")
+    ax.set_ylabel("page recall")
+    ax.set_ylim(0, 1)
+    ax.set_title("Page recall by method")
+    ax.tick_params(axis="x", rotation=30)
+    paths["plot_recall"] = _save(fig, out / "recall_by_method.png")
+
+    sources = sorted({s for n in names for s in methods[n]["recall_by"]["sources"]})
+    fig, ax = plt.subplots(figsize=(max(6, 1.4 * len(sources)), 3.5))
+    width = 0.8 / max(1, len(names))
+    for i, name in enumerate(names):
+        by = methods[name]["recall_by"]["sources"]
+        ax.bar([x + i * width for x in range(len(sources))], [by.get(s, 0.0) for s in sources], width, label=name)
+    ax.set_xticks([x + width * (len(names) - 1) / 2 for x in range(len(sources))], sources)
+    ax.set_ylabel("page recall")
+    ax.set_ylim(0, 1)
+    ax.set_title("Page recall by evidence source")
+    ax.legend(fontsize=7)
+    paths["plot_sources"] = _save(fig, out / "recall_by_source.png")
+
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for name in names:
+        ax.scatter(methods[name]["seconds"], methods[name]["recall"], label=name)
+        ax.annotate(name, (methods[name]["seconds"], methods[name]["recall"]), fontsize=7)
+    ax.set_xlabel("seconds a question")
+    ax.set_ylabel("page recall")
+    ax.set_title("Cost against quality")
+    paths["plot_cost"] = _save(fig, out / "cost_vs_recall.png")
+    return paths
+
+
+def _save(fig: Any, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return path

@@ -1,0 +1,150 @@
+"""``bookrag eval``: run BookRAG, its ablations and the baselines over a benchmark folder and score them.
+
+    bench = load_benchmark(Path("../shared/benchmarks/financebench"), limit=10)
+    rows = await evaluate(graph, settings, models, bench, methods=["bookrag", "bm25"], mode="retrieval")
+    summary = summarise(rows)            # then report.write_report(out, rows, summary)
+
+Documents missing from the index are indexed first (an unchanged PDF is a no-op). Per question and method:
+the retrieved units (tree nodes or chunks) with their pages, page recall (all, top 5, top 10), the number of
+units, seconds, LLM calls and tokens; in ``qa`` mode also the answer and its scores (MMLongBench's rules
+per ``answer_format``, FinanceBench's numeric tolerance, EM, token F1, inclusion). Baselines retrieve
+only: QA is scored for BookRAG and its ablations. Runs are deterministic given the caches (model replies,
+extractions) and the index.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any, Literal
+
+from ..config import Settings
+from ..graph.client import GraphClient
+from ..index.pipeline import Indexer
+from ..llm.factory import Models
+from ..llm.usage import track_usage
+from ..retrieval import selectors
+from ..retrieval.agent import ABLATIONS, RetrievalAgent
+from . import baselines
+from .benchmark import Benchmark, BenchQuestion
+from .metrics import exact_match, financebench_score, inclusion, mmlongbench_score, page_recall, token_f1
+
+log = logging.getLogger(__name__)
+
+BASELINES = ("bm25", "dense", "layout", "graphranker")
+METHODS = ("bookrag", *BASELINES, *(f"bookrag-{a}" for a in ABLATIONS))
+Mode = Literal["retrieval", "qa"]
+
+
+async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench: Benchmark, *,
+                   methods: Sequence[str] = ("bookrag", *BASELINES), mode: Mode = "retrieval",
+                   use_llm: bool = True, only_indexed: bool = False,
+                   progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+    """One row per (question, method); see the module docstring. ``only_indexed``: index nothing; skip the
+    questions about documents whose tree and graph are not complete yet."""
+    unknown = set(methods) - set(METHODS)
+    if unknown:
+        raise ValueError(f"unknown methods {sorted(unknown)}; known: {', '.join(METHODS)}")
+    keys: dict[str, str] = {}
+    if only_indexed:
+        ready = {d["name"]: d["key"] for d in await selectors.scope_documents(graph, None) if d["graph_version"]}
+        keys = {doc: ready[doc] for doc in {q.doc for q in bench.questions} if doc in ready}
+        bench = replace(bench, questions=[q for q in bench.questions if q.doc in keys])
+    else:
+        indexer = Indexer(graph, settings, models, use_llm=use_llm)
+        for doc in sorted({q.doc for q in bench.questions}):
+            keys[doc] = (await indexer.index(bench.pdf(doc))).doc_key
+    if "dense" in methods or "bm25" in methods:
+        for key in keys.values():
+            await baselines.ensure_chunks(graph, key, models.embedder)
+    documents = {d["key"]: d for d in await selectors.scope_documents(graph, list(keys.values()))}
+    linker = RetrievalAgent(graph, settings, models, use_llm=use_llm)  # GraphRanker's question entities
+    agents = {m: RetrievalAgent(graph, settings, models, use_llm=use_llm,
+                                ablations=[m.removeprefix("bookrag-")] if m.startswith("bookrag-") else [])
+              for m in methods if m.startswith("bookrag")}
+    rows = []
+    for question in bench.questions:
+        doc_key = keys[question.doc]
+        for method in methods:
+            began = time.perf_counter()
+            with track_usage() as ledger:
+                answer = None
+                if method in agents:
+                    agent = agents[method]
+                    if mode == "qa":
+                        result = await agent.ask(question.question, [doc_key])
+                        answer, nodes = result.text, result.evidence
+                    else:
+                        nodes = (await agent.retrieve(question.question, [doc_key])).nodes
+                    units = [{"key": n.key, "pages": list(range(n.page_start, max(n.page_start, n.page_end) + 1))}
+                             for n in nodes]
+                else:
+                    units = [{"key": h.key, "pages": h.pages}
+                             for h in await _baseline(method, graph, models, linker, documents[doc_key], question)]
+            usage = ledger.total()
+            rows.append(_score(bench.name, question, method, units, answer, time.perf_counter() - began,
+                               usage.calls, usage.total_tokens))
+        if progress:
+            progress(question.id)
+    return rows
+
+
+async def _baseline(method: str, graph: GraphClient, models: Models, linker: RetrievalAgent,
+                    document: dict[str, Any], question: BenchQuestion) -> list[baselines.Hit]:
+    if method == "bm25":
+        return await baselines.bm25_chunks(graph, document["key"], question.question)
+    if method == "graphranker":
+        seeds, _, _ = await linker.extract_entities(question.question, [document["key"]])
+        return await baselines.graph_ranker(graph, document, seeds)
+    (vector,) = await models.embedder.embed([question.question])
+    if method == "dense":
+        return await baselines.dense_chunks(graph, document["key"], vector)
+    return await baselines.dense_blocks(graph, document["key"], vector)
+
+
+def _score(bench: str, q: BenchQuestion, method: str, units: list[dict[str, Any]], answer: str | None,
+           seconds: float, calls: int, tokens: int) -> dict[str, Any]:
+    pages = [u["pages"] for u in units]
+    row: dict[str, Any] = {
+        "benchmark": bench, "id": q.id, "doc": q.doc, "method": method, "question": q.question,
+        "category": q.category, "sources": q.sources, "doc_type": q.doc_type,
+        "gold_answer": q.answer, "gold_pages": q.evidence_pages,
+        "retrieved": units, "retrieved_pages": sorted({p for ps in pages for p in ps}), "units": len(units),
+        "recall": page_recall(q.evidence_pages, pages),
+        "recall@5": page_recall(q.evidence_pages, pages, budget=5),
+        "recall@10": page_recall(q.evidence_pages, pages, budget=10),
+        "seconds": round(seconds, 4), "llm_calls": calls, "tokens": tokens,
+    }
+    if answer is not None:
+        score = (mmlongbench_score(answer, q.answer, q.answer_format) if q.answer_format
+                 else financebench_score(answer, q.answer))
+        row.update(answer=answer, score=score, em=exact_match(answer, q.answer), f1=token_f1(answer, q.answer),
+                   inclusion=inclusion(answer, q.answer))
+    return row
+
+
+MEASURES = ("recall", "recall@5", "recall@10", "units", "seconds", "llm_calls", "tokens", "score", "em", "f1",
+            "inclusion")
+
+
+def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Means per method, and page recall per method broken down by category, evidence source and doc type."""
+    by_method: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_method[row["method"]].append(row)
+    summary: dict[str, Any] = {"questions": len({(r["benchmark"], r["id"]) for r in rows}), "methods": {}}
+    for method, group in by_method.items():
+        means = {m: round(statistics.mean(r[m] for r in group), 4) for m in MEASURES if all(m in r for r in group)}
+        breakdown: dict[str, dict[str, float]] = {}
+        for field in ("category", "sources", "doc_type"):
+            buckets: dict[str, list[float]] = defaultdict(list)
+            for r in group:
+                for value in (r[field] if isinstance(r[field], list) else [r[field]]):
+                    buckets[value].append(r["recall"])
+            breakdown[field] = {k: round(statistics.mean(v), 4) for k, v in sorted(buckets.items())}
+        summary["methods"][method] = {"n": len(group), **means, "recall_by": breakdown}
+    return summary
