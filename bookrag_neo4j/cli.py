@@ -41,6 +41,8 @@ app.add_typer(models_app, name="models")
 console = Console(stderr=True)
 InstanceOpt = Annotated[str | None, typer.Option("--instance", help="Managed server instance (default: default).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+RepeatOpt = Annotated[int, typer.Option(help="Timed runs per question (after one warm-up).")]
+NoLlmPlanOpt = Annotated[bool, typer.Option("--no-llm", help="Plan and extract without an LLM.")]
 
 
 def _settings(instance: str | None = None) -> Settings:
@@ -401,7 +403,7 @@ def eval_cmd(
     limit: Annotated[int | None, typer.Option(help="The first N questions only.")] = None,
     no_llm: Annotated[bool, typer.Option("--no-llm", help="The whole pipeline in its LLM-free mode.")] = False,
     only_indexed: Annotated[bool, typer.Option(
-        "--only-indexed", help="Index nothing: only the questions about documents already indexed with a graph.")
+        "--only-indexed", help="Index no new document: only the questions about documents indexed with a graph.")
     ] = False,
     out: Annotated[Path, typer.Option(help="Report folder.")] = Path("eval-out"),
     instance: InstanceOpt = None,
@@ -583,13 +585,14 @@ def bench_query_cmd(
         help="A benchmark folder (questions.jsonl): its questions about DOC.")] = None,
     question: Annotated[list[str] | None, typer.Option(help="A question (repeatable).")] = None,
     limit: Annotated[int, typer.Option(help="At most this many questions.")] = 20,
-    repeat: Annotated[int, typer.Option(help="Timed runs per question (after one warm-up).")] = 3,
-    no_llm: Annotated[bool, typer.Option("--no-llm", help="Plan and extract without an LLM.")] = False,
+    repeat: RepeatOpt = 3,
+    no_llm: NoLlmPlanOpt = False,
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Retrieval latency p50/p95 on a document, without and with model inference, per operator."""
-    from .eval.bench_query import bench_query, benchmark_questions
+    from .eval.bench_query import bench_query
+    from .eval.benchmark import load_benchmark
     from .index.library import find_document
     from .llm.factory import Models
     from .retrieval.agent import RetrievalAgent
@@ -600,7 +603,7 @@ def bench_query_cmd(
         found = await find_document(graph, doc)
         asked = list(question or [])
         if questions is not None:
-            asked += [q["question"] for q in benchmark_questions(questions, found["name"])]
+            asked += [q.question for q in load_benchmark(questions).questions if q.doc == found["name"]]
         if not asked:
             raise typer.BadParameter("give --question or --questions FOLDER with questions about this document")
         agent = RetrievalAgent(graph, settings, Models.from_settings(settings), use_llm=not no_llm)
@@ -615,8 +618,8 @@ def bench_query_cmd(
 def bench_scale_cmd(
     question: Annotated[list[str], typer.Option(help="A question (repeatable), asked of the whole library.")],
     sizes: Annotated[str, typer.Option(help="Library sizes (documents), comma-separated.")] = "1,5,20",
-    repeat: Annotated[int, typer.Option(help="Timed runs per question (after one warm-up).")] = 3,
-    no_llm: Annotated[bool, typer.Option("--no-llm", help="Plan and extract without an LLM.")] = False,
+    repeat: RepeatOpt = 3,
+    no_llm: NoLlmPlanOpt = False,
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:

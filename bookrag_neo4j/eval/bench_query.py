@@ -10,11 +10,9 @@ the figure without model inference is exact in the LLM-free mode (``--no-llm``) 
 
 from __future__ import annotations
 
-import json
 import statistics
 import time
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
 from ..retrieval import selectors
@@ -27,12 +25,6 @@ def percentile(values: list[float], q: float) -> float:
         return 0.0
     index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
     return ordered[index]
-
-
-def benchmark_questions(folder: Path, document: str) -> list[dict[str, Any]]:
-    """Questions about ``document`` from a benchmark folder's ``questions.jsonl``."""
-    rows = [json.loads(line) for line in (folder / "questions.jsonl").read_text().splitlines() if line.strip()]
-    return [r for r in rows if r["doc"] == document]
 
 
 async def bench_query(agent: RetrievalAgent, doc_keys: list[str], questions: list[str], *,

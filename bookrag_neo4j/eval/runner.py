@@ -44,20 +44,19 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
                    methods: Sequence[str] = ("bookrag", *BASELINES), mode: Mode = "retrieval",
                    use_llm: bool = True, only_indexed: bool = False,
                    progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
-    """One row per (question, method); see the module docstring. ``only_indexed``: index nothing; skip the
-    questions about documents whose tree and graph are not complete yet."""
+    """One row per (question, method); see the module docstring. ``only_indexed``: index no new document and
+    keep the graphs as they are (e.g. built offline, then evaluated with an LLM); skip the questions about
+    documents whose tree and graph are not complete yet."""
     unknown = set(methods) - set(METHODS)
     if unknown:
         raise ValueError(f"unknown methods {sorted(unknown)}; known: {', '.join(METHODS)}")
-    keys: dict[str, str] = {}
     if only_indexed:
-        ready = {d["name"]: d["key"] for d in await selectors.scope_documents(graph, None) if d["graph_version"]}
-        keys = {doc: ready[doc] for doc in {q.doc for q in bench.questions} if doc in ready}
-        bench = replace(bench, questions=[q for q in bench.questions if q.doc in keys])
-    else:
-        indexer = Indexer(graph, settings, models, use_llm=use_llm)
-        for doc in sorted({q.doc for q in bench.questions}):
-            keys[doc] = (await indexer.index(bench.pdf(doc))).doc_key
+        ready = {d["name"] for d in await selectors.scope_documents(graph, None) if d["graph_version"]}
+        bench = replace(bench, questions=[q for q in bench.questions if q.doc in ready])
+    indexer = Indexer(graph, settings, models, use_llm=use_llm)
+    keys: dict[str, str] = {}
+    for doc in sorted({q.doc for q in bench.questions}):  # a no-op for an indexed PDF, but for missing embeddings
+        keys[doc] = (await indexer.index(bench.pdf(doc), graph=not only_indexed)).doc_key
     if "dense" in methods or "bm25" in methods:
         for key in keys.values():
             await baselines.ensure_chunks(graph, key, models.embedder)
