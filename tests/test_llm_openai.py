@@ -152,7 +152,9 @@ async def test_usage_is_accounted_per_stage(server: HTTPServer) -> None:
     with track_usage() as ledger:
         await llm.complete(MESSAGES, stage="index.extract")
         await llm.complete([{"role": "user", "content": "2"}], stage="index.extract")
-        await llm.complete([{"role": "user", "content": "3"}], stage="query.plan")
+        with track_usage() as inner:  # a nested ledger sees its own calls; the outer one sees them too
+            await llm.complete([{"role": "user", "content": "3"}], stage="query.plan")
+    assert inner.total().calls == 1 and set(inner.by_stage()) == {"query.plan"}
     stages = ledger.by_stage()
     assert stages["index.extract"].calls == 2 and stages["index.extract"].prompt_tokens == 200
     assert stages["query.plan"].completion_tokens == 10

@@ -39,13 +39,16 @@ class Usage(BaseModel):
 
 
 class UsageLedger:
-    """Usage summed per stage."""
+    """Usage summed per stage; a ledger opened inside another also records into that one."""
 
-    def __init__(self) -> None:
+    def __init__(self, parent: UsageLedger | None = None) -> None:
         self._stages: dict[str, Usage] = {}
+        self._parent = parent
 
     def record(self, stage: str, usage: Usage) -> None:
         self._stages[stage] = self._stages.get(stage, Usage()) + usage
+        if self._parent is not None:
+            self._parent.record(stage, usage)
 
     def by_stage(self) -> dict[str, Usage]:
         return dict(sorted(self._stages.items()))
@@ -62,8 +65,9 @@ _current: contextvars.ContextVar[UsageLedger | None] = contextvars.ContextVar("b
 
 @contextmanager
 def track_usage() -> Iterator[UsageLedger]:
-    """Collect the usage of every model call made inside the block (including in tasks it starts)."""
-    ledger = UsageLedger()
+    """Collect the usage of every model call made inside the block (including in tasks it starts, and in
+    blocks nested in it)."""
+    ledger = UsageLedger(parent=_current.get())
     token = _current.set(ledger)
     try:
         yield ledger

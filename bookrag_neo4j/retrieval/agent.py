@@ -35,6 +35,7 @@ from .synthesis import extractive_answer, map_answers, reduce_answer
 log = logging.getLogger(__name__)
 
 TOC_LIMIT = 400  # sections shown to the LLM for Select_by_Section
+TOC_CHARS = 12_000  # and at most this much of their listing (~3 k tokens: small local models have 8 k)
 MODEL = "model_seconds"
 # The paper's ablations (Table 7), for `bookrag eval`: one static single-hop workflow; every content block of
 # the scope as candidates; no Graph_Reasoning; no Text_Reasoning. Without one reasoner, the best
@@ -253,7 +254,10 @@ class RetrievalAgent:
         if self.llm is not None:
             toc = (await selectors.sections(self.graph, scope))[:TOC_LIMIT]
             if toc:
-                listing = "\n".join(f"{i}: {t['path']} (p. {t['page_start']})" for i, t in enumerate(toc))
+                lines = [f"{i}: {t['path']} (p. {t['page_start']})" for i, t in enumerate(toc)]
+                while len(lines) > 1 and sum(len(line) + 1 for line in lines) > TOC_CHARS:
+                    lines.pop()
+                listing = "\n".join(lines)
                 prompt = render_prompt("select_sections", question=question, toc=listing, max_sections=s.max_sections)
                 began = time.perf_counter()
                 try:
