@@ -526,19 +526,27 @@ def toc(doc: Annotated[str, typer.Argument(help="Document key or file name.")], 
 def bench_ingest_cmd(
     paths: Annotated[list[Path], typer.Argument(help="PDF files or folders of PDFs.")],
     tables: Annotated[str, typer.Option(help="Table detection: layout, lines or off.")] = "layout",
+    all_stages: Annotated[bool, typer.Option(
+        "--all-stages", help="The whole pipeline (embeddings, knowledge graph), seconds and throughput per stage.")
+    ] = False,
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Tree-build throughput without an LLM: pages/s for parsing, nodes+relationships/s for writing."""
-    from .eval.bench_ingest import bench_ingest
+    """Indexing throughput without an LLM: pages/s for parsing, nodes+relationships/s for writing; with
+    --all-stages every stage of the pipeline."""
+    from .eval.bench_ingest import bench_ingest, bench_ingest_all_stages
+    from .llm.factory import Models
 
     pdfs = sorted(p for path in paths for p in ([path] if path.is_file() else path.rglob("*.pdf")))
+    settings = _settings(instance)
 
     async def work(graph: GraphClient) -> dict:
+        if all_stages:
+            return await bench_ingest_all_stages(graph, settings, Models.from_settings(settings), pdfs)
         return await bench_ingest(graph, pdfs, tables=tables)
 
     with console.status(f"Indexing {len(pdfs)} PDFs..."):
-        report = _run_with_graph(_settings(instance), work)
+        report = _run_with_graph(settings, work)
     if as_json:
         _print_json(report)
     else:

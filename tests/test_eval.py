@@ -103,3 +103,17 @@ def test_the_cli_writes_a_report(settings, mini: Path, tmp_path: Path) -> None:
     assert (out / "summary.json").is_file() and (out / "recall_by_method.png").is_file()
     bad = run_cli(settings, "eval", str(mini), "--methods", "bookrag,magic")
     assert bad.returncode != 0 and "unknown methods" in bad.stdout + bad.stderr
+
+
+def test_bench_ingest_times_every_stage(settings) -> None:
+    tree = run_cli(settings, "bench", "ingest", str(need(FOOTLOCKER)), "--json")
+    assert tree.returncode == 0, tree.stderr
+    report = json.loads(tree.stdout)
+    assert report["documents"] == 1 and report["pages"] > 0 and report["parse_pages_per_s"] > 0
+    every = run_cli(settings, "bench", "ingest", str(FOOTLOCKER), "--all-stages", "--json")
+    assert every.returncode == 0, every.stderr
+    stages = json.loads(every.stdout)
+    assert stages["documents"] == 1 and stages["pages"] == report["pages"] and stages["embedded"] > 0
+    assert {"tree.parse", "tree.write", "tree.embed", "graph.extract", "graph.resolve", "graph.write"} <= set(
+        stages["seconds"])
+    assert all(rate > 0 for rate in stages["per_second"].values())
