@@ -595,6 +595,7 @@ def bench_query_cmd(
     limit: Annotated[int, typer.Option(help="At most this many questions.")] = 20,
     repeat: RepeatOpt = 3,
     no_llm: NoLlmPlanOpt = False,
+    plot: Annotated[Path | None, typer.Option(help="Also write a PNG: p50 per operator.")] = None,
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -619,6 +620,12 @@ def bench_query_cmd(
                 **await bench_query(agent, [found["key"]], asked[:limit], repeat=repeat)}
 
     report = _run_with_graph(settings, work)
+    if plot is not None:
+        from .eval.report import bar_chart
+
+        ops = report["per_operator_without_model"]
+        bar_chart(plot, list(ops), [v["p50_ms"] for v in ops.values()], ylabel="p50 ms, without model inference",
+                  title=f"Retrieval latency per operator: {report['document']}")
     _print_json(report) if as_json else console.print_json(data=report)
 
 
@@ -628,6 +635,7 @@ def bench_scale_cmd(
     sizes: Annotated[str, typer.Option(help="Library sizes (documents), comma-separated.")] = "1,5,20",
     repeat: RepeatOpt = 3,
     no_llm: NoLlmPlanOpt = False,
+    plot: Annotated[Path | None, typer.Option(help="Also write a PNG: p50 by library size.")] = None,
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -643,6 +651,12 @@ def bench_scale_cmd(
         return await bench_scale(agent, question, sizes=[int(s) for s in sizes.split(",")], repeat=repeat)
 
     rows = _run_with_graph(settings, work)
+    if plot is not None:
+        from .eval.report import bar_chart
+
+        bar_chart(plot, [f"{r['documents']} docs" for r in rows],
+                  [r["without_model_inference"]["p50_ms"] for r in rows], ylabel="p50 ms, without model inference",
+                  title="Retrieval latency as the library grows")
     if as_json:
         _print_json(rows)
         return

@@ -55,15 +55,19 @@ def test_cli_retrieve_and_ask(settings, survey) -> None:
     assert "Skyline_Ranker" in asked.stderr  # --explain prints the plan and the trace
 
 
-def test_bench_query_reports_percentiles(settings, survey) -> None:
+def test_bench_query_reports_percentiles(settings, survey, tmp_path) -> None:
+    plot = tmp_path / "operators.png"
     proc = run_cli(settings, "bench", "query", survey, "--question", QUESTION, "--question", "How many tables are there?",
-                   "--repeat", "1", "--no-llm", "--json")
+                   "--repeat", "1", "--no-llm", "--json", "--plot", str(plot))
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["runs"] == 2 and report["document"] == survey
     quiet, loud = report["without_model_inference"], report["with_model_inference"]
     assert 0 < quiet["p50_ms"] <= quiet["p95_ms"] and quiet["p50_ms"] <= loud["p50_ms"]
     assert {"Select_by_Entity", "Graph_Reasoning", "Skyline_Ranker", "Count"} <= set(report["per_operator_without_model"])
+    import matplotlib.image
+
+    assert matplotlib.image.imread(plot).shape[1] > 300
 
 
 async def test_cleanup(graph: GraphClient, survey) -> None:

@@ -61,15 +61,8 @@ def _plots(out: Path, summary: dict[str, Any]) -> dict[str, Path]:
 
     methods = summary["methods"]
     names = list(methods)
-    paths = {}
-
-    fig, ax = plt.subplots(figsize=(max(5, 1.1 * len(names)), 3.5))
-    ax.bar(names, [methods[n]["recall"] for n in names], color="#4C72B0")
-    ax.set_ylabel("page recall")
-    ax.set_ylim(0, 1)
-    ax.set_title("Page recall by method")
-    ax.tick_params(axis="x", rotation=30)
-    paths["plot_recall"] = _save(fig, out / "recall_by_method.png")
+    paths = {"plot_recall": bar_chart(out / "recall_by_method.png", names, [methods[n]["recall"] for n in names],
+                                      title="Page recall by method", ylabel="page recall", ylim=1.0)}
 
     sources = sorted({s for n in names for s in methods[n]["recall_by"]["sources"]})
     fig, ax = plt.subplots(figsize=(max(6, 1.4 * len(sources)), 3.5))
@@ -93,6 +86,24 @@ def _plots(out: Path, summary: dict[str, Any]) -> dict[str, Path]:
     ax.set_title("Cost against quality")
     paths["plot_cost"] = _save(fig, out / "cost_vs_recall.png")
     return paths
+
+
+def bar_chart(path: Path, labels: Sequence[str], values: Sequence[float], *, title: str, ylabel: str,
+              ylim: float | None = None) -> Path:
+    """One bar per label, written as a PNG (``bookrag eval`` and ``bookrag bench ... --plot``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(max(5, 1.1 * len(labels)), 3.5))
+    ax.bar([str(label) for label in labels], values, color="#4C72B0")
+    ax.set_ylabel(ylabel)
+    if ylim is not None:
+        ax.set_ylim(0, ylim)
+    ax.set_title(title)
+    ax.tick_params(axis="x", rotation=30)
+    return _save(fig, path)
 
 
 def _save(fig: Any, path: Path) -> Path:
