@@ -14,7 +14,6 @@ extractions) and the index.
 
 from __future__ import annotations
 
-import logging
 import statistics
 import time
 from collections import defaultdict
@@ -32,8 +31,6 @@ from ..retrieval.agent import ABLATIONS, RetrievalAgent
 from . import baselines
 from .benchmark import Benchmark, BenchQuestion
 from .metrics import exact_match, financebench_score, inclusion, mmlongbench_score, page_recall, token_f1
-
-log = logging.getLogger(__name__)
 
 BASELINES = ("bm25", "dense", "layout", "graphranker")
 METHODS = ("bookrag", *BASELINES, *(f"bookrag-{a}" for a in ABLATIONS))
