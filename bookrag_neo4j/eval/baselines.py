@@ -1,7 +1,7 @@
 """The paper's baselines for ``bookrag eval``, on the same index, top-k = 10 for all.
 
-    chunks = await ensure_chunks(graph, doc_key, embedder)         # written once per document
-    hits = await bm25_chunks(graph, doc_key, question)             # [Hit(key, pages, score)]
+    await ensure_chunks(graph, doc_key, embedder)                   # written once per document
+    hits = bm25_chunks(await read_chunks(graph, doc_key), question)  # [Hit(key, pages, score)]
 
 - **bm25**: Okapi BM25 over ~500-token chunks (the document's content blocks in reading order, joined until
   ``CHUNK_WORDS`` words; a chunk's pages are its blocks' pages), IDF over the document's chunks.
@@ -41,6 +41,12 @@ class Hit:
     score: float
 
 
+def page_span(first: int | None, last: int | None) -> list[int]:
+    """The pages from ``first`` to ``last`` (a missing or earlier ``last`` means ``first`` alone)."""
+    first = first or 0
+    return list(range(first, max(first, last or first) + 1))
+
+
 def chunk_blocks(blocks: Sequence[dict], *, words: int = CHUNK_WORDS) -> list[tuple[str, list[int]]]:
     """Content blocks (text, page_start, page_end; reading order) joined into chunks of about ``words``
     words; a block longer than that is split. Returns (text, pages) per chunk."""
@@ -48,7 +54,7 @@ def chunk_blocks(blocks: Sequence[dict], *, words: int = CHUNK_WORDS) -> list[tu
     text: list[str] = []
     pages: set[int] = set()
     for block in blocks:
-        span = range(block["page_start"] or 0, (block["page_end"] or block["page_start"] or 0) + 1)
+        span = page_span(block["page_start"], block["page_end"])
         tokens = (block["text"] or "").split()
         while tokens:
             room = words - len(text)
@@ -80,8 +86,12 @@ async def ensure_chunks(graph: GraphClient, doc_key: str, embedder: Embedder) ->
     return len(rows)
 
 
-async def bm25_chunks(graph: GraphClient, doc_key: str, question: str, *, top: int = TOP_K) -> list[Hit]:
-    chunks = await graph.read_rows("eval/chunks", doc_key=doc_key)
+async def read_chunks(graph: GraphClient, doc_key: str) -> list[dict]:
+    """The document's chunks (key, text, pages) in order: BM25's index, read once per document."""
+    return await graph.read_rows("eval/chunks", doc_key=doc_key)
+
+
+def bm25_chunks(chunks: Sequence[dict], question: str, *, top: int = TOP_K) -> list[Hit]:
     scores = bm25_scores(question, [c["text"] for c in chunks])
     order = sorted(range(len(chunks)), key=lambda i: -scores[i])[:top]
     return [Hit(chunks[i]["key"], chunks[i]["pages"], scores[i]) for i in order]
@@ -95,13 +105,8 @@ async def dense_chunks(graph: GraphClient, doc_key: str, vector: Sequence[float]
 
 async def dense_blocks(graph: GraphClient, doc_key: str, vector: Sequence[float], *, top: int = TOP_K) -> list[Hit]:
     keys = await selectors.nearest_nodes(graph, [doc_key], vector, top=top, k=1000)
-    return [Hit(n["key"], _pages(n), 0.0)
+    return [Hit(n["key"], page_span(n["page_start"], n["page_end"]), 0.0)
             for n in sorted(await selectors.fetch_nodes(graph, keys), key=lambda n: keys.index(n["key"]))]
-
-
-def _pages(node: dict) -> list[int]:
-    first = node["page_start"] or 0
-    return list(range(first, max(first, node["page_end"] or first) + 1))
 
 
 async def graph_ranker(graph: GraphClient, document: dict, seeds: Sequence[str], *, top: int = TOP_K,
@@ -116,4 +121,5 @@ async def graph_ranker(graph: GraphClient, document: dict, seeds: Sequence[str],
     scores = {node: float(ppr[entities].sum()) for node, entities in whole.node_entities.items()}
     best = sorted((k for k in scores if scores[k] > 0), key=lambda k: -scores[k])[:top]
     details = {n["key"]: n for n in await selectors.fetch_nodes(graph, best)}
-    return [Hit(k, _pages(details[k]), scores[k]) for k in best if k in details]
+    return [Hit(k, page_span(details[k]["page_start"], details[k]["page_end"]), scores[k])
+            for k in best if k in details]

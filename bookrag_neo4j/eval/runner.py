@@ -54,9 +54,11 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
     keys: dict[str, str] = {}
     for doc in sorted({q.doc for q in bench.questions}):  # a no-op for an indexed PDF, but for missing embeddings
         keys[doc] = (await indexer.index(bench.pdf(doc), graph=not only_indexed)).doc_key
+    chunks: dict[str, list[dict[str, Any]]] = {}  # BM25's index per document
     if "dense" in methods or "bm25" in methods:
         for key in keys.values():
             await baselines.ensure_chunks(graph, key, models.embedder)
+            chunks[key] = await baselines.read_chunks(graph, key) if "bm25" in methods else []
     documents = {d["key"]: d for d in await selectors.scope_documents(graph, list(keys.values()))}
     linker = RetrievalAgent(graph, settings, models, use_llm=use_llm)  # GraphRanker's question entities
     agents = {m: RetrievalAgent(graph, settings, models, use_llm=use_llm,
@@ -76,11 +78,10 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
                         answer, nodes = result.text, result.evidence
                     else:
                         nodes = (await agent.retrieve(question.question, [doc_key])).nodes
-                    units = [{"key": n.key, "pages": list(range(n.page_start, max(n.page_start, n.page_end) + 1))}
-                             for n in nodes]
+                    units = [{"key": n.key, "pages": baselines.page_span(n.page_start, n.page_end)} for n in nodes]
                 else:
-                    units = [{"key": h.key, "pages": h.pages}
-                             for h in await _baseline(method, graph, models, linker, documents[doc_key], question)]
+                    units = [{"key": h.key, "pages": h.pages} for h in await _baseline(
+                        method, graph, models, linker, documents[doc_key], chunks.get(doc_key, []), question)]
             usage = ledger.total()
             rows.append(_score(bench.name, question, method, units, answer, time.perf_counter() - began,
                                usage.calls, usage.total_tokens))
@@ -90,12 +91,14 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
 
 
 async def _baseline(method: str, graph: GraphClient, models: Models, linker: RetrievalAgent,
-                    document: dict[str, Any], question: BenchQuestion) -> list[baselines.Hit]:
+                    document: dict[str, Any], chunks: list[dict[str, Any]], question: BenchQuestion
+                    ) -> list[baselines.Hit]:
     if method == "bm25":
-        return await baselines.bm25_chunks(graph, document["key"], question.question)
+        return baselines.bm25_chunks(chunks, question.question)
     if method == "graphranker":
         seeds, _, _ = await linker.extract_entities(question.question, [document["key"]])
         return await baselines.graph_ranker(graph, document, seeds)
+    # each dense method embeds the question itself: its seconds are its whole cost
     (vector,) = await models.embedder.embed([question.question])
     if method == "dense":
         return await baselines.dense_chunks(graph, document["key"], vector)

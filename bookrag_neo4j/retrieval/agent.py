@@ -155,10 +155,11 @@ class RetrievalAgent:
             rows = await selectors.candidates(self.graph, keys, vector, max_chars=MAX_TEXT_CHARS)
             detail["nodes"] = len(rows)
         with self._step("Reasoning") as detail:
+            holding = {r["doc_key"] for r in rows}  # only these documents' graphs are needed
             graph_scores, text_scores = await asyncio.gather(
                 self._timed("Graph_Reasoning", graph_reasoning(
                     self.graph, [r["key"] for r in rows], seeds, damping=s.ppr_damping, engine=s.ppr_engine,
-                    documents=[d for d in documents if d["key"] in {r["doc_key"] for r in rows}])),
+                    documents=[d for d in documents if d["key"] in holding])),
                 self._timed("Text_Reasoning", text_reasoning(question, rows, self.models.reranker),
                             model=not self.models.reranker.reads_similarities),
             )
