@@ -405,6 +405,8 @@ def eval_cmd(
     only_indexed: Annotated[bool, typer.Option(
         "--only-indexed", help="Index no new document: only the questions about documents indexed with a graph.")
     ] = False,
+    judge: Annotated[bool, typer.Option(
+        "--judge", help="qa mode: also ask the LLM judge whether each answer matches the gold one.")] = False,
     out: Annotated[Path, typer.Option(help="Report folder.")] = Path("eval-out"),
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
@@ -429,7 +431,7 @@ def eval_cmd(
             task = bar.add_task(f"{bench.name}: questions", total=len(bench.questions))
             return await evaluate(graph, settings, Models.from_settings(settings), bench, methods=chosen,
                                   mode=mode, use_llm=not no_llm, only_indexed=only_indexed,  # type: ignore[arg-type]
-                                  progress=lambda _: bar.advance(task))
+                                  judge=judge, progress=lambda _: bar.advance(task))
 
     try:
         rows = _run_with_graph(settings, work)
@@ -529,6 +531,7 @@ def bench_ingest_cmd(
     all_stages: Annotated[bool, typer.Option(
         "--all-stages", help="The whole pipeline (embeddings, knowledge graph), seconds and throughput per stage.")
     ] = False,
+    plot: Annotated[Path | None, typer.Option(help="Also write a PNG: seconds per stage.")] = None,
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -547,6 +550,12 @@ def bench_ingest_cmd(
 
     with console.status(f"Indexing {len(pdfs)} PDFs..."):
         report = _run_with_graph(settings, work)
+    if plot is not None:
+        from .eval.report import bar_chart
+
+        stages = report["seconds"]
+        bar_chart(plot, list(stages), list(stages.values()), ylabel="seconds",
+                  title=f"Indexing: seconds per stage, {report['documents']} PDFs, {report['pages']} pages")
     if as_json:
         _print_json(report)
     else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,9 @@ from bookrag_neo4j.eval.benchmark import BenchmarkError, load_benchmark
 from bookrag_neo4j.eval.report import write_report
 from bookrag_neo4j.eval.runner import METHODS, evaluate, summarise
 from bookrag_neo4j.index.library import find_document
+from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.llm import Models
+from bookrag_neo4j.llm.scripted import ScriptedChatModel
 
 from .pdfs import BENCHMARKS, need
 from .test_cli import run_cli
@@ -93,6 +96,33 @@ async def test_every_method_runs_and_is_scored(graph, settings, mini: Path, tmp_
         assert image.shape[0] > 100 and image.shape[1] > 100
 
 
+async def test_qa_scores_the_extracted_answer_and_asks_the_judge(graph, settings, mini: Path) -> None:
+    """Appendix A.1 with a scripted model: the system answers in a sentence, the extraction copies "10" out of
+    it (scored by MMLongBench's Int rule and EM), inclusion reads the raw answer, the judge gives its verdict;
+    the evaluator's calls are not the system's cost. Other prompts get no JSON: the agent's fallbacks run."""
+    def script(messages: list[dict]) -> str:
+        text = " ".join(m["content"] for m in messages if isinstance(m["content"], str))
+        if "extract the final answer" in text:
+            return '{"extracted_answer": 10, "answer_format": "Int"}'
+        if "grade a response" in text:
+            return '{"correct": true, "reason": "ten"}'
+        if '"sources"' in text:
+            return '{"answer": "Ten directors were elected at the meeting [1].", "sources": [1]}'
+        return "no JSON"
+
+    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(FOOTLOCKER)  # graph offline
+    llm = ScriptedChatModel(script)
+    bench = replace(load_benchmark(mini), questions=load_benchmark(mini).questions[1:])
+    (row,) = await evaluate(graph, settings, Models.from_settings(settings, llm=llm), bench, methods=["bookrag"],
+                            mode="qa", only_indexed=True, judge=True)
+    assert row["answer"] == "Ten directors were elected at the meeting [1]." and row["extracted"] == "10"
+    assert row["score"] == 1.0 and row["em"] == 1.0 and row["f1"] == 1.0 and row["judge"] == 1.0
+    assert row["inclusion"] == 0.0  # "10" is not in the raw sentence: inclusion is on the raw response
+    extraction_calls = sum("extract the final answer" in str(r) or "grade a response" in str(r) for r in llm.requests)
+    assert extraction_calls == 2 and row["llm_calls"] == len(llm.requests) - 2
+    assert summarise([row])["methods"]["bookrag"]["judge"] == 1.0
+
+
 def test_the_cli_writes_a_report(settings, mini: Path, tmp_path: Path) -> None:
     out = tmp_path / "report"
     result = run_cli(settings, "eval", str(mini), "--no-llm", "--limit", "1", "--methods", "bookrag,dense", "--out",
@@ -105,15 +135,19 @@ def test_the_cli_writes_a_report(settings, mini: Path, tmp_path: Path) -> None:
     assert bad.returncode != 0 and "unknown methods" in bad.stdout + bad.stderr
 
 
-def test_bench_ingest_times_every_stage(settings) -> None:
+def test_bench_ingest_times_every_stage(settings, tmp_path: Path) -> None:
     tree = run_cli(settings, "bench", "ingest", str(need(FOOTLOCKER)), "--json")
     assert tree.returncode == 0, tree.stderr
     report = json.loads(tree.stdout)
     assert report["documents"] == 1 and report["pages"] > 0 and report["parse_pages_per_s"] > 0
-    every = run_cli(settings, "bench", "ingest", str(FOOTLOCKER), "--all-stages", "--json")
+    every = run_cli(settings, "bench", "ingest", str(FOOTLOCKER), "--all-stages", "--json", "--plot",
+                    str(tmp_path / "stages.png"))
     assert every.returncode == 0, every.stderr
     stages = json.loads(every.stdout)
     assert stages["documents"] == 1 and stages["pages"] == report["pages"] and stages["embedded"] > 0
     assert {"tree.parse", "tree.write", "tree.embed", "graph.extract", "graph.resolve", "graph.write"} <= set(
         stages["seconds"])
     assert all(rate > 0 for rate in stages["per_second"].values())
+    import matplotlib.image
+
+    assert matplotlib.image.imread(tmp_path / "stages.png").shape[1] > 100

@@ -48,3 +48,26 @@ def test_financebench_and_page_recall() -> None:
     assert page_recall({3, 5}, [[3], [4, 5]]) == 1.0
     assert page_recall({3, 5}, [[1], [3], [5]], budget=2) == 0.5
     assert page_recall({9, 10}, []) == 0.0 and page_recall(set(), [[1]]) == 0.0
+
+
+async def test_answer_extraction_and_judge_with_a_scripted_model() -> None:
+    from bookrag_neo4j.eval.answers import extract_answer, judge_answer
+    from bookrag_neo4j.llm.scripted import ScriptedChatModel
+
+    llm = ScriptedChatModel([
+        '{"extracted_answer": 18.29, "answer_format": "Float"}',
+        '```json\n{"extracted_answer": ["Adam", "SGD"], "answer_format": "List"}\n```',  # fenced: repaired
+        "no json here", "still none",  # invalid twice (the re-ask too): the response is scored as written
+        '{"correct": true, "reason": "same number"}',
+        "nonsense", "nonsense",
+    ])
+    response = "Net sales rose to $18.29 billion [2]."
+    assert await extract_answer(llm, "Net sales?", response, answer_format="Float") == "18.29"
+    assert mmlongbench_score("18.29", "18.3", "Float") == 1.0 and exact_match(response, "18.29") == 0.0
+    assert await extract_answer(llm, "Optimisers?", "Adam and SGD [1]", answer_format="List") == '["Adam", "SGD"]'
+    assert mmlongbench_score('["Adam", "SGD"]', "['SGD', 'Adam']", "List") == 1.0
+    assert await extract_answer(llm, "q", response) == response
+    assert "Requested format: (any)" in llm.requests[2][-1]["content"]
+    assert await extract_answer(None, "q", response) == response  # no LLM: as written
+    assert await judge_answer(llm, "Net sales?", "18.3", response) is True
+    assert await judge_answer(llm, "Net sales?", "18.3", response) is None  # a failed judge abstains

@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 
 COLUMNS = (("recall", "page recall"), ("recall@5", "recall@5"), ("recall@10", "recall@10"), ("units", "units"),
            ("seconds", "s/question"), ("tokens", "tokens"), ("llm_calls", "LLM calls"), ("score", "QA score"),
-           ("em", "EM"), ("f1", "F1"), ("inclusion", "inclusion"))
+           ("em", "EM"), ("f1", "F1"), ("inclusion", "inclusion"), ("judge", "judge"))
 
 
 def markdown_table(summary: dict[str, Any]) -> str:

@@ -6,9 +6,12 @@
 
 Documents missing from the index are indexed first (an unchanged PDF is a no-op). Per question and method:
 the retrieved units (tree nodes or chunks) with their pages, page recall (all, top 5, top 10), the number of
-units, seconds, LLM calls and tokens; in ``qa`` mode also the answer and its scores (MMLongBench's rules
-per ``answer_format``, FinanceBench's numeric tolerance, EM, token F1, inclusion). Baselines retrieve
-only: QA is scored for BookRAG and its ablations. Runs are deterministic given the caches (model replies,
+units, seconds, LLM calls and tokens; in ``qa`` mode also the answer, the short answer an LLM extracts from
+it (appendix A.1, :mod:`.answers`), and its scores: MMLongBench's rules per ``answer_format``,
+FinanceBench's numeric tolerance, EM and token F1 on the extracted answer, inclusion on the raw one, and
+with ``judge=True`` an LLM judge's verdict. The extraction and the judge are the evaluator's cost, not the
+system's: they are not in the question's calls and tokens. Baselines retrieve only: QA is scored for
+BookRAG and its ablations. Runs are deterministic given the caches (model replies,
 extractions) and the index.
 """
 
@@ -29,6 +32,7 @@ from ..llm.usage import track_usage
 from ..retrieval import selectors
 from ..retrieval.agent import ABLATIONS, RetrievalAgent
 from . import baselines
+from .answers import extract_answer, judge_answer
 from .benchmark import Benchmark, BenchQuestion
 from .metrics import exact_match, financebench_score, inclusion, mmlongbench_score, page_recall, token_f1
 
@@ -39,11 +43,11 @@ Mode = Literal["retrieval", "qa"]
 
 async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench: Benchmark, *,
                    methods: Sequence[str] = ("bookrag", *BASELINES), mode: Mode = "retrieval",
-                   use_llm: bool = True, only_indexed: bool = False,
+                   use_llm: bool = True, only_indexed: bool = False, judge: bool = False,
                    progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
     """One row per (question, method); see the module docstring. ``only_indexed``: index no new document and
     keep the graphs as they are (e.g. built offline, then evaluated with an LLM); skip the questions about
-    documents whose tree and graph are not complete yet."""
+    documents whose tree and graph are not complete yet. ``judge``: also ask the LLM judge (needs an LLM)."""
     unknown = set(methods) - set(METHODS)
     if unknown:
         raise ValueError(f"unknown methods {sorted(unknown)}; known: {', '.join(METHODS)}")
@@ -82,9 +86,16 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
                 else:
                     units = [{"key": h.key, "pages": h.pages} for h in await _baseline(
                         method, graph, models, linker, documents[doc_key], chunks.get(doc_key, []), question)]
-            usage = ledger.total()
-            rows.append(_score(bench.name, question, method, units, answer, time.perf_counter() - began,
-                               usage.calls, usage.total_tokens))
+            seconds, usage = time.perf_counter() - began, ledger.total()
+            row = _score(bench.name, question, method, units, seconds, usage.calls, usage.total_tokens)
+            if answer is not None:
+                llm = models.llm if use_llm else None
+                extracted = await extract_answer(llm, question.question, answer, answer_format=question.answer_format)
+                row.update(_score_answer(question, answer, extracted))
+                if judge and llm is not None:
+                    verdict = await judge_answer(llm, question.question, question.answer, answer)
+                    row["judge"] = None if verdict is None else float(verdict)
+            rows.append(row)
         if progress:
             progress(question.id)
     return rows
@@ -105,10 +116,10 @@ async def _baseline(method: str, graph: GraphClient, models: Models, linker: Ret
     return await baselines.dense_blocks(graph, document["key"], vector)
 
 
-def _score(bench: str, q: BenchQuestion, method: str, units: list[dict[str, Any]], answer: str | None,
-           seconds: float, calls: int, tokens: int) -> dict[str, Any]:
+def _score(bench: str, q: BenchQuestion, method: str, units: list[dict[str, Any]], seconds: float, calls: int,
+           tokens: int) -> dict[str, Any]:
     pages = [u["pages"] for u in units]
-    row: dict[str, Any] = {
+    return {
         "benchmark": bench, "id": q.id, "doc": q.doc, "method": method, "question": q.question,
         "category": q.category, "sources": q.sources, "doc_type": q.doc_type,
         "gold_answer": q.answer, "gold_pages": q.evidence_pages,
@@ -118,16 +129,17 @@ def _score(bench: str, q: BenchQuestion, method: str, units: list[dict[str, Any]
         "recall@10": page_recall(q.evidence_pages, pages, budget=10),
         "seconds": round(seconds, 4), "llm_calls": calls, "tokens": tokens,
     }
-    if answer is not None:
-        score = (mmlongbench_score(answer, q.answer, q.answer_format) if q.answer_format
-                 else financebench_score(answer, q.answer))
-        row.update(answer=answer, score=score, em=exact_match(answer, q.answer), f1=token_f1(answer, q.answer),
-                   inclusion=inclusion(answer, q.answer))
-    return row
+
+
+def _score_answer(q: BenchQuestion, answer: str, extracted: str) -> dict[str, Any]:
+    score = (mmlongbench_score(extracted, q.answer, q.answer_format) if q.answer_format
+             else financebench_score(extracted, q.answer))
+    return {"answer": answer, "extracted": extracted, "score": score, "em": exact_match(extracted, q.answer),
+            "f1": token_f1(extracted, q.answer), "inclusion": inclusion(answer, q.answer)}
 
 
 MEASURES = ("recall", "recall@5", "recall@10", "units", "seconds", "llm_calls", "tokens", "score", "em", "f1",
-            "inclusion")
+            "inclusion", "judge")
 
 
 def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -137,7 +149,8 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         by_method[row["method"]].append(row)
     summary: dict[str, Any] = {"questions": len({(r["benchmark"], r["id"]) for r in rows}), "methods": {}}
     for method, group in by_method.items():
-        means = {m: round(statistics.mean(r[m] for r in group), 4) for m in MEASURES if all(m in r for r in group)}
+        values = {m: [r[m] for r in group if r.get(m) is not None] for m in MEASURES}  # a failed judge is None
+        means = {m: round(statistics.mean(v), 4) for m, v in values.items() if v}
         breakdown: dict[str, dict[str, float]] = {}
         for field in ("category", "sources", "doc_type"):
             buckets: dict[str, list[float]] = defaultdict(list)
