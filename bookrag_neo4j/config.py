@@ -142,10 +142,12 @@ class Settings(BaseSettings):
     section_depth: int = Field(2, ge=1, description="Select_by_Entity lifts GT-Linked nodes to sections at this depth.")
     link_threshold: float = Field(0.75, ge=-1, le=1, description="Cosine a graph entity needs to link to a question entity.")
     link_per_entity: int = Field(3, gt=0, description="Graph entities linked per question entity.")
-    ppr_damping: float = Field(0.85, gt=0, lt=1, description="Damping factor of personalized PageRank.")
+    ppr_damping: float = Field(0.5, gt=0, lt=1, description="Damping factor of personalized PageRank (the "
+                               "reference code's 0.5: scores stay near the question's entities).")
     ppr_engine: Literal["auto", "local", "gds"] = Field(
         "auto", description="auto: in-process for subgraphs up to 10k entities (measured faster), GDS above.")
-    skyline_min: int = Field(5, ge=1, description="Skyline backfills to at least this many evidence nodes.")
+    skyline_min: int = Field(10, ge=1, description="Skyline backfills to at least this many evidence nodes "
+                             "(the paper's top-k of 10).")
     skyline_max: int = Field(10, ge=1, description="Skyline keeps at most this many evidence nodes.")
     max_sections: int = Field(3, ge=1, description="Sections Select_by_Section picks (LLM) or reaches (offline).")
     selection_budget: int = Field(200, ge=1, description="Tree nodes Select_by_Entity may select (specific entities first).")

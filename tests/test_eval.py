@@ -68,6 +68,7 @@ async def test_every_method_runs_and_is_scored(graph, settings, mini: Path, tmp_
     for row in rows:
         assert 0.0 <= row["recall@5"] <= row["recall@10"] <= row["recall"] <= 1.0
         assert row["units"] <= 10 and row["retrieved_pages"] == sorted({p for u in row["retrieved"] for p in u["pages"]})
+        assert row["pages"] == len(row["retrieved_pages"]) and row["recall@5p"] <= row["recall"]
         assert ("answer" in row) == row["method"].startswith("bookrag")
     by = {(r["id"], r["method"]): r for r in rows}
     # the votes question: BM25 over chunks and BookRAG both reach the gold page 2 of this short filing

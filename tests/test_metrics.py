@@ -71,3 +71,13 @@ async def test_answer_extraction_and_judge_with_a_scripted_model() -> None:
     assert await extract_answer(None, "q", response) == response  # no LLM: as written
     assert await judge_answer(llm, "Net sales?", "18.3", response) is True
     assert await judge_answer(llm, "Net sales?", "18.3", response) is None  # a failed judge abstains
+
+
+def test_page_recall_within_a_page_budget() -> None:
+    from bookrag_neo4j.eval.metrics import page_recall_within
+
+    assert page_recall_within({3, 5}, [[3], [4, 5]], pages=2) == 0.5   # pages 3, 4 read; 5 is the third
+    assert page_recall_within({3, 5}, [[3], [4, 5]], pages=3) == 1.0
+    assert page_recall_within({9}, [[9, 1, 2]], pages=2) == 0.0        # a unit's pages are read in page order
+    assert page_recall_within({2}, [[2], [2], [2]], pages=1) == 1.0    # repeated pages cost nothing
+    assert page_recall_within(set(), [[1]], pages=5) == 0.0

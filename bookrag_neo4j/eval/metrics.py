@@ -1,6 +1,7 @@
 """Answer and retrieval metrics for ``bookrag eval``.
 
     page_recall({3, 5}, [[3], [4, 5]])                       # 1.0: every gold page is covered
+    page_recall_within({3, 5}, [[3], [4, 5]], pages=2)       # 0.5: only pages 3 and 4 are read
     exact_match("The Paris.", "paris")                       # 1.0 after normalisation
     token_f1("net sales of 10 billion", "10 billion")        # 0.571: precision 2/5, recall 1
     anls("Pre-training", "pre training")                     # 1.0 - normalised edit distance (0 below 0.5)
@@ -136,3 +137,17 @@ def page_recall(gold_pages: Iterable[int], retrieved_pages: Sequence[Iterable[in
     nodes = retrieved_pages[:budget] if budget is not None else retrieved_pages
     covered = {p for pages in nodes for p in pages}
     return len(gold & covered) / len(gold)
+
+
+def page_recall_within(gold_pages: Iterable[int], retrieved_pages: Sequence[Iterable[int]], pages: int) -> float:
+    """Page recall when only the first ``pages`` distinct pages the ranked units show are read (each unit's
+    pages in page order). A budget in pages is the same for every method whatever its unit: ten 500-token
+    chunks show about 16 pages, ten tree nodes about 4."""
+    gold = set(gold_pages)
+    shown: set[int] = set()
+    for unit in retrieved_pages:
+        for page in sorted(unit):
+            if len(shown) == pages:
+                break
+            shown.add(page)
+    return len(gold & shown) / len(gold) if gold else 0.0

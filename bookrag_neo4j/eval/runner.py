@@ -5,14 +5,15 @@
     summary = summarise(rows)            # then report.write_report(out, rows, summary)
 
 Documents missing from the index are indexed first (an unchanged PDF is a no-op). Per question and method:
-the retrieved units (tree nodes or chunks) with their pages, page recall (all, top 5, top 10), the number of
-units, seconds, LLM calls and tokens; in ``qa`` mode also the answer, the short answer an LLM extracts from
+the retrieved units (tree nodes or chunks) with their pages; page recall (all, top 5, top 10 units); the
+number of units and of distinct pages; recall within the first 5 pages shown (a budget fair to units of any
+size); seconds, LLM calls and tokens. In ``qa`` mode also the answer, the short answer an LLM extracts from
 it (appendix A.1, :mod:`.answers`), and its scores: MMLongBench's rules per ``answer_format``,
 FinanceBench's numeric tolerance, EM and token F1 on the extracted answer, inclusion on the raw one, and
 with ``judge=True`` an LLM judge's verdict. The extraction and the judge are the evaluator's cost, not the
 system's: they are not in the question's calls and tokens. Baselines retrieve only: QA is scored for
-BookRAG and its ablations. Runs are deterministic given the caches (model replies,
-extractions) and the index.
+BookRAG and its ablations. Runs are deterministic given the caches (model replies, extractions) and the
+index.
 """
 
 from __future__ import annotations
@@ -34,11 +35,12 @@ from ..retrieval.agent import ABLATIONS, RetrievalAgent
 from . import baselines
 from .answers import extract_answer, judge_answer
 from .benchmark import Benchmark, BenchQuestion
-from .metrics import exact_match, financebench_score, inclusion, mmlongbench_score, page_recall, token_f1
+from .metrics import exact_match, financebench_score, inclusion, mmlongbench_score, page_recall, page_recall_within, token_f1
 
 BASELINES = ("bm25", "dense", "layout", "graphranker")
 METHODS = ("bookrag", *BASELINES, *(f"bookrag-{a}" for a in ABLATIONS))
 Mode = Literal["retrieval", "qa"]
+PAGE_BUDGET = 5  # recall@5p: recall within the first 5 distinct pages shown, the same budget for every unit
 
 
 async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench: Benchmark, *,
@@ -85,7 +87,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
                     units = [{"key": n.key, "pages": baselines.page_span(n.page_start, n.page_end)} for n in nodes]
                 else:
                     units = [{"key": h.key, "pages": h.pages} for h in await _baseline(
-                        method, graph, models, linker, documents[doc_key], chunks.get(doc_key, []), question)]
+                        method, graph, settings, models, linker, documents[doc_key], chunks.get(doc_key, []), question)]
             seconds, usage = time.perf_counter() - began, ledger.total()
             row = _score(bench.name, question, method, units, seconds, usage.calls, usage.total_tokens)
             if answer is not None:
@@ -101,14 +103,14 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
     return rows
 
 
-async def _baseline(method: str, graph: GraphClient, models: Models, linker: RetrievalAgent,
+async def _baseline(method: str, graph: GraphClient, settings: Settings, models: Models, linker: RetrievalAgent,
                     document: dict[str, Any], chunks: list[dict[str, Any]], question: BenchQuestion
                     ) -> list[baselines.Hit]:
     if method == "bm25":
         return baselines.bm25_chunks(chunks, question.question)
     if method == "graphranker":
         seeds, _, _ = await linker.extract_entities(question.question, [document["key"]])
-        return await baselines.graph_ranker(graph, document, seeds)
+        return await baselines.graph_ranker(graph, document, seeds, damping=settings.ppr_damping)
     # each dense method embeds the question itself: its seconds are its whole cost
     (vector,) = await models.embedder.embed([question.question])
     if method == "dense":
@@ -127,6 +129,8 @@ def _score(bench: str, q: BenchQuestion, method: str, units: list[dict[str, Any]
         "recall": page_recall(q.evidence_pages, pages),
         "recall@5": page_recall(q.evidence_pages, pages, budget=5),
         "recall@10": page_recall(q.evidence_pages, pages, budget=10),
+        "pages": len({p for ps in pages for p in ps}),
+        "recall@5p": page_recall_within(q.evidence_pages, pages, PAGE_BUDGET),
         "seconds": round(seconds, 4), "llm_calls": calls, "tokens": tokens,
     }
 
@@ -138,8 +142,8 @@ def _score_answer(q: BenchQuestion, answer: str, extracted: str) -> dict[str, An
             "f1": token_f1(extracted, q.answer), "inclusion": inclusion(answer, q.answer)}
 
 
-MEASURES = ("recall", "recall@5", "recall@10", "units", "seconds", "llm_calls", "tokens", "score", "em", "f1",
-            "inclusion", "judge")
+MEASURES = ("recall", "recall@5", "recall@10", "units", "pages", "recall@5p", "seconds", "llm_calls", "tokens",
+            "score", "em", "f1", "inclusion", "judge")
 
 
 def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -15,7 +15,8 @@ from .evidence import EvidenceNode
 from .replies import SourcedAnswer
 
 GROUP_SIZE = 5
-DIRECT_REDUCE = 8  # up to this many evidence nodes go straight to Reduce
+DIRECT_REDUCE = 10  # up to this many evidence nodes (a single-hop Skyline) go straight to Reduce
+REDUCE_EVIDENCE = 24  # Reduce shows at most this many evidence nodes besides the partial answers
 PASSAGE_CHARS = 1500
 
 
@@ -48,7 +49,7 @@ async def reduce_answer(llm: ChatModel, question: str, nodes: Sequence[EvidenceN
     listing = "\n".join(f"- {p.answer} (sources {p.sources})" for p in partials if p.answer) or "(none)"
     prompt = render_prompt("answer_reduce", question=question, partials=listing,
                            operation=f"Operation: {operation}\n" if operation else "",
-                           evidence=numbered(nodes) if len(nodes) <= DIRECT_REDUCE * 3 else numbered(nodes[:24]))
+                           evidence=numbered(nodes[:REDUCE_EVIDENCE]))
     reply: SourcedAnswer = (await llm.complete(prompt, SourcedAnswer, stage="answer.reduce")).value
     return SourcedAnswer(answer=reply.answer, sources=[s for s in reply.sources if 1 <= s <= len(nodes)])
 
