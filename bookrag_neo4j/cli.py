@@ -524,6 +524,43 @@ def toc(doc: Annotated[str, typer.Argument(help="Document key or file name.")], 
         sys.stdout.write(f"{'  ' * (r['level'] - 1)}{r['title']}  ... {r['page']}\n")
 
 
+@app.command()
+def browse(
+    doc: Annotated[str | None, typer.Argument(help="Document key or file name (none: the whole library).")] = None,
+    section: Annotated[str | None, typer.Option(help="A section's subtree and its entities (title contains).")] = None,
+    entity: Annotated[str | None, typer.Option(help="An entity's GT-Links back to its pages (name or alias).")] = None,
+    answer_trace: Annotated[Path | None, typer.Option(
+        help="JSON of `bookrag ask --json` (or retrieve): its evidence and the entities Graph_Reasoning used.")] = None,
+    browser: Annotated[str | None, typer.Option(help="Browser URL (default: the managed server's).")] = None,
+    open_it: Annotated[bool, typer.Option("--open", help="Also open it in the default web browser.")] = False,
+    instance: InstanceOpt = None,
+) -> None:
+    """A Neo4j Browser URL with a BookIndex query in the editor (press Run): the library, a document's table
+    of contents, a section's subtree, an entity's pages, or an answer's evidence neighbourhood."""
+    from .browse import answer_trace_params, browser_url
+    from .index.library import find_document
+
+    settings = _settings(instance)
+    base = browser or f"http://localhost:{settings.neo4j_http_port}/browser/"
+    if answer_trace is not None:
+        url = browser_url(base, "answer_neighbourhood", answer_trace_params(json.loads(answer_trace.read_text())))
+    elif doc is None:
+        url = browser_url(base, "library")
+    else:
+        name = _run_with_graph(settings, lambda graph: find_document(graph, doc))["name"]
+        if section:
+            url = browser_url(base, "section_subtree", {"doc": name, "section": section})
+        elif entity:
+            url = browser_url(base, "entity_pages", {"doc": name, "entity": entity})
+        else:
+            url = browser_url(base, "toc", {"doc": name})
+    sys.stdout.write(url + "\n")
+    if open_it:
+        import webbrowser
+
+        webbrowser.open(url)
+
+
 @bench_app.command("ingest")
 def bench_ingest_cmd(
     paths: Annotated[list[Path], typer.Argument(help="PDF files or folders of PDFs.")],

@@ -78,3 +78,11 @@ class DocumentError(BookRAGError):
 
 class DocumentNotFoundError(DocumentError):
     """No indexed document has that key or file name."""
+
+
+class UserQueryError(BookRAGError):
+    """User-supplied Cypher (``run_cypher``) failed: a syntax error, a missing parameter, a timeout."""
+
+
+class QueryRefusedError(UserQueryError):
+    """User-supplied Cypher that is not read-only: ``run_cypher`` refuses it before it runs."""

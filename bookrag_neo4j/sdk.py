@@ -9,6 +9,7 @@
     for c in answer.citations:
         print(c.label())                          # document, section path, pages
     evidence = rag.retrieve("...", doc=["a.pdf", "b.pdf"])   # ranked evidence, no synthesis
+    rows = rag.run_cypher("MATCH (d:Document) RETURN d.name AS name")   # your own Cypher, read-only
 
     async with BookRAG.from_env() as rag:         # the async twins: aindex, aask, aretrieve
         answer = await rag.aask("...")
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Settings
-from .graph.client import GraphClient
+from .graph.client import USER_QUERY_TIMEOUT, GraphClient
 from .index.library import find_document
 from .index.pipeline import Indexer, IndexReport
 from .llm.factory import Models
@@ -90,6 +91,17 @@ class BookRAG:
         graph = await self._client()
         return await self._agent(graph).ask(question, await self._doc_keys(graph, doc), category=category)
 
+    async def arun_cypher(self, query: str, params: dict[str, Any] | None = None, *,
+                          timeout: float = USER_QUERY_TIMEOUT) -> list[dict[str, Any]]:
+        """Run Cypher you (or your users) wrote, read-only: refused unless the server plans it as a read
+        query (:class:`~bookrag_neo4j.errors.QueryRefusedError`), then run with read routing and a timeout in
+        seconds. Rows as dicts::
+
+            rag.run_cypher("MATCH (d:Document) RETURN d.name AS name, d.pages AS pages")
+            rag.run_cypher("MATCH (e:Entity {name: $name}) RETURN count(*) AS n", {"name": "lm"})
+        """
+        return await (await self._client()).run_user_query(query, params, timeout=timeout)
+
     # --- sync facade (not from inside a running event loop) ---
     def index(self, path: str | Path, **kwargs: Any) -> IndexReport:
         return self._run(self.aindex(path, **kwargs))
@@ -99,6 +111,9 @@ class BookRAG:
 
     def ask(self, question: str, doc: Docs = None, **kwargs: Any) -> Answer:
         return self._run(self.aask(question, doc, **kwargs))
+
+    def run_cypher(self, query: str, params: dict[str, Any] | None = None, **kwargs: Any) -> list[dict[str, Any]]:
+        return self._run(self.arun_cypher(query, params, **kwargs))
 
     # --- internals ---
     def _run(self, work: Any) -> Any:

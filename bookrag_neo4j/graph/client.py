@@ -15,13 +15,16 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from neo4j import AsyncGraphDatabase, NotificationDisabledClassification, RoutingControl
-from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+from neo4j import AsyncGraphDatabase, EagerResult, NotificationDisabledClassification, Query, RoutingControl
+from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable, SessionExpired
 
-from ..errors import Neo4jUnavailableError
+from ..errors import Neo4jUnavailableError, QueryRefusedError, UserQueryError
 from .queries import load_query
 
 log = logging.getLogger(__name__)
+
+USER_QUERY_TIMEOUT = 30.0  # seconds a user's query may run (run_user_query)
+QUERY_TYPES = {"rw": "read-write", "w": "write", "s": "a schema change"}
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,31 @@ class GraphClient:
                 f"Neo4j at {self.conn.uri} refused the credentials of user {self.conn.username!r}: {exc}"
             ) from exc
         return [record.data() for record in result.records]
+
+    async def run_user_query(self, query: str, params: dict[str, Any] | None = None, *,
+                             timeout: float = USER_QUERY_TIMEOUT) -> list[dict[str, Any]]:
+        """Run Cypher a user wrote (a BI tool, a notebook) only if it is read-only: the server plans it first
+        (``EXPLAIN``, nothing runs) and anything whose query type is not ``r`` (read) is refused with
+        :class:`~bookrag_neo4j.errors.QueryRefusedError`. It then runs with read routing, in a read session,
+        with a transaction ``timeout`` in seconds. Other server errors become
+        :class:`~bookrag_neo4j.errors.UserQueryError`."""
+        params = params or {}
+        plan = await self._user_query(Query(f"EXPLAIN {query}", timeout=timeout), params)
+        kind = plan.summary.query_type
+        if kind != "r":
+            raise QueryRefusedError(f"only read-only Cypher may run here; the server plans this query as "
+                                    f"{QUERY_TYPES.get(kind, kind)}")
+        result = await self._user_query(Query(query, timeout=timeout), params)
+        return [record.data() for record in result.records]
+
+    async def _user_query(self, query: Query, params: dict[str, Any]) -> EagerResult:
+        try:
+            return await self._driver.execute_query(query, parameters_=params, database_=self.conn.database,
+                                                    routing_=RoutingControl.READ)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise Neo4jUnavailableError(f"Neo4j at {self.conn.uri} is not reachable: {exc}") from exc
+        except Neo4jError as exc:
+            raise UserQueryError(f"{exc.code}: {exc.message}") from exc
 
     async def versions(self) -> ServerVersions:
         """Neo4j version and edition, and the GDS version (``None`` when the plugin is missing)."""

@@ -193,6 +193,10 @@ class Indexer:
             began = time.perf_counter()
             embedded = await self.embed(doc_key)
             timings["embed"] = time.perf_counter() - began
+        usage = ledger.total()  # the tree stage's cost, on the Document for BI (cypher/bi/index_cost)
+        await self.graph.write("tree/merge_document", key=doc_key, props={
+            "index_seconds": round(sum(timings.values()), 2), "index_llm_calls": usage.calls,
+            "index_tokens": usage.total_tokens})
         nodes = list(tree.nodes())
         return IndexReport(
             doc_key=doc_key, name=name, title=tree.root.title, status="replaced" if replaced else "indexed",

@@ -129,8 +129,11 @@ class GraphBuilder:
         with track_usage() as ledger:
             report = await self._build(doc_key, doc.get("title") or doc.get("name") or "")
         report.llm_usage = ledger.as_dict()
+        usage = ledger.total()
         await self.graph.write("kg/set_graph_status", doc_key=doc_key, props={
             "graph_status": "complete", "graph_built_at": datetime.now(UTC).isoformat(),
+            "graph_seconds": round(sum(report.seconds.values()), 2), "graph_llm_calls": usage.calls,
+            "graph_tokens": usage.total_tokens,
             "graph_entities": report.entities, "graph_relations": report.relations,
             "graph_contained_in": report.contained_in, "graph_gt_links": report.gt_links,
             "graph_same_as": report.same_as, "graph_er_merges": int(report.er.get("merges", 0)),

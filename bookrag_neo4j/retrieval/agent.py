@@ -130,7 +130,7 @@ class RetrievalAgent:
             detail[MODEL] = detail["seconds"]()
         with self._step("Extract") as detail:
             seeds, names, model_seconds = await self.extract_entities(question, scope)
-            detail.update(entities=names, linked=len(seeds))
+            detail.update(entities=names, linked=len(seeds), seeds=seeds)
             detail[MODEL] = model_seconds
 
         async def select_by_entity() -> list[str]:

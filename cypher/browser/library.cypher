@@ -1,0 +1,3 @@
+// The library: every indexed document.
+MATCH (d:Document)
+RETURN d

@@ -1,0 +1,113 @@
+"""Neo4j Browser links and BI queries against the test server: every query in ``cypher/browser/`` and
+``cypher/bi/`` runs through the read-only path and returns the columns its header documents; user Cypher
+that writes is refused before it runs; ``bookrag browse`` links decode (the way Browser 5 decodes them) to
+the ``:param`` line and the query."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+from bookrag_neo4j import BookRAG
+from bookrag_neo4j.browse import answer_trace_params, browser_url, param_command
+from bookrag_neo4j.errors import QueryRefusedError, UserQueryError
+from bookrag_neo4j.graph.queries import load_query
+from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.llm import Models
+from bookrag_neo4j.resources import resource_dir
+from bookrag_neo4j.retrieval.agent import RetrievalAgent
+
+from .pdfs import BENCHMARKS, need
+from .test_cli import run_cli
+
+FOOTLOCKER = BENCHMARKS / "financebench" / "pdfs" / "FOOTLOCKER_2022_8K_dated-2022-05-20.pdf"
+
+
+def browser_editor_lines(url: str) -> list[str]:
+    """What Browser 5 puts in its editor for ``?cmd=edit``: it replaces '+' by ' ', decodes the whole URL once,
+    then takes every ``arg=`` up to the next '&' or '#' (neo4j-browser ``getUrlParamValue``)."""
+    decoded = unquote(url.replace("+", " "))
+    assert "?cmd=edit" in decoded
+    return re.findall(r"[?&]arg=([^&#]*)", decoded)
+
+
+def test_browser_urls_survive_browsers_decoding() -> None:
+    url = browser_url("http://localhost:7474/browser/", "section_subtree", {"doc": "R&D #1 +x.pdf", "section": "a\"b"})
+    param, query = browser_editor_lines(url)
+    assert param == ':param {doc: "R\\u0026D \\u00231 +x.pdf", section: "a\\"b"};'  # Cypher reads \\u0026 as '&'
+    assert query.startswith("MATCH (d:Document {name: $doc})") and "//" not in query
+    assert browser_editor_lines(browser_url("http://h/browser", "library")) == ["MATCH (d:Document)\nRETURN d"]
+    with pytest.raises(ValueError, match="invalid parameter name"):
+        param_command({"doc}) DETACH DELETE (n": "x"})
+    trace = {"evidence": [{"key": "n1"}, {"key": "n2"}],
+             "trace": [{"operator": "Extract", "detail": {"seeds": ["e1", "e2", "e1"]}}]}
+    assert answer_trace_params(trace) == {"nodes": ["n1", "n2"], "seeds": ["e1", "e2"]}
+
+
+async def test_every_browser_and_bi_query_runs_read_only(graph, settings) -> None:
+    models = Models.from_settings(settings)
+    report = await Indexer(graph, settings, models, use_llm=False).index(need(FOOTLOCKER), force=True)
+    evidence = await RetrievalAgent(graph, settings, models, use_llm=False).retrieve(
+        "Who was elected to the board of directors?", [report.doc_key])
+    params = {"doc": FOOTLOCKER.name, "section": "", "entity": "Foot Locker", "limit": 20,
+              **answer_trace_params(json.loads(evidence.model_dump_json()))}
+    assert params["seeds"], "the offline Extract step links the question's entities"
+    for folder in ("browser", "bi"):
+        for path in sorted((resource_dir("cypher") / folder).glob("*.cypher")):
+            name = f"{folder}/{path.stem}"
+            text = load_query(name)
+            rows = await graph.run_user_query(text, params)
+            assert rows, f"{name} returned nothing"
+            header = re.search(r"^// Columns: (.+)$", text, re.MULTILINE)
+            if folder == "bi":  # flat tables: the documented columns, scalar values only
+                assert header, f"{name} documents no columns"
+                assert list(rows[0]) == [c.strip() for c in header.group(1).split(",")]
+                assert all(not isinstance(v, dict | list) for row in rows for v in row.values())
+    (toc_row, *_) = await graph.run_user_query(load_query("browser/toc"), params)
+    documents = await graph.run_user_query(load_query("bi/documents"), params)
+    assert FOOTLOCKER.name in {d["document"] for d in documents}
+    assert toc_row["path"] is not None
+    cost = {r["document"]: r for r in await graph.run_user_query(load_query("bi/index_cost"), params)}
+    row = cost[FOOTLOCKER.name]  # the cost recorded at indexing: seconds of both stages, no LLM offline
+    assert row["pages"] == report.pages and row["index_seconds"] > 0 and row["graph_seconds"] > 0
+    assert row["llm_calls"] == 0 and row["pages_per_second"] > 0
+
+
+async def test_user_cypher_that_writes_is_refused(graph) -> None:
+    for query, kind in [("CREATE (x:Intruder) RETURN x", "read-write"), ("MATCH (d:Document) DETACH DELETE d", "write"),
+                        ("CREATE INDEX intruder IF NOT EXISTS FOR (n:Intruder) ON (n.x)", "schema")]:
+        with pytest.raises(QueryRefusedError, match=kind):
+            await graph.run_user_query(query)
+    assert await graph.run_user_query("MATCH (n:Intruder) RETURN count(n) AS n") == [{"n": 0}]  # nothing ran
+    assert (await graph.run_user_query("MATCH (d:Document) RETURN count(d) AS n"))[0]["n"] >= 1
+    with pytest.raises(UserQueryError, match="SyntaxError"):
+        await graph.run_user_query("MATCH (n RETURN n")
+    with pytest.raises(UserQueryError, match="(?i)timed? ?out|terminated"):
+        await graph.run_user_query("UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 99 RETURN count(x)",
+                                   timeout=0.5)
+
+
+def test_the_sdk_runs_user_cypher_read_only(settings, conn) -> None:
+    rag = BookRAG(settings, use_llm=False)
+    assert rag.run_cypher("RETURN $x + 1 AS y", {"x": 41}) == [{"y": 42}]
+    with pytest.raises(QueryRefusedError):
+        rag.run_cypher("CREATE (:Intruder)")
+
+
+def test_bookrag_browse_prints_a_prefilled_link(settings, tmp_path: Path) -> None:
+    result = run_cli(settings, "browse", FOOTLOCKER.name, "--entity", "Foot Locker")
+    assert result.returncode == 0, result.stderr
+    url = result.stdout.strip()
+    assert url.startswith(f"http://localhost:{settings.neo4j_http_port}/browser/?cmd=edit&arg=")
+    param, query = browser_editor_lines(url)
+    assert param == f':param {{doc: "{FOOTLOCKER.name}", entity: "Foot Locker"}};' and "MENTIONED_IN" in query
+    trace = tmp_path / "answer.json"
+    trace.write_text(json.dumps({"evidence": [{"key": "k1"}], "trace": []}))
+    linked = run_cli(settings, "browse", "--answer-trace", str(trace), "--browser", "http://example:7474/browser")
+    assert linked.returncode == 0 and browser_editor_lines(linked.stdout.strip())[0] == ':param {nodes: ["k1"], seeds: []};'
+    missing = run_cli(settings, "browse", "no-such-document.pdf")
+    assert missing.returncode != 0
