@@ -54,6 +54,20 @@ async def test_fusion_reranker_is_offline_and_comparable(embedder: SentenceTrans
     # similarities computed elsewhere (stored embeddings) are used instead of embedding again
     given = await reranker.score("which graph database", passages, similarities=[0.9, 0.1, 0.5])
     assert given[0] > given[2] and given[1] < scores[1]
+    # only a passage without one is embedded (with the query): two texts, not four
+    calls: list[int] = []
+    embed = embedder.embed
+
+    async def counting(texts):
+        calls.append(len(texts))
+        return await embed(texts)
+
+    embedder.embed = counting  # type: ignore[method-assign]
+    try:
+        partial = await reranker.score("which graph database", passages, similarities=[0.9, None, 0.5])
+    finally:
+        del embedder.embed
+    assert calls == [2] and partial[1] > partial[2]  # its cosine (high) now counts, with its BM25
 
 
 async def test_http_reranker() -> None:

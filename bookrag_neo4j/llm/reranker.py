@@ -37,10 +37,10 @@ class Reranker(ABC):
 
     @abstractmethod
     async def score(self, query: str, passages: Sequence[str], *,
-                    similarities: Sequence[float] | None = None) -> list[float]:
+                    similarities: Sequence[float | None] | None = None) -> list[float]:
         """Scores of ``passages``. ``similarities``: each passage's embedding similarity to the query, computed
-        elsewhere (e.g. in Neo4j from stored embeddings); a reranker that can use them does, the others ignore
-        them."""
+        elsewhere (e.g. in Neo4j from stored embeddings; ``None`` where there is none); a reranker that can use
+        them does, the others ignore them."""
 
     def score_sync(self, query: str, passages: Sequence[str]) -> list[float]:
         return asyncio.run(self.score(query, passages))
@@ -85,16 +85,19 @@ class FusionReranker(Reranker):
     reads_similarities = True
 
     async def score(self, query: str, passages: Sequence[str], *,
-                    similarities: Sequence[float] | None = None) -> list[float]:
+                    similarities: Sequence[float | None] | None = None) -> list[float]:
         if not passages:
             return []
-        if similarities is None:
-            vectors = np.asarray(await self.embedder.embed([query, *passages]))
-            similarities = (vectors[1:] @ vectors[0]).tolist()
+        known = list(similarities) if similarities is not None else [None] * len(passages)
+        missing = [i for i, s in enumerate(known) if s is None]
+        if missing:  # embed only the passages without a precomputed similarity (e.g. blocks never embedded)
+            vectors = np.asarray(await self.embedder.embed([query, *(passages[i] for i in missing)]))
+            for i, value in zip(missing, (vectors[1:] @ vectors[0]).tolist(), strict=True):
+                known[i] = value
         bm25 = bm25_scores(query, passages)
         best = 2.0 / (self.k + 1)
         return [(1.0 / (self.k + rc) + 1.0 / (self.k + rb)) / best
-                for rc, rb in zip(_ranks(similarities), _ranks(bm25), strict=True)]
+                for rc, rb in zip(_ranks(known), _ranks(bm25), strict=True)]
 
 
 class CrossEncoderReranker(Reranker):
@@ -116,7 +119,7 @@ class CrossEncoderReranker(Reranker):
         return [float(s) for s in self._model.predict(pairs, batch_size=self.batch_size, show_progress_bar=False)]
 
     async def score(self, query: str, passages: Sequence[str], *,
-                    similarities: Sequence[float] | None = None) -> list[float]:
+                    similarities: Sequence[float | None] | None = None) -> list[float]:
         if not passages:
             return []
         return await asyncio.to_thread(self._predict, [(query, p) for p in passages])
@@ -134,7 +137,7 @@ class HTTPReranker(Reranker):
         self._client = httpx.AsyncClient(timeout=timeout, headers=headers)
 
     async def score(self, query: str, passages: Sequence[str], *,
-                    similarities: Sequence[float] | None = None) -> list[float]:
+                    similarities: Sequence[float | None] | None = None) -> list[float]:
         if not passages:
             return []
         payload = {"model": self.name, "query": query, "documents": list(passages)}

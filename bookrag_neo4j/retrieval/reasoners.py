@@ -114,7 +114,6 @@ async def text_reasoning(question: str, nodes: Sequence[dict[str, Any]], reranke
     uses it instead of embedding the texts again."""
     if not nodes:
         return {}
-    similarities = [n.get("similarity") for n in nodes]
     scores = await reranker.score(question, [node_text(n) for n in nodes],
-                                  similarities=similarities if None not in similarities else None)
+                                  similarities=[n.get("similarity") for n in nodes])
     return {n["key"]: float(s) for n, s in zip(nodes, scores, strict=True)}
