@@ -145,9 +145,8 @@ def page_recall_within(gold_pages: Iterable[int], retrieved_pages: Sequence[Iter
     chunks show about 16 pages, ten tree nodes about 4."""
     gold = set(gold_pages)
     shown: set[int] = set()
-    for unit in retrieved_pages:
-        for page in sorted(unit):
-            if len(shown) == pages:
-                break
-            shown.add(page)
+    for page in (p for unit in retrieved_pages for p in sorted(unit)):
+        if len(shown) == pages:
+            break
+        shown.add(page)
     return len(gold & shown) / len(gold) if gold else 0.0

@@ -70,6 +70,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
     agents = {m: RetrievalAgent(graph, settings, models, use_llm=use_llm,
                                 ablations=[m.removeprefix("bookrag-")] if m.startswith("bookrag-") else [])
               for m in methods if m.startswith("bookrag")}
+    llm = models.llm if use_llm else None  # answer extraction and the judge
     rows = []
     for question in bench.questions:
         doc_key = keys[question.doc]
@@ -91,7 +92,6 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
             seconds, usage = time.perf_counter() - began, ledger.total()
             row = _score(bench.name, question, method, units, seconds, usage.calls, usage.total_tokens)
             if answer is not None:
-                llm = models.llm if use_llm else None
                 extracted = await extract_answer(llm, question.question, answer, answer_format=question.answer_format)
                 row.update(_score_answer(question, answer, extracted))
                 if judge and llm is not None:

@@ -87,20 +87,20 @@ class GraphClient:
 
     async def run(self, query: str, params: dict[str, Any] | None = None, *, read: bool = False) -> list[dict[str, Any]]:
         """Run query text (from a named file; never built from user text) in a managed transaction."""
+        result = await self._execute(query, params or {}, RoutingControl.READ if read else RoutingControl.WRITE)
+        return [record.data() for record in result.records]
+
+    async def _execute(self, query: str | Query, params: dict[str, Any], routing: RoutingControl) -> EagerResult:
+        """``execute_query`` on the configured database; "Neo4j is not there" becomes ``Neo4jUnavailableError``."""
         try:
-            result = await self._driver.execute_query(
-                query,
-                parameters_=params or {},
-                database_=self.conn.database,
-                routing_=RoutingControl.READ if read else RoutingControl.WRITE,
-            )
+            return await self._driver.execute_query(query, parameters_=params, database_=self.conn.database,
+                                                    routing_=routing)
         except (ServiceUnavailable, SessionExpired) as exc:
             raise Neo4jUnavailableError(f"Neo4j at {self.conn.uri} is not reachable: {exc}") from exc
         except AuthError as exc:
             raise Neo4jUnavailableError(
                 f"Neo4j at {self.conn.uri} refused the credentials of user {self.conn.username!r}: {exc}"
             ) from exc
-        return [record.data() for record in result.records]
 
     async def run_user_query(self, query: str, params: dict[str, Any] | None = None, *,
                              timeout: float = USER_QUERY_TIMEOUT) -> list[dict[str, Any]]:
@@ -120,10 +120,7 @@ class GraphClient:
 
     async def _user_query(self, query: Query, params: dict[str, Any]) -> EagerResult:
         try:
-            return await self._driver.execute_query(query, parameters_=params, database_=self.conn.database,
-                                                    routing_=RoutingControl.READ)
-        except (ServiceUnavailable, SessionExpired) as exc:
-            raise Neo4jUnavailableError(f"Neo4j at {self.conn.uri} is not reachable: {exc}") from exc
+            return await self._execute(query, params, RoutingControl.READ)
         except Neo4jError as exc:
             raise UserQueryError(f"{exc.code}: {exc.message}") from exc
 
