@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 BOOKRAG := $(BIN)/bookrag
 
-.PHONY: help install local-model manuals neo4j demo test stop clean
+.PHONY: help install local-model manuals chromium jdbc neo4j demo test stop clean
 
 # torch (for sentence-transformers): the local CPU wheel where one lies in /opt/wheels, else PyPI's build.
 TORCH_VERSION := 2.13.0
@@ -32,7 +32,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet $(if $(LOCAL_TORCH),$(LOCAL_TORCH),torch==$(TORCH_VERSION))
-	$(BIN)/pip install --quiet -e '.[dev,local,langchain,eval]'
+	$(BIN)/pip install --quiet -e '.[dev,local,langchain,eval,notebook,browser]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -52,17 +52,33 @@ $(VENV)/.local-model: $(VENV)/.installed
 
 local-model: $(VENV)/.local-model
 
+# Debian packages, installed as root (or with passwordless sudo) when what they provide is missing.
+define apt_install
+if [ "$$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo -n"; \
+	else echo "install the Debian packages $(1) (as root)"; exit 1; fi; \
+	$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
+	  --no-install-recommends $(1) >/dev/null
+endef
+
 # Long real manuals with bookmarks written by their authors, from Debian: test documents and the heading
 # benchmark's ground truth (R-intro.pdf is read by the tests).
 MANUALS := /usr/share/R/doc/manual/R-intro.pdf /usr/share/doc/gnuplot/gnuplot.pdf /usr/share/doc/octave/octave.pdf
 manuals:
-	@missing=0; for f in $(MANUALS); do [ -f $$f ] || missing=1; done; \
-	if [ $$missing = 1 ]; then \
-	  if [ "$$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo -n"; \
-	  else echo "install the Debian packages r-doc-pdf gnuplot-doc octave-doc (as root)"; exit 1; fi; \
-	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
-	    --no-install-recommends r-doc-pdf gnuplot-doc octave-doc >/dev/null; \
-	fi
+	$(if $(strip $(foreach f,$(MANUALS),$(if $(wildcard $(f)),,$(f)))),$(call apt_install,r-doc-pdf gnuplot-doc octave-doc))
+
+# Headless Chromium for the Neo4j Browser test (Playwright drives it; it downloads no browser of its own).
+chromium:
+	$(if $(shell command -v chromium),,$(call apt_install,chromium))
+
+# The Neo4j JDBC driver for the BI test (docker/jdbc/BiQuery.java): the full bundle (with the SQL-to-Cypher
+# translator) where Maven Central serves it, else the bundle without the translator.
+JDBC_VERSION := 6.10.5
+JDBC_DIR := $(HOME)/.cache/bookrag-neo4j/jdbc
+jdbc:
+	@ls $(JDBC_DIR)/neo4j-jdbc-*bundle-$(JDBC_VERSION).jar >/dev/null 2>&1 || { \
+	  mvn -q -B -U dependency:copy -Dartifact=org.neo4j:neo4j-jdbc-full-bundle:$(JDBC_VERSION) -DoutputDirectory=$(JDBC_DIR) \
+	    >/dev/null 2>&1 || \
+	  mvn -q -B -U dependency:copy -Dartifact=org.neo4j:neo4j-jdbc-bundle:$(JDBC_VERSION) -DoutputDirectory=$(JDBC_DIR); }
 
 # Neo4j: NEO4J_URI if set, else Docker if an engine answers, else a local server assembled from Maven Central.
 neo4j: install
@@ -82,7 +98,7 @@ demo: neo4j manuals
 	@echo "Explore it in Neo4j Browser: http://localhost:7474/browser/ (password: see bookrag neo4j status)"
 
 # pytest starts (or reuses) its own server instance "test" on ports 17687/17474.
-test: install local-model manuals
+test: install local-model manuals chromium jdbc
 	$(BIN)/ruff check bookrag_neo4j tests
 	@$(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure"; fi; \

@@ -1,12 +1,17 @@
 """Neo4j Browser links that open the BookIndex with a ready query (``bookrag browse``).
 
     url = browser_url("http://localhost:7474/browser/", "toc", {"doc": "R-intro.pdf"})
-    # http://localhost:7474/browser/?cmd=edit&arg=%3Aparam%20%7Bdoc%3A%20...  (editor prefilled, not run)
+    # http://localhost:7474/browser/?cmd=edit&arg=WITH%20%22R-intro.pdf%22%20AS%20doc...  (editor prefilled)
 
-The queries are the files in ``cypher/browser/``. Browser 5 (``cmd=edit``) puts every ``arg`` on its own line
-of the editor: first a ``:param {...}`` line with the parameters as a Cypher map literal, then the query; the
-user presses Run. Browser decodes the whole URL once and then cuts ``arg`` at the first ``&`` or ``#``, so the
-values escape those two as ``\\u0026`` / ``\\u0023`` (Cypher string escapes) and the query files hold neither.
+The queries are the files in ``cypher/browser/``. Each one that takes parameters binds them on its first line
+(``WITH $doc AS doc, $section AS section``) and uses only the variables after it, so the same file runs with
+parameters from the SDK and, in a link, with that line's parameters replaced by literals: one statement that
+the user runs with one click and edits in one place. Browser 5 (``cmd=edit``) puts every ``arg`` on a line of
+its editor; it decodes the whole URL once and then cuts ``arg`` at the first ``&`` or ``#``, so literals escape
+those two as ``\\u0026`` / ``\\u0023`` (Cypher string escapes) and the files hold neither.
+
+``style_url`` prefills ``:style`` with ``bookindex.grass`` (hex colours written as ``rgb()``, for the same
+reason), so the BookIndex style is one click away too.
 """
 
 from __future__ import annotations
@@ -18,9 +23,12 @@ from typing import Any
 from urllib.parse import quote
 
 from .graph.queries import load_query
+from .resources import resource_dir
 
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_BINDING = re.compile(r"^WITH (\$(\w+) AS (\w+))(, \$(\w+) AS (\w+))*$")
+_BOUND = re.compile(r"\$(\w+) AS (\w+)")
 _CUTS = {"&": "\\u0026", "#": "\\u0023"}
+_HEX = re.compile(r"#([0-9A-Fa-f]{6})\b")
 
 
 def cypher_literal(value: Any) -> str:
@@ -31,26 +39,38 @@ def cypher_literal(value: Any) -> str:
     return text
 
 
-def param_command(params: Mapping[str, Any]) -> str:
-    """``:param {name: "value", ...}`` for Browser."""
-    for name in params:
-        if not _IDENTIFIER.match(name):
-            raise ValueError(f"invalid parameter name {name!r}")
-    return ":param {" + ", ".join(f"{k}: {cypher_literal(v)}" for k, v in params.items()) + "};"
-
-
-def browser_query(name: str) -> str:
-    """The named query of ``cypher/browser/`` without its comment lines."""
-    text = "\n".join(line for line in load_query(f"browser/{name}").splitlines() if not line.lstrip().startswith("//"))
-    if set(text) & set(_CUTS):
-        raise ValueError(f"browser/{name} holds '&' or '#', which Browser's URL parameter cannot carry")
+def browser_query(name: str, params: Mapping[str, Any] | None = None) -> str:
+    """The named query of ``cypher/browser/`` without its comments, its binding line's parameters replaced
+    by the literals of ``params`` (which must name exactly the parameters it binds)."""
+    lines = [line for line in load_query(f"browser/{name}").splitlines() if not line.lstrip().startswith("//")]
+    binding = _BINDING.match(lines[0])
+    wanted = {p for p, _ in _BOUND.findall(lines[0])} if binding else set()
+    if wanted != set(params or {}):
+        raise ValueError(f"browser/{name} takes parameters {sorted(wanted)}, not {sorted(params or {})}")
+    if binding:
+        lines[0] = "WITH " + ", ".join(f"{cypher_literal(params[p])} AS {v}" for p, v in _BOUND.findall(lines[0]))
+    text = "\n".join(lines)
+    if "$" in "\n".join(lines[1:]) or set("\n".join(lines[1:])) & set(_CUTS):
+        raise ValueError(f"browser/{name} uses '$', '&' or '#' after its binding line")
     return text
 
 
-def browser_url(base: str, name: str, params: Mapping[str, Any] | None = None) -> str:
-    """A Browser URL whose editor holds the ``:param`` line (when there are parameters) and the query."""
-    lines = ([param_command(params)] if params else []) + [browser_query(name)]
+def _link(base: str, lines: list[str]) -> str:
     return base.rstrip("/") + "/?cmd=edit" + "".join(f"&arg={quote(line, safe='')}" for line in lines)
+
+
+def browser_url(base: str, name: str, params: Mapping[str, Any] | None = None) -> str:
+    """A Browser URL whose editor holds the named query with ``params`` written in."""
+    return _link(base, [browser_query(name, params)])
+
+
+def style_url(base: str) -> str:
+    """A Browser URL whose editor holds ``:style`` and the BookIndex GraSS (press Run once per browser)."""
+    grass = (resource_dir("cypher") / "browser" / "bookindex.grass").read_text()
+    grass = _HEX.sub(lambda m: "rgb({}, {}, {})".format(*bytes.fromhex(m.group(1))), grass)
+    if set(grass) & set(_CUTS):
+        raise ValueError("bookindex.grass holds '&' or '#' that are not hex colours")
+    return _link(base, [":style " + grass.strip()])
 
 
 def answer_trace_params(answer: Mapping[str, Any]) -> dict[str, list[str]]:

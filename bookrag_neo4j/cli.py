@@ -531,18 +531,22 @@ def browse(
     entity: Annotated[str | None, typer.Option(help="An entity's GT-Links back to its pages (name or alias).")] = None,
     answer_trace: Annotated[Path | None, typer.Option(
         help="JSON of `bookrag ask --json` (or retrieve): its evidence and the entities Graph_Reasoning used.")] = None,
+    style: Annotated[bool, typer.Option(
+        "--style", help="Instead, a link that loads the BookIndex style (:style with bookindex.grass).")] = False,
     browser: Annotated[str | None, typer.Option(help="Browser URL (default: the managed server's).")] = None,
     open_it: Annotated[bool, typer.Option("--open", help="Also open it in the default web browser.")] = False,
     instance: InstanceOpt = None,
 ) -> None:
     """A Neo4j Browser URL with a BookIndex query in the editor (press Run): the library, a document's table
     of contents, a section's subtree, an entity's pages, or an answer's evidence neighbourhood."""
-    from .browse import answer_trace_params, browser_url
+    from .browse import answer_trace_params, browser_url, style_url
     from .index.library import find_document
 
     settings = _settings(instance)
     base = browser or f"http://localhost:{settings.neo4j_http_port}/browser/"
-    if answer_trace is not None:
+    if style:
+        url = style_url(base)
+    elif answer_trace is not None:
         url = browser_url(base, "answer_neighbourhood", answer_trace_params(json.loads(answer_trace.read_text())))
     elif doc is None:
         url = browser_url(base, "library")

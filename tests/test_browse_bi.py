@@ -13,7 +13,7 @@ from urllib.parse import unquote
 import pytest
 
 from bookrag_neo4j import BookRAG
-from bookrag_neo4j.browse import answer_trace_params, browser_url, param_command
+from bookrag_neo4j.browse import answer_trace_params, browser_query, browser_url, style_url
 from bookrag_neo4j.errors import QueryRefusedError, UserQueryError
 from bookrag_neo4j.graph.queries import load_query
 from bookrag_neo4j.index.pipeline import Indexer
@@ -37,12 +37,17 @@ def browser_editor_lines(url: str) -> list[str]:
 
 def test_browser_urls_survive_browsers_decoding() -> None:
     url = browser_url("http://localhost:7474/browser/", "section_subtree", {"doc": "R&D #1 +x.pdf", "section": "a\"b"})
-    param, query = browser_editor_lines(url)
-    assert param == ':param {doc: "R\\u0026D \\u00231 +x.pdf", section: "a\\"b"};'  # Cypher reads \\u0026 as '&'
-    assert query.startswith("MATCH (d:Document {name: $doc})") and "//" not in query
+    (query,) = browser_editor_lines(url)
+    first, rest = query.split("\n", 1)
+    assert first == 'WITH "R\\u0026D \\u00231 +x.pdf" AS doc, "a\\"b" AS section'  # Cypher reads \\u0026 as '&'
+    assert rest.startswith("MATCH (d:Document {name: doc})") and "//" not in query and "$" not in query
     assert browser_editor_lines(browser_url("http://h/browser", "library")) == ["MATCH (d:Document)\nRETURN d"]
-    with pytest.raises(ValueError, match="invalid parameter name"):
-        param_command({"doc}) DETACH DELETE (n": "x"})
+    with pytest.raises(ValueError, match="takes parameters"):
+        browser_query("toc", {"doc": "x", "doc}) DETACH DELETE (n": "x"})
+    with pytest.raises(ValueError, match="takes parameters"):
+        browser_query("toc")
+    (style,) = browser_editor_lines(style_url("http://h/browser"))
+    assert style.startswith(":style node {") and "node.Document {" in style and "rgb(31, 58, 95)" in style
     trace = {"evidence": [{"key": "n1"}, {"key": "n2"}],
              "trace": [{"operator": "Extract", "detail": {"seeds": ["e1", "e2", "e1"]}}]}
     assert answer_trace_params(trace) == {"nodes": ["n1", "n2"], "seeds": ["e1", "e2"]}
@@ -62,6 +67,9 @@ async def test_every_browser_and_bi_query_runs_read_only(graph, settings) -> Non
             text = load_query(name)
             rows = await graph.run_user_query(text, params)
             assert rows, f"{name} returned nothing"
+            if folder == "browser":  # the link's form: its parameters written in as literals, same rows
+                bound = {k: v for k, v in params.items() if f"${k} AS {k}" in text}
+                assert len(await graph.run_user_query(browser_query(path.stem, bound))) == len(rows)
             header = re.search(r"^// Columns: (.+)$", text, re.MULTILINE)
             if folder == "bi":  # flat tables: the documented columns, scalar values only
                 assert header, f"{name} documents no columns"
@@ -103,11 +111,12 @@ def test_bookrag_browse_prints_a_prefilled_link(settings, tmp_path: Path) -> Non
     assert result.returncode == 0, result.stderr
     url = result.stdout.strip()
     assert url.startswith(f"http://localhost:{settings.neo4j_http_port}/browser/?cmd=edit&arg=")
-    param, query = browser_editor_lines(url)
-    assert param == f':param {{doc: "{FOOTLOCKER.name}", entity: "Foot Locker"}};' and "MENTIONED_IN" in query
+    (query,) = browser_editor_lines(url)
+    assert query.startswith(f'WITH "{FOOTLOCKER.name}" AS doc, "Foot Locker" AS entity\n') and "MENTIONED_IN" in query
     trace = tmp_path / "answer.json"
     trace.write_text(json.dumps({"evidence": [{"key": "k1"}], "trace": []}))
     linked = run_cli(settings, "browse", "--answer-trace", str(trace), "--browser", "http://example:7474/browser")
-    assert linked.returncode == 0 and browser_editor_lines(linked.stdout.strip())[0] == ':param {nodes: ["k1"], seeds: []};'
+    assert linked.returncode == 0
+    assert browser_editor_lines(linked.stdout.strip())[0].startswith('WITH ["k1"] AS nodes, [] AS seeds\n')
     missing = run_cli(settings, "browse", "no-such-document.pdf")
     assert missing.returncode != 0
