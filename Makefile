@@ -89,13 +89,7 @@ DEMO_PDF := /usr/share/R/doc/manual/R-intro.pdf
 
 demo: neo4j manuals
 	$(BOOKRAG) doctor || true
-	$(BOOKRAG) index $(DEMO_PDF)
-	$(BOOKRAG) toc R-intro.pdf | head -40
-	$(BOOKRAG) stats R-intro.pdf
-	$(BOOKRAG) ask "What does the lm function fit?" --doc R-intro.pdf
-	$(BOOKRAG) ask "How many tables are in the manual?" --doc R-intro.pdf
-	$(BOOKRAG) ask "What is the difference between a matrix and an array?" --doc R-intro.pdf --explain
-	@echo "Explore it in Neo4j Browser: http://localhost:7474/browser/ (password: see bookrag neo4j status)"
+	$(BOOKRAG) demo $(DEMO_PDF)
 
 # pytest starts (or reuses) its own server instance "test" on ports 17687/17474.
 test: install local-model manuals chromium jdbc

@@ -565,6 +565,24 @@ def browse(
         webbrowser.open(url)
 
 
+@app.command()
+def demo(
+    pdf: Annotated[Path, typer.Argument(help="The PDF to index.")] = Path("/usr/share/R/doc/manual/R-intro.pdf"),
+    question: Annotated[list[str] | None, typer.Option(
+        "--question", "-q", help="Ask this instead (repeat; default: R-intro questions, one per category).")] = None,
+    out: Annotated[Path, typer.Option(help="Where the answers are written as JSON.")] = Path("bookrag-demo"),
+    instance: InstanceOpt = None,
+) -> None:
+    """Index a real manual, answer a single-hop, a multi-hop and a global question with citations, and print
+    the Neo4j Browser links to explore the index and each answer's evidence."""
+    from .demo import run_demo
+
+    if not pdf.is_file():
+        raise typer.BadParameter(f"{pdf} is not here (R-intro.pdf comes with Debian's r-doc-pdf: `make manuals`)")
+    asked = [("your question", q) for q in question] if question else None
+    asyncio.run(run_demo(_settings(instance), pdf, out, asked))
+
+
 @bench_app.command("ingest")
 def bench_ingest_cmd(
     paths: Annotated[list[Path], typer.Argument(help="PDF files or folders of PDFs.")],

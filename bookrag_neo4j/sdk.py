@@ -10,23 +10,28 @@
         print(c.label())                          # document, section path, pages
     evidence = rag.retrieve("...", doc=["a.pdf", "b.pdf"])   # ranked evidence, no synthesis
     rows = rag.run_cypher("MATCH (d:Document) RETURN d.name AS name")   # your own Cypher, read-only
+    edges = rag.evidence_graph(answer)            # the answer's evidence subgraph, to draw
 
     async with BookRAG.from_env() as rag:         # the async twins: aindex, aask, aretrieve
         answer = await rag.aask("...")
 
 ``doc`` is one document (key, key prefix or file name), several, or ``None`` for the whole library.
-``use_llm=False`` runs the LLM-free mode whatever is configured.
+``use_llm=False`` runs the LLM-free mode whatever is configured. The sync methods work in Jupyter too (inside
+a running event loop they run on a worker thread); there ``await rag.aask(...)`` works as well.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from .browse import answer_trace_params
 from .config import Settings
 from .graph.client import USER_QUERY_TIMEOUT, GraphClient
+from .graph.queries import load_query
 from .index.library import find_document
 from .index.pipeline import Indexer, IndexReport
 from .llm.factory import Models
@@ -102,7 +107,19 @@ class BookRAG:
         """
         return await (await self._client()).run_user_query(query, params, timeout=timeout)
 
-    # --- sync facade (not from inside a running event loop) ---
+    async def aevidence_graph(self, answer: Answer | Evidence, *, limit: int = 300) -> list[dict[str, Any]]:
+        """An answer's evidence as a small graph to draw: one dict an edge (``source``, ``source_kind``,
+        ``source_caption``, ``type``, ``target``, ``target_kind``, ``target_caption``) linking the evidence
+        blocks to their sections, to the question's linked entities and to the entities related to those::
+
+            edges = rag.evidence_graph(rag.ask("What does lm fit?"))
+            g = networkx.DiGraph((e["source"], e["target"]) for e in edges)
+        """
+        params = answer_trace_params(answer.model_dump(mode="json"))
+        return await (await self._client()).run_user_query(
+            load_query("retrieval/evidence_graph"), {**params, "limit": limit})
+
+    # --- sync facade (also inside a running event loop, e.g. Jupyter: then on a worker thread) ---
     def index(self, path: str | Path, **kwargs: Any) -> IndexReport:
         return self._run(self.aindex(path, **kwargs))
 
@@ -115,6 +132,9 @@ class BookRAG:
     def run_cypher(self, query: str, params: dict[str, Any] | None = None, **kwargs: Any) -> list[dict[str, Any]]:
         return self._run(self.arun_cypher(query, params, **kwargs))
 
+    def evidence_graph(self, answer: Answer | Evidence, **kwargs: Any) -> list[dict[str, Any]]:
+        return self._run(self.aevidence_graph(answer, **kwargs))
+
     # --- internals ---
     def _run(self, work: Any) -> Any:
         async def go() -> Any:
@@ -123,7 +143,12 @@ class BookRAG:
             finally:
                 await self.aclose()  # the driver belongs to this event loop
 
-        return asyncio.run(go())
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(go())
+        with ThreadPoolExecutor(max_workers=1) as worker:  # a loop is running here (Jupyter): use a private one
+            return worker.submit(asyncio.run, go()).result()
 
     def _agent(self, graph: GraphClient) -> RetrievalAgent:
         return RetrievalAgent(graph, self.settings, self.models, use_llm=self.use_llm)

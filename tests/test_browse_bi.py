@@ -5,6 +5,7 @@ the ``:param`` line and the query."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
@@ -104,6 +105,23 @@ def test_the_sdk_runs_user_cypher_read_only(settings, conn) -> None:
     assert rag.run_cypher("RETURN $x + 1 AS y", {"x": 41}) == [{"y": 42}]
     with pytest.raises(QueryRefusedError):
         rag.run_cypher("CREATE (:Intruder)")
+
+    async def in_a_running_loop() -> list[dict]:  # as in Jupyter: the sync facade still works
+        return rag.run_cypher("RETURN 1 AS one")
+
+    assert asyncio.run(in_a_running_loop()) == [{"one": 1}]
+
+
+def test_the_sdk_draws_an_answers_evidence_graph(settings, conn) -> None:
+    rag = BookRAG(settings, use_llm=False)
+    rag.index(need(FOOTLOCKER))
+    answer = rag.ask("Who was elected to the board of directors?", doc=FOOTLOCKER.name)
+    edges = rag.evidence_graph(answer)
+    evidence = {n.key for n in answer.evidence}
+    assert edges and {"HAS_CHILD", "MENTIONED_IN"} <= {e["type"] for e in edges}
+    assert {e["target"] for e in edges if e["type"] == "HAS_CHILD"} == evidence  # every block under its section
+    assert all(e["source_kind"] == "entity" for e in edges if e["type"] == "MENTIONED_IN")
+    assert all(e["source_caption"] and e["target_caption"] for e in edges)
 
 
 def test_bookrag_browse_prints_a_prefilled_link(settings, tmp_path: Path) -> None:

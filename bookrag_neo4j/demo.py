@@ -1,0 +1,94 @@
+"""The first five minutes (``bookrag demo``, run by ``make demo``): index a real manual, ask one question of
+each category the planner knows (single-hop, multi-hop, global), print the answers with their citations, and
+the Neo4j Browser links to explore the index and each answer's evidence.
+
+    from bookrag_neo4j.demo import run_demo
+    answers = asyncio.run(run_demo(Settings(), Path("/usr/share/R/doc/manual/R-intro.pdf"), Path("bookrag-demo")))
+
+With an LLM configured (``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``, or the local model) indexing and answering
+use it; without one everything runs offline (sections from the PDF's outline, entities by spaCy, the ranked
+evidence passages as the answer).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.rule import Rule
+
+from .browse import browser_url
+from .config import Settings
+from .graph.client import GraphClient
+from .index.pipeline import Indexer
+from .llm import Models
+from .retrieval.agent import RetrievalAgent
+from .retrieval.evidence import Answer
+from .server import connection_info
+
+# Questions about R's "An Introduction to R" (Debian's r-doc-pdf), one per category, with the category the
+# planner is expected to give each.
+R_INTRO_QUESTIONS: list[tuple[str, str]] = [
+    ("single-hop", "What does the lm function fit?"),
+    ("multi-hop", "What is the difference between a matrix and an array?"),
+    ("global", "How many tables are in the manual?"),
+]
+
+
+async def run_demo(settings: Settings, pdf: Path, out: Path, questions: list[tuple[str, str]] | None = None,
+                   console: Console | None = None) -> list[Answer]:
+    """Index ``pdf`` (a no-op when it is indexed and unchanged), answer ``questions`` (category, question),
+    write each answer as JSON under ``out`` and print everything a new user wants to see."""
+    console = console or Console()
+    questions = questions or R_INTRO_QUESTIONS
+    out.mkdir(parents=True, exist_ok=True)
+    models = Models.from_settings(settings)
+    mode = f"LLM {models.llm.model}" if models.llm is not None else "offline (no LLM configured)"
+    async with GraphClient(connection_info(settings)) as graph:
+        console.print(Rule(f"Indexing {pdf.name}: {mode}"))
+        report = await Indexer(graph, settings, models, show_progress=True).index(pdf)
+        summary = f"{report.name}: {report.pages} pages, sections {report.sections_by_level}, blocks {report.blocks_by_type}"
+        if report.graph:
+            summary += f"; {report.graph.entities} entities, {report.graph.relations} relations, " \
+                       f"{report.graph.gt_links} GT-Links"
+        console.print(summary + (" (already indexed, unchanged)" if report.status == "unchanged" else ""),
+                      soft_wrap=True)
+        agent = RetrievalAgent(graph, settings, models)
+        answers = []
+        for i, (expected, question) in enumerate(questions, 1):
+            answer = await agent.ask(question, [report.doc_key])
+            answers.append(answer)
+            (out / f"answer-{i}.json").write_text(json.dumps(answer.model_dump(mode="json"), indent=2))
+            _print_answer(console, i, expected, answer)
+    _print_links(console, settings, report.name, out, answers)
+    return answers
+
+
+def _print_answer(console: Console, i: int, expected: str, answer: Answer) -> None:
+    plan = answer.plan
+    console.print(Rule(f"Question {i}, {expected}"))
+    console.print(f"[bold]{answer.question}[/]", soft_wrap=True)
+    if plan:
+        note = next((s.params["note"] for s in plan.steps if "note" in s.params), "")
+        console.print(f"planner: {plan.category} (classified by {plan.classified_by})" + (f"; {note}" if note else ""),
+                      soft_wrap=True)
+    console.print("answer" + (" (no LLM: the ranked evidence itself)" if answer.extractive else "") + ":\n")
+    console.print(answer.text, markup=False, highlight=False, soft_wrap=True)
+    if answer.citations:
+        console.print("\nSources:")
+        for j, citation in enumerate(answer.citations, 1):
+            console.print(f"  [{j}] {citation.label()}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _print_links(console: Console, settings: Settings, name: str, out: Path, answers: list[Answer]) -> None:
+    base = f"http://localhost:{settings.neo4j_http_port}/browser/"
+    console.print(Rule("Explore the index in Neo4j Browser"))
+    console.print(f"Browser: {base} (user neo4j; `bookrag neo4j start` prints where the password is)",
+                  soft_wrap=True)
+    console.print("Load the BookIndex style once:  bookrag browse --style --open")
+    console.print(f"The table of contents:          {browser_url(base, 'toc', {'doc': name})}", soft_wrap=True)
+    for i, answer in enumerate(answers, 1):
+        if answer.evidence:
+            console.print(f"Answer {i}'s evidence:           bookrag browse --answer-trace {out / f'answer-{i}.json'}"
+                          " --open", soft_wrap=True)

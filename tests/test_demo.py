@@ -1,0 +1,58 @@
+"""``bookrag demo`` (what ``make demo`` runs) against the test server, offline: R-intro indexed, one question
+of each category classified as such and answered with citations, the answers written as JSON, and the
+Browser links printed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .pdfs import R_INTRO, need
+from .test_browse_bi import browser_editor_lines
+from .test_cli import run_cli
+
+pytestmark = pytest.mark.slow
+
+
+async def test_demo_answers_three_kinds_of_question_with_citations(graph, settings, tmp_path: Path) -> None:
+    result = run_cli(settings, "demo", str(need(R_INTRO)), "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    for expected in ("single-hop", "multi-hop", "global"):
+        assert f"planner: {expected} (classified by heuristic)" in out
+    answers = [json.loads((tmp_path / f"answer-{i}.json").read_text()) for i in (1, 2, 3)]
+    for answer in answers:
+        assert answer["citations"] and all(c["document"] == R_INTRO.name and c["page_start"] >= 1
+                                           for c in answer["citations"])
+    (tables,) = await graph.run("MATCH (d:Document {name: $n}) MATCH (t:Table {doc_key: d.key}) RETURN count(t) AS n",
+                                {"n": R_INTRO.name})
+    assert answers[2]["text"].strip() == str(tables["n"]) and tables["n"] > 0
+    toc_link = next(line.split()[-1] for line in out.splitlines() if line.startswith("The table of contents:"))
+    assert browser_editor_lines(toc_link)[0].startswith(f'WITH "{R_INTRO.name}" AS doc\n')
+    assert f"bookrag browse --answer-trace {tmp_path / 'answer-1.json'} --open" in out
+
+
+def test_quickstart_notebook_runs(settings, tmp_path: Path, monkeypatch) -> None:
+    """``notebooks/quickstart.ipynb`` executed cell by cell in a real kernel (nbclient), offline, against the
+    test server: any cell that raises fails the test; both pictures are written."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    for name, value in {"BOOKRAG_NEO4J_INSTANCE": settings.neo4j_instance,
+                        "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j_bolt_port),
+                        "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j_http_port),
+                        "BOOKRAG_NEO4J_RUNTIME": settings.neo4j_runtime, "BOOKRAG_LLM_PROVIDER": "none",
+                        "BOOKRAG_VLM_PROVIDER": "none", "BOOKRAG_QUICKSTART_PDF": str(need(R_INTRO)),
+                        "BOOKRAG_QUICKSTART_OUT": str(tmp_path), "MPLBACKEND": "Agg"}.items():
+        monkeypatch.setenv(name, value)  # the kernel inherits this environment
+    notebook = nbformat.read(Path(__file__).resolve().parents[1] / "notebooks" / "quickstart.ipynb", as_version=4)
+    NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    printed = "".join(o.get("text", "") for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs)
+    for category in ("[single-hop]", "[multi-hop]", "[global]"):
+        assert category in printed
+    assert f"localhost:{settings.neo4j_http_port}/browser/?cmd=edit" in printed
+    for picture in ("index_statistics.png", "evidence_graph.png"):
+        data = (tmp_path / picture).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
