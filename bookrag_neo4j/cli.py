@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -24,6 +25,7 @@ from .config import Settings
 from .doctor import REQUIRED, run_doctor
 from .errors import BookRAGError
 from .graph.client import GraphClient
+from .graph.queries import load_query
 from .graph.schema import apply_schema
 from .llm.factory import index_dimensions, llm_provider
 from .llm.local_models import LOCAL_MODELS, ensure_local_model
@@ -563,6 +565,38 @@ def browse(
         import webbrowser
 
         webbrowser.open(url)
+
+
+@app.command("bi")
+def bi_cmd(
+    name: Annotated[str, typer.Argument(help="A query of cypher/bi/: documents, sections, entity_mentions, "
+                                             "tables_figures, index_cost.")],
+    doc: Annotated[str | None, typer.Option(help="One document's rows (file name); default: the library.")] = None,
+    limit: Annotated[int, typer.Option(help="entity_mentions: the most mentioned entities per section.")] = 20,
+    as_csv: Annotated[bool, typer.Option("--csv", help="CSV on stdout (for a spreadsheet or a BI import).")] = False,
+    instance: InstanceOpt = None,
+) -> None:
+    """Run a BI query (a flat table, read-only) and print it as a table or CSV."""
+    import csv
+
+    from .resources import resource_dir
+    from .sdk import BookRAG
+
+    names = sorted(p.stem for p in (resource_dir("cypher") / "bi").glob("*.cypher"))
+    if name not in names:
+        raise typer.BadParameter(f"{name!r} is not a BI query: {', '.join(names)}")
+    rows = BookRAG(_settings(instance), use_llm=False).run_cypher(load_query(f"bi/{name}"),
+                                                                  {"doc": doc, "limit": limit})
+    columns = [c.strip() for c in re.search(r"^// Columns: (.+)$", load_query(f"bi/{name}"), re.M).group(1).split(",")]
+    if as_csv:
+        writer = csv.DictWriter(sys.stdout, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return
+    table = Table(*columns)
+    for row in rows:
+        table.add_row(*("" if row[c] is None else str(row[c]) for c in columns))
+    Console().print(table)
 
 
 @app.command()

@@ -73,7 +73,11 @@ def _print_answer(console: Console, i: int, expected: str, answer: Answer) -> No
         note = next((s.params["note"] for s in plan.steps if "note" in s.params), "")
         console.print(f"planner: {plan.category} (classified by {plan.classified_by})" + (f"; {note}" if note else ""),
                       soft_wrap=True)
-    console.print("answer" + (" (no LLM: the ranked evidence itself)" if answer.extractive else "") + ":\n")
+    how = ""
+    if answer.extractive:  # no LLM wrote it
+        counted = plan is not None and any(step.operator == "Count" for step in plan.steps)
+        how = " (no LLM: counted in the index)" if counted else " (no LLM: the ranked evidence itself)"
+    console.print(f"answer{how}:\n")
     console.print(answer.text, markup=False, highlight=False, soft_wrap=True)
     if answer.citations:
         console.print("\nSources:")

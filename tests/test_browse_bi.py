@@ -6,6 +6,8 @@ the ``:param`` line and the query."""
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import json
 import re
 from pathlib import Path
@@ -138,3 +140,13 @@ def test_bookrag_browse_prints_a_prefilled_link(settings, tmp_path: Path) -> Non
     assert browser_editor_lines(linked.stdout.strip())[0].startswith('WITH ["k1"] AS nodes, [] AS seeds\n')
     missing = run_cli(settings, "browse", "no-such-document.pdf")
     assert missing.returncode != 0
+
+
+async def test_bookrag_bi_prints_a_bi_query_as_csv(graph, settings) -> None:
+    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
+    result = run_cli(settings, "bi", "sections", "--doc", FOOTLOCKER.name, "--csv")
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    expected = await graph.run_user_query(load_query("bi/sections"), {"doc": FOOTLOCKER.name})
+    assert [r["section"] for r in rows] == [e["section"] for e in expected] and list(rows[0]) == list(expected[0])
+    assert run_cli(settings, "bi", "sections; MATCH (n) DETACH DELETE n").returncode != 0  # names are allow-listed
