@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
 import sys
 import time
@@ -63,6 +64,8 @@ def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log pro
         handlers=[RichHandler(console=console, show_path=False)],
     )
     logging.getLogger("neo4j").setLevel(logging.INFO if verbose else logging.ERROR)
+    # The embedder loads in well under a second: transformers' "Loading weights" bar is noise between ours.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 
 @neo4j_app.command()
