@@ -2,7 +2,7 @@
 the login form, then ``bookrag browse`` links opened and run. Used by ``test_browser_ui.py`` and to take the
 README's screenshot:
 
-    .venv/bin/python -m tests.browser_ui R-intro.pdf --section "Grouped expressions" --out docs/browser/section.png
+    .venv/bin/python -m tests.browser_ui R-intro.pdf --section "Linear models" --out docs/browser/section_subtree.png
 """
 
 from __future__ import annotations
