@@ -126,7 +126,8 @@ def test_the_sdk_draws_an_answers_evidence_graph(settings, conn) -> None:
     assert all(e["source_caption"] and e["target_caption"] for e in edges)
 
 
-def test_bookrag_browse_prints_a_prefilled_link(settings, tmp_path: Path) -> None:
+async def test_bookrag_browse_prints_a_prefilled_link(graph, settings, tmp_path: Path) -> None:
+    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
     result = run_cli(settings, "browse", FOOTLOCKER.name, "--entity", "Foot Locker")
     assert result.returncode == 0, result.stderr
     url = result.stdout.strip()

@@ -35,7 +35,7 @@ async def test_demo_answers_three_kinds_of_question_with_citations(graph, settin
     assert f"bookrag browse --answer-trace {tmp_path / 'answer-1.json'} --open" in out
 
 
-def test_quickstart_notebook_runs(settings, tmp_path: Path, monkeypatch) -> None:
+def test_quickstart_notebook_runs(settings, neo4j_server, tmp_path: Path, monkeypatch) -> None:
     """``notebooks/quickstart.ipynb`` executed cell by cell in a real kernel (nbclient), offline, against the
     test server: any cell that raises fails the test; both pictures are written."""
     import nbformat

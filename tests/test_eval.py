@@ -124,7 +124,7 @@ async def test_qa_scores_the_extracted_answer_and_asks_the_judge(graph, settings
     assert summarise([row])["methods"]["bookrag"]["judge"] == 1.0
 
 
-def test_the_cli_writes_a_report(settings, mini: Path, tmp_path: Path) -> None:
+def test_the_cli_writes_a_report(settings, neo4j_server, mini: Path, tmp_path: Path) -> None:
     out = tmp_path / "report"
     result = run_cli(settings, "eval", str(mini), "--no-llm", "--limit", "1", "--methods", "bookrag,dense", "--out",
                      str(out), "--json")
@@ -136,7 +136,7 @@ def test_the_cli_writes_a_report(settings, mini: Path, tmp_path: Path) -> None:
     assert bad.returncode != 0 and "unknown methods" in bad.stdout + bad.stderr
 
 
-def test_bench_ingest_times_every_stage(settings, tmp_path: Path) -> None:
+def test_bench_ingest_times_every_stage(settings, neo4j_server, tmp_path: Path) -> None:
     tree = run_cli(settings, "bench", "ingest", str(need(FOOTLOCKER)), "--json")
     assert tree.returncode == 0, tree.stderr
     report = json.loads(tree.stdout)
