@@ -49,10 +49,9 @@ def browser_query(name: str, params: Mapping[str, Any] | None = None) -> str:
         raise ValueError(f"browser/{name} takes parameters {sorted(wanted)}, not {sorted(params or {})}")
     if binding:
         lines[0] = "WITH " + ", ".join(f"{cypher_literal(params[p])} AS {v}" for p, v in _BOUND.findall(lines[0]))
-    text = "\n".join(lines)
-    if "$" in "\n".join(lines[1:]) or set("\n".join(lines[1:])) & set(_CUTS):
+    if set("\n".join(lines[1:])) & {"$", *_CUTS}:
         raise ValueError(f"browser/{name} uses '$', '&' or '#' after its binding line")
-    return text
+    return "\n".join(lines)
 
 
 def _link(base: str, lines: list[str]) -> str:

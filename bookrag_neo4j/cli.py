@@ -10,7 +10,6 @@ import asyncio
 import json
 import logging
 import os
-import re
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -26,7 +25,7 @@ from .config import Settings
 from .doctor import REQUIRED, run_doctor
 from .errors import BookRAGError
 from .graph.client import GraphClient
-from .graph.queries import load_query
+from .graph.queries import documented_columns
 from .graph.schema import apply_schema
 from .llm.factory import index_dimensions, llm_provider
 from .llm.local_models import LOCAL_MODELS, ensure_local_model
@@ -583,14 +582,12 @@ def bi_cmd(
     import csv
 
     from .resources import resource_dir
-    from .sdk import BookRAG
 
     names = sorted(p.stem for p in (resource_dir("cypher") / "bi").glob("*.cypher"))
     if name not in names:
         raise typer.BadParameter(f"{name!r} is not a BI query: {', '.join(names)}")
-    rows = BookRAG(_settings(instance), use_llm=False).run_cypher(load_query(f"bi/{name}"),
-                                                                  {"doc": doc, "limit": limit})
-    columns = [c.strip() for c in re.search(r"^// Columns: (.+)$", load_query(f"bi/{name}"), re.M).group(1).split(",")]
+    rows = _run_with_graph(_settings(instance), lambda graph: graph.read(f"bi/{name}", doc=doc, limit=limit))
+    columns = documented_columns(f"bi/{name}")
     if as_csv:
         writer = csv.DictWriter(sys.stdout, fieldnames=columns, lineterminator="\n")
         writer.writeheader()

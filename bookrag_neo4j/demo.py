@@ -13,6 +13,7 @@ evidence passages as the answer).
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from rich.console import Console
@@ -47,7 +48,9 @@ async def run_demo(settings: Settings, pdf: Path, out: Path, questions: list[tup
     mode = f"LLM {models.llm.model}" if models.llm is not None else "offline (no LLM configured)"
     async with GraphClient(connection_info(settings)) as graph:
         console.print(Rule(f"Indexing {pdf.name}: {mode}"))
+        began = time.perf_counter()
         report = await Indexer(graph, settings, models, show_progress=True).index(pdf)
+        indexed = time.perf_counter() - began
         summary = f"{report.name}: {report.pages} pages, sections {report.sections_by_level}, blocks {report.blocks_by_type}"
         if report.graph:
             summary += f"; {report.graph.entities} entities, {report.graph.relations} relations, " \
@@ -61,6 +64,9 @@ async def run_demo(settings: Settings, pdf: Path, out: Path, questions: list[tup
             answers.append(answer)
             (out / f"answer-{i}.json").write_text(json.dumps(answer.model_dump(mode="json"), indent=2))
             _print_answer(console, i, expected, answer)
+        answered = time.perf_counter() - began - indexed
+    console.print(Rule("Time"))
+    console.print(f"indexing {indexed:.1f} s ({report.status}), {len(answers)} answers {answered:.1f} s")
     _print_links(console, settings, report.name, out, answers)
     return answers
 

@@ -31,7 +31,6 @@ from typing import Any
 from .browse import answer_trace_params
 from .config import Settings
 from .graph.client import USER_QUERY_TIMEOUT, GraphClient
-from .graph.queries import load_query
 from .index.library import find_document
 from .index.pipeline import Indexer, IndexReport
 from .llm.factory import Models
@@ -116,8 +115,7 @@ class BookRAG:
             g = networkx.DiGraph((e["source"], e["target"]) for e in edges)
         """
         params = answer_trace_params(answer.model_dump(mode="json"))
-        return await (await self._client()).run_user_query(
-            load_query("retrieval/evidence_graph"), {**params, "limit": limit})
+        return await (await self._client()).read("retrieval/evidence_graph", **params, limit=limit)
 
     # --- sync facade (also inside a running event loop, e.g. Jupyter: then on a worker thread) ---
     def index(self, path: str | Path, **kwargs: Any) -> IndexReport:

@@ -18,7 +18,7 @@ import pytest
 from bookrag_neo4j import BookRAG
 from bookrag_neo4j.browse import answer_trace_params, browser_query, browser_url, style_url
 from bookrag_neo4j.errors import QueryRefusedError, UserQueryError
-from bookrag_neo4j.graph.queries import load_query
+from bookrag_neo4j.graph.queries import documented_columns, load_query
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.resources import resource_dir
@@ -73,10 +73,9 @@ async def test_every_browser_and_bi_query_runs_read_only(graph, settings) -> Non
             if folder == "browser":  # the link's form: its parameters written in as literals, same rows
                 bound = {k: v for k, v in params.items() if f"${k} AS {k}" in text}
                 assert len(await graph.run_user_query(browser_query(path.stem, bound))) == len(rows)
-            header = re.search(r"^// Columns: (.+)$", text, re.MULTILINE)
             if folder == "bi":  # flat tables: the documented columns, scalar values only
-                assert header, f"{name} documents no columns"
-                assert list(rows[0]) == [c.strip() for c in header.group(1).split(",")]
+                assert documented_columns(name), f"{name} documents no columns"
+                assert list(rows[0]) == documented_columns(name)
                 assert all(not isinstance(v, dict | list) for row in rows for v in row.values())
     (toc_row, *_) = await graph.run_user_query(load_query("browser/toc"), params)
     documents = await graph.run_user_query(load_query("bi/documents"), params)

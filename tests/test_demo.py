@@ -5,6 +5,7 @@ Browser links printed."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ async def test_demo_answers_three_kinds_of_question_with_citations(graph, settin
     for expected in ("single-hop", "multi-hop", "global"):
         assert f"planner: {expected} (classified by heuristic)" in out
     assert "answer (no LLM: counted in the index):" in out  # the global question is a COUNT
+    assert re.search(r"^indexing \d+\.\d s \((indexed|unchanged|replaced)\), 3 answers \d+\.\d s$", out, re.MULTILINE)
     answers = [json.loads((tmp_path / f"answer-{i}.json").read_text()) for i in (1, 2, 3)]
     for answer in answers:
         assert answer["citations"] and all(c["document"] == R_INTRO.name and c["page_start"] >= 1

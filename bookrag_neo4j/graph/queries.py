@@ -31,6 +31,12 @@ def load_query(name: str) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
+def documented_columns(name: str) -> list[str]:
+    """The columns a query's ``// Columns: a, b, c`` header documents (the BI queries' contract); [] if none."""
+    header = re.search(r"^// Columns: (.+)$", load_query(name), re.MULTILINE)
+    return [c.strip() for c in header.group(1).split(",")] if header else []
+
+
 def split_statements(text: str) -> list[str]:
     """Split a multi-statement file (such as ``schema.cypher``) on ``;`` at line ends, dropping ``//`` comments."""
     lines = [line for line in text.splitlines() if not line.strip().startswith("//")]
