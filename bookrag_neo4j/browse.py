@@ -76,8 +76,6 @@ def answer_trace_params(answer: Mapping[str, Any]) -> dict[str, list[str]]:
     """``nodes`` (the evidence keys) and ``seeds`` (the question's linked entities) of an answer or evidence
     as ``bookrag ask --json`` / ``bookrag retrieve --json`` print it."""
     nodes = [n["key"] for n in answer.get("evidence") or answer.get("nodes") or []]
-    seeds = [s for step in answer.get("trace") or [] if step.get("operator") == "Extract"
-             for s in step.get("detail", {}).get("seeds", [])]
     if not nodes:
         raise ValueError("the answer has no evidence nodes")
-    return {"nodes": nodes, "seeds": list(dict.fromkeys(seeds))}
+    return {"nodes": nodes, "seeds": list(answer.get("seeds") or [])}

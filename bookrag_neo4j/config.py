@@ -20,9 +20,15 @@ import platformdirs
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from .kg.types import ENTITY_TYPES
-
 APP_NAME = "bookrag-neo4j"
+
+# The default entity types (BOOKRAG_ENTITY_TYPES sets others). Structural types mark entities made from the
+# tree itself (a section title, a table, an image, a formula).
+ENTITY_TYPES = (
+    "PERSON", "ORGANIZATION", "LOCATION", "DATE", "MONEY", "PERCENT", "QUANTITY", "PRODUCT", "EVENT", "LAW",
+    "WORK", "GROUP", "FACILITY", "LANGUAGE", "CONCEPT",
+    "SECTION_TITLE", "TABLE", "IMAGE", "EQUATION",
+)
 
 
 class Settings(BaseSettings):

@@ -20,13 +20,10 @@ from rich.console import Console
 from rich.rule import Rule
 
 from .browse import browser_url
+from .cli.progress import RichProgress
 from .config import Settings
-from .graph.client import GraphClient
-from .index.pipeline import Indexer
-from .llm import Models
-from .retrieval.agent import RetrievalAgent
 from .retrieval.evidence import Answer
-from .server import connection_info
+from .sdk import BookRAG
 
 # Questions about R's "An Introduction to R" (Debian's r-doc-pdf), one per category, with the category the
 # planner is expected to give each.
@@ -44,12 +41,13 @@ async def run_demo(settings: Settings, pdf: Path, out: Path, questions: list[tup
     console = console or Console()
     questions = questions or R_INTRO_QUESTIONS
     out.mkdir(parents=True, exist_ok=True)
-    models = Models.from_settings(settings)
-    mode = f"LLM {models.llm.model}" if models.llm is not None else "offline (no LLM configured)"
-    async with GraphClient(connection_info(settings)) as graph:
+    rag = BookRAG(settings)
+    llm = rag.models.llm
+    mode = f"LLM {llm.model}" if llm is not None else "offline (no LLM configured)"
+    async with rag:
         console.print(Rule(f"Indexing {pdf.name}: {mode}"))
         began = time.perf_counter()
-        report = await Indexer(graph, settings, models, show_progress=True).index(pdf)
+        report = await rag.aindex(pdf, progress=RichProgress())
         indexed = time.perf_counter() - began
         summary = f"{report.name}: {report.pages} pages, sections {report.sections_by_level}, blocks {report.blocks_by_type}"
         if report.graph:
@@ -57,10 +55,9 @@ async def run_demo(settings: Settings, pdf: Path, out: Path, questions: list[tup
                        f"{report.graph.gt_links} GT-Links"
         console.print(summary + (" (already indexed, unchanged)" if report.status == "unchanged" else ""),
                       soft_wrap=True)
-        agent = RetrievalAgent(graph, settings, models)
         answers = []
         for i, (expected, question) in enumerate(questions, 1):
-            answer = await agent.ask(question, [report.doc_key])
+            answer = await rag.aask(question, doc=report.doc_key)
             answers.append(answer)
             (out / f"answer-{i}.json").write_text(json.dumps(answer.model_dump(mode="json"), indent=2))
             _print_answer(console, i, expected, answer)

@@ -86,3 +86,17 @@ class UserQueryError(BookRAGError):
 
 class QueryRefusedError(UserQueryError):
     """User-supplied Cypher that is not read-only: ``run_cypher`` refuses it before it runs."""
+
+
+class PlanError(BookRAGError):
+    """A plan cannot run: an unknown operator or method, invalid parameters, a cycle, a missing input."""
+
+
+class StepError(PlanError):
+    """A step of a plan raised: the run ended there. ``step`` and ``operator`` name it; ``__cause__`` is the
+    original error."""
+
+    def __init__(self, step: str, operator: str, cause: BaseException) -> None:
+        super().__init__(f"step {step!r} ({operator}) failed: {type(cause).__name__}: {cause}")
+        self.step = step
+        self.operator = operator

@@ -12,7 +12,15 @@
     rows = rag.run_cypher("MATCH (d:Document) RETURN d.name AS name")   # your own Cypher, read-only
     edges = rag.evidence_graph(answer)            # the answer's evidence subgraph, to draw
 
-    async with BookRAG.from_env() as rag:         # the async twins: aindex, aask, aretrieve
+    for d in rag.documents():                     # the library: Document models
+        print(d.name, d.pages, rag.stats(d.key)["graph"]["entities"])
+    rag.toc("AMAZON_2017_10K.pdf")                # each section's title, level and first page
+    rag.build_graph("AMAZON_2017_10K.pdf", er_mode="basic", force=True)   # the knowledge graph again
+    rows = rag.bi("sections", doc="AMAZON_2017_10K.pdf")                  # a BI query (bi_queries() names them)
+    scored = rag.evaluate("my-benchmark/", methods=["bookrag", "bm25"])   # a row per (question, method)
+    rag.delete("AMAZON_2017_10K.pdf")             # the document's nodes and images
+
+    async with BookRAG.from_env() as rag:         # the async twins: aindex, aask, aretrieve, adocuments...
         answer = await rag.aask("...")
 
 ``doc`` is one document (key, key prefix or file name), several, or ``None`` for the whole library.
@@ -23,23 +31,32 @@ a running event loop they run on a worker thread); there ``await rag.aask(...)``
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 from .browse import answer_trace_params
 from .config import Settings
+from .eval.benchmark import Benchmark, load_benchmark
 from .graph.client import USER_QUERY_TIMEOUT, GraphClient
-from .index.library import find_document
 from .index.pipeline import Indexer, IndexReport
+from .keys import file_key
+from .kg.build import GraphReport
+from .library.catalogue import delete_document, table_of_contents
+from .library.documents import Document, find_document, list_documents
+from .library.stats import document_stats
 from .llm.factory import Models
-from .retrieval.agent import RetrievalAgent
+from .methods import METHODS, Method, Retriever
+from .ops.plan import Plan
+from .progress import ProgressCallback
 from .retrieval.evidence import Answer, Evidence
 from .retrieval.replies import QueryCategory
 from .server import connection_info
 
 Docs = str | Sequence[str] | None
+ErMode = Literal["gradient", "basic"] | None
+T = TypeVar("T")
 
 
 class BookRAG:
@@ -50,6 +67,7 @@ class BookRAG:
         self._models = models
         self.use_llm = use_llm
         self._graph: GraphClient | None = None
+        self._indexers: dict[ErMode, Indexer] = {}  # kept: each holds its loaded extractor
 
     @classmethod
     def from_env(cls, **kwargs: Any) -> BookRAG:
@@ -70,6 +88,7 @@ class BookRAG:
         await self.aclose()
 
     async def aclose(self) -> None:
+        self._indexers.clear()
         if self._graph is not None:
             await self._graph.close()
             self._graph = None
@@ -79,21 +98,38 @@ class BookRAG:
             self._graph = GraphClient(connection_info(self.settings))
         return self._graph
 
-    async def aindex(self, path: str | Path, **kwargs: Any) -> IndexReport:
-        """Index a PDF: see :meth:`bookrag_neo4j.index.pipeline.Indexer.index` for the options."""
-        indexer = Indexer(await self._client(), self.settings, self.models, use_llm=self.use_llm)
-        return await indexer.index(Path(path), **kwargs)
+    async def aindex(self, path: str | Path | None = None, *, parser: Literal["pymupdf", "mineru"] = "pymupdf",
+                     er_mode: ErMode = None, progress: ProgressCallback | None = None, **kwargs: Any) -> IndexReport:
+        """Index a PDF (``parser="mineru"``: through MinerU) or ``mineru_output=FOLDER``: see
+        :meth:`bookrag_neo4j.index.pipeline.Indexer.index` for the options (embed, graph, force)."""
+        if path is not None and parser == "mineru":
+            from .parsing.mineru import run_mineru
 
-    async def aretrieve(self, question: str, doc: Docs = None, *, category: QueryCategory | None = None) -> Evidence:
-        """Ranked evidence for a question, with the plan and the trace; no answer synthesis. ``category``
-        ("single-hop", "multi-hop", "global") skips the classification."""
-        graph = await self._client()
-        return await self._agent(graph).retrieve(question, await self._doc_keys(graph, doc), category=category)
+            path, kwargs["mineru_output"] = None, run_mineru(Path(path), self.settings.cache_dir / "mineru")
+        indexer = await self._indexer(er_mode, progress)
+        return await indexer.index(None if path is None else Path(path), **kwargs)
 
-    async def aask(self, question: str, doc: Docs = None, *, category: QueryCategory | None = None) -> Answer:
-        """The answer with citations (the ranked evidence itself when no LLM is configured)."""
+    async def aretrieve(self, question: str, doc: Docs = None, *, method: str = "bookrag",
+                        category: QueryCategory | None = None, plan: Plan | None = None) -> Evidence:
+        """Ranked evidence for a question, with the plan and the trace; no answer synthesis. ``method``: one
+        of :meth:`methods`; ``category`` ("single-hop", "multi-hop", "global") skips the classification;
+        ``plan`` runs a plan (e.g. an edited ``evidence.plan``) instead of planning."""
         graph = await self._client()
-        return await self._agent(graph).ask(question, await self._doc_keys(graph, doc), category=category)
+        return await self.retriever(graph).retrieve(question, await self._doc_keys(graph, doc), method=method,
+                                                     category=category, plan=plan)
+
+    async def aask(self, question: str, doc: Docs = None, *, method: str = "bookrag",
+                   category: QueryCategory | None = None, plan: Plan | None = None) -> Answer:
+        """The answer with citations (the ranked evidence itself when no LLM is configured); options as
+        :meth:`aretrieve`."""
+        graph = await self._client()
+        return await self.retriever(graph).ask(question, await self._doc_keys(graph, doc), method=method,
+                                                category=category, plan=plan)
+
+    @staticmethod
+    def methods() -> list[Method]:
+        """The registered methods (name, description): BookRAG, its ablations, the baselines."""
+        return list(METHODS.values())
 
     async def arun_cypher(self, query: str, params: dict[str, Any] | None = None, *,
                           timeout: float = USER_QUERY_TIMEOUT) -> list[dict[str, Any]]:
@@ -118,7 +154,7 @@ class BookRAG:
         return await (await self._client()).read("retrieval/evidence_graph", **params, limit=limit)
 
     # --- sync facade (also inside a running event loop, e.g. Jupyter: then on a worker thread) ---
-    def index(self, path: str | Path, **kwargs: Any) -> IndexReport:
+    def index(self, path: str | Path | None = None, **kwargs: Any) -> IndexReport:
         return self._run(self.aindex(path, **kwargs))
 
     def retrieve(self, question: str, doc: Docs = None, **kwargs: Any) -> Evidence:
@@ -132,6 +168,116 @@ class BookRAG:
 
     def evidence_graph(self, answer: Answer | Evidence, **kwargs: Any) -> list[dict[str, Any]]:
         return self._run(self.aevidence_graph(answer, **kwargs))
+
+    # --- the library: its documents, schema, BI queries and evaluation (async, then the sync twins) ---
+    async def abuild_graph(self, doc: str | Path, *, force: bool = False, er_mode: ErMode = None,
+                           progress: ProgressCallback | None = None) -> GraphReport:
+        """(Re)build the knowledge graph of an indexed document (key, key prefix, file name or its PDF)."""
+        key = file_key(Path(doc)) if Path(doc).is_file() else (await self.adocument(str(doc))).key
+        return await (await self._indexer(er_mode, progress)).build_graph(key, force=force)
+
+    async def adocuments(self) -> list[Document]:
+        """Every indexed document, by file name."""
+        return await list_documents(await self._client())
+
+    async def adocument(self, doc: str) -> Document:
+        """The document with this key, key prefix (6+ characters) or file name (the newest, if several)."""
+        return await find_document(await self._client(), doc)
+
+    async def adelete(self, doc: str) -> dict[str, Any]:
+        """Delete a document's index and images: its ``key``, ``name`` and how many nodes were ``deleted``."""
+        found = await self.adocument(doc)
+        deleted = await delete_document(await self._client(), found.key, self.settings.data_dir / "images")
+        return {"key": found.key, "name": found.name, "deleted": deleted}
+
+    async def astats(self, doc: str, *, with_graph: bool = True) -> dict[str, Any]:
+        """A document's counts (pages, sections, blocks) and its knowledge graph's statistics."""
+        return await document_stats(await self._client(), (await self.adocument(doc)).key, with_graph=with_graph)
+
+    async def atoc(self, doc: str) -> list[dict[str, Any]]:
+        """A document's table of contents: each section's title, level and first page, in reading order."""
+        return await table_of_contents(await self._client(), (await self.adocument(doc)).key)
+
+    async def aapply_schema(self) -> list[dict[str, Any]]:
+        """Apply the BookIndex schema (constraints, vector and full-text indexes); its indexes, all ONLINE."""
+        from .graph.schema import apply_schema
+        from .llm.factory import index_dimensions
+
+        return await apply_schema(await self._client(), dimensions=index_dimensions(self.settings))
+
+    @staticmethod
+    def bi_queries() -> list[str]:
+        """The names of the BI queries (``cypher/bi/``): flat, read-only tables."""
+        from .resources import resource_dir
+
+        return sorted(p.stem for p in (resource_dir("cypher") / "bi").glob("*.cypher"))
+
+    async def abi(self, name: str, *, doc: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+        """The rows of a BI query (one document's by file name, or the library's); ValueError for another name."""
+        if name not in (names := self.bi_queries()):
+            raise ValueError(f"{name!r} is not a BI query: {', '.join(names)}")
+        return await (await self._client()).read(f"bi/{name}", doc=doc, limit=limit)
+
+    async def aevaluate(self, benchmark: Benchmark | str | Path, **options: Any) -> list[dict[str, Any]]:
+        """One scored row per (question, method) of a benchmark (a folder or a loaded one): see
+        :func:`bookrag_neo4j.eval.runner.evaluate` for the options (methods, mode, only_indexed, judge, progress)."""
+        from .eval.runner import evaluate
+
+        bench = benchmark if isinstance(benchmark, Benchmark) else load_benchmark(Path(benchmark))
+        return await evaluate(await self._client(), self.settings, self.models, bench, use_llm=self.use_llm,
+                              **options)
+
+    async def agraph(self) -> GraphClient:
+        """This library's graph client (connected on first use, closed by :meth:`aclose`), for your own work."""
+        return await self._client()
+
+    def run(self, work: Awaitable[T]) -> T:
+        """Run a coroutine of this object's async methods to its end, then close the driver, as each sync
+        method does (several calls on one connection)."""
+        return self._run(work)
+
+    def build_graph(self, doc: str | Path, **kwargs: Any) -> GraphReport:
+        """The sync twin of :meth:`abuild_graph`."""
+        return self._run(self.abuild_graph(doc, **kwargs))
+
+    def documents(self) -> list[Document]:
+        """The sync twin of :meth:`adocuments`."""
+        return self._run(self.adocuments())
+
+    def document(self, doc: str) -> Document:
+        """The sync twin of :meth:`adocument`."""
+        return self._run(self.adocument(doc))
+
+    def delete(self, doc: str) -> dict[str, Any]:
+        """The sync twin of :meth:`adelete`."""
+        return self._run(self.adelete(doc))
+
+    def stats(self, doc: str, **kwargs: Any) -> dict[str, Any]:
+        """The sync twin of :meth:`astats`."""
+        return self._run(self.astats(doc, **kwargs))
+
+    def toc(self, doc: str) -> list[dict[str, Any]]:
+        """The sync twin of :meth:`atoc`."""
+        return self._run(self.atoc(doc))
+
+    def apply_schema(self) -> list[dict[str, Any]]:
+        """The sync twin of :meth:`aapply_schema`."""
+        return self._run(self.aapply_schema())
+
+    def bi(self, name: str, **kwargs: Any) -> list[dict[str, Any]]:
+        """The sync twin of :meth:`abi`."""
+        return self._run(self.abi(name, **kwargs))
+
+    def evaluate(self, benchmark: Benchmark | str | Path, **options: Any) -> list[dict[str, Any]]:
+        """The sync twin of :meth:`aevaluate`."""
+        return self._run(self.aevaluate(benchmark, **options))
+
+    async def _indexer(self, er_mode: ErMode, progress: ProgressCallback | None) -> Indexer:
+        if er_mode not in self._indexers:
+            self._indexers[er_mode] = Indexer(await self._client(), self.settings, self.models, use_llm=self.use_llm,
+                                              er_mode=er_mode)
+        self._indexers[er_mode].progress = progress
+        return self._indexers[er_mode]
 
     # --- internals ---
     def _run(self, work: Any) -> Any:
@@ -148,12 +294,13 @@ class BookRAG:
         with ThreadPoolExecutor(max_workers=1) as worker:  # a loop is running here (Jupyter): use a private one
             return worker.submit(asyncio.run, go()).result()
 
-    def _agent(self, graph: GraphClient) -> RetrievalAgent:
-        return RetrievalAgent(graph, self.settings, self.models, use_llm=self.use_llm)
+    def retriever(self, graph: GraphClient) -> Retriever:
+        """The retriever :meth:`aask` and :meth:`aretrieve` use, on ``graph`` (for benchmarks that time it)."""
+        return Retriever(graph, self.settings, self.models, use_llm=self.use_llm)
 
     @staticmethod
     async def _doc_keys(graph: GraphClient, doc: Docs) -> list[str] | None:
         if doc is None:
             return None
         names = [doc] if isinstance(doc, str) else list(doc)
-        return [(await find_document(graph, name))["key"] for name in names]
+        return [(await find_document(graph, name)).key for name in names]

@@ -21,8 +21,8 @@ from bookrag_neo4j.errors import QueryRefusedError, UserQueryError
 from bookrag_neo4j.graph.queries import documented_columns, load_query
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.llm import Models
+from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.resources import resource_dir
-from bookrag_neo4j.retrieval.agent import RetrievalAgent
 
 from .pdfs import BENCHMARKS, need
 from .test_cli import run_cli
@@ -51,15 +51,14 @@ def test_browser_urls_survive_browsers_decoding() -> None:
         browser_query("toc")
     (style,) = browser_editor_lines(style_url("http://h/browser"))
     assert style.startswith(":style node {") and "node.Document {" in style and "rgb(31, 58, 95)" in style
-    trace = {"evidence": [{"key": "n1"}, {"key": "n2"}],
-             "trace": [{"operator": "Extract", "detail": {"seeds": ["e1", "e2", "e1"]}}]}
+    trace = {"evidence": [{"key": "n1"}, {"key": "n2"}], "seeds": ["e1", "e2"]}
     assert answer_trace_params(trace) == {"nodes": ["n1", "n2"], "seeds": ["e1", "e2"]}
 
 
 async def test_every_browser_and_bi_query_runs_read_only(graph, settings) -> None:
     models = Models.from_settings(settings)
     report = await Indexer(graph, settings, models, use_llm=False).index(need(FOOTLOCKER), force=True)
-    evidence = await RetrievalAgent(graph, settings, models, use_llm=False).retrieve(
+    evidence = await Retriever(graph, settings, models, use_llm=False).retrieve(
         "Who was elected to the board of directors?", [report.doc_key])
     params = {"doc": FOOTLOCKER.name, "section": "", "entity": "Foot Locker", "limit": 20,
               **answer_trace_params(json.loads(evidence.model_dump_json()))}

@@ -13,13 +13,13 @@ import pytest
 
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.graph.client import GraphClient
-from bookrag_neo4j.index.library import delete_document
 from bookrag_neo4j.index.store import write_tree
 from bookrag_neo4j.kg.build import GraphBuilder
 from bookrag_neo4j.kg.llm_extract import Passage
 from bookrag_neo4j.kg.scoring import EntityView
-from bookrag_neo4j.kg.stats import graph_statistics
 from bookrag_neo4j.kg.types import ExtractedEntity, ExtractedRelation, Extraction
+from bookrag_neo4j.library.catalogue import delete_document
+from bookrag_neo4j.library.stats import graph_statistics
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.embedder import Embedder
 from bookrag_neo4j.llm.reranker import FusionReranker

@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from bookrag_neo4j.eval import baselines
 from bookrag_neo4j.eval.benchmark import BenchmarkError, load_benchmark
 from bookrag_neo4j.eval.report import write_report
-from bookrag_neo4j.eval.runner import METHODS, evaluate, summarise
-from bookrag_neo4j.index.library import find_document
+from bookrag_neo4j.eval.runner import evaluate, summarise
 from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.library.documents import find_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
+from bookrag_neo4j.methods import METHODS
+from bookrag_neo4j.retrieval.chunks import chunk_blocks, ensure_chunks
 
 from .pdfs import BENCHMARKS, need
 from .test_cli import run_cli
@@ -56,7 +57,7 @@ def test_benchmark_folders_are_checked(tmp_path: Path, mini: Path) -> None:
 def test_chunks_are_about_500_tokens_and_keep_their_pages() -> None:
     blocks = [{"text": "w " * 300, "page_start": 1, "page_end": 1}, {"text": "x " * 300, "page_start": 2,
                                                                       "page_end": 3}]
-    chunks = baselines.chunk_blocks(blocks, words=380)
+    chunks = chunk_blocks(blocks, words=380)
     assert [len(t.split()) for t, _ in chunks] == [380, 220] and [p for _, p in chunks] == [[1, 2, 3], [2, 3]]
 
 
@@ -69,7 +70,7 @@ async def test_every_method_runs_and_is_scored(graph, settings, mini: Path, tmp_
         assert 0.0 <= row["recall@5"] <= row["recall@10"] <= row["recall"] <= 1.0
         assert row["units"] <= 10 and row["retrieved_pages"] == sorted({p for u in row["retrieved"] for p in u["pages"]})
         assert row["pages"] == len(row["retrieved_pages"]) and row["recall@5p"] <= row["recall"]
-        assert ("answer" in row) == row["method"].startswith("bookrag")
+        assert "answer" in row  # every method answers (extractively here)
     by = {(r["id"], r["method"]): r for r in rows}
     # the votes question: BM25 over chunks and BookRAG both reach the gold page 2 of this short filing
     assert by[("fb-00822", "bm25")]["recall"] == 1.0 and by[("fb-00822", "bookrag")]["recall"] == 1.0
@@ -80,9 +81,9 @@ async def test_every_method_runs_and_is_scored(graph, settings, mini: Path, tmp_
     again = await evaluate(graph, settings, models, load_benchmark(mini), methods=["bm25"], only_indexed=True)
     assert [r["id"] for r in again] == ["fb-00822", "mini-2"]
     assert [r["recall"] for r in again] == [by[("fb-00822", "bm25")]["recall"], by[("mini-2", "bm25")]["recall"]]
-    key = (await find_document(graph, FOOTLOCKER.name))["key"]
-    count = await baselines.ensure_chunks(graph, key, models.embedder)
-    assert count >= 1 and await baselines.ensure_chunks(graph, key, models.embedder) == count
+    key = (await find_document(graph, FOOTLOCKER.name)).key
+    count = await ensure_chunks(graph, key, models.embedder)
+    assert count >= 1 and await ensure_chunks(graph, key, models.embedder) == count
 
     summary = summarise(rows)
     assert set(summary["methods"]) == set(METHODS) and summary["questions"] == 2

@@ -12,8 +12,11 @@ import pytest
 from bookrag_neo4j.errors import DocumentError, DocumentNotFoundError
 from bookrag_neo4j.graph.client import GraphClient
 from bookrag_neo4j.index import store
-from bookrag_neo4j.index.library import delete_document, document_stats, find_document, table_of_contents
-from bookrag_neo4j.index.pipeline import Indexer, file_key
+from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.keys import file_key
+from bookrag_neo4j.library.catalogue import delete_document, table_of_contents
+from bookrag_neo4j.library.documents import TreeStatus, find_document
+from bookrag_neo4j.library.stats import document_stats
 from bookrag_neo4j.llm import Models
 
 from .pdfs import R_INTRO, RAG_SURVEY, need
@@ -140,7 +143,7 @@ async def test_changed_file_replaces_and_delete_leaves_nothing(graph: GraphClien
         assert second.status == "replaced" and second.doc_key != first.doc_key and second.pages == 20
         assert await count(graph, first.doc_key) == {"nodes": 0, "rels": 0}
         assert not any(Path(r["p"]).exists() for r in images)  # its extracted images went with it
-        assert (await find_document(graph, "survey.pdf"))["key"] == second.doc_key
+        assert (await find_document(graph, "survey.pdf")).key == second.doc_key
     finally:
         await delete_document(graph, second.doc_key, indexer.image_dir)
     assert await count(graph, second.doc_key) == {"nodes": 0, "rels": 0}
@@ -165,14 +168,14 @@ async def test_interrupted_write_is_resumed(graph: GraphClient, indexer: Indexer
     monkeypatch.setattr("bookrag_neo4j.index.pipeline.write_tree", original)
     partial = await find_document(graph, RAG_SURVEY.name)
     try:
-        assert partial["status"] == "writing"
+        assert partial.tree is TreeStatus.WRITING
         report = await indexer.index(RAG_SURVEY, embed=False, graph=False)
         assert report.status == "indexed"
         done = await find_document(graph, RAG_SURVEY.name)
-        assert done["status"] == "complete" and done["tree_nodes"] == sum(report.blocks_by_type.values()) + sum(
+        assert done.tree is TreeStatus.COMPLETE and done.tree_nodes == sum(report.blocks_by_type.values()) + sum(
             report.sections_by_level.values())
     finally:
-        await delete_document(graph, partial["key"])
+        await delete_document(graph, partial.key)
 
 
 async def test_bad_input_writes_nothing(graph: GraphClient, indexer: Indexer, tmp_path) -> None:

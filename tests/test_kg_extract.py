@@ -166,8 +166,9 @@ async def test_images_go_to_the_vlm_with_their_caption(tmp_path) -> None:
 
 
 def test_a_reply_cut_off_by_the_token_limit_keeps_its_complete_entities() -> None:
+    from bookrag_neo4j.config import ENTITY_TYPES
     from bookrag_neo4j.kg.llm_extract import clean_extraction
-    from bookrag_neo4j.kg.types import ENTITY_TYPES, Extraction
+    from bookrag_neo4j.kg.types import Extraction
     from bookrag_neo4j.llm.json_reply import parse_reply
 
     cut = ('{"entities": [{"name": "Amazon", "type": "ORGANIZATION", "description": "the company"}, '

@@ -10,17 +10,21 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+from bookrag_neo4j.errors import QueryRefusedError, StepError
 from bookrag_neo4j.graph.client import GraphClient
-from bookrag_neo4j.index.library import delete_document
 from bookrag_neo4j.index.store import write_tree
 from bookrag_neo4j.kg.types import ExtractedEntity, ExtractedRelation, Extraction
+from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
+from bookrag_neo4j.methods import METHODS, Retriever
+from bookrag_neo4j.ops.executor import execute
+from bookrag_neo4j.ops.plan import Plan, PlanStep
+from bookrag_neo4j.ops.registry import RunContext
 from bookrag_neo4j.parsing.blocks import ParsedDocument
 from bookrag_neo4j.retrieval import selectors
-from bookrag_neo4j.retrieval.agent import RetrievalAgent
 from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityGraphCache
-from bookrag_neo4j.retrieval.planner import heuristic_category, heuristic_global_plan, make_plan
+from bookrag_neo4j.retrieval.planner import heuristic_category, heuristic_global_plan
 from bookrag_neo4j.retrieval.reasoners import graph_reasoning, pagerank_in_process
 from bookrag_neo4j.retrieval.skyline import pareto_front, skyline
 from bookrag_neo4j.tree.model import DocumentTree, TreeNode, finalize
@@ -154,7 +158,7 @@ async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient,
 
     graph.read = counting_read  # type: ignore[method-assign]
     (doc,) = await selectors.scope_documents(graph, [DOC])
-    assert doc["graph_version"]
+    assert doc.graph_version
     first = await graphs.get(graph, doc)
     assert await graphs.get(graph, doc) is first and reads.count("retrieval/entity_graph") == 1
     # the subgraph of t2 (Vega, Ursa) and t3 (Vega, Lyra): three entities, the two edges among them
@@ -175,10 +179,11 @@ async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient,
     await GraphBuilder(graph, local, models, er_mode="basic", extractor=ScriptedExtractor(EXTRACTIONS)).build(
         DOC, force=True)
     (rebuilt,) = await selectors.scope_documents(graph, [DOC])
-    assert rebuilt["graph_version"] != doc["graph_version"]
+    assert rebuilt.graph_version != doc.graph_version
     await graphs.get(graph, rebuilt)
-    await graphs.get(graph, {**rebuilt, "graph_version": None})
-    await graphs.get(graph, {**rebuilt, "graph_version": None})
+    building = rebuilt.model_copy(update={"graph": None})  # graph_version None: a build not complete
+    await graphs.get(graph, building)
+    await graphs.get(graph, building)
     assert reads.count("retrieval/entity_graph") == 4
 
 
@@ -196,8 +201,8 @@ async def test_count_without_llm_and_citations(graph: GraphClient, book, setting
     from bookrag_neo4j.llm.reranker import FusionReranker
 
     embedder = NearbyEmbedder(dimensions)
-    agent = RetrievalAgent(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
-                                                   reranker=FusionReranker(embedder)))
+    agent = Retriever(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
+                                              reranker=FusionReranker(embedder)))
     answer = await agent.ask("How many tables are in the document?", [DOC])
     assert answer.text == "1" and answer.extractive and answer.plan.category == "global"
     (citation,) = answer.citations
@@ -208,17 +213,17 @@ async def test_count_without_llm_and_citations(graph: GraphClient, book, setting
     sections = await agent.retrieve("How many sections does the handbook have?", [DOC])
     assert sections.count == 2  # top-level sections
     library = await agent.retrieve("How many tables are in the document?")  # no scope: the whole library
-    assert library.count >= int(answer.text) and DOC in [d["key"] for d in await agent._documents(None)]
+    assert library.count >= int(answer.text) and DOC in [d.key for d in await selectors.scope_documents(graph, None)]
     trace = [t.operator for t in answer.trace]
-    assert trace[0] == "Plan" and "Count" in trace
+    assert trace[0] == "Plan" and "Count" in trace and answer.count == 1
 
 
 async def test_single_hop_retrieval_without_llm(graph: GraphClient, book, settings, dimensions) -> None:
     from bookrag_neo4j.llm.reranker import FusionReranker
 
     embedder = NearbyEmbedder(dimensions)
-    agent = RetrievalAgent(graph, settings.model_copy(update={"skyline_min": 2}),
-                           Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)))
+    agent = Retriever(graph, settings.model_copy(update={"skyline_min": 2}),
+                      Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)))
     evidence = await agent.retrieve("Where does Lyra grow?", [DOC])
     assert evidence.plan.category == "single-hop"
     assert book["t3"] in [n.key for n in evidence.nodes]  # GT-Linked to Lyra, in section 2
@@ -226,6 +231,9 @@ async def test_single_hop_retrieval_without_llm(graph: GraphClient, book, settin
     assert top.graph_score > 0 and top.pages == [4] and top.document == "handbook.pdf"
     assert {"Extract", "Select_by_Entity", "Select_by_Section", "Graph_Reasoning", "Text_Reasoning",
             "Skyline_Ranker"} <= {t.operator for t in evidence.trace}
+    lyra = await entity(graph, "Lyra")
+    assert lyra in evidence.seeds  # the question's linked entities are a field, not trace text
+    assert "Reduce" not in {t.operator for t in evidence.trace}  # retrieval runs only what the evidence needs
     answer = await agent.ask("Where does Lyra grow?", [DOC])
     assert answer.extractive and "— handbook.pdf" in answer.text
 
@@ -256,15 +264,16 @@ async def test_planner_with_a_scripted_llm() -> None:
                                              {"question": "Which is larger?", "type": "synthesis"}]})
 
     llm = ScriptedChatModel(reply)
+    make_plan = METHODS["bookrag"].plan
     single = await make_plan("What is Ursa?", llm)
-    assert single.category == "single-hop" and single.classified_by == "llm"
-    assert [s.operator for s in single.steps][-2:] == ["Skyline_Ranker", "Reduce"]
+    assert single.category == "single-hop" and single.classified_by == "llm" and single.method == "bookrag"
+    assert [s.operator for s in single.steps][-4:] == ["Skyline_Ranker", "Fetch_Evidence", "Map", "Reduce"]
     multi = await make_plan("Which is larger, revenue in 2017 or 2018?", llm)
     assert multi.category == "multi-hop" and len(multi.sub_questions) == 3
     assert sum(s.operator == "Extract" for s in multi.steps) == 2  # synthesis sub-questions get no retrieval
     glob = await make_plan("How many tables are there?", llm)
     assert glob.category == "global" and glob.operation == "LIST"
-    assert [s.operator for s in glob.steps] == ["Filter_Modal", "Map", "Reduce"]
+    assert [s.operator for s in glob.steps] == ["Filter_Modal", "Fetch_Evidence", "Map", "Reduce"]
     assert "Filter_Modal(type='table'" in glob.explain()
     broken = await make_plan("What is Ursa?", ScriptedChatModel(["not json"] * 4))
     assert broken.classified_by == "heuristic"  # a failed reply falls back to the heuristics
@@ -297,17 +306,20 @@ async def test_ask_with_a_scripted_llm_cites_what_it_used(graph: GraphClient, bo
 
     llm = ScriptedChatModel(reply)
     embedder = NearbyEmbedder(dimensions)
-    agent = RetrievalAgent(graph, settings.model_copy(update={"skyline_min": 2}),
-                           Models(llm=llm, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)))
+    agent = Retriever(graph, settings.model_copy(update={"skyline_min": 2}),
+                      Models(llm=llm, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)))
     answer = await agent.ask("Where does Lyra grow?", [DOC])
     assert not answer.extractive and answer.text.startswith("Lyra [")
     (citation,) = answer.citations
     assert citation.node_key == book["t3"] and citation.page_start == 4
     operators = {t.operator: t for t in answer.trace}
     assert operators["Reduce"].llm_calls == 1 and operators["Plan"].llm_calls == 1
-    assert operators["Select_by_Section"].detail["nodes"] == 3  # the subtree of "2 Beta"
+    assert operators["Select_by_Section"].output == "3 nodes"  # the subtree of "2 Beta"
     multi = await agent.ask("Which is larger, Lyra or Vega?", [DOC])
     assert multi.plan.category == "multi-hop" and sum(t.operator == "Extract" for t in multi.trace) == 2
+    assert [g.question for g in multi.groups] == ["Where does Lyra grow?", "What did Vega merge with?"]
+    assert book["t3"] in multi.groups[0].keys and all(set(g.keys) <= {n.key for n in multi.evidence}
+                                                       for g in multi.groups)
     maps = [r for r in llm.requests if r[0]["content"].startswith("You answer a question from a few")]
     assert len(maps) == 2  # Map: one partial answer per retrieval sub-question
     assert {m[1]["content"].split("\n")[0] for m in maps} == {"Question: Where does Lyra grow?",
@@ -318,6 +330,7 @@ async def test_ask_with_a_scripted_llm_cites_what_it_used(graph: GraphClient, bo
 async def test_a_given_category_skips_the_classification() -> None:
     llm = ScriptedChatModel(lambda messages: json.dumps(
         {"filters": [{"filter_type": "table", "filter_value": None}], "operation": "COUNT"}))
+    make_plan = METHODS["bookrag"].plan
     plan = await make_plan("Tell me about the tables.", llm, category="global")
     assert plan.classified_by == "given" and plan.category == "global" and plan.operation == "COUNT"
     assert len(llm.requests) == 1 and llm.requests[0][0]["content"].startswith("You turn")  # global_filter only
@@ -329,10 +342,57 @@ async def test_bench_scale_grows_the_library(graph: GraphClient, book, settings,
     from bookrag_neo4j.llm.reranker import FusionReranker
 
     embedder = NearbyEmbedder(dimensions)
-    agent = RetrievalAgent(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
-                                                   reranker=FusionReranker(embedder)), use_llm=False)
-    library = [d for d in await selectors.scope_documents(graph, None) if d["graph_version"]]
+    agent = Retriever(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
+                                              reranker=FusionReranker(embedder)), use_llm=False)
+    library = [d for d in await selectors.scope_documents(graph, None) if d.graph_version]
     rows = await bench_scale(agent, ["Where does Lyra grow?"], sizes=[1, 2, len(library) + 1], repeat=1)
     assert [r["documents"] for r in rows] == [n for n in (1, 2) if n <= len(library)]  # not beyond the library
     assert rows[-1]["tree_nodes"] >= rows[0]["tree_nodes"] > 0 and rows[-1]["entities"] >= rows[0]["entities"]
     assert all(r["with_model_inference"]["p50_ms"] >= r["without_model_inference"]["p50_ms"] > 0 for r in rows)
+
+
+def run_context(graph: GraphClient, settings, dimensions, documents) -> RunContext:
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    embedder = NearbyEmbedder(dimensions)
+    return RunContext(graph, settings, Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)),
+                      None, documents)
+
+
+async def test_shared_search_operators(graph: GraphClient, book, settings, dimensions) -> None:
+    ctx = run_context(graph, settings, dimensions, await selectors.scope_documents(graph, [DOC]))
+    lexical = await execute(Plan(question="q", steps=[
+        PlanStep(id="lex", operator="Lexical_Search", params={"question": "Where did Vega (merge)?"})]), ctx)
+    assert named(book, lexical.outputs["lex"].keys) == {"t2", "t3"}  # the full-text index, Lucene syntax escaped
+    toc = await execute(Plan(question="q", steps=[
+        PlanStep(id="toc", operator="TOC_Select", params={"question": "alpha two", "top": 1})]), ctx)
+    assert named(book, toc.outputs["toc"].keys) == {"1.2", "t2", "im1"}
+    rows = await graph.run("MATCH (a:TreeNode {key: $k})-[:NEXT]-(b) RETURN b.key AS k", {"k": book["t2"]})
+    expanded = await execute(Plan(question="q", steps=[
+        PlanStep(id="lex", operator="Lexical_Search", params={"question": "merged", "top": 1}),
+        PlanStep(id="next", operator="Expand", params={"relation": "next", "budget": 10}, after=["lex"])]), ctx)
+    assert set(expanded.outputs["next"].keys) == {book["t2"], *(r["k"] for r in rows)} and rows
+    read = await execute(Plan(question="q", steps=[PlanStep(id="cypher", operator="Guarded_Read", params={
+        "query": "MATCH (n:TreeNode) WHERE n.doc_key IN $doc_keys AND n.kind = $kind RETURN n.key AS key",
+        "parameters": {"kind": "table"}})]), ctx)
+    assert named(book, read.outputs["cypher"].keys) == {"tb1"}
+    with pytest.raises(StepError, match="only read-only Cypher") as refused:
+        await execute(Plan(question="q", steps=[PlanStep(id="cypher", operator="Guarded_Read", params={
+            "query": "MATCH (n:TreeNode) WHERE n.doc_key IN $doc_keys SET n.x = 1 RETURN n.key AS key"})]), ctx)
+    assert isinstance(refused.value.__cause__, QueryRefusedError)
+    assert not await graph.run("MATCH (n:TreeNode {doc_key: $d}) WHERE n.x IS NOT NULL RETURN n", {"d": DOC})
+
+
+async def test_filters_chain_into_one_selection(graph: GraphClient, book, settings, dimensions) -> None:
+    ctx = run_context(graph, settings, dimensions, await selectors.scope_documents(graph, [DOC]))
+    run = await execute(Plan(question="q", steps=[
+        PlanStep(id="pages", operator="Filter_Range", params={"type": "page", "value": "3-5"}),
+        PlanStep(id="section", operator="Filter_Range", params={"type": "section", "value": "Beta"}, after=["pages"]),
+        PlanStep(id="kinds", operator="Filter_Modal", params={"type": "equation"}, after=["section"]),
+        PlanStep(id="or_text", operator="Filter_Modal", params={"type": "text"}, after=["kinds"]),
+        PlanStep(id="count", operator="Count", after=["or_text"])]), ctx)
+    assert named(book, run.outputs["pages"].keys) == {"t2", "im1", "t3", "eq1"}
+    assert named(book, run.outputs["section"].keys) == {"t3", "eq1"}
+    assert named(book, run.outputs["kinds"].keys) == {"eq1"}
+    assert named(book, run.outputs["or_text"].keys) == {"t3", "eq1"}  # kinds are alternatives
+    assert run.outputs["count"].count == 2 and [t.output for t in run.trace][-1] == "2 evidence nodes, count 2"

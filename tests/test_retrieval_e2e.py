@@ -8,9 +8,8 @@ import json
 import pytest
 
 from bookrag_neo4j import BookRAG
-from bookrag_neo4j.graph.client import GraphClient
-from bookrag_neo4j.index.library import delete_document
-from bookrag_neo4j.index.pipeline import file_key
+from bookrag_neo4j.keys import file_key
+from bookrag_neo4j.methods import METHODS
 
 from .pdfs import RAG_SURVEY, need
 from .test_cli import run_cli
@@ -26,6 +25,7 @@ def survey(settings, neo4j_server) -> str:
     report = rag.index(need(RAG_SURVEY))  # tree + embeddings + graph; a no-op when already indexed
     assert report.graph is not None and report.graph.entities > 1000
     yield RAG_SURVEY.name
+    rag.delete(file_key(RAG_SURVEY))  # teardown: the next module indexes it afresh
 
 
 def test_sdk_retrieve_finds_the_gold_pages(settings, survey) -> None:
@@ -70,5 +70,88 @@ def test_bench_query_reports_percentiles(settings, survey, tmp_path) -> None:
     assert matplotlib.image.imread(plot).shape[1] > 300
 
 
-async def test_cleanup(graph: GraphClient, survey) -> None:
-    await delete_document(graph, file_key(RAG_SURVEY))
+@pytest.mark.parametrize("method", list(METHODS))
+def test_every_method_retrieves_and_answers(settings, survey, method: str) -> None:
+    rag = BookRAG(settings, use_llm=False)
+    evidence = rag.retrieve(QUESTION, doc=survey, method=method)
+    assert evidence.plan.method == method and 1 <= len(evidence.nodes) <= 10
+    assert all(n.document == survey and n.pages for n in evidence.nodes)
+    assert [n.rank for n in evidence.nodes] == list(range(1, len(evidence.nodes) + 1))
+    answer = rag.ask(QUESTION, doc=survey, method=method)
+    assert answer.extractive and answer.citations and answer.citations[0].label().startswith(survey)
+    assert [n.key for n in answer.evidence] == [n.key for n in evidence.nodes]  # deterministic
+
+
+def test_a_saved_plan_runs_again(settings, survey, tmp_path) -> None:
+    first = run_cli(settings, "retrieve", QUESTION, "--doc", survey, "--no-llm", "--json")
+    assert first.returncode == 0, first.stderr
+    result = json.loads(first.stdout)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(result["plan"]))
+    again = run_cli(settings, "retrieve", "ignored: the plan holds the question", "--doc", survey, "--plan", str(plan),
+                    "--json")
+    assert again.returncode == 0, again.stderr
+    assert [n["key"] for n in json.loads(again.stdout)["nodes"]] == [n["key"] for n in result["nodes"]]
+    # an edited step: the Skyline replaced by the reranker's best 3
+    edited = result["plan"]
+    skyline = next(s for s in edited["steps"] if s["operator"] == "Skyline_Ranker")
+    skyline.update(operator="Top_K", params={"by": "text", "k": 3})
+    plan.write_text(json.dumps(edited))
+    top3 = run_cli(settings, "retrieve", QUESTION, "--doc", survey, "--plan", str(plan), "--json", "--explain")
+    assert top3.returncode == 0, top3.stderr
+    assert len(json.loads(top3.stdout)["nodes"]) == 3
+    broken = next(s for s in edited["steps"] if s["operator"] == "Top_K")
+    broken["params"] = {"by": "nonsense"}
+    plan.write_text(json.dumps(edited))
+    refused = run_cli(settings, "retrieve", QUESTION, "--doc", survey, "--plan", str(plan))
+    assert refused.returncode == 1 and "invalid parameters" in refused.stderr
+    listed = run_cli(settings, "methods", "--json")
+    assert [m["name"] for m in json.loads(listed.stdout)] == list(METHODS)
+
+
+@pytest.fixture
+def agreement_method():
+    """The README's worked example: an operator and a method, registered for one test."""
+    from pydantic import BaseModel, ConfigDict, Field
+
+    from bookrag_neo4j.methods.registry import method
+    from bookrag_neo4j.ops.plan import Plan, PlanStep
+    from bookrag_neo4j.ops.registry import OPERATORS, RunContext, operator
+    from bookrag_neo4j.ops.values import Ranking
+
+    class BothParams(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        top: int = Field(10, ge=1)
+
+    @operator("Intersect", family="rank", params=BothParams)
+    async def intersect(ctx: RunContext, p: BothParams, rankings: list[Ranking]) -> Ranking:
+        """The keys every ranking holds, in the first one's order."""
+        common = set.intersection(*(set(r.keys) for r in rankings)) if rankings else set()
+        return Ranking(keys=[k for k in rankings[0].keys if k in common][:p.top] if rankings else [])
+
+    @method("agreement", "blocks both the full-text and the vector index rank well, reranked")
+    async def agreement(question, llm, category) -> Plan:
+        steps = [
+            PlanStep(id="embed", operator="Embed", params={"question": question}),
+            PlanStep(id="lexical", operator="Lexical_Search", params={"question": question, "top": 50}),
+            PlanStep(id="vector", operator="Vector_Search", params={"top": 50}, after=["embed"]),
+            PlanStep(id="both", operator="Intersect", params={"top": 20}, after=["lexical", "vector"]),
+            PlanStep(id="fetch", operator="Fetch", after=["both", "embed"]),
+            PlanStep(id="rerank", operator="Rerank", params={"top": 5}, after=["fetch", "embed"]),
+            PlanStep(id="evidence", operator="Fetch_Evidence", after=["rerank"]),
+            PlanStep(id="reduce", operator="Reduce", params={"question": question}, after=["evidence"]),
+        ]
+        return Plan(question=question, steps=steps, output="evidence", answer="reduce")
+
+    yield "agreement"
+    METHODS.pop("agreement")
+    OPERATORS.pop("Intersect")
+
+
+def test_the_readme_example_operator_and_method(settings, survey, agreement_method: str) -> None:
+    rag = BookRAG(settings, use_llm=False)
+    evidence = rag.retrieve(QUESTION, doc=survey, method=agreement_method)
+    assert 1 <= len(evidence.nodes) <= 5 and set(evidence.pages[survey]) & GOLD_PAGES
+    steps = {t.step: t for t in evidence.trace}
+    assert steps["both"].inputs[0].startswith("lexical: ") and steps["rerank"].output.endswith("kept")
+    assert "Reduce" not in {t.operator for t in evidence.trace}

@@ -22,7 +22,7 @@ from ..config import Settings
 from ..graph.client import GraphClient
 from ..index.pipeline import Indexer
 from ..kg.names import is_acronym, normalise
-from ..kg.stats import graph_statistics
+from ..library.stats import graph_statistics
 from ..llm.factory import Models
 
 FIGURE_KEYS = ("entities", "relations", "edges_undirected", "density", "mean_degree", "components",

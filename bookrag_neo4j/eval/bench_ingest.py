@@ -20,9 +20,10 @@ from typing import Any
 from ..config import Settings
 from ..errors import DocumentError
 from ..graph.client import GraphClient
-from ..index.library import delete_document
-from ..index.pipeline import Indexer, IndexReport, file_key
+from ..index.pipeline import Indexer, IndexReport
 from ..index.store import write_tree
+from ..keys import file_key
+from ..library.catalogue import delete_document
 from ..llm.factory import Models
 from ..parsing.pymupdf_parser import parse_pdf
 from ..tree.build import build_tree

@@ -15,8 +15,8 @@ import time
 from collections import defaultdict
 from typing import Any
 
+from ..methods import Retriever
 from ..retrieval import selectors
-from ..retrieval.agent import RetrievalAgent
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -27,16 +27,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-async def bench_query(agent: RetrievalAgent, doc_keys: list[str], questions: list[str], *,
-                      repeat: int = 3) -> dict[str, Any]:
-    """Latency of ``agent.retrieve`` over the documents ``doc_keys`` (one, or a library)."""
+async def bench_query(retriever: Retriever, doc_keys: list[str], questions: list[str], *,
+                      repeat: int = 3, method: str = "bookrag") -> dict[str, Any]:
+    """Latency of ``retriever.retrieve`` with ``method`` over the documents ``doc_keys`` (one, or a library)."""
     totals, without_model, per_operator = [], [], defaultdict(list)
     nodes = []
     for question in questions:
-        await agent.retrieve(question, doc_keys)  # warm-up: caches, query plans
+        await retriever.retrieve(question, doc_keys, method=method)  # warm-up: caches, query plans
         for _ in range(repeat):
             began = time.perf_counter()
-            evidence = await agent.retrieve(question, doc_keys)
+            evidence = await retriever.retrieve(question, doc_keys, method=method)
             total = time.perf_counter() - began
             model = sum(t.model_seconds for t in evidence.trace)
             totals.append(total)
@@ -56,18 +56,18 @@ async def bench_query(agent: RetrievalAgent, doc_keys: list[str], questions: lis
     }
 
 
-async def bench_scale(agent: RetrievalAgent, questions: list[str], *, sizes: list[int],
-                      repeat: int = 3) -> list[dict[str, Any]]:
+async def bench_scale(retriever: Retriever, questions: list[str], *, sizes: list[int],
+                      repeat: int = 3, method: str = "bookrag") -> list[dict[str, Any]]:
     """``bookrag bench scale``: the same questions asked of the whole library as it grows: the first N
     complete documents with a knowledge graph (by name), for each N of ``sizes``; latency and library size."""
-    library = [d for d in await selectors.scope_documents(agent.graph, None) if d["graph_version"]]
+    library = [d for d in await selectors.scope_documents(retriever.graph, None) if d.graph_version]
     rows = []
     for size in sizes:
         if size > len(library):
             break
-        keys = [d["key"] for d in library[:size]]
-        (counts,) = await agent.graph.read("library/library_size", doc_keys=keys)
-        report = await bench_query(agent, keys, questions, repeat=repeat)
+        keys = [d.key for d in library[:size]]
+        (counts,) = await retriever.graph.read("library/library_size", doc_keys=keys)
+        report = await bench_query(retriever, keys, questions, repeat=repeat, method=method)
         rows.append({"documents": size, **counts, "without_model_inference": report["without_model_inference"],
                      "with_model_inference": report["with_model_inference"],
                      "mean_evidence_nodes": report["mean_evidence_nodes"]})

@@ -1,4 +1,5 @@
-"""``bookrag eval``: run BookRAG, its ablations and the baselines over a benchmark folder and score them.
+"""``bookrag eval``: run methods of the registry (BookRAG, its ablations, the baselines) over a benchmark
+folder and score them.
 
     bench = load_benchmark(Path("../shared/benchmarks/financebench"), limit=10)
     rows = await evaluate(graph, settings, models, bench, methods=["bookrag", "bm25"], mode="retrieval")
@@ -11,8 +12,8 @@ size); seconds, LLM calls and tokens. In ``qa`` mode also the answer, the short 
 it (appendix A.1, :mod:`.answers`), and its scores: MMLongBench's rules per ``answer_format``,
 FinanceBench's numeric tolerance, EM and token F1 on the extracted answer, inclusion on the raw one, and
 with ``judge=True`` an LLM judge's verdict. The extraction and the judge are the evaluator's cost, not the
-system's: they are not in the question's calls and tokens. Baselines retrieve only: QA is scored for
-BookRAG and its ablations. Runs are deterministic given the caches (model replies, extractions) and the
+system's: they are not in the question's calls and tokens. Every method answers (the baselines with
+Reduce over their top-k units). Runs are deterministic given the caches (model replies, extractions) and the
 index.
 """
 
@@ -30,46 +31,45 @@ from ..graph.client import GraphClient
 from ..index.pipeline import Indexer
 from ..llm.factory import Models
 from ..llm.usage import track_usage
+from ..methods import METHODS, Retriever
 from ..retrieval import selectors
-from ..retrieval.agent import ABLATIONS, RetrievalAgent
-from . import baselines
+from ..retrieval.chunks import page_span
+from ..retrieval.evidence import EvidenceNode
 from .answers import extract_answer, judge_answer
 from .benchmark import Benchmark, BenchQuestion
 from .metrics import exact_match, financebench_score, inclusion, mmlongbench_score, page_recall, page_recall_within, token_f1
 
-BASELINES = ("bm25", "dense", "layout", "graphranker")
-METHODS = ("bookrag", *BASELINES, *(f"bookrag-{a}" for a in ABLATIONS))
 Mode = Literal["retrieval", "qa"]
 PAGE_BUDGET = 5  # recall@5p: recall within the first 5 distinct pages shown, the same budget for every unit
+DEFAULT_METHODS = ("bookrag", "bm25", "dense", "layout", "graphranker")
+
+
+def unit_pages(node: EvidenceNode) -> list[int]:
+    """The pages a retrieved unit shows: a chunk's pages, or a tree node's page range."""
+    return node.page_list or page_span(node.page_start, node.page_end)
 
 
 async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench: Benchmark, *,
-                   methods: Sequence[str] = ("bookrag", *BASELINES), mode: Mode = "retrieval",
+                   methods: Sequence[str] = DEFAULT_METHODS, mode: Mode = "retrieval",
                    use_llm: bool = True, only_indexed: bool = False, judge: bool = False,
                    progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
-    """One row per (question, method); see the module docstring. ``only_indexed``: index no new document and
-    keep the graphs as they are (e.g. built offline, then evaluated with an LLM); skip the questions about
-    documents whose tree and graph are not complete yet. ``judge``: also ask the LLM judge (needs an LLM)."""
-    unknown = set(methods) - set(METHODS)
+    """One row per (question, method); see the module docstring. ``methods``: names of the method registry
+    (``bookrag methods``). ``only_indexed``: index no new document and keep the graphs as they are (e.g.
+    built offline, then evaluated with an LLM); skip the questions about documents whose tree and graph are
+    not complete yet. ``judge``: also ask the LLM judge (needs an LLM)."""
+    unknown = [m for m in methods if m not in METHODS]
     if unknown:
-        raise ValueError(f"unknown methods {sorted(unknown)}; known: {', '.join(METHODS)}")
+        raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
     if only_indexed:
-        ready = {d["name"] for d in await selectors.scope_documents(graph, None) if d["graph_version"]}
+        ready = {d.name for d in await selectors.scope_documents(graph, None) if d.graph_version}
         bench = replace(bench, questions=[q for q in bench.questions if q.doc in ready])
     indexer = Indexer(graph, settings, models, use_llm=use_llm)
     keys: dict[str, str] = {}
     for doc in sorted({q.doc for q in bench.questions}):  # a no-op for an indexed PDF, but for missing embeddings
         keys[doc] = (await indexer.index(bench.pdf(doc), graph=not only_indexed)).doc_key
-    chunks: dict[str, list[dict[str, Any]]] = {}  # BM25's index per document
-    if "dense" in methods or "bm25" in methods:
-        for key in keys.values():
-            await baselines.ensure_chunks(graph, key, models.embedder)
-            chunks[key] = await baselines.read_chunks(graph, key) if "bm25" in methods else []
-    documents = {d["key"]: d for d in await selectors.scope_documents(graph, list(keys.values()))}
-    linker = RetrievalAgent(graph, settings, models, use_llm=use_llm)  # GraphRanker's question entities
-    agents = {m: RetrievalAgent(graph, settings, models, use_llm=use_llm,
-                                ablations=[m.removeprefix("bookrag-")] if m.startswith("bookrag-") else [])
-              for m in methods if m.startswith("bookrag")}
+        for name in methods:  # layers a method reads that are built on first use (chunks): not timed
+            await METHODS[name].prepare(graph, models, keys[doc])
+    retriever = Retriever(graph, settings, models, use_llm=use_llm)
     llm = models.llm if use_llm else None  # answer extraction and the judge
     rows = []
     for question in bench.questions:
@@ -78,17 +78,12 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
             began = time.perf_counter()
             with track_usage() as ledger:
                 answer = None
-                if method in agents:
-                    agent = agents[method]
-                    if mode == "qa":
-                        result = await agent.ask(question.question, [doc_key])
-                        answer, nodes = result.text, result.evidence
-                    else:
-                        nodes = (await agent.retrieve(question.question, [doc_key])).nodes
-                    units = [{"key": n.key, "pages": baselines.page_span(n.page_start, n.page_end)} for n in nodes]
+                if mode == "qa":
+                    result = await retriever.ask(question.question, [doc_key], method=method)
+                    answer, nodes = result.text, result.evidence
                 else:
-                    units = [{"key": h.key, "pages": h.pages} for h in await _baseline(
-                        method, graph, settings, models, linker, documents[doc_key], chunks.get(doc_key, []), question)]
+                    nodes = (await retriever.retrieve(question.question, [doc_key], method=method)).nodes
+                units = [{"key": n.key, "pages": unit_pages(n)} for n in nodes]
             seconds, usage = time.perf_counter() - began, ledger.total()
             row = _score(bench.name, question, method, units, seconds, usage.calls, usage.total_tokens)
             if answer is not None:
@@ -101,21 +96,6 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
         if progress:
             progress(question.id)
     return rows
-
-
-async def _baseline(method: str, graph: GraphClient, settings: Settings, models: Models, linker: RetrievalAgent,
-                    document: dict[str, Any], chunks: list[dict[str, Any]], question: BenchQuestion
-                    ) -> list[baselines.Hit]:
-    if method == "bm25":
-        return baselines.bm25_chunks(chunks, question.question)
-    if method == "graphranker":
-        seeds, _, _ = await linker.extract_entities(question.question, [document["key"]])
-        return await baselines.graph_ranker(graph, document, seeds, damping=settings.ppr_damping)
-    # each dense method embeds the question itself: its seconds are its whole cost
-    (vector,) = await models.embedder.embed([question.question])
-    if method == "dense":
-        return await baselines.dense_chunks(graph, document["key"], vector)
-    return await baselines.dense_blocks(graph, document["key"], vector)
 
 
 def _score(bench: str, q: BenchQuestion, method: str, units: list[dict[str, Any]], seconds: float, calls: int,

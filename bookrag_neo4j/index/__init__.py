@@ -1,1 +1,1 @@
-"""Indexing: the pipeline (parse -> tree -> Neo4j -> embeddings) and the library of indexed documents."""
+"""Indexing: the pipeline (parse -> tree -> Neo4j -> embeddings -> knowledge graph) and the tree's writes."""

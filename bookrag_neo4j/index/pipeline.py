@@ -21,25 +21,27 @@ import time
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..config import Settings
 from ..errors import DocumentError
 from ..graph.client import GraphClient
 from ..graph.schema import apply_schema
-from ..hashing import sha256_file
+from ..keys import document_key, file_key
 from ..kg.build import GraphBuilder, GraphReport
+from ..library.catalogue import delete_document
+from ..library.documents import Document, TreeStatus, get_document, match_documents
+from ..library.stats import document_stats
 from ..llm.factory import Models, index_dimensions
 from ..llm.usage import track_usage
 from ..parsing.blocks import ParsedDocument
 from ..parsing.mineru import load_mineru_output
 from ..parsing.pymupdf_parser import parse_pdf
+from ..progress import ProgressCallback, stage
 from ..tree.build import build_tree
 from ..tree.headings import detect_headings
-from .library import delete_document, document_stats
 from .store import row_count, write_tree
 
 log = logging.getLogger(__name__)
@@ -67,23 +69,18 @@ class IndexReport(BaseModel):
     graph: GraphReport | None = None
 
 
-def file_key(path: Path) -> str:
-    """A document's key: the first 32 hex digits of its file's SHA-256 (the parser uses the same hash)."""
-    return sha256_file(path)[:32]
-
-
 class Indexer:
     """Indexes documents into one Neo4j database (a library)."""
 
     def __init__(self, graph: GraphClient, settings: Settings, models: Models | None = None, *,
-                 use_llm: bool = True, show_progress: bool = False,
+                 use_llm: bool = True, progress: ProgressCallback | None = None,
                  er_mode: Literal["gradient", "basic"] | None = None) -> None:
         self.graph = graph
         self.er_mode = er_mode
         self.settings = settings
         self._models = models
         self.use_llm = use_llm
-        self.show_progress = show_progress
+        self.progress = progress
         self._schema_ready = False
         self._builder: GraphBuilder | None = None
 
@@ -114,9 +111,9 @@ class Indexer:
     async def build_graph(self, doc_key: str, *, force: bool = False) -> GraphReport:
         """The graph stage alone, on a document whose tree is indexed (``bookrag index --stage graph``)."""
         if self._builder is None:  # kept: it holds the loaded extractor
-            self._builder = GraphBuilder(self.graph, self.settings, self.models, use_llm=self.use_llm,
-                                         show_progress=self.show_progress)
+            self._builder = GraphBuilder(self.graph, self.settings, self.models, use_llm=self.use_llm)
         self._builder.er_mode = self.er_mode or self.settings.er_mode
+        self._builder.progress = self.progress
         return await self._builder.build(doc_key, force=force)
 
     async def _index_tree(self, path: Path | None, *, mineru_output: Path | None, embed: bool,
@@ -133,35 +130,28 @@ class Indexer:
             key = file_key(path)  # known before parsing: an unchanged PDF is not parsed again
         else:
             parsed = await asyncio.to_thread(load_mineru_output, mineru_output)
-            key = parsed.content_hash[:32]
-        existing = await self._existing(key)
-        if existing is not None and existing.get("status") == "complete" and not force:
+            key = document_key(parsed.content_hash)
+        existing = await get_document(self.graph, key)
+        if existing is not None and existing.tree is TreeStatus.COMPLETE and not force:
             return await self._unchanged(existing, embed)
         if parsed is None:
-            with self._progress() as bar:
-                task = bar.add_task(f"parsing {path.name}", total=None)
+            with stage(self.progress, f"parsing {path.name}") as parsing:
                 parsed = await asyncio.to_thread(
-                    parse_pdf, path, image_dir=self.image_dir, tables=self.settings.tables,
-                    on_page=lambda done, total: bar.update(task, completed=done, total=total),
-                )
+                    parse_pdf, path, image_dir=self.image_dir, tables=self.settings.tables, on_page=parsing.update)
         timings["parse"] = time.perf_counter() - began
         return await self._index_parsed(parsed, timings, embed=embed)
 
-    async def _existing(self, key: str) -> dict[str, Any] | None:
-        rows = await self.graph.read("library/find_document", doc=key)
-        return next((r["document"] for r in rows if r["document"]["key"] == key), None)
-
-    async def _unchanged(self, existing: dict[str, Any], embed: bool) -> IndexReport:
-        embedded = await self.embed(existing["key"]) if embed else 0
-        stats = await document_stats(self.graph, existing["key"])
-        log.info("%s is already indexed and unchanged", existing.get("name"))
-        return IndexReport(doc_key=existing["key"], name=existing.get("name", ""), title=existing.get("title", ""),
-                           status="unchanged", pages=stats["pages"], heading_source=existing.get("heading_source", ""),
+    async def _unchanged(self, existing: Document, embed: bool) -> IndexReport:
+        embedded = await self.embed(existing.key) if embed else 0
+        stats = await document_stats(self.graph, existing.key)
+        log.info("%s is already indexed and unchanged", existing.name)
+        return IndexReport(doc_key=existing.key, name=existing.name, title=existing.title,
+                           status="unchanged", pages=stats["pages"], heading_source=existing.heading_source,
                            blocks_by_type=stats["blocks_by_type"], sections_by_level=stats["sections_by_level"],
                            embedded=embedded)
 
     async def _index_parsed(self, parsed: ParsedDocument, timings: dict[str, float], *, embed: bool) -> IndexReport:
-        doc_key = parsed.content_hash[:32]
+        doc_key = document_key(parsed.content_hash)
         name = parsed.path.name if parsed.parser == "pymupdf" else parsed.path.parent.name
         llm = self.models.llm if self.use_llm else None
         with track_usage() as ledger:
@@ -174,19 +164,17 @@ class Indexer:
         warnings = list(parsed.warnings)
         if failed:
             warnings.append(f"{failed} section-filtering batch(es) failed; layout heuristics used for them")
-        replaced = [d for d in await self.graph.read("library/find_document", doc=name)
-                    if d["document"]["key"] != doc_key]
+        replaced = [d for d in await match_documents(self.graph, name) if d.key != doc_key]
         for old in replaced:
-            await delete_document(self.graph, old["document"]["key"], self.image_dir)
+            await delete_document(self.graph, old.key, self.image_dir)
         document = {
             "name": name, "path": str(parsed.path), "title": tree.root.title, "pages": parsed.page_count,
             "parser": parsed.parser, "heading_source": source, "content_hash": parsed.content_hash,
             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"), "warnings": warnings,
         }
         began = time.perf_counter()
-        with self._progress() as bar:
-            task = bar.add_task(f"writing {name}", total=row_count(tree, parsed))
-            stats = await write_tree(self.graph, tree, parsed, document, progress=lambda n: bar.advance(task, n))
+        with stage(self.progress, f"writing {name}", row_count(tree, parsed)) as writing:
+            stats = await write_tree(self.graph, tree, parsed, document, progress=writing.advance)
         timings["write"] = time.perf_counter() - began
         embedded = 0
         if embed:
@@ -210,16 +198,11 @@ class Indexer:
     async def embed(self, doc_key: str) -> int:
         """Embed the document's content blocks that have no embedding yet (resumable)."""
         done = 0
-        with self._progress() as bar:
-            task = bar.add_task("embedding blocks", total=None)
+        with stage(self.progress, "embedding blocks") as embedding:
             while rows := await self.graph.read("tree/leaves_without_embedding", doc_key=doc_key, limit=EMBED_BATCH):
                 vectors = await self.models.embedder.embed([r["text"][:2000] for r in rows])
                 await self.graph.write("tree/set_embeddings", rows=[
                     {"key": r["key"], "embedding": v} for r, v in zip(rows, vectors, strict=True)])
                 done += len(rows)
-                bar.advance(task, len(rows))
+                embedding.advance(len(rows))
         return done
-
-    def _progress(self) -> Progress:
-        return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        disable=not self.show_progress, transient=True)

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..graph.batching import batches
 from ..graph.client import GraphClient
+from ..keys import page_key
+from ..library.documents import TreeStatus
 from ..parsing.blocks import ParsedDocument
 from ..tree.model import DocumentTree, TreeNode
 
 log = logging.getLogger(__name__)
 
-BATCH_SIZE = 2000
 # Labels written from data go through this allow-list (Cypher cannot take a label as a plain parameter).
 KIND_LABELS = {"section": "Section", "text": "Text", "table": "Table", "image": "Image", "equation": "Equation"}
 
@@ -54,11 +56,6 @@ def node_properties(node: TreeNode, doc_key: str) -> dict[str, Any]:
     return {k: v for k, v in props.items() if v is not None}
 
 
-def batches(rows: Sequence[Any], size: int = BATCH_SIZE) -> list[Sequence[Any]]:
-    """``rows`` cut into lists of at most ``size`` (one write transaction each)."""
-    return [rows[i:i + size] for i in range(0, len(rows), size)]
-
-
 async def write_tree(
     graph: GraphClient,
     tree: DocumentTree,
@@ -80,18 +77,18 @@ async def write_tree(
     content = [n for n in nodes if n.kind != "section"]
     next_rows = [{"a": a.key, "b": b.key} for a, b in zip(content, content[1:], strict=False)]
     page_rows = [
-        {"key": f"{doc_key[:16]}-p{number}", "props": {"key": f"{doc_key[:16]}-p{number}", "doc_key": doc_key,
-                                                       "number": number, "width": w, "height": h}}
+        {"key": page_key(doc_key, number), "props": {"key": page_key(doc_key, number), "doc_key": doc_key,
+                                                     "number": number, "width": w, "height": h}}
         for number, (w, h) in sorted(parsed.page_sizes.items())
-    ] or [{"key": f"{doc_key[:16]}-p{p}", "props": {"key": f"{doc_key[:16]}-p{p}", "doc_key": doc_key, "number": p}}
+    ] or [{"key": page_key(doc_key, p), "props": {"key": page_key(doc_key, p), "doc_key": doc_key, "number": p}}
           for p in range(1, parsed.page_count + 1)]
     on_page_rows = [
-        {"node": n.key, "page": f"{doc_key[:16]}-p{p}"}
+        {"node": n.key, "page": page_key(doc_key, p)}
         for n in nodes if n.page_start
         for p in (range(n.page_start, n.page_end + 1) if n.kind != "section" else [n.page_start])
     ]
     stats = WriteStats()
-    await graph.write("tree/merge_document", key=doc_key, props={**document, "status": "writing"})
+    await graph.write("tree/merge_document", key=doc_key, props={**document, "status": TreeStatus.WRITING.value})
     steps: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
         ("tree/merge_nodes", node_rows, {}),
         ("tree/merge_pages", page_rows, {"doc_key": doc_key}),
@@ -106,7 +103,8 @@ async def write_tree(
                 progress(len(batch))
     stats.nodes = len(node_rows) + len(page_rows) + 1
     stats.relationships = len(child_rows) + len(next_rows) + len(page_rows) + len(on_page_rows)
-    await graph.write("tree/merge_document", key=doc_key, props={"status": "complete", "tree_nodes": len(nodes)})
+    await graph.write("tree/merge_document", key=doc_key,
+                      props={"status": TreeStatus.COMPLETE.value, "tree_nodes": len(nodes)})
     stats.seconds = time.perf_counter() - began
     log.info("wrote %d nodes and %d relationships in %.2fs", stats.nodes, stats.relationships, stats.seconds)
     return stats

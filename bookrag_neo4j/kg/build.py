@@ -28,18 +28,19 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..config import Settings
 from ..errors import ConfigurationError, DocumentError, ModelError
+from ..graph.batching import batches
 from ..graph.client import GraphClient
-from ..index.library import delete_entities
-from ..index.store import batches
+from ..library.catalogue import delete_entities
+from ..library.documents import GraphStatus, TreeStatus, get_document
 from ..llm.cache import ResponseCache
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..llm.prompts import render_prompt
 from ..llm.usage import track_usage
+from ..progress import ProgressCallback, stage
 from .extract import ExtractionStore, Extractor, extract_nodes, load_tree_nodes
 from .llm_extract import LLMExtractor
 from .offline_extract import SpacyExtractor
@@ -79,14 +80,14 @@ class GraphBuilder:
     """Builds (or rebuilds) the knowledge graph and GT-Links of indexed documents."""
 
     def __init__(self, graph: GraphClient, settings: Settings, models: Models, *, use_llm: bool = True,
-                 show_progress: bool = False, er_mode: Literal["gradient", "basic"] | None = None,
+                 progress: ProgressCallback | None = None, er_mode: Literal["gradient", "basic"] | None = None,
                  scorer: EntityScorer | None = None, extractor: Extractor | None = None) -> None:
         self.graph = graph
         self.settings = settings
         self.models = models
         self.llm: ChatModel | None = models.llm if use_llm else None
         self.er_mode = er_mode or settings.er_mode
-        self.show_progress = show_progress
+        self.progress = progress
         self.extractor = extractor or self._default_extractor()
         self.scorer = scorer or self._default_scorer()
         self.store = ExtractionStore(ResponseCache(settings.cache_dir / "extractions.sqlite"))
@@ -115,23 +116,23 @@ class GraphBuilder:
 
     async def build(self, doc_key: str, *, force: bool = False) -> GraphReport:
         """Build the document's graph unless it is complete with the same configuration."""
-        rows = await self.graph.read("library/find_document", doc=doc_key)
-        doc = next((r["document"] for r in rows if r["document"]["key"] == doc_key), None)
-        if doc is None or doc.get("status") != "complete":
+        doc = await get_document(self.graph, doc_key)
+        if doc is None or doc.tree is not TreeStatus.COMPLETE:
             raise DocumentError(f"document {doc_key!r} has no complete tree: index it first")
-        if not force and doc.get("graph_status") == "complete" and doc.get("graph_config") == self.config:
+        if not force and doc.graph is GraphStatus.COMPLETE and doc.graph_config == self.config:
             return GraphReport(doc_key=doc_key, status="unchanged", config=self.config,
-                               **{k: doc.get(f"graph_{k}", 0) for k in
-                                  ("entities", "relations", "contained_in", "gt_links", "same_as")})
+                               entities=doc.graph_entities, relations=doc.graph_relations,
+                               contained_in=doc.graph_contained_in, gt_links=doc.graph_gt_links,
+                               same_as=doc.graph_same_as)
         await self.graph.write("kg/set_graph_status", doc_key=doc_key,
-                               props={"graph_status": "building", "graph_config": self.config})
+                               props={"graph_status": GraphStatus.BUILDING.value, "graph_config": self.config})
         await delete_entities(self.graph, doc_key)
         with track_usage() as ledger:
-            report = await self._build(doc_key, doc.get("title") or doc.get("name") or "")
+            report = await self._build(doc_key, doc.title or doc.name)
         report.llm_usage = ledger.as_dict()
         usage = ledger.total()
         await self.graph.write("kg/set_graph_status", doc_key=doc_key, props={
-            "graph_status": "complete", "graph_built_at": datetime.now(UTC).isoformat(),
+            "graph_status": GraphStatus.COMPLETE.value, "graph_built_at": datetime.now(UTC).isoformat(),
             "graph_seconds": round(sum(report.seconds.values()), 2), "graph_llm_calls": usage.calls,
             "graph_tokens": usage.total_tokens,
             "graph_entities": report.entities, "graph_relations": report.relations,
@@ -144,11 +145,10 @@ class GraphBuilder:
         seconds: dict[str, float] = {}
         began = time.perf_counter()
         nodes = await load_tree_nodes(self.graph, doc_key)
-        with self._progress() as bar:
-            task = bar.add_task("extracting entities", total=len(nodes))
+        with stage(self.progress, "extracting entities", len(nodes)) as extracting:
             extractions, warnings = await extract_nodes(
                 nodes, self.extractor, store=self.store, document=document,
-                concurrency=self.settings.llm_max_concurrency, progress=lambda n: bar.advance(task, n))
+                concurrency=self.settings.llm_max_concurrency, progress=extracting.advance)
         seconds["extract"] = time.perf_counter() - began
 
         began = time.perf_counter()
@@ -162,14 +162,13 @@ class GraphBuilder:
                             single_candidate_score=s.er_single_candidate_score,
                             similarity_floor=s.er_similarity_floor)
         relations: dict[tuple[str, str, str], list[Any]] = {}
-        with self._progress() as bar:
-            task = bar.add_task(f"resolving entities ({self.er_mode})", total=len(nodes))
+        with stage(self.progress, f"resolving entities ({self.er_mode})", len(nodes)) as resolving:
             for node, extraction in zip(nodes, extractions, strict=True):
                 keys = await resolver.add_node(node.key, extraction, [vectors.get(e.name) for e in extraction.entities])
                 if self.er_mode == "gradient" and resolver.created:
                     await self._write("kg/merge_entities", resolver.new_rows(resolver.flush_created()), doc_key)
                 _collect_relations(relations, extraction, keys)
-                bar.advance(task)
+                resolving.advance()
         await self._write("kg/merge_entities", resolver.new_rows(resolver.flush_created()), doc_key)
         seconds["resolve"] = time.perf_counter() - began
 
@@ -204,11 +203,10 @@ class GraphBuilder:
     async def _embed_names(self, extractions: Sequence[Extraction]) -> dict[str, list[float]]:
         names = list(dict.fromkeys(e.name for x in extractions for e in x.entities))
         vectors: dict[str, list[float]] = {}
-        with self._progress() as bar:
-            task = bar.add_task("embedding entity names", total=len(names))
+        with stage(self.progress, "embedding entity names", len(names)) as embedding:
             for chunk in batches(names, 512):
                 vectors.update(zip(chunk, await self.models.embedder.embed(list(chunk)), strict=True))
-                bar.advance(task, len(chunk))
+                embedding.advance(len(chunk))
         return vectors
 
     async def _descriptions(self, entities: Sequence[Entity]) -> dict[str, str]:
@@ -233,10 +231,6 @@ class GraphBuilder:
     async def _write(self, query: str, rows: Sequence[dict[str, Any]], doc_key: str) -> None:
         for batch in batches(rows):
             await self.graph.write(query, rows=list(batch), doc_key=doc_key)
-
-    def _progress(self) -> Progress:
-        return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        disable=not self.show_progress, transient=True)
 
 
 def _collect_relations(relations: dict[tuple[str, str, str], list[Any]], extraction: Extraction,

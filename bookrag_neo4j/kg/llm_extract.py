@@ -16,9 +16,10 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..config import ENTITY_TYPES
 from ..llm.chat import ChatModel, image_part
 from ..llm.prompts import load_prompt, render_prompt
-from .types import ENTITY_TYPES, Extraction
+from .types import Extraction
 
 MAX_PASSAGE_CHARS = 6000
 

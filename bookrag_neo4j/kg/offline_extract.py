@@ -3,7 +3,7 @@
     extractor = SpacyExtractor()
     extractions = await extractor.extract(["3M reported net sales of $32.8 billion in 2018."])
 
-Entities are named entities (spaCy's English NER, mapped to :data:`~.types.ENTITY_TYPES`) and noun phrases
+Entities are named entities (spaCy's English NER, mapped to :data:`bookrag_neo4j.config.ENTITY_TYPES`) and noun phrases
 (``CONCEPT``; leading determiners and pronouns dropped, bare numbers skipped); a named entity wins over a noun
 phrase with the same name. Relations are co-occurrence within a sentence, weighted by how many sentences
 of the block pair them; in a crowded sentence only entities at most ``window`` apart are paired. Each entity's

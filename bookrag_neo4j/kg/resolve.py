@@ -23,7 +23,6 @@ next node's lookups see them.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from collections import Counter
@@ -33,6 +32,7 @@ from typing import Literal
 
 from ..errors import ModelError
 from ..graph.client import GraphClient
+from ..keys import entity_key
 from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
 from .gradient import Scored, gradient_decision
@@ -45,10 +45,6 @@ log = logging.getLogger(__name__)
 
 NODE_ENTITY_TYPES = ("TABLE", "IMAGE", "EQUATION")  # one per table/figure/formula node, never resolved
 ERMode = Literal["gradient", "basic"]
-
-
-def entity_key(doc_key: str, identity: str) -> str:
-    return f"{doc_key[:16]}-e{hashlib.sha256(f'{doc_key}|{identity}'.encode()).hexdigest()[:24]}"
 
 
 @dataclass

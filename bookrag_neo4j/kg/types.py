@@ -7,14 +7,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-# The fixed, documented entity types (configurable later through settings). Structural types mark entities
-# made from the tree itself (a section title, a table, an image, a formula).
-ENTITY_TYPES = (
-    "PERSON", "ORGANIZATION", "LOCATION", "DATE", "MONEY", "PERCENT", "QUANTITY", "PRODUCT", "EVENT", "LAW",
-    "WORK", "GROUP", "FACILITY", "LANGUAGE", "CONCEPT",
-    "SECTION_TITLE", "TABLE", "IMAGE", "EQUATION",
-)
-
 
 class ExtractedEntity(BaseModel):
     # Nothing is required but the key: a reply cut off by the token limit (and repaired) keeps its complete

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DocumentError
+from ..keys import file_key, key_prefix
 from .blocks import BBox, Block, BlockKind, ParsedDocument
 from .tables import to_markdown
 
@@ -638,7 +639,6 @@ def html_table_to_rows(html: str) -> list[list[str]]:
 def run_mineru(pdf: Path, out_root: Path) -> Path:
     """Run MinerU's own CLI on a PDF (where the ``mineru`` package and its models are installed) and return
     its output folder for :func:`load_mineru_output`. Reuses an earlier run of the same file."""
-    import hashlib
     import shutil
     import subprocess
 
@@ -648,7 +648,7 @@ def run_mineru(pdf: Path, out_root: Path) -> Path:
             "MinerU is not installed: pip install 'bookrag-neo4j[mineru]' and download its models, or run MinerU "
             "elsewhere and index its output with --mineru-output DIR"
         )
-    out = out_root / hashlib.sha256(pdf.read_bytes()).hexdigest()[:16]
+    out = out_root / key_prefix(file_key(pdf))
     if any(out.rglob("*_content_list.json")):
         return out
     proc = subprocess.run([mineru, "-p", str(pdf), "-o", str(out), "-b", "pipeline"], capture_output=True, text=True,

@@ -22,6 +22,7 @@ from typing import Any, Literal
 import pymupdf
 
 from ..errors import DocumentError
+from ..keys import image_file_name
 from .blocks import Block, OutlineEntry, ParsedDocument
 from .layout import (
     BULLET,
@@ -223,9 +224,9 @@ def _attach_captions(blocks: list[Block], page_width: float) -> list[Block]:
     return out
 
 
-def _save_images(page: pymupdf.Page, blocks: list[Block], image_dir: Path, prefix: str) -> None:
+def _save_images(page: pymupdf.Page, blocks: list[Block], image_dir: Path, content_hash: str) -> None:
     for i, block in enumerate(b for b in blocks if b.kind == "image"):
-        path = image_dir / f"{prefix}-p{block.page:04d}-{i}.png"
+        path = image_dir / image_file_name(content_hash, block.page, i)
         if not path.exists():
             page.get_pixmap(clip=pymupdf.Rect(block.bbox), dpi=100).save(path)
         block.image_path = str(path)
@@ -267,7 +268,6 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
         body = body_font_size(everything)
         warnings: list[str] = []
         ordered: list[Block] = []
-        prefix = content_hash[:16]
         if image_dir is not None:
             image_dir.mkdir(parents=True, exist_ok=True)
         for number, blocks in pages.items():
@@ -289,7 +289,7 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
                     b.text = dehyphenate(b.text)
             blocks = _attach_captions(blocks, sizes[number][0])
             if image_dir is not None:
-                _save_images(doc[number - 1], blocks, image_dir, prefix)
+                _save_images(doc[number - 1], blocks, image_dir, content_hash)
             ordered += reading_order(blocks, sizes[number][0])
         metadata_title = (doc.metadata or {}).get("title") or ""
         first_title = next((b.text for b in ordered if b.kind == "title"), "")

@@ -1,14 +1,14 @@
 """Graph_Reasoning's working copy of each document's knowledge graph, held in memory as arrays.
 
     graphs = EntityGraphCache(max_documents=16)
-    whole = await graphs.get(graph, {"key": doc_key, "graph_version": "..."})   # one query the first time
+    whole = await graphs.get(graph, await find_document(graph, doc_key))  # read once
     sub = whole.subgraph(["<tree node key>", ...])        # the entities GT-Linked to them, edges among them
 
 Reading the GT-Links and edges of the entities around ~400 selected nodes took 150 ms a question on a
 549-page 10-K (40 ms in Neo4j, the rest decoding ~20k edges in the driver); loading the document's whole graph
 once (one named query, ``retrieval/entity_graph``: 0.6 s for 9,820 entities and 60,469 edges) and cutting
 the subgraph out in numpy takes a few ms a question after that. The copy is keyed by the document's
-``graph_version`` (graph configuration, build time and counts, from ``retrieval/scope_documents``), so a
+``Document.graph_version`` (graph configuration, build time and counts), so a
 rebuilt graph is read again; a document whose graph is not complete is read every time and never kept. At
 most ``max_documents`` documents are kept (least recently used first out).
 """
@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..graph.client import GraphClient
+from ..library.documents import Document
 
 log = logging.getLogger(__name__)
 
@@ -103,16 +104,16 @@ class EntityGraphCache:
         self.max_documents = max_documents
         self._kept: OrderedDict[tuple[str, str, str], tuple[str, EntityGraph]] = OrderedDict()
 
-    async def get(self, graph: GraphClient, doc: Mapping[str, Any]) -> EntityGraph:
-        """The graph of ``doc`` (a ``retrieval/scope_documents`` row: ``key``, ``graph_version``)."""
-        version = doc.get("graph_version")
-        slot = (graph.conn.uri, graph.conn.database, doc["key"])
+    async def get(self, graph: GraphClient, doc: Document) -> EntityGraph:
+        """The graph of ``doc`` (kept while its ``graph_version`` stays the same)."""
+        version = doc.graph_version
+        slot = (graph.conn.uri, graph.conn.database, doc.key)
         kept_version, kept = self._kept.get(slot, (None, None))
         if kept is not None and version is not None and kept_version == version:
             self._kept.move_to_end(slot)
             return kept
-        loaded = EntityGraph.from_rows(await graph.read_rows("retrieval/entity_graph", doc_key=doc["key"]))
-        log.debug("read the entity graph of %s: %d entities, %d edges", doc["key"], len(loaded.keys),
+        loaded = EntityGraph.from_rows(await graph.read_rows("retrieval/entity_graph", doc_key=doc.key))
+        log.debug("read the entity graph of %s: %d entities, %d edges", doc.key, len(loaded.keys),
                   len(loaded.source))
         if version is not None:
             self._kept[slot] = (version, loaded)

@@ -6,9 +6,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, Field
+
+from ..ops.plan import Plan, TraceStep
 
 
 class Citation(BaseModel):
@@ -29,7 +29,7 @@ class Citation(BaseModel):
 
 
 class EvidenceNode(BaseModel):
-    """A tree node chosen as evidence, with the reasoners' scores."""
+    """A unit chosen as evidence (a tree node, or a chunk for the chunk baselines), with its scores."""
 
     key: str
     doc_key: str
@@ -42,6 +42,7 @@ class EvidenceNode(BaseModel):
     section_path: str = ""
     bbox: list[float] | None = None
     order: int = 0
+    page_list: list[int] = Field(default_factory=list)  # pages of a unit that spans gaps (chunks); else the range
     graph_score: float = 0.0
     text_score: float = 0.0
     rank: int = 0
@@ -54,44 +55,16 @@ class EvidenceNode(BaseModel):
 
     @property
     def pages(self) -> list[int]:
+        if self.page_list:
+            return list(self.page_list)
         return list(range(self.page_start, self.page_end + 1)) if self.page_start else []
 
 
-class TraceStep(BaseModel):
-    """One operator call: what it did, how long it took, what the models cost."""
-
-    operator: str
-    seconds: float = 0.0
-    model_seconds: float = 0.0  # of which model inference (LLM, embedder, spaCy, cross-encoder)
-    llm_calls: int = 0
-    tokens: int = 0
-    detail: dict[str, Any] = Field(default_factory=dict)
-
-
-class PlanStep(BaseModel):
-    """One operator call of a plan, with its parameters (a serialisable DAG: ``after`` names its inputs)."""
-
-    id: str
-    operator: str
-    params: dict[str, Any] = Field(default_factory=dict)
-    after: list[str] = Field(default_factory=list)
-
-
-class Plan(BaseModel):
-    """The planner's output: the question's category and the operator calls that answer it."""
+class EvidenceGroup(BaseModel):
+    """Multi-hop: the evidence keys one sub-question retrieved."""
 
     question: str
-    category: str
-    classified_by: str  # "llm" or "heuristic"
-    steps: list[PlanStep] = Field(default_factory=list)
-    sub_questions: list[dict[str, str]] = Field(default_factory=list)
-    operation: str | None = None  # global questions: COUNT, LIST, SUMMARIZE, ANALYZE
-
-    def explain(self) -> str:
-        lines = [f"{self.category} (classified by {self.classified_by}): {self.question}"]
-        lines += [f"  {s.id}: {s.operator}({', '.join(f'{k}={v!r}' for k, v in s.params.items())})"
-                  + (f" after {', '.join(s.after)}" if s.after else "") for s in self.steps]
-        return "\n".join(lines)
+    keys: list[str] = Field(default_factory=list)
 
 
 class Evidence(BaseModel):
@@ -102,7 +75,8 @@ class Evidence(BaseModel):
     plan: Plan | None = None
     trace: list[TraceStep] = Field(default_factory=list)
     count: int | None = None  # global COUNT questions: the number of matching nodes
-    groups: dict[str, list[str]] = Field(default_factory=dict)  # multi-hop: evidence keys per sub-question
+    groups: list[EvidenceGroup] = Field(default_factory=list)  # multi-hop: the evidence of each sub-question
+    seeds: list[str] = Field(default_factory=list)  # the graph entities the question's entities linked to
 
     @property
     def pages(self) -> dict[str, list[int]]:
@@ -123,3 +97,6 @@ class Answer(BaseModel):
     plan: Plan | None = None
     trace: list[TraceStep] = Field(default_factory=list)
     extractive: bool = False  # True when no LLM wrote it: the ranked evidence passages themselves
+    count: int | None = None  # global COUNT questions: the number of matching nodes
+    groups: list[EvidenceGroup] = Field(default_factory=list)  # multi-hop: the evidence of each sub-question
+    seeds: list[str] = Field(default_factory=list)  # the graph entities the question's entities linked to

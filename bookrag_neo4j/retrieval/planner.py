@@ -1,8 +1,8 @@
-"""The planner (paper §5.1): classify the question, then compose operators into a plan.
+"""The planner (paper §5.1): classify the question, and decompose it or find its filters.
 
-    plan = await make_plan("How many tables are between page 3 and 10?", llm=None)
-    plan.category, plan.classified_by     # ('global', 'heuristic')
-    print(plan.explain())
+    seen = await understand("How many tables are between page 3 and 10?", llm=None)
+    seen.category, seen.classified_by     # ('global', 'heuristic')
+    seen.global_plan                       # filters page 3-10, table; operation COUNT
 
 With an LLM: ``query_classify`` for the category, ``query_decompose`` for multi-hop sub-questions,
 ``global_filter`` for a global question's filters and operation (each falls back to the heuristics below on
@@ -15,24 +15,19 @@ a failed reply). Without one, heuristics:
   single-hop question (the plan says so);
 - **single-hop** otherwise.
 
-Plans (``Plan.steps``, a serialisable DAG):
-
-- single-hop: Extract -> Select_by_Entity ∪ Select_by_Section -> Graph_Reasoning ‖ Text_Reasoning ->
-  Skyline_Ranker -> Reduce;
-- multi-hop: Decompose -> (single-hop retrieval per retrieval sub-question) -> Map -> Reduce;
-- global: Filter_Range / Filter_Modal (nested) -> Count (no LLM needed), or Map -> Reduce.
+The BookRAG method (:mod:`bookrag_neo4j.methods.bookrag`) composes the operators from this.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass, field
 
 from ..errors import ModelError
 from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
-from .evidence import Plan, PlanStep
-from .replies import Decomposition, GlobalFilter, GlobalPlan, QueryCategory, QueryClassification
+from .replies import Decomposition, GlobalFilter, GlobalPlan, QueryCategory, QueryClassification, SubQuestion
 
 log = logging.getLogger(__name__)
 
@@ -89,58 +84,30 @@ async def _ask(llm: ChatModel, prompt: str, model: type, stage: str, **variables
         return None
 
 
-async def make_plan(question: str, llm: ChatModel | None, *, category: QueryCategory | None = None) -> Plan:
-    """Classify ``question`` (unless ``category`` is given) and compose its plan."""
+@dataclass(frozen=True)
+class Understanding:
+    """What the planner made of a question: its category and, per category, the decomposition or the
+    global filters and operation (the BookRAG method composes the operators from it)."""
+
+    category: QueryCategory
+    classified_by: str  # "llm", "heuristic" or "given"
+    sub_questions: list[SubQuestion] = field(default_factory=list)  # multi-hop, with an LLM
+    global_plan: GlobalPlan | None = None  # global
+
+
+async def understand(question: str, llm: ChatModel | None, *, category: QueryCategory | None = None) -> Understanding:
+    """Classify ``question`` (unless ``category`` is given), then decompose it (multi-hop, with an LLM) or
+    find its filters and operation (global)."""
     by = "given" if category else "heuristic"
     category = category or heuristic_category(question)
     if by == "heuristic" and llm is not None and (
             reply := await _ask(llm, "query_classify", QueryClassification, "query.plan", question=question)):
         category, by = reply.category, "llm"
-    plan = Plan(question=question, category=category, classified_by=by)
     if category == "global":
-        spec = None
-        if llm is not None:
-            spec = await _ask(llm, "global_filter", GlobalPlan, "query.plan", question=question)
-        spec = spec or heuristic_global_plan(question)
-        plan.operation = spec.operation
-        previous: list[str] = []
-        for i, f in enumerate(spec.filters):
-            operator = "Filter_Range" if f.filter_type in ("page", "section") else "Filter_Modal"
-            plan.steps.append(PlanStep(id=f"f{i}", operator=operator,
-                                       params={"type": f.filter_type, "value": f.filter_value}, after=previous))
-            previous = [f"f{i}"]
-        if spec.operation == "COUNT":  # answered from the filtered nodes, without an LLM
-            plan.steps.append(PlanStep(id="count", operator="Count", after=previous))
-        else:
-            plan.steps += [PlanStep(id="map", operator="Map", params={"operation": spec.operation}, after=previous),
-                           PlanStep(id="reduce", operator="Reduce", after=["map"])]
-        return plan
+        spec = await _ask(llm, "global_filter", GlobalPlan, "query.plan", question=question) if llm else None
+        return Understanding(category, by, global_plan=spec or heuristic_global_plan(question))
     if category == "multi-hop" and llm is not None:
         decomposition = await _ask(llm, "query_decompose", Decomposition, "query.plan", question=question)
         if decomposition is not None:
-            plan.sub_questions = [s.model_dump() for s in decomposition.sub_questions]
-            retrieval = [s.question for s in decomposition.sub_questions if s.type == "retrieval"] or [question]
-            plan.steps.append(PlanStep(id="decompose", operator="Decompose"))
-            for i, sub in enumerate(retrieval):
-                plan.steps += _single_hop_steps(sub, prefix=f"q{i}.", after=["decompose"])
-            plan.steps += [PlanStep(id="map", operator="Map", after=[f"q{i}.skyline" for i in range(len(retrieval))]),
-                           PlanStep(id="reduce", operator="Reduce", after=["map"])]
-            return plan
-    plan.steps = [*_single_hop_steps(question), PlanStep(id="reduce", operator="Reduce", after=["skyline"])]
-    if category == "multi-hop":
-        plan.steps[0].params["note"] = "no LLM to decompose: retrieved as one question"
-    return plan
-
-
-def _single_hop_steps(question: str, *, prefix: str = "", after: list[str] | None = None) -> list[PlanStep]:
-    p = prefix
-    return [
-        PlanStep(id=f"{p}extract", operator="Extract", params={"question": question}, after=after or []),
-        PlanStep(id=f"{p}select_entity", operator="Select_by_Entity", after=[f"{p}extract"]),
-        PlanStep(id=f"{p}select_section", operator="Select_by_Section", params={"question": question},
-                 after=after or []),
-        PlanStep(id=f"{p}graph", operator="Graph_Reasoning", after=[f"{p}select_entity", f"{p}select_section"]),
-        PlanStep(id=f"{p}text", operator="Text_Reasoning", params={"question": question},
-                 after=[f"{p}select_entity", f"{p}select_section"]),
-        PlanStep(id=f"{p}skyline", operator="Skyline_Ranker", after=[f"{p}graph", f"{p}text"]),
-    ]
+            return Understanding(category, by, sub_questions=list(decomposition.sub_questions))
+    return Understanding(category, by)

@@ -30,15 +30,19 @@ Neo4j from the embedding stored at indexing (no re-embedding at question time); 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..graph.client import GraphClient
 from ..graph.gds import personalized_pagerank, projected_entity_graph
+from ..library.documents import Document
 from ..llm.reranker import Reranker
 from .entity_graph import ENTITY_GRAPHS, EntityGraph, EntityGraphCache
+
+if TYPE_CHECKING:
+    from ..ops.values import Candidate
 
 MAX_TEXT_CHARS = 2000
 
@@ -79,10 +83,10 @@ LOCAL_PPR_MAX_ENTITIES = 10_000  # the largest subgraphs measured (a few thousan
 
 
 async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: Sequence[str], *,
-                          documents: Sequence[Mapping[str, Any]], damping: float = 0.85, engine: str = "auto",
+                          documents: Sequence[Document], damping: float = 0.85, engine: str = "auto",
                           graphs: EntityGraphCache = ENTITY_GRAPHS) -> dict[str, float]:
     """Sum of the personalized-PageRank scores of each node's entities (empty without seeds in the subgraph).
-    ``documents``: the ``retrieval/scope_documents`` rows the nodes belong to; their entity graphs come from
+    ``documents``: the documents the nodes belong to; their entity graphs come from
     ``graphs`` (see :mod:`.entity_graph`). ``engine``: ``gds``, ``local`` (in-process) or ``auto`` (local for
     subgraphs up to ``LOCAL_PPR_MAX_ENTITIES`` entities)."""
     if not node_keys:
@@ -102,18 +106,18 @@ async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: S
     return {node: float(ppr[entities].sum()) for node, entities in sub.node_entities.items()}
 
 
-def node_text(node: dict[str, Any]) -> str:
+def node_text(node: Candidate) -> str:
     """What the text reasoner reads of a node: section path, title/caption and text."""
-    head = " ".join(part for part in (node.get("section_path") or "", node.get("title") or "") if part)
-    return f"{head}\n{node.get('text') or ''}".strip()[:MAX_TEXT_CHARS]
+    head = " ".join(part for part in (node.section_path, node.title) if part)
+    return f"{head}\n{node.text}".strip()[:MAX_TEXT_CHARS]
 
 
-async def text_reasoning(question: str, nodes: Sequence[dict[str, Any]], reranker: Reranker) -> dict[str, float]:
+async def text_reasoning(question: str, nodes: Sequence[Candidate], reranker: Reranker) -> dict[str, float]:
     """Reranker score of each node against the question. The similarity of each node's stored embedding to the
-    question (``node["similarity"]``, from :func:`.selectors.candidates`) goes along; the fusion reranker
+    question (``node.similarity``, computed in Neo4j by the Fetch operator) goes along; the fusion reranker
     uses it instead of embedding the texts again."""
     if not nodes:
         return {}
     scores = await reranker.score(question, [node_text(n) for n in nodes],
-                                  similarities=[n.get("similarity") for n in nodes])
-    return {n["key"]: float(s) for n, s in zip(nodes, scores, strict=True)}
+                                  similarities=[n.similarity for n in nodes])
+    return {n.key: float(s) for n, s in zip(nodes, scores, strict=True)}

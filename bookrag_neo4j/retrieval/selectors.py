@@ -12,11 +12,13 @@ from typing import Any
 
 from ..graph.client import GraphClient
 from ..kg.names import normalise
+from ..library.documents import Document, TreeStatus, list_documents
 
 
-async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) -> list[dict[str, Any]]:
-    """The complete documents with these keys, or all of them (``None``)."""
-    return await graph.read("retrieval/scope_documents", doc_keys=list(doc_keys) if doc_keys is not None else None)
+async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) -> list[Document]:
+    """The documents a question is asked of: those with these keys, or (``None``) every one, whose tree is
+    complete; by file name."""
+    return [d for d in await list_documents(graph, doc_keys) if d.tree is TreeStatus.COMPLETE]
 
 
 MAX_SECTION_NODES = 400

@@ -1,7 +1,8 @@
 """Synthesizers (paper §5): Map (partial answers over groups of evidence) and Reduce (the final answer),
 every claim citing its evidence by number; without an LLM, the ranked evidence itself (extractive).
 
-    answer_text, used = await reduce_answer(llm, question, nodes)
+    partials = await map_answers(llm, ["q1", "q2"], [nodes[:3], nodes[3:6]])   # [(answer, node keys)]
+    text, used = await reduce_answer(llm, question, nodes, partials=partials)
 """
 
 from __future__ import annotations
@@ -24,34 +25,32 @@ def numbered(nodes: Sequence[EvidenceNode]) -> str:
     return "\n\n".join(f"[{i}] ({n.citation.label()})\n{n.text[:PASSAGE_CHARS]}" for i, n in enumerate(nodes, 1))
 
 
-async def map_answers(llm: ChatModel, questions: str | Sequence[str], groups: Sequence[Sequence[EvidenceNode]],
-                      positions: Sequence[Sequence[int]]) -> list[SourcedAnswer]:
-    """One partial answer per group (to its own question, or one question for all); each group's sources are
-    renumbered to the evidence's global numbering (``positions[g][i]`` is the 0-based global index of the
-    group's i-th node)."""
-    asked = [questions] * len(groups) if isinstance(questions, str) else list(questions)
+async def map_answers(llm: ChatModel, questions: Sequence[str],
+                      groups: Sequence[Sequence[EvidenceNode]]) -> list[tuple[str, list[str]]]:
+    """One partial answer per group of evidence, to that group's question: (answer, keys of the nodes it
+    used)."""
 
-    async def one(question: str, group: Sequence[EvidenceNode], where: Sequence[int]) -> SourcedAnswer:
+    async def one(question: str, group: Sequence[EvidenceNode]) -> tuple[str, list[str]]:
         prompt = render_prompt("answer_map", question=question, evidence=numbered(group))
         reply: SourcedAnswer = (await llm.complete(prompt, SourcedAnswer, stage="answer.map")).value
-        return SourcedAnswer(answer=reply.answer, sources=[where[s - 1] + 1 for s in reply.sources if 1 <= s <= len(group)])
+        return reply.answer, [group[s - 1].key for s in reply.sources if 1 <= s <= len(group)]
 
-    return list(await asyncio.gather(*(one(q, g, w) for q, g, w in zip(asked, groups, positions, strict=True))))
+    return list(await asyncio.gather(*(one(q, g) for q, g in zip(questions, groups, strict=True))))
 
 
 async def reduce_answer(llm: ChatModel, question: str, nodes: Sequence[EvidenceNode], *,
-                        partials: Sequence[SourcedAnswer] = (), operation: str | None = None) -> SourcedAnswer:
-    """The final answer over all evidence (and partial answers when there are any)."""
-    if not partials and len(nodes) > DIRECT_REDUCE:
-        starts = range(0, len(nodes), GROUP_SIZE)
-        partials = await map_answers(llm, question, [nodes[i:i + GROUP_SIZE] for i in starts],
-                                     [list(range(i, min(i + GROUP_SIZE, len(nodes)))) for i in starts])
-    listing = "\n".join(f"- {p.answer} (sources {p.sources})" for p in partials if p.answer) or "(none)"
+                        partials: Sequence[tuple[str, Sequence[str]]] = (),
+                        operation: str | None = None) -> tuple[str, list[EvidenceNode]]:
+    """The final answer over the evidence (numbered 1..n) and the partial answers (their sources shown by
+    those numbers): the text and the evidence nodes it cites."""
+    number = {n.key: i for i, n in enumerate(nodes, 1)}
+    listing = "\n".join(f"- {answer} (sources {[number[k] for k in keys if k in number]})"
+                         for answer, keys in partials if answer) or "(none)"
     prompt = render_prompt("answer_reduce", question=question, partials=listing,
                            operation=f"Operation: {operation}\n" if operation else "",
                            evidence=numbered(nodes[:REDUCE_EVIDENCE]))
     reply: SourcedAnswer = (await llm.complete(prompt, SourcedAnswer, stage="answer.reduce")).value
-    return SourcedAnswer(answer=reply.answer, sources=[s for s in reply.sources if 1 <= s <= len(nodes)])
+    return reply.answer, [nodes[s - 1] for s in reply.sources if 1 <= s <= len(nodes)]
 
 
 def extractive_answer(nodes: Sequence[EvidenceNode], *, count: int | None = None, top: int = 3) -> str:

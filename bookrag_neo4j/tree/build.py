@@ -3,6 +3,7 @@ of the same or a higher level; blocks before the first section belong to the doc
 
 from __future__ import annotations
 
+from ..keys import document_key
 from ..parsing.blocks import ParsedDocument
 from .headings import Heading
 from .model import LEAF_KIND, DocumentTree, TreeNode, finalize
@@ -34,6 +35,6 @@ def build_tree(doc: ParsedDocument, headings: list[Heading], source: str) -> Doc
             kind=LEAF_KIND[block.kind], text=block.text, title=block.caption,
             page_start=block.page, page_end=block.page_end or block.page, bbox=block.bbox, block=block,
         ))
-    tree = DocumentTree(root=root, doc_key=doc.content_hash[:32], heading_source=source)
+    tree = DocumentTree(root=root, doc_key=document_key(doc.content_hash), heading_source=source)
     finalize(root, tree.doc_key)
     return tree

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..keys import node_key
 from ..parsing.blocks import BBox, Block
 
 NodeKind = Literal["document", "section", "text", "table", "image", "equation"]
@@ -69,7 +69,6 @@ def finalize(root: TreeNode, doc_key: str) -> None:
         if pages:
             node.page_start = min([node.page_start, *pages]) if node.page_start else min(pages)
             node.page_end = max([node.page_end, *pages])
-        digest = hashlib.sha256(f"{doc_key}|{node.order}|{node.kind}|{node.title}|{node.text}".encode()).hexdigest()
-        node.key = doc_key if node.kind == "document" else f"{doc_key[:16]}-{digest[:24]}"
+        node.key = node_key(doc_key, node.order, node.kind, node.title, node.text)
 
     visit(root, 0, [])

@@ -1,4 +1,5 @@
+// The documents with keys in $doc_keys, or (null) every document, by file name.
 MATCH (d:Document)
-RETURN d.key AS key, d.name AS name, d.title AS title, d.pages AS pages, d.status AS status,
-       d.heading_source AS heading_source, d.tree_nodes AS tree_nodes, d.indexed_at AS indexed_at
+WHERE $doc_keys IS NULL OR d.key IN $doc_keys
+RETURN d {.*} AS document
 ORDER BY d.name

@@ -1,7 +1,8 @@
-"""Statistics of a document's knowledge graph, as in the paper's Figure 6.
+"""Statistics of an indexed document: its tree (pages, sections by level, blocks by type) and its knowledge
+graph, as in the paper's Figure 6.
 
-    stats = await graph_statistics(graph, doc_key)
-    stats["entities"], stats["density"], stats["components"], stats["largest_component_diameter"]
+    stats = await document_stats(graph, doc_key, with_graph=True)
+    stats["sections_by_level"], stats["graph"]["density"], stats["graph"]["largest_component_diameter"]
 
 Counts come from Cypher; connected components from GDS WCC on a projection of the document's entities
 (RELATED and CONTAINED_IN, undirected), always dropped after; the largest component's diameter is estimated
@@ -12,7 +13,9 @@ graphs). Density is ``2E / (N (N - 1))`` over the undirected entity graph.
 from __future__ import annotations
 
 from collections import Counter, defaultdict, deque
+from typing import Any
 
+from ..errors import DocumentNotFoundError
 from ..graph.client import GraphClient
 from ..graph.gds import projected_document_entities, weakly_connected_components
 
@@ -81,3 +84,20 @@ async def graph_statistics(graph: GraphClient, doc_key: str) -> dict[str, float 
         "largest_component_diameter": diameter_estimate(adjacency, start) if start else 0,
     }
     return out
+
+
+async def document_stats(graph: GraphClient, doc_key: str, *, with_graph: bool = False) -> dict[str, Any]:
+    """Counts: pages, blocks by type, sections by level; ``with_graph``: the knowledge graph's statistics
+    (see :func:`graph_statistics`)."""
+    rows = await graph.read("library/stats", doc_key=doc_key)
+    if not rows:
+        raise DocumentNotFoundError(f"no indexed document with key {doc_key!r}")
+    row = rows[0]
+    sections = Counter(row["levels"])
+    blocks = Counter(row["kinds"])
+    return {
+        "key": row["key"], "name": row["name"], "title": row["title"], "documents": 1, "pages": row["pages"],
+        "sections": sum(sections.values()),
+        "sections_by_level": {k: sections[k] for k in sorted(sections, key=lambda k: int(k[1:]))},
+        "blocks": sum(blocks.values()), "blocks_by_type": dict(sorted(blocks.items())),
+    } | ({"graph": await graph_statistics(graph, doc_key)} if with_graph else {})

@@ -1,0 +1,54 @@
+"""The ``bookrag`` command line: a thin shell over the SDK (:class:`bookrag_neo4j.sdk.BookRAG`), one module a
+command group, the options and the output helpers they share in :mod:`.common`.
+
+    bookrag neo4j start | stop | status | logs | init, bookrag doctor          server.py
+    bookrag index, docs list | delete, stats, toc                              library.py
+    bookrag ask, retrieve, methods                                             ask.py
+    bookrag eval, bench models | ingest | graph | query | scale | headings      evaluate.py
+    bookrag browse, bi, demo                                                   explore.py
+    bookrag models [packages | prepare]                                        models.py
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Annotated
+
+import typer
+from rich.logging import RichHandler
+
+from ..errors import BookRAGError
+from . import ask, evaluate, explore, library, models, server
+from .common import console
+
+app = typer.Typer(help="BookRAG on Neo4j: index long documents, ask questions with cited evidence.",
+                  no_args_is_help=True, pretty_exceptions_enable=False)
+
+_COMMANDS = server.COMMANDS | library.COMMANDS | ask.COMMANDS | evaluate.COMMANDS | explore.COMMANDS
+for _name in ("doctor", "index", "ask", "retrieve", "methods", "eval", "stats", "toc", "browse", "bi", "demo"):  # help order
+    app.command(_name)(_COMMANDS[_name])
+for _name, _group in {"neo4j": server.neo4j_app, "bench": evaluate.bench_app, "models": models.models_app,
+                      "docs": library.docs_app}.items():
+    app.add_typer(_group, name=_name)
+
+
+@app.callback()
+def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details.")] = False) -> None:
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(message)s",
+        handlers=[RichHandler(console=console, show_path=False)],
+    )
+    logging.getLogger("neo4j").setLevel(logging.INFO if verbose else logging.ERROR)
+    # The embedder loads in well under a second: transformers' "Loading weights" bar is noise between ours.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+
+
+def main() -> None:
+    """Console-script entry point: package errors become one red line and exit code 1."""
+    try:
+        app()
+    except BookRAGError as exc:
+        console.print(f"[red]error:[/] {exc}")
+        raise SystemExit(1) from None

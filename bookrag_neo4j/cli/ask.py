@@ -1,0 +1,128 @@
+"""The question commands: ``bookrag ask`` (an answer with citations), ``bookrag retrieve`` (the ranked
+evidence, no synthesis) and ``bookrag methods`` (what ``--method`` chooses from).
+
+    bookrag retrieve "What does lm fit?" --doc R-intro.pdf --method layout --explain
+    bookrag retrieve "What does lm fit?" --doc R-intro.pdf --json | jq .plan > plan.json   # edit a step, then
+    bookrag retrieve "What does lm fit?" --doc R-intro.pdf --plan plan.json
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Literal
+
+import typer
+
+from .common import DocOpt, InstanceOpt, JsonOpt, MethodOpt, console, library, print_json, render
+
+if TYPE_CHECKING:
+    from ..ops.plan import Plan, TraceStep
+    from ..retrieval.evidence import Answer, Evidence, EvidenceNode
+
+CategoryOpt = Annotated[Literal["single-hop", "multi-hop", "global"] | None, typer.Option(
+    help="Skip the classification: plan the question as this category.")]
+PlanOpt = Annotated[Path | None, typer.Option(
+    "--plan", help="Run this saved plan (JSON, as --json prints it under \"plan\") instead of planning.")]
+ExplainOpt = Annotated[bool, typer.Option("--explain", help="Show the plan that ran and the per-step trace.")]
+
+
+def _load_plan(path: Path | None) -> Plan | None:
+    if path is None:
+        return None
+    from pydantic import ValidationError
+
+    from ..ops.plan import Plan
+
+    try:
+        return Plan.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValidationError) as exc:
+        raise typer.BadParameter(f"{path}: not a plan: {exc}") from None
+
+
+def _evidence_rows(nodes: list[EvidenceNode]) -> list[dict]:
+    return [{"rank": n.rank, "key": n.key, "kind": n.kind, "document": n.document, "pages": n.pages,
+             "section_path": n.section_path, "graph_score": round(n.graph_score, 6),
+             "text_score": round(n.text_score, 6), "text": n.text[:300]} for n in nodes]
+
+
+def _explain(plan: Plan | None, trace: list[TraceStep]) -> None:
+    if plan is not None:
+        console.print(plan.explain(), markup=False, highlight=False)
+    for step in trace:
+        cost = f", {step.llm_calls} LLM calls, {step.tokens} tokens" if step.llm_calls else ""
+        model = f" (model {step.model_seconds * 1000:.0f} ms)" if step.model_seconds else ""
+        console.print(f"  [dim]{step.step or step.operator} {step.operator}: {step.seconds * 1000:.0f} ms{model}"
+                      f"{cost} -> {step.output}[/]", highlight=False)
+
+
+def _show_answer(answer: Answer) -> None:
+    print(answer.text)
+    if answer.citations:
+        print("\nSources:")
+        for i, c in enumerate(answer.citations, 1):
+            print(f"  [{i}] {c.label()}")
+
+
+def _show_evidence(evidence: Evidence, as_json: bool) -> None:
+    if evidence.count is not None and not as_json:
+        console.print(f"count: {evidence.count}")
+    rows = _evidence_rows(evidence.nodes)
+    data = {"question": evidence.question, "count": evidence.count, "nodes": rows,
+            "seeds": evidence.seeds, "groups": [g.model_dump() for g in evidence.groups],
+            "plan": evidence.plan.model_dump() if evidence.plan else None,
+            "trace": [t.model_dump() for t in evidence.trace]}
+    render(data, ["#", "kind", "pages", "section", "graph", "text", "excerpt"],
+           ((r["rank"], r["kind"], f"{r['pages'][0]}–{r['pages'][-1]}" if len(r["pages"]) > 1
+             else "".join(map(str, r["pages"])), r["section_path"][-40:], f"{r['graph_score']:.4f}",
+             f"{r['text_score']:.3f}", r["text"][:60].replace("\n", " ")) for r in rows), as_json)
+
+
+def _question_command(answer: bool) -> Callable[..., None]:
+    """``ask`` (``answer``) or ``retrieve``: the same options, the same SDK call but for synthesis."""
+
+    def command(
+        question: Annotated[str, typer.Argument(help="The question.")],
+        doc: DocOpt = None,
+        method: MethodOpt = "bookrag",
+        plan: PlanOpt = None,
+        explain: ExplainOpt = False,
+        no_llm: Annotated[bool, typer.Option("--no-llm", help="LLM-free: plan and select without an LLM; "
+                                                               "ask answers with the ranked evidence.")] = False,
+        category: CategoryOpt = None,
+        instance: InstanceOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        rag = library(instance, use_llm=not no_llm)
+        run = rag.ask if answer else rag.retrieve
+        result = run(question, doc=doc, method=method, category=category, plan=_load_plan(plan))
+        if explain and not as_json:
+            _explain(result.plan, result.trace)
+        if not answer:
+            _show_evidence(result, as_json)
+        elif as_json:
+            print_json(result.model_dump(mode="json"))
+        else:
+            _show_answer(result)
+
+    command.__doc__ = ("Answer a question about indexed documents, citing document, section path and pages."
+                       if answer else
+                       "The ranked evidence for a question (no answer synthesis): node, type, pages, section "
+                       "path, scores.")
+    return command
+
+
+ask = _question_command(answer=True)
+retrieve = _question_command(answer=False)
+
+
+def methods(as_json: JsonOpt = False) -> None:
+    """The methods --method chooses from (BookRAG, its ablations, the baselines), one line each."""
+    from ..sdk import BookRAG
+
+    found = BookRAG.methods()
+    render([{"name": m.name, "description": m.description} for m in found], ["method", "description"],
+           ((m.name, m.description) for m in found), as_json)
+
+
+COMMANDS = {"ask": ask, "retrieve": retrieve, "methods": methods}

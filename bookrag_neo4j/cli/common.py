@@ -1,0 +1,87 @@
+"""What every command group shares: the console, the common options, settings for ``--instance``, the SDK
+object a command works through, one renderer for ``--json`` versus a table, and one expansion of PDF
+arguments (files, folders, globs)."""
+
+from __future__ import annotations
+
+import glob
+import json
+import sys
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..config import Settings
+
+if TYPE_CHECKING:  # the SDK pulls in the pipeline: commands import it when they run
+    from ..graph.client import GraphClient
+    from ..sdk import BookRAG
+
+console = Console(stderr=True)
+InstanceOpt = Annotated[str | None, typer.Option("--instance", help="Managed server instance (default: default).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+DocOpt = Annotated[list[str] | None, typer.Option("--doc", help="Document key or file name (repeat for several; "
+                                                              "default: the whole library).")]
+DocArg = Annotated[str, typer.Argument(help="Document key or file name.")]
+PdfPathsArg = Annotated[list[Path], typer.Argument(help="PDF files or folders of PDFs.")]
+RepeatOpt = Annotated[int, typer.Option(help="Timed runs per question (after one warm-up).")]
+NoLlmPlanOpt = Annotated[bool, typer.Option("--no-llm", help="Plan and extract without an LLM.")]
+MethodOpt = Annotated[str, typer.Option("--method", help="The method to plan with (see `bookrag methods`).")]
+
+T = TypeVar("T")
+
+
+def settings_for(instance: str | None = None) -> Settings:
+    """The settings from the environment, for the managed server ``instance`` when one is given."""
+    return Settings(neo4j_instance=instance) if instance else Settings()
+
+
+def library(instance: str | None = None, *, use_llm: bool = True) -> BookRAG:
+    """The SDK object a command works through."""
+    from ..sdk import BookRAG
+
+    return BookRAG(settings_for(instance), use_llm=use_llm)
+
+
+def run_with_graph(rag: BookRAG, work: Callable[[GraphClient], Awaitable[T]]) -> T:
+    """Run ``work`` with the library's graph client (for the benchmarks, which take one)."""
+
+    async def go() -> T:
+        return await work(await rag.agraph())
+
+    return rag.run(go())
+
+
+def print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+def render(data: object, columns: Sequence[str], rows: Iterable[Sequence[object]], as_json: bool, *,
+           header: bool = True) -> None:
+    """``--json``: ``data`` as JSON on stdout; otherwise ``rows`` (cells, ``None`` as blank) as a table with
+    ``columns``. Pass ``rows`` as a generator: it is not consumed for JSON."""
+    if as_json:
+        print_json(data)
+        return
+    table = Table(*columns, show_header=header)
+    for row in rows:
+        table.add_row(*("" if cell is None else str(cell) for cell in row))
+    Console().print(table)
+
+
+def pdf_paths(args: Iterable[str | Path]) -> list[Path]:
+    """PDF arguments as files: a folder gives the PDFs under it, a glob pattern (quoted, or on a shell that
+    does not expand it) its matches, in order; anything else stays as given (its error comes later)."""
+    found: list[Path] = []
+    for arg in map(Path, args):
+        if arg.is_dir():
+            found += sorted(arg.rglob("*.pdf"))
+        elif not arg.exists() and any(c in str(arg) for c in "*?["):
+            found += sorted(Path(p) for p in glob.glob(str(arg), recursive=True))
+        else:
+            found.append(arg)
+    return list(dict.fromkeys(found))

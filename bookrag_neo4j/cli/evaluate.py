@@ -1,0 +1,251 @@
+"""The measuring commands: ``bookrag eval`` (BookRAG, ablations and baselines on a benchmark) and ``bookrag bench
+models | ingest | graph | query | scale | headings`` (the speed and memory figures the README reports)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from .common import (
+    InstanceOpt,
+    JsonOpt,
+    MethodOpt,
+    NoLlmPlanOpt,
+    PdfPathsArg,
+    RepeatOpt,
+    console,
+    library,
+    pdf_paths,
+    print_json,
+    render,
+    run_with_graph,
+    settings_for,
+)
+
+if TYPE_CHECKING:
+    from ..graph.client import GraphClient
+
+bench_app = typer.Typer(help="Benchmarks (speed and memory) that the README reports.", no_args_is_help=True)
+
+
+def eval_cmd(
+    benchmark: Annotated[Path, typer.Argument(help="A benchmark folder: questions.jsonl and pdfs/.")],
+    mode: Annotated[str, typer.Option(help="retrieval (no answers) or qa (answers scored too).")] = "retrieval",
+    methods: Annotated[str, typer.Option(
+        help="Comma-separated names of `bookrag methods` (BookRAG, its ablations, the baselines).")
+    ] = "bookrag,bm25,dense,layout,graphranker",
+    limit: Annotated[int | None, typer.Option(help="The first N questions only.")] = None,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="The whole pipeline in its LLM-free mode.")] = False,
+    only_indexed: Annotated[bool, typer.Option(
+        "--only-indexed", help="Index no new document: only the questions about documents indexed with a graph.")
+    ] = False,
+    judge: Annotated[bool, typer.Option(
+        "--judge", help="qa mode: also ask the LLM judge whether each answer matches the gold one.")] = False,
+    out: Annotated[Path, typer.Option(help="Report folder.")] = Path("eval-out"),
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Evaluate BookRAG, ablations and baselines on a benchmark: page recall (all, @5, @10), QA scores, cost;
+    writes questions.jsonl, summary.json, report.md and plots to --out."""
+    from rich.progress import Progress
+
+    from ..eval.benchmark import load_benchmark
+    from ..eval.report import markdown_table, write_report
+    from ..eval.runner import summarise
+
+    if mode not in ("retrieval", "qa"):
+        raise typer.BadParameter("--mode is retrieval or qa")
+    bench = load_benchmark(benchmark, limit=limit)
+    chosen = [m.strip() for m in methods.split(",") if m.strip()]
+    try:
+        with Progress(console=console, transient=True) as bar:
+            task = bar.add_task(f"{bench.name}: questions", total=len(bench.questions))
+            rows = library(instance, use_llm=not no_llm).evaluate(
+                bench, methods=chosen, mode=mode, only_indexed=only_indexed,  # type: ignore[arg-type]
+                judge=judge, progress=lambda _: bar.advance(task))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    summary = summarise(rows) | {"benchmark": bench.name, "mode": mode, "llm": not no_llm}
+    paths = write_report(out, rows, summary)
+    if as_json:
+        print_json(summary)
+        return
+    console.print(markdown_table(summary))
+    console.print("wrote " + ", ".join(str(p) for p in paths.values()))
+
+
+def _plot(path: Path | None, labels: list[str], values: list[float], *, ylabel: str, title: str) -> None:
+    """``--plot PATH``: a bar chart of ``values``; nothing without one."""
+    if path is not None:
+        from ..eval.report import bar_chart
+
+        bar_chart(path, labels, values, ylabel=ylabel, title=title)
+
+
+@bench_app.command("models")
+def bench_models_cmd(
+    text: Annotated[Path, typer.Option(help="A real text to cut into ~100-word passages.")] = Path("README.md"),
+    passages: Annotated[int, typer.Option(help="Passages to embed.")] = 512,
+    llm_calls: Annotated[int, typer.Option(help="Distinct prompts per LLM measurement.")] = 5,
+    as_json: JsonOpt = False,
+) -> None:
+    """Embedder and reranker throughput; LLM latency and tokens/s (when an LLM is configured)."""
+    from ..eval.bench_models import bench_models
+
+    with console.status("Benchmarking models..."):
+        report = asyncio.run(bench_models(settings_for(), text=text.read_text(encoding="utf-8"), passages=passages,
+                                          llm_calls=llm_calls))
+    if as_json:
+        print_json(report)
+        return
+    for part, figures in report.items():
+        console.print(f"[bold]{part}[/]: " + ", ".join(f"{k}={v}" for k, v in figures.items()))
+
+
+@bench_app.command("ingest")
+def bench_ingest_cmd(
+    paths: PdfPathsArg,
+    tables: Annotated[str, typer.Option(help="Table detection: layout, lines or off.")] = "layout",
+    all_stages: Annotated[bool, typer.Option(
+        "--all-stages", help="The whole pipeline (embeddings, knowledge graph), seconds and throughput per stage.")
+    ] = False,
+    plot: Annotated[Path | None, typer.Option(help="Also write a PNG: seconds per stage.")] = None,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Indexing throughput without an LLM: pages/s for parsing, nodes+relationships/s for writing; with
+    --all-stages every stage of the pipeline."""
+    from ..eval.bench_ingest import bench_ingest, bench_ingest_all_stages
+
+    pdfs = pdf_paths(paths)
+    rag = library(instance)
+
+    async def work(graph: GraphClient) -> dict:
+        if all_stages:
+            return await bench_ingest_all_stages(graph, rag.settings, rag.models, pdfs)
+        return await bench_ingest(graph, pdfs, tables=tables)
+
+    with console.status(f"Indexing {len(pdfs)} PDFs..."):
+        report = run_with_graph(rag, work)
+    stages = report["seconds"]
+    _plot(plot, list(stages), list(stages.values()), ylabel="seconds",
+          title=f"Indexing: seconds per stage, {report['documents']} PDFs, {report['pages']} pages")
+    print_json(report if as_json else {k: v for k, v in report.items() if k != "per_document"})
+
+
+@bench_app.command("graph")
+def bench_graph_cmd(
+    paths: PdfPathsArg,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="spaCy extraction, ER without the LLM judge.")] = False,
+    samples: Annotated[int, typer.Option(help="Merges to sample per kind for inspection.")] = 10,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Knowledge graph with basic vs gradient entity resolution per document (the paper's Figure 6)."""
+    from ..eval.bench_graph import bench_graph
+
+    rag = library(instance)
+    rows = run_with_graph(rag, lambda graph: bench_graph(graph, rag.settings, pdf_paths(paths), use_llm=not no_llm,
+                                                         samples=samples))
+    render(rows, ("document", "pages", "ER", "entities", "relations", "density", "components", "largest",
+                  "diameter", "GT-Links/entity", "merges", "ms/lookup"),
+           (_graph_cells(r, mode) for r in rows for mode in ("basic", "gradient")), as_json)
+    if as_json:
+        return
+    for r in rows:
+        console.print(f"{r['document']}: entities {r['entity_change']:+.1%}, density {r['density_change']:+.1%}; "
+                      f"merges by kind {r['merges']['counts']}")
+
+
+def _graph_cells(r: dict, mode: str) -> tuple:
+    m = r[mode]
+    return (r["document"], r["pages"], mode, m["entities"], m["relations"], f"{m['density']:.2e}", m["components"],
+            m["largest_component"], m["largest_component_diameter"], f"{m['gt_links_per_entity']:.2f}",
+            m["er"].get("merges", 0), m["er"].get("lookup_ms_mean", ""))
+
+
+@bench_app.command("query")
+def bench_query_cmd(
+    doc: Annotated[str, typer.Argument(help="An indexed document (key or file name).")],
+    questions: Annotated[Path | None, typer.Option(
+        help="A benchmark folder (questions.jsonl): its questions about DOC.")] = None,
+    question: Annotated[list[str] | None, typer.Option(help="A question (repeatable).")] = None,
+    limit: Annotated[int, typer.Option(help="At most this many questions.")] = 20,
+    repeat: RepeatOpt = 3,
+    no_llm: NoLlmPlanOpt = False,
+    method: MethodOpt = "bookrag",
+    plot: Annotated[Path | None, typer.Option(help="Also write a PNG: p50 per operator.")] = None,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Retrieval latency p50/p95 on a document, without and with model inference, per operator."""
+    from ..eval.bench_query import bench_query
+    from ..eval.benchmark import load_benchmark
+
+    rag = library(instance, use_llm=not no_llm)
+
+    async def work(graph: GraphClient) -> dict:
+        found = await rag.adocument(doc)
+        asked = list(question or [])
+        if questions is not None:
+            asked += [q.question for q in load_benchmark(questions).questions if q.doc == found.name]
+        if not asked:
+            raise typer.BadParameter("give --question or --questions FOLDER with questions about this document")
+        return {"document": found.name, "pages": found.pages,
+                **await bench_query(rag.retriever(graph), [found.key], asked[:limit], repeat=repeat,
+                                   method=method)}
+
+    report = run_with_graph(rag, work)
+    ops = report["per_operator_without_model"]
+    _plot(plot, list(ops), [v["p50_ms"] for v in ops.values()], ylabel="p50 ms, without model inference",
+          title=f"Retrieval latency per operator: {report['document']}")
+    print_json(report) if as_json else console.print_json(data=report)
+
+
+@bench_app.command("scale")
+def bench_scale_cmd(
+    question: Annotated[list[str], typer.Option(help="A question (repeatable), asked of the whole library.")],
+    sizes: Annotated[str, typer.Option(help="Library sizes (documents), comma-separated.")] = "1,5,20",
+    repeat: RepeatOpt = 3,
+    no_llm: NoLlmPlanOpt = False,
+    method: MethodOpt = "bookrag",
+    plot: Annotated[Path | None, typer.Option(help="Also write a PNG: p50 by library size.")] = None,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Retrieval latency as the library grows: the questions asked of the first 1, 5, 20... indexed documents."""
+    from ..eval.bench_query import bench_scale
+
+    rag = library(instance, use_llm=not no_llm)
+    rows = run_with_graph(rag, lambda graph: bench_scale(rag.retriever(graph), question,
+                                                         sizes=[int(s) for s in sizes.split(",")], repeat=repeat,
+                                                         method=method))
+    _plot(plot, [f"{r['documents']} docs" for r in rows], [r["without_model_inference"]["p50_ms"] for r in rows],
+          ylabel="p50 ms, without model inference", title="Retrieval latency as the library grows")
+    render(rows, ("documents", "pages", "tree nodes", "entities", "p50 ms", "p95 ms", "p50 ms with models"),
+           ((r["documents"], r["pages"], r["tree_nodes"], r["entities"], r["without_model_inference"]["p50_ms"],
+             r["without_model_inference"]["p95_ms"], r["with_model_inference"]["p50_ms"]) for r in rows), as_json)
+
+
+@bench_app.command("headings")
+def bench_headings_cmd(
+    paths: Annotated[list[Path], typer.Argument(help="PDF files with outlines (bookmarks), or folders.")],
+    llm: Annotated[bool, typer.Option(help="Also score LLM section filtering (needs a configured LLM).")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Section detection with the outline hidden, scored against the outline: precision, recall, F1, levels."""
+    from ..eval.bench_headings import bench_headings
+    from ..llm.factory import build_llm
+
+    model = build_llm(settings_for()) if llm else None
+    rows = asyncio.run(bench_headings(pdf_paths(paths), model))
+    scores = ("outline", "precision", "recall", "f1", "level_accuracy")
+    render(rows, ("document", "pages", "outline", "precision", "recall", "F1", "levels", *(["LLM F1"] if llm else [])),
+           ((r["document"][:40], r["pages"], *(r["heuristic"][k] for k in scores), *([r["llm"]["f1"]] if llm else []))
+            for r in rows), as_json)
+
+
+COMMANDS = {"eval": eval_cmd}

@@ -1,0 +1,99 @@
+"""The exploring commands: ``bookrag browse`` (a prefilled Neo4j Browser link), ``bookrag bi`` (a BI query as a
+table or CSV) and ``bookrag demo`` (the first five minutes)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import InstanceOpt, library, render, settings_for
+
+
+def browse(
+    doc: Annotated[str | None, typer.Argument(help="Document key or file name (none: the whole library).")] = None,
+    section: Annotated[str | None, typer.Option(help="A section's subtree and its entities (title contains).")] = None,
+    entity: Annotated[str | None, typer.Option(help="An entity's GT-Links back to its pages (name or alias).")] = None,
+    answer_trace: Annotated[Path | None, typer.Option(
+        help="JSON of `bookrag ask --json` (or retrieve): its evidence and the entities Graph_Reasoning used.")] = None,
+    style: Annotated[bool, typer.Option(
+        "--style", help="Instead, a link that loads the BookIndex style (:style with bookindex.grass).")] = False,
+    browser: Annotated[str | None, typer.Option(help="Browser URL (default: the managed server's).")] = None,
+    open_it: Annotated[bool, typer.Option("--open", help="Also open it in the default web browser.")] = False,
+    instance: InstanceOpt = None,
+) -> None:
+    """A Neo4j Browser URL with a BookIndex query in the editor (press Run): the library, a document's table
+    of contents, a section's subtree, an entity's pages, or an answer's evidence neighbourhood."""
+    from ..browse import answer_trace_params, browser_url, style_url
+
+    rag = library(instance)
+    base = browser or f"http://localhost:{rag.settings.neo4j_http_port}/browser/"
+    if style:
+        url = style_url(base)
+    elif answer_trace is not None:
+        url = browser_url(base, "answer_neighbourhood", answer_trace_params(json.loads(answer_trace.read_text())))
+    elif doc is None:
+        url = browser_url(base, "library")
+    else:
+        name = rag.document(doc).name
+        if section:
+            url = browser_url(base, "section_subtree", {"doc": name, "section": section})
+        elif entity:
+            url = browser_url(base, "entity_pages", {"doc": name, "entity": entity})
+        else:
+            url = browser_url(base, "toc", {"doc": name})
+    sys.stdout.write(url + "\n")
+    if open_it:
+        import webbrowser
+
+        webbrowser.open(url)
+
+
+def bi_cmd(
+    name: Annotated[str, typer.Argument(help="A query of cypher/bi/: documents, sections, entity_mentions, "
+                                             "tables_figures, index_cost.")],
+    doc: Annotated[str | None, typer.Option(help="One document's rows (file name); default: the library.")] = None,
+    limit: Annotated[int, typer.Option(help="entity_mentions: the most mentioned entities per section.")] = 20,
+    as_csv: Annotated[bool, typer.Option("--csv", help="CSV on stdout (for a spreadsheet or a BI import).")] = False,
+    instance: InstanceOpt = None,
+) -> None:
+    """Run a BI query (a flat table, read-only) and print it as a table or CSV."""
+    import csv
+
+    from ..graph.queries import documented_columns
+
+    try:
+        rows = library(instance).bi(name, doc=doc, limit=limit)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    columns = documented_columns(f"bi/{name}")
+    if as_csv:
+        writer = csv.DictWriter(sys.stdout, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return
+    render(rows, columns, ([row[c] for c in columns] for row in rows), as_json=False)
+
+
+def demo(
+    pdf: Annotated[Path, typer.Argument(help="The PDF to index.")] = Path("/usr/share/R/doc/manual/R-intro.pdf"),
+    question: Annotated[list[str] | None, typer.Option(
+        "--question", "-q", help="Ask this instead (repeat; default: R-intro questions, one per category).")] = None,
+    out: Annotated[Path, typer.Option(help="Where the answers are written as JSON.")] = Path("bookrag-demo"),
+    instance: InstanceOpt = None,
+) -> None:
+    """Index a real manual, answer a single-hop, a multi-hop and a global question with citations, and print
+    the Neo4j Browser links to explore the index and each answer's evidence."""
+    from ..demo import run_demo
+
+    if not pdf.is_file():
+        raise typer.BadParameter(f"{pdf} is not here (R-intro.pdf comes with Debian's r-doc-pdf: `make manuals`)")
+    asked = [("your question", q) for q in question] if question else None
+    asyncio.run(run_demo(settings_for(instance), pdf, out, asked))
+
+
+COMMANDS = {"browse": browse, "bi": bi_cmd, "demo": demo}

@@ -1,0 +1,140 @@
+"""The library commands: ``bookrag index``, ``bookrag docs list | delete``, ``bookrag stats``, ``bookrag toc``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+
+from .common import DocArg, InstanceOpt, JsonOpt, console, library, pdf_paths, print_json, render
+from .progress import RichProgress
+
+docs_app = typer.Typer(help="The documents in the library.", no_args_is_help=True)
+
+
+def index(
+    paths: Annotated[list[str] | None, typer.Argument(
+        help="PDF files to index (with --stage graph: indexed documents, by key, file name or path).")] = None,
+    mineru_output: Annotated[Path | None, typer.Option(help="Index a MinerU output folder instead.")] = None,
+    parser: Annotated[str, typer.Option(help="pymupdf (embedded) or mineru (runs MinerU if installed).")] = "pymupdf",
+    stage: Annotated[Literal["all", "tree", "graph"], typer.Option(
+        help="all: tree, embeddings and knowledge graph; tree: without the graph; graph: the graph alone.")] = "all",
+    er: Annotated[Literal["gradient", "basic"] | None, typer.Option(
+        help="Entity resolution (default BOOKRAG_ER_MODE, gradient).")] = None,
+    no_llm: Annotated[bool, typer.Option(
+        "--no-llm", help="No LLM: sections from the outline or layout, entities by spaCy.")] = False,
+    no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embedding the blocks.")] = False,
+    force: Annotated[bool, typer.Option(help="Re-index even when the content is unchanged.")] = False,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Index PDFs into the BookIndex (tree, knowledge graph, GT-Links in Neo4j); unchanged files are a no-op."""
+    rag = library(instance, use_llm=not no_llm)
+    options: dict[str, Any] = {"er_mode": er, "progress": None if as_json else RichProgress(), "force": force}
+    sources: list[tuple[Path | None, Path | None]] = [(None, mineru_output)] if mineru_output else []
+    if stage != "graph":
+        sources += [(path, None) for path in pdf_paths(paths or [])]
+    if not sources and not paths:
+        raise typer.BadParameter("give PDF files, --mineru-output DIR, or (with --stage graph) documents")
+
+    async def work() -> list[dict]:
+        reports = []
+        for doc in (paths or []) if stage == "graph" else []:
+            reports.append((await rag.abuild_graph(doc, **options)).model_dump())
+            if not as_json:
+                _print_graph_report(reports[-1])
+        for pdf, folder in [] if stage == "graph" else sources:
+            reports.append((await rag.aindex(pdf, mineru_output=folder, parser=parser, embed=not no_embed,
+                                             graph=stage == "all", **options)).model_dump())
+            if not as_json:
+                _print_report(reports[-1])
+        return reports
+
+    reports = rag.run(work())
+    if as_json:
+        print_json(reports if len(reports) > 1 else reports[0])
+
+
+def _print_usage(llm_usage: dict) -> None:
+    for stage, usage in llm_usage.items():
+        console.print(f"  LLM {stage}: {usage['calls']} calls, {usage['prompt_tokens']}+{usage['completion_tokens']} "
+                      f"tokens, {usage.get('cached_calls', 0)} cached")
+
+
+def _print_timings_usage_warnings(r: dict, extra: str = "") -> None:
+    console.print("  time: " + ", ".join(f"{k} {v:.2f}s" for k, v in r["seconds"].items()) + extra)
+    _print_usage(r["llm_usage"])
+    for warning in r["warnings"]:
+        console.print(f"  [yellow]warning:[/] {warning}")
+
+
+def _print_report(r: dict) -> None:
+    if r["status"] == "unchanged":
+        console.print(f"[yellow]{r['name']}[/] is already indexed and unchanged (key {r['doc_key']}).")
+    else:
+        total = sum(r["seconds"].values()) or 1e-9
+        console.print(f"[green]{r['status']}[/] {r['name']} (key {r['doc_key']}): {r['pages']} pages, "
+                      f"sections from {r['heading_source']} {r['sections_by_level']}, blocks {r['blocks_by_type']}")
+        _print_timings_usage_warnings(r, f" ({r['pages'] / total:.1f} pages/s); wrote {r['nodes_written']} nodes, "
+                                         f"{r['relationships_written']} relationships; embedded {r['embedded']} blocks")
+    if r.get("graph"):
+        _print_graph_report(r["graph"])
+
+
+def _print_graph_report(g: dict) -> None:
+    if g["status"] == "unchanged":
+        console.print(f"  graph unchanged: {g['entities']} entities, {g['relations']} relations, "
+                      f"{g['gt_links']} GT-Links")
+        return
+    er = g["er"]
+    console.print(f"  [green]graph[/]: {g['entities']} entities from {g['extracted_mentions']} mentions, "
+                  f"{g['relations']} relations, {g['contained_in']} CONTAINED_IN, {g['gt_links']} GT-Links; "
+                  f"ER merges {er.get('merges', 0)} (exact {er.get('exact', 0)}), "
+                  f"{er.get('lookup_ms_mean', 0)} ms per vector lookup")
+    _print_timings_usage_warnings(g)
+
+
+@docs_app.command("list")
+def docs_list(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
+    """List the indexed documents."""
+    rows = [d.listing() for d in library(instance).documents()]
+    render(rows, ("key", "name", "pages", "sections from", "status", "indexed"),
+           ((r["key"][:16], r["name"], r["pages"], r["heading_source"], r["status"], r["indexed_at"]) for r in rows),
+           as_json)
+
+
+@docs_app.command("delete")
+def docs_delete(doc: DocArg, instance: InstanceOpt = None) -> None:
+    """Delete one document's index (its nodes and what only it references)."""
+    deleted = library(instance).delete(doc)
+    console.print(f"Deleted {deleted['name']}: {deleted['deleted']} nodes.")
+
+
+def stats(doc: DocArg, instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
+    """Counts of an indexed document: pages, sections by level, blocks by type, and its knowledge graph
+    (entities, relations, GT-Links, ER merges, density, components, largest-component diameter)."""
+    result = library(instance).stats(doc)
+    if as_json:
+        print_json(result)
+        return
+    for key, value in result.items():
+        if key == "graph":
+            for gkey, gvalue in value.items():
+                console.print(f"graph.{gkey:24} {gvalue}")
+        else:
+            console.print(f"{key:30} {value}")
+
+
+def toc(doc: DocArg, instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
+    """The recovered table of contents: title, level and first page of each section, in reading order."""
+    rows = library(instance).toc(doc)
+    if as_json:
+        print_json([{k: r[k] for k in ("title", "level", "page")} for r in rows])
+        return
+    for r in rows:
+        sys.stdout.write(f"{'  ' * (r['level'] - 1)}{r['title']}  ... {r['page']}\n")
+
+
+COMMANDS = {"index": index, "stats": stats, "toc": toc}

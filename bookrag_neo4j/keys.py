@@ -1,0 +1,70 @@
+"""Every key the index stores, derived in one place. Keys are content hashes, so indexing the same content again
+writes the same keys (every write is a ``MERGE`` on them) and an existing index stays valid; changing any
+function here orphans what is stored.
+
+    doc = document_key(content_hash)            # 32 hex digits of the file's SHA-256
+    page_key(doc, 3)                            # "<16 of doc>-p3"
+    entity_key(doc, "PERSON|ada lovelace")      # "<16 of doc>-e<24 hex digits>"
+
+Pages, tree nodes, entities and extracted images of a document all start with :func:`key_prefix` of its key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from .hashing import sha256_file
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def document_key(content_hash: str) -> str:
+    """A document's key: the first 32 hex digits of its content hash (the SHA-256 of the PDF or the MinerU
+    content list)."""
+    return content_hash[:32]
+
+
+def file_key(path: Path) -> str:
+    """The key a PDF gets, from its file alone (known before parsing: an unchanged PDF is not parsed again)."""
+    return document_key(sha256_file(path))
+
+
+def key_prefix(doc_key: str) -> str:
+    """The 16 hex digits every key (and image file name) of a document's parts starts with; ``doc_key`` may
+    also be the full content hash."""
+    return doc_key[:16]
+
+
+def page_key(doc_key: str, number: int) -> str:
+    return f"{key_prefix(doc_key)}-p{number}"
+
+
+def node_key(doc_key: str, order: int, kind: str, title: str, text: str) -> str:
+    """A tree node's key from its place in reading order and its content; the document node's key is the
+    document's."""
+    if kind == "document":
+        return doc_key
+    return f"{key_prefix(doc_key)}-{_digest(f'{doc_key}|{order}|{kind}|{title}|{text}')[:24]}"
+
+
+def entity_key(doc_key: str, identity: str) -> str:
+    """An entity's key from its identity within the document (see :mod:`bookrag_neo4j.kg.resolve`)."""
+    return f"{key_prefix(doc_key)}-e{_digest(f'{doc_key}|{identity}')[:24]}"
+
+
+def image_file_name(doc_key: str, page: int, index: int) -> str:
+    """The file an image block is saved to: the ``index``-th image of page ``page``."""
+    return f"{key_prefix(doc_key)}-p{page:04d}-{index}.png"
+
+
+def image_file_glob(doc_key: str) -> str:
+    """A glob matching every image file of the document (see :func:`image_file_name`)."""
+    return f"{key_prefix(doc_key)}-p*.png"
+
+
+def chunk_key(doc_key: str, chunker: str, ordinal: int) -> str:
+    """An evaluation chunk's key (the fixed-size chunks of the baselines), by chunker version and position."""
+    return _digest(f"{doc_key}|{chunker}|{ordinal}")[:32]

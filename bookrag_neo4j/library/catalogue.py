@@ -1,0 +1,38 @@
+"""Deleting a document (exactly its own nodes and what only it references) or only its knowledge graph, and
+reading its table of contents.
+
+    async with GraphClient(conn) as graph:
+        doc = await find_document(graph, "R-intro.pdf")
+        toc = await table_of_contents(graph, doc.key)
+        deleted = await delete_document(graph, doc.key, image_dir)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..graph.batching import delete_in_batches
+from ..graph.client import GraphClient
+from ..keys import image_file_glob
+
+
+async def delete_entities(graph: GraphClient, doc_key: str) -> int:
+    """Delete a document's entities (with their relations and GT-Links), in batches, except those that a tree
+    node of another document still references."""
+    return await delete_in_batches(graph, "kg/delete_entities_batch", doc_key=doc_key)
+
+
+async def delete_document(graph: GraphClient, doc_key: str, image_dir: Path | None = None) -> int:
+    """Delete the document, its entities, tree nodes and pages (in batches), and its extracted images."""
+    deleted = await delete_entities(graph, doc_key)
+    deleted += await delete_in_batches(graph, "library/delete_tree_batch", doc_key=doc_key)
+    (row,) = await graph.write("library/delete_pages_and_document", doc_key=doc_key)
+    if image_dir is not None and image_dir.is_dir():
+        for image in image_dir.glob(image_file_glob(doc_key)):
+            image.unlink(missing_ok=True)
+    return deleted + row["deleted"]
+
+
+async def table_of_contents(graph: GraphClient, doc_key: str) -> list[dict[str, Any]]:
+    return await graph.read("library/toc", doc_key=doc_key)

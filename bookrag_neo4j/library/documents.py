@@ -1,0 +1,118 @@
+"""The ``(:Document)`` nodes of a library as typed models: what a document records about itself and how far
+each of its layers is built, and the lookups by key or file name.
+
+    async with GraphClient(conn) as graph:
+        doc = await find_document(graph, "R-intro.pdf")        # by key, key prefix (6+) or file name
+        doc.key, doc.pages, doc.tree is TreeStatus.COMPLETE, doc.graph is GraphStatus.COMPLETE
+
+A document is built in layers, each recording its state on the Document node under its own property: the
+tree (``status``: 'writing' until every node and page is written, then 'complete') and the knowledge graph
+(``graph_status``: 'building', then 'complete'; absent until a build starts). Block embeddings are recorded
+per block, not on the Document (the embed stage resumes from the blocks without one). A later layer (e.g.
+``layout``) records ``<layer>_status`` and gets a status enum and a field here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import DocumentNotFoundError
+from ..graph.client import GraphClient
+
+
+class TreeStatus(StrEnum):
+    WRITING = "writing"
+    COMPLETE = "complete"
+
+
+class GraphStatus(StrEnum):
+    BUILDING = "building"
+    COMPLETE = "complete"
+
+
+class Document(BaseModel):
+    """One indexed document as its node stores it (field names are the property names but for the layers'
+    states)."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
+
+    key: str
+    name: str = ""
+    path: str = ""
+    title: str = ""
+    pages: int | None = None
+    parser: str = ""
+    heading_source: str = ""
+    content_hash: str = ""
+    indexed_at: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+
+    # the tree: written by bookrag_neo4j.index.store, figures of the whole tree stage by the index pipeline
+    tree: TreeStatus = Field(TreeStatus.WRITING, validation_alias="status")
+    tree_nodes: int | None = None
+    index_seconds: float | None = None
+    index_llm_calls: int | None = None
+    index_tokens: int | None = None
+
+    # the knowledge graph: written by bookrag_neo4j.kg.build
+    graph: GraphStatus | None = Field(None, validation_alias="graph_status")
+    graph_config: str | None = None
+    graph_built_at: str | None = None
+    graph_seconds: float | None = None
+    graph_llm_calls: int | None = None
+    graph_tokens: int | None = None
+    graph_entities: int = 0
+    graph_relations: int = 0
+    graph_contained_in: int = 0
+    graph_gt_links: int = 0
+    graph_same_as: int = 0
+    graph_er_merges: int = 0
+
+    @property
+    def graph_version(self) -> str | None:
+        """Names one build of the knowledge graph (None until it is complete): in-memory copies of the graph
+        (:mod:`bookrag_neo4j.retrieval.entity_graph`) are kept while it stays the same."""
+        if self.graph is not GraphStatus.COMPLETE:
+            return None
+        return (f"{self.graph_config}|{self.graph_built_at or ''}|{self.graph_entities}|{self.graph_relations}|"
+                f"{self.graph_gt_links}")
+
+    def listing(self) -> dict[str, Any]:
+        """The row ``bookrag docs list`` shows."""
+        return {"key": self.key, "name": self.name, "title": self.title, "pages": self.pages,
+                "status": self.tree.value, "heading_source": self.heading_source, "tree_nodes": self.tree_nodes,
+                "indexed_at": self.indexed_at}
+
+
+async def match_documents(graph: GraphClient, name_or_key: str) -> list[Document]:
+    """Documents whose key is ``name_or_key``, starts with it (6+ characters), or whose file name it is;
+    the most recently indexed first."""
+    rows = await graph.read("library/find_document", doc=name_or_key)
+    return [Document.model_validate(r["document"]) for r in rows]
+
+
+async def get_document(graph: GraphClient, key: str) -> Document | None:
+    """The document with exactly this key, or ``None``."""
+    return next((d for d in await match_documents(graph, key) if d.key == key), None)
+
+
+async def find_document(graph: GraphClient, name_or_key: str) -> Document:
+    """The document with this key, key prefix (6+ characters) or file name (the newest, if several)."""
+    found = await match_documents(graph, name_or_key)
+    if not found:
+        raise DocumentNotFoundError(f"no indexed document {name_or_key!r}: see `bookrag docs list`")
+    keys = {d.key for d in found}
+    if len(keys) > 1 and not any(d.key == name_or_key or d.name == name_or_key for d in found):
+        raise DocumentNotFoundError(
+            f"{name_or_key!r} matches several documents ({', '.join(sorted(keys))}): give more of the key")
+    return found[0]
+
+
+async def list_documents(graph: GraphClient, keys: Sequence[str] | None = None) -> list[Document]:
+    """The documents with these keys, or (``None``) every document; by file name."""
+    rows = await graph.read("library/list_documents", doc_keys=None if keys is None else list(keys))
+    return [Document.model_validate(r["document"]) for r in rows]

@@ -1,0 +1,58 @@
+"""The paper's baselines as methods over the same index and operators (top-k = 10 for all, as in the paper).
+
+- ``bm25``: Okapi BM25 over ~500-token chunks (:mod:`bookrag_neo4j.retrieval.chunks`), IDF per document;
+- ``dense``: the same chunks embedded, nearest on the ``chunk_embedding`` vector index;
+- ``layout``: Layout+Vanilla, dense retrieval over the tree's content blocks (``tree_node_embedding``);
+- ``graphranker``: personalized PageRank over each document's whole entity graph from the question's linked
+  entities (no selector), nodes scored by the sum of their entities' scores.
+
+Each plan ends in Fetch_Evidence then Reduce, so a baseline answers too (extractively without an LLM).
+"""
+
+from __future__ import annotations
+
+from ..graph.client import GraphClient
+from ..llm.chat import ChatModel
+from ..llm.factory import Models
+from ..ops.plan import Plan, PlanStep
+from ..retrieval.chunks import ensure_chunks
+from ..retrieval.replies import QueryCategory
+from .registry import method
+
+
+def _plan(question: str, search: list[PlanStep], unit: str = "node") -> Plan:
+    steps = [*search, PlanStep(id="evidence", operator="Fetch_Evidence",
+                               params={"unit": unit} if unit != "node" else {}, after=[search[-1].id]),
+             PlanStep(id="reduce", operator="Reduce", params={"question": question}, after=["evidence"])]
+    return Plan(question=question, category="single-hop", classified_by="method", steps=steps, output="evidence",
+                answer="reduce")
+
+
+async def _chunks(graph: GraphClient, models: Models, doc_key: str) -> None:
+    await ensure_chunks(graph, doc_key, models.embedder)
+
+
+def _embed(question: str) -> PlanStep:
+    return PlanStep(id="embed", operator="Embed", params={"question": question})
+
+
+@method("bm25", "baseline: Okapi BM25 over ~500-token chunks of each document", prepare=_chunks)
+async def bm25(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _plan(question, [PlanStep(id="bm25", operator="BM25", params={"question": question})], unit="chunk")
+
+
+@method("dense", "baseline: the same chunks embedded, nearest on the chunk vector index", prepare=_chunks)
+async def dense(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _plan(question, [_embed(question), PlanStep(id="search", operator="Vector_Search",
+                                                       params={"over": "chunk"}, after=["embed"])], unit="chunk")
+
+
+@method("layout", "baseline: Layout+Vanilla, the tree's content blocks nearest to the question")
+async def layout(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _plan(question, [_embed(question), PlanStep(id="search", operator="Vector_Search", after=["embed"])])
+
+
+@method("graphranker", "baseline: PageRank over each document's whole entity graph, no selector")
+async def graphranker(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _plan(question, [PlanStep(id="extract", operator="Extract", params={"question": question}),
+                            PlanStep(id="rank", operator="Graph_Rank", after=["extract"])])

@@ -1,0 +1,63 @@
+"""The method registry: a method turns a question into a :class:`~bookrag_neo4j.ops.plan.Plan` over the
+shared operators. Everything that runs a method (``bookrag ask|retrieve --method``, the SDK's ``method=``,
+``bookrag eval --methods``, ``bookrag methods``) reads this registry and nothing else::
+
+    @method("layout", "Layout+Vanilla: the tree's content blocks nearest to the question")
+    async def layout(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+        return Plan(question=question, method="layout", steps=[...], output="evidence", answer="reduce")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from ..errors import PlanError
+from ..graph.client import GraphClient
+from ..llm.chat import ChatModel
+from ..llm.factory import Models
+from ..ops.plan import Plan
+from ..retrieval.replies import QueryCategory
+
+PlanBuilder = Callable[[str, ChatModel | None, QueryCategory | None], Awaitable[Plan]]
+Preparer = Callable[[GraphClient, Models, str], Awaitable[object]]
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    description: str
+    build: PlanBuilder
+    preparer: Preparer | None = None  # builds a layer the method reads on first use (the chunk layer)
+
+    async def prepare(self, graph: GraphClient, models: Models, doc_key: str) -> None:
+        """Build what the method reads of the document ahead of the first question (e.g. before timing)."""
+        if self.preparer is not None:
+            await self.preparer(graph, models, doc_key)
+
+    async def plan(self, question: str, llm: ChatModel | None, category: QueryCategory | None = None) -> Plan:
+        """The plan for ``question`` (``llm`` None: LLM-free; ``category`` skips the classification)."""
+        plan = await self.build(question, llm, category)
+        return plan.model_copy(update={"method": self.name})
+
+
+METHODS: dict[str, Method] = {}
+
+
+def method(name: str, description: str, *, prepare: Preparer | None = None) -> Callable[[PlanBuilder], PlanBuilder]:
+    """Register a plan builder as the method ``name``."""
+
+    def register(build: PlanBuilder) -> PlanBuilder:
+        if name in METHODS:
+            raise ValueError(f"method {name!r} is registered twice")
+        METHODS[name] = Method(name, description, build, prepare)
+        return build
+
+    return register
+
+
+def get_method(name: str) -> Method:
+    try:
+        return METHODS[name]
+    except KeyError:
+        raise PlanError(f"unknown method {name!r}; known: {', '.join(METHODS)}") from None

@@ -1,0 +1,96 @@
+"""Run a method (or a saved plan) over a scope of documents: retrieval, or retrieval and the answer.
+
+    retriever = Retriever(graph, settings, models)                   # use_llm=False: the LLM-free mode
+    plan = await retriever.plan("What were net sales in 2017?", method="bookrag")
+    evidence = await retriever.retrieve(plan.question, doc_keys, plan=plan)   # an edited plan runs the same
+    answer = await retriever.ask("What were net sales in 2017?", doc_keys, method="bm25")
+
+Nothing outlives a call: each run's trace and results come back in the returned model.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from ..config import Settings
+from ..errors import DocumentNotFoundError, PlanError
+from ..graph.client import GraphClient
+from ..llm.factory import Models
+from ..llm.usage import track_usage
+from ..ops.executor import Run, execute
+from ..ops.plan import Plan, TraceStep
+from ..ops.registry import RunContext
+from ..ops.values import Draft, Entities, EvidenceSet
+from ..retrieval import selectors
+from ..retrieval.evidence import Answer, Evidence
+from ..retrieval.replies import QueryCategory
+from .registry import get_method
+
+
+class Retriever:
+    """Plans with a method and runs the plan over the documents of one Neo4j database."""
+
+    def __init__(self, graph: GraphClient, settings: Settings, models: Models, *, use_llm: bool = True) -> None:
+        self.graph = graph
+        self.settings = settings
+        self.models = models
+        self.llm = models.llm if use_llm else None
+
+    async def plan(self, question: str, *, method: str = "bookrag", category: QueryCategory | None = None
+                   ) -> tuple[Plan, TraceStep]:
+        """The method's plan for ``question``, and the planning step's trace."""
+        chosen = get_method(method)
+        began = time.perf_counter()
+        with track_usage() as ledger:
+            plan = await chosen.plan(question, self.llm, category)
+        seconds, usage = time.perf_counter() - began, ledger.total()
+        trace = TraceStep(step="plan", operator="Plan", seconds=round(seconds, 4),
+                          model_seconds=round(seconds, 4) if usage.calls else 0.0, llm_calls=usage.calls,
+                          tokens=usage.total_tokens, output=f"{plan.category} ({plan.classified_by})")
+        return plan, trace
+
+    async def retrieve(self, question: str, doc_keys: Sequence[str] | None = None, *, method: str = "bookrag",
+                       category: QueryCategory | None = None, plan: Plan | None = None) -> Evidence:
+        """Ranked evidence (no synthesis), with the plan and the trace. ``plan`` runs a given plan instead."""
+        plan, run = await self._run(question, doc_keys, method, category, plan, answer=False)
+        return self._evidence(plan, run[0], run[1])
+
+    async def ask(self, question: str, doc_keys: Sequence[str] | None = None, *, method: str = "bookrag",
+                  category: QueryCategory | None = None, plan: Plan | None = None) -> Answer:
+        """The answer with the citations of the evidence it used (extractive without an LLM)."""
+        plan, (result, trace) = await self._run(question, doc_keys, method, category, plan, answer=True)
+        evidence = self._evidence(plan, result, trace)
+        draft = result.outputs[plan.answer]
+        if not isinstance(draft, Draft):
+            raise PlanError(f"the plan's answer step {plan.answer!r} gives {type(draft).__name__}, not a Draft")
+        return Answer(question=plan.question, text=draft.text, citations=[n.citation for n in draft.used],
+                      evidence=evidence.nodes, plan=plan, trace=trace, extractive=draft.extractive,
+                      count=evidence.count, groups=evidence.groups, seeds=evidence.seeds)
+
+    async def _run(self, question: str, doc_keys: Sequence[str] | None, method: str,
+                   category: QueryCategory | None, plan: Plan | None, *, answer: bool
+                   ) -> tuple[Plan, tuple[Run, list[TraceStep]]]:
+        documents = await selectors.scope_documents(self.graph, doc_keys)
+        if not documents:
+            raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
+        planned: list[TraceStep] = []
+        if plan is None:
+            plan, step = await self.plan(question, method=method, category=category)
+            planned.append(step)
+        if answer and not plan.answer:
+            raise PlanError("the plan has no answer step (Reduce): it can only retrieve")
+        ctx = RunContext(self.graph, self.settings, self.models, self.llm, documents)
+        run = await execute(plan, ctx, until=None if answer else plan.output)
+        return plan, (run, planned + run.trace)
+
+    @staticmethod
+    def _evidence(plan: Plan, run: Run, trace: list[TraceStep]) -> Evidence:
+        found = run.outputs.get(plan.output)
+        if not isinstance(found, EvidenceSet):
+            raise PlanError(f"the plan's output step {plan.output!r} gives {type(found).__name__}, "
+                            "not an EvidenceSet")
+        nodes = [n.model_copy(update={"rank": rank}) for rank, n in enumerate(found.nodes, 1)]
+        seeds = list(dict.fromkeys(s for e in run.of_type(Entities) for s in e.seeds))
+        return Evidence(question=plan.question, nodes=nodes, plan=plan, trace=trace, count=found.count,
+                        groups=found.groups, seeds=seeds)

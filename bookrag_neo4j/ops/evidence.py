@@ -1,0 +1,88 @@
+"""Evidence operators: Fetch_Evidence (what is shown and cited, for a ranking or a selection), Count (a
+global question's number), Merge (the evidence of a multi-hop question's sub-questions, in groups).
+
+    Skyline_Ranker -> Fetch_Evidence                     # ranked tree nodes with both scores
+    Filter_Modal -> Count                                # count = every match; evidence = the first N
+    q0.evidence, q1.evidence -> Merge(questions=[...])    # one EvidenceSet with a group per sub-question
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..retrieval import selectors
+from ..retrieval.evidence import EvidenceGroup, EvidenceNode
+from .registry import NoParams, RunContext, operator
+from .values import EvidenceSet, Ranking, Selection
+
+
+def evidence_node(row: dict[str, Any], graph_score: float = 0.0, text_score: float = 0.0) -> EvidenceNode:
+    """An evidence node from a ``retrieval/nodes`` row (or a chunk row: ``pages`` instead of a page range)."""
+    pages = row.get("pages") or []
+    return EvidenceNode(
+        key=row["key"], doc_key=row["doc_key"], document=row["document"], kind=row["kind"],
+        title=row.get("title") or "", text=row["text"] or "",
+        page_start=row.get("page_start") or (min(pages) if pages else 0),
+        page_end=row.get("page_end") or (max(pages) if pages else 0), page_list=pages,
+        section_path=row.get("section_path") or "", bbox=row.get("bbox"), order=row.get("order") or 0,
+        graph_score=graph_score, text_score=text_score,
+    )
+
+
+async def fetch_units(ctx: RunContext, keys: Sequence[str], unit: str) -> dict[str, dict[str, Any]]:
+    """Rows to show and cite, by key: tree nodes (``node``) or the chunk baselines' chunks (``chunk``)."""
+    if unit == "chunk":
+        rows = await ctx.graph.read_rows("baselines/chunk_units", keys=list(keys))
+    else:
+        rows = await selectors.fetch_nodes(ctx.graph, keys)
+    return {r["key"]: r for r in rows}
+
+
+class FetchParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    unit: Literal["node", "chunk"] = "node"
+    limit: int | None = Field(None, ge=1)  # a selection's first N nodes (default: global_max_nodes)
+
+
+@operator("Fetch_Evidence", family="evidence", params=FetchParams)
+async def fetch_evidence(ctx: RunContext, p: FetchParams, ranking: Ranking | None,
+                         selection: Selection | None) -> EvidenceSet:
+    """The units of a ranking (in its order, with its scores) or the first of a selection (reading order)."""
+    if ranking is not None:
+        rows = await fetch_units(ctx, ranking.keys, p.unit)
+        return EvidenceSet(nodes=[evidence_node(rows[k], ranking.graph.get(k, 0.0), ranking.text.get(k, 0.0))
+                                  for k in ranking.keys if k in rows])
+    if selection is None:
+        raise ValueError("Fetch_Evidence reads a Ranking or a Selection")
+    keys = selection.keys[:p.limit or ctx.settings.global_max_nodes]
+    return EvidenceSet(nodes=[evidence_node(r) for r in await selectors.fetch_nodes(ctx.graph, keys)])
+
+
+@operator("Count", family="evidence")
+async def count(ctx: RunContext, p: NoParams, selection: Selection) -> EvidenceSet:
+    """How many nodes the filters selected (answered without an LLM), with the first of them as evidence."""
+    keys = selection.keys[:ctx.settings.global_max_nodes]
+    return EvidenceSet(nodes=[evidence_node(r) for r in await selectors.fetch_nodes(ctx.graph, keys)],
+                       count=len(selection.keys))
+
+
+class MergeParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    questions: list[str]  # the sub-question of each input, in ``after`` order
+
+
+@operator("Merge", family="evidence", params=MergeParams)
+async def merge(ctx: RunContext, p: MergeParams, parts: list[EvidenceSet]) -> EvidenceSet:
+    """The sub-questions' evidence, each node once (first sub-question first), grouped by sub-question."""
+    if len(parts) != len(p.questions):
+        raise ValueError(f"Merge has {len(parts)} inputs for {len(p.questions)} questions")
+    nodes: dict[str, EvidenceNode] = {}
+    for part in parts:
+        for node in part.nodes:
+            nodes.setdefault(node.key, node)
+    groups = [EvidenceGroup(question=q, keys=[n.key for n in part.nodes])
+              for q, part in zip(p.questions, parts, strict=True)]
+    return EvidenceSet(nodes=list(nodes.values()), groups=groups)

@@ -1,0 +1,79 @@
+"""Query operators: Embed the question, Extract its entities (linked to the graph), Decompose it.
+
+    question = await embed(ctx, QuestionParams(question="What does lm fit?"))
+    entities = await extract(ctx, QuestionParams(question="What does lm fit?"))   # names + linked seeds
+"""
+
+from __future__ import annotations
+
+import logging
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import ModelError
+from ..kg.llm_extract import clean_extraction
+from ..kg.names import normalise
+from ..kg.offline_extract import SpacyExtractor
+from ..kg.types import Extraction
+from ..llm.prompts import render_prompt
+from .registry import RunContext, model_time, operator
+from .values import Entities, Question, SubQuestions
+
+log = logging.getLogger(__name__)
+
+
+class QuestionParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    question: str = Field(min_length=1)
+
+
+@operator("Embed", family="query", params=QuestionParams)
+async def embed(ctx: RunContext, p: QuestionParams) -> Question:
+    """The question's embedding (the configured embedder)."""
+    with model_time():
+        (vector,) = await ctx.models.embedder.embed([p.question])
+    return Question(text=p.question, vector=list(vector))
+
+
+async def question_entities(ctx: RunContext, question: str) -> list[str]:
+    """Entity names in the question: the LLM (prompt ``question_entities``), else (or on a failed reply)
+    spaCy."""
+    extraction = Extraction()
+    if ctx.llm is not None:
+        prompt = render_prompt("question_entities", question=question,
+                               entity_types=", ".join(ctx.settings.entity_types))
+        try:
+            extraction = (await ctx.llm.complete(prompt, Extraction, stage="query.extract")).value
+        except ModelError as exc:
+            log.warning("question entity extraction failed (%s); using spaCy", exc)
+    if not extraction.entities:
+        (extraction,) = await SpacyExtractor().extract([question])  # the pipeline loads once a process
+    return [e.name for e in clean_extraction(extraction, ctx.settings.entity_types).entities]
+
+
+@operator("Extract", family="query", params=QuestionParams)
+async def extract(ctx: RunContext, p: QuestionParams) -> Entities:
+    """Question entities (LLM, else spaCy) linked to the scope's graph entities on the entity vector index."""
+    with model_time():
+        names = await question_entities(ctx, p.question)
+        vectors = await ctx.models.embedder.embed(names) if names else []
+    if not names:
+        return Entities(names=[], seeds=[])
+    s = ctx.settings
+    rows = await ctx.graph.read(
+        "retrieval/link_entities", rows=[{"i": i, "name": normalise(n), "embedding": v}
+                                         for i, (n, v) in enumerate(zip(names, vectors, strict=True))],
+        doc_keys=ctx.scope, k=50, threshold=(1 + s.link_threshold) / 2, per_entity=s.link_per_entity)
+    seeds = list(dict.fromkeys(link["key"] for row in rows for link in row["linked"]))
+    return Entities(names=names, seeds=seeds)
+
+
+class DecomposeParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    sub_questions: list[dict[str, str]] = Field(min_length=1)
+
+
+@operator("Decompose", family="query", params=DecomposeParams)
+async def decompose(ctx: RunContext, p: DecomposeParams) -> SubQuestions:
+    """The planner's decomposition of a multi-hop question (made with the LLM when the plan was built)."""
+    return SubQuestions(items=p.sub_questions)

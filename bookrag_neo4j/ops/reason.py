@@ -1,0 +1,79 @@
+"""Reasoning and ranking operators (paper §5): Fetch the selected blocks, Graph_Reasoning (personalized
+PageRank from the linked entities), Text_Reasoning (the reranker), Skyline_Ranker, and Top_K (one score).
+
+    Fetch <- selections, question -> Graph_Reasoning <- entities  ‖  Text_Reasoning -> Skyline_Ranker
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..retrieval import selectors
+from ..retrieval.reasoners import MAX_TEXT_CHARS, graph_reasoning, text_reasoning
+from ..retrieval.skyline import skyline
+from .registry import NoParams, RunContext, model_time, operator
+from .values import Candidate, Candidates, Entities, Question, Ranking, Scores, Selection
+
+
+@operator("Fetch", family="reason")
+async def fetch(ctx: RunContext, p: NoParams, selections: list[Selection], rankings: list[Ranking],
+                question: Question) -> Candidates:
+    """The selected content blocks (the union of the selections and rankings it reads) as the reasoners read
+    them, with each one's similarity to the question computed in Neo4j from its stored embedding; in reading
+    order."""
+    keys = list(dict.fromkeys(k for found in [*selections, *rankings] for k in found.keys))
+    rows = await selectors.candidates(ctx.graph, keys, question.vector, max_chars=MAX_TEXT_CHARS)
+    return Candidates(rows=[Candidate(key=r["key"], doc_key=r["doc_key"], order=r["order"] or 0,
+                                      title=r["title"] or "", section_path=r["section_path"] or "",
+                                      text=r["text"] or "", similarity=r["similarity"]) for r in rows])
+
+
+@operator("Graph_Reasoning", family="reason")
+async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates, entities: Entities) -> Scores:
+    """Each candidate's sum of the personalized-PageRank scores of its entities, seeded by the linked ones."""
+    holding = {r.doc_key for r in candidates.rows}  # only these documents' graphs are needed
+    s = ctx.settings
+    values = await graph_reasoning(ctx.graph, candidates.keys, entities.seeds, damping=s.ppr_damping,
+                                   engine=s.ppr_engine, documents=[d for d in ctx.documents if d.key in holding])
+    return Scores(by="graph", values=values)
+
+
+@operator("Text_Reasoning", family="reason")
+async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates, question: Question) -> Scores:
+    """Each candidate's reranker score against the question."""
+    reranker = ctx.models.reranker
+    if reranker.reads_similarities:
+        values = await text_reasoning(question.text, candidates.rows, reranker)
+    else:
+        with model_time():
+            values = await text_reasoning(question.text, candidates.rows, reranker)
+    return Scores(by="text", values=values)
+
+
+def _by(scores: list[Scores], name: str) -> dict[str, float]:
+    return next((s.values for s in scores if s.by == name), {})
+
+
+@operator("Skyline_Ranker", family="rank")
+async def skyline_ranker(ctx: RunContext, p: NoParams, candidates: Candidates, scores: list[Scores]) -> Ranking:
+    """The candidates no other beats on both graph and text score, backfilled to the minimum, capped."""
+    graph, text = _by(scores, "graph"), _by(scores, "text")
+    kept = skyline([(k, graph.get(k, 0.0), text.get(k, 0.0)) for k in candidates.keys],
+                   minimum=ctx.settings.skyline_min, maximum=ctx.settings.skyline_max)
+    return Ranking(keys=kept, graph=graph, text=text)
+
+
+class TopParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    by: Literal["graph", "text"]
+    k: int | None = Field(None, ge=1)  # default: the Skyline's minimum
+
+
+@operator("Top_K", family="rank", params=TopParams)
+async def top_k(ctx: RunContext, p: TopParams, candidates: Candidates, scores: list[Scores]) -> Ranking:
+    """The best k candidates by one reasoner's score (the one-reasoner ablations)."""
+    values = _by(scores, p.by)
+    kept = sorted(candidates.keys, key=lambda k: -values.get(k, 0.0))[:p.k or ctx.settings.skyline_min]
+    return Ranking(keys=kept, **{p.by: values})

@@ -1,0 +1,141 @@
+"""The operator registry and what every operator receives: the run context, its parameters, typed inputs.
+
+An operator is an async function registered by name. Its first argument is the :class:`RunContext`, its
+second its parameters (a pydantic model, checked when the step runs), and the rest its inputs, annotated
+with the value types of :mod:`.values`: the executor hands each input the output of the step in ``after``
+that has that type (``list[T]``: every such output, in ``after`` order; ``T | None``: optional)::
+
+    class TopParams(BaseModel):
+        k: int = 5
+
+    @operator("Top_K", family="rank", params=TopParams)
+    async def top_k(ctx: RunContext, p: TopParams, ranking: Ranking) -> Ranking:
+        "The first k keys of a ranking."
+        return Ranking(keys=ranking.keys[:p.k], graph=ranking.graph, text=ranking.text)
+
+``model_time()`` marks the seconds an operator spends in model inference, for the trace.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import inspect
+import time
+import types
+import typing
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from ..config import Settings
+from ..graph.client import GraphClient
+from ..library.documents import Document
+from ..llm.chat import ChatModel
+from ..llm.factory import Models
+from ..retrieval import selectors
+
+
+class NoParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass
+class RunContext:
+    """What a run of a plan shares: the database, settings, models (``llm`` None: LLM-free) and the scope."""
+
+    graph: GraphClient
+    settings: Settings
+    models: Models
+    llm: ChatModel | None
+    documents: list[Document]
+    cache: dict[str, Any] = field(default_factory=dict)  # this run's memo (the table of contents)
+
+    @property
+    def scope(self) -> list[str]:
+        return [d.key for d in self.documents]
+
+    async def toc(self) -> list[dict[str, Any]]:
+        """The scope's table of contents (key, doc_key, title, level, path, pages), read once a run."""
+        if "toc" not in self.cache:
+            self.cache["toc"] = await selectors.sections(self.graph, self.scope)
+        return self.cache["toc"]
+
+
+@dataclass(frozen=True)
+class Input:
+    """One typed input of an operator."""
+
+    name: str
+    type: type
+    many: bool = False
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class OperatorSpec:
+    name: str
+    family: str
+    summary: str
+    params: type[BaseModel]
+    inputs: tuple[Input, ...]
+    output: type
+    fn: Callable[..., Awaitable[Any]]
+
+
+OPERATORS: dict[str, OperatorSpec] = {}
+
+
+def _input(name: str, hint: Any) -> Input:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is list:
+        return Input(name, args[0], many=True)
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        (inner,) = [a for a in args if a is not type(None)]
+        return Input(name, inner, optional=True)
+    return Input(name, hint)
+
+
+def operator(name: str, *, family: str, params: type[BaseModel] = NoParams) -> Callable:
+    """Register an async function as the operator ``name`` (see the module docstring)."""
+
+    def register(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        if name in OPERATORS:
+            raise ValueError(f"operator {name!r} is registered twice")
+        hints = typing.get_type_hints(fn)
+        names = list(inspect.signature(fn).parameters)[2:]
+        doc = (fn.__doc__ or "").strip().splitlines()
+        OPERATORS[name] = OperatorSpec(name=name, family=family, summary=doc[0] if doc else "", params=params,
+                                       inputs=tuple(_input(n, hints[n]) for n in names), output=hints["return"],
+                                       fn=fn)
+        return fn
+
+    return register
+
+
+_model_seconds: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("model_seconds", default=None)
+
+
+@contextmanager
+def model_time() -> Iterator[None]:
+    """Count the block's seconds as model inference in the current step's trace."""
+    began = time.perf_counter()
+    try:
+        yield
+    finally:
+        meter = _model_seconds.get()
+        if meter is not None:
+            meter[0] += time.perf_counter() - began
+
+
+@contextmanager
+def step_meter() -> Iterator[list[float]]:
+    """The executor's side of :func:`model_time`: one meter per step (each step runs in its own task)."""
+    meter = [0.0]
+    token = _model_seconds.set(meter)
+    try:
+        yield meter
+    finally:
+        _model_seconds.reset(token)

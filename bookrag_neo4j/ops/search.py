@@ -1,0 +1,190 @@
+"""Search operators shared by the methods: Vector_Search and Lexical_Search per document, BM25 over the
+chunk layer, Fuse (reciprocal-rank fusion), Rerank, Expand (typed neighbours), TOC_Select, Graph_Rank
+(PageRank over a whole document's graph) and Guarded_Read (Cypher through the read-only gate).
+
+    Embed -> Vector_Search(over="block") ‖ Lexical_Search -> Fuse -> Fetch_Evidence      # hybrid search
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..llm.reranker import bm25_scores
+from ..retrieval import chunks, selectors
+from ..retrieval.entity_graph import ENTITY_GRAPHS
+from ..retrieval.reasoners import pagerank, text_reasoning
+from .registry import RunContext, model_time, operator
+from .values import Candidates, Entities, Question, Ranking, Selection
+
+TOP_K = 10  # the paper's top-k for the baselines
+
+
+class SearchParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    over: Literal["block", "chunk"] = "block"
+    top: int = Field(TOP_K, ge=1)
+    k: int = Field(1000, ge=1)  # vector index candidates fetched before the document filter
+
+
+def _best(scored: list[tuple[str, float]], top: int, *, by: str = "text") -> Ranking:
+    """The ``top`` keys by score (a stable sort: ties keep their order), scores kept as ``by``."""
+    best = sorted(scored, key=lambda x: -x[1])[:top]
+    return Ranking(keys=[k for k, _ in best], **{by: dict(best)})
+
+
+@operator("Vector_Search", family="search", params=SearchParams)
+async def vector_search(ctx: RunContext, p: SearchParams, question: Question) -> Ranking:
+    """Each document's blocks (or chunks) nearest to the question on the vector index, the best ``top``."""
+    scored: list[tuple[str, float]] = []
+    for doc in ctx.scope:
+        if p.over == "chunk":
+            with model_time():
+                await chunks.ensure_chunks(ctx.graph, doc, ctx.models.embedder)
+            scored += await chunks.nearest_chunks(ctx.graph, doc, question.vector, top=p.top, k=p.k)
+        else:
+            rows = await ctx.graph.read("retrieval/nearest_nodes", doc_keys=[doc], embedding=question.vector,
+                                        top=p.top, k=p.k)
+            scored += [(r["key"], r["score"]) for r in rows]
+    return _best(scored, p.top)
+
+
+class BM25Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    question: str = Field(min_length=1)
+    top: int = Field(TOP_K, ge=1)
+
+
+@operator("BM25", family="search", params=BM25Params)
+async def bm25(ctx: RunContext, p: BM25Params) -> Ranking:
+    """Okapi BM25 over each document's chunks (IDF over the document), the best ``top``."""
+    scored: list[tuple[str, float]] = []
+    for doc in ctx.scope:
+        with model_time():
+            count = await chunks.ensure_chunks(ctx.graph, doc, ctx.models.embedder)
+        corpus = await chunks.read_chunks(ctx.graph, doc, count)
+        scores = bm25_scores(p.question, [c.text for c in corpus])
+        order = sorted(range(len(corpus)), key=lambda i: -scores[i])[:p.top]
+        scored += [(corpus[i].key, scores[i]) for i in order]
+    return _best(scored, p.top)
+
+
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+
+
+def lucene_terms(text: str) -> str:
+    """The question as Lucene terms: query-syntax characters escaped, operator words lower-cased (the index
+    lower-cases anyway), so every word is an OR-ed term."""
+    escaped = _LUCENE_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    return re.sub(r"\b(AND|OR|NOT|TO)\b", lambda m: m.group(1).lower(), escaped)
+
+
+@operator("Lexical_Search", family="search", params=BM25Params)
+async def lexical_search(ctx: RunContext, p: BM25Params) -> Ranking:
+    """The blocks the Neo4j full-text index (Lucene, ``tree_node_text``) ranks best for the question."""
+    rows = await ctx.graph.read("retrieval/lexical_nodes", query=lucene_terms(p.question), doc_keys=ctx.scope,
+                                top=p.top)
+    return _best([(r["key"], r["score"]) for r in rows], p.top)
+
+
+class FuseParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    k: int = Field(60, ge=1)  # reciprocal-rank fusion's constant
+    top: int = Field(20, ge=1)
+
+
+@operator("Fuse", family="rank", params=FuseParams)
+async def fuse(ctx: RunContext, p: FuseParams, rankings: list[Ranking]) -> Ranking:
+    """Reciprocal-rank fusion of rankings: sum of 1 / (k + rank)."""
+    fused: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(ranking.keys, 1):
+            fused[key] = fused.get(key, 0.0) + 1.0 / (p.k + rank)
+    return _best(list(fused.items()), p.top)
+
+
+class TopParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    top: int = Field(TOP_K, ge=1)
+
+
+@operator("Rerank", family="rank", params=TopParams)
+async def rerank(ctx: RunContext, p: TopParams, candidates: Candidates, question: Question) -> Ranking:
+    """The candidates the configured reranker scores best for the question."""
+    with model_time():
+        scores = await text_reasoning(question.text, candidates.rows, ctx.models.reranker)
+    return _best(list(scores.items()), p.top)
+
+
+class ExpandParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    relation: Literal["next", "section"] = "next"  # reading-order neighbours, or the enclosing section
+    budget: int = Field(50, ge=1)  # at most this many nodes in all
+
+
+@operator("Expand", family="search", params=ExpandParams)
+async def expand(ctx: RunContext, p: ExpandParams, ranking: Ranking | None, selection: Selection | None) -> Selection:
+    """The nodes with their typed neighbours (NEXT on both sides, or their section's subtree), best first,
+    while the total stays within ``budget``."""
+    keys = ranking.keys if ranking is not None else selection.keys if selection is not None else []
+    if p.relation == "next":
+        rows = await ctx.graph.read_rows("retrieval/next_neighbours", keys=keys)
+        around = {r["key"]: r["neighbours"] for r in rows}
+    else:
+        around = {k: await selectors.subtrees_around(ctx.graph, [k], depth=ctx.settings.section_depth) for k in keys}
+    chosen: dict[str, None] = {}
+    for key in keys:
+        group = [key, *around.get(key, [])]
+        if chosen and len(chosen.keys() | set(group)) > p.budget:
+            continue
+        chosen.update(dict.fromkeys(group))
+    return Selection(keys=list(chosen))
+
+
+class TocParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    question: str = Field(min_length=1)
+    top: int = Field(3, ge=1)
+
+
+@operator("TOC_Select", family="search", params=TocParams)
+async def toc_select(ctx: RunContext, p: TocParams) -> Selection:
+    """The subtrees of the sections whose path matches the question best (BM25 over the table of contents)."""
+    sections = await ctx.toc()
+    scores = bm25_scores(p.question, [t["path"] or t["title"] or "" for t in sections])
+    best = [sections[i]["key"] for i in sorted(range(len(sections)), key=lambda i: -scores[i])[:p.top] if scores[i] > 0]
+    return Selection(keys=await selectors.select_by_section(ctx.graph, best))
+
+
+@operator("Graph_Rank", family="search", params=TopParams)
+async def graph_rank(ctx: RunContext, p: TopParams, entities: Entities) -> Ranking:
+    """Nodes by the summed personalized-PageRank scores of their entities over each document's whole graph
+    (no selector: the GraphRanker baseline)."""
+    scored: list[tuple[str, float]] = []
+    for doc in ctx.documents:
+        whole = await ENTITY_GRAPHS.get(ctx.graph, doc)
+        position = {k: i for i, k in enumerate(whole.keys)}
+        sources = [position[s] for s in entities.seeds if s in position]
+        if not sources:
+            continue
+        ppr = pagerank(len(whole.keys), whole.source, whole.target, whole.weight, sources,
+                       damping=ctx.settings.ppr_damping)
+        scored += [(node, float(ppr[ents].sum())) for node, ents in whole.node_entities.items()]
+    return _best([s for s in scored if s[1] > 0], p.top, by="graph")
+
+
+class ReadParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    query: str = Field(min_length=1)  # read-only Cypher; $doc_keys is the scope
+    parameters: dict = Field(default_factory=dict)
+    limit: int = Field(100, ge=1)
+
+
+@operator("Guarded_Read", family="search", params=ReadParams)
+async def guarded_read(ctx: RunContext, p: ReadParams) -> Selection:
+    """Cypher a user or an LLM wrote, through the read-only gate: the ``key`` column of its first ``limit``
+    rows, as a selection."""
+    rows = await ctx.graph.run_user_query(p.query, {**p.parameters, "doc_keys": ctx.scope})
+    return Selection(keys=[r["key"] for r in rows[:p.limit] if isinstance(r.get("key"), str)])

@@ -1,0 +1,174 @@
+"""The typed values that flow between operators (each step's output is one of these).
+
+    Question("What does lm fit?", vector=[...])            # Embed
+    Entities(names=["lm"], seeds=["<entity key>"])         # Extract
+    Selection(keys=["<tree node key>", ...])               # Filter_*, Select_by_*, searches
+    Candidates(rows=[Candidate(...), ...])                 # Fetch: what the reasoners read
+    Scores(by="text", values={"<key>": 0.8})               # Graph_Reasoning, Text_Reasoning, searches
+    Ranking(keys=[...], graph={...}, text={...})           # Skyline_Ranker, Fuse, Rerank
+    EvidenceSet(nodes=[EvidenceNode(...)], count=None)     # Fetch_Evidence, Merge, Count, baselines
+    Partials(answers=[Partial(...)])                       # Map
+    Draft(text="...", used=[EvidenceNode(...)])            # Reduce
+
+Each has ``summary()``, the short line the trace shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..retrieval.evidence import EvidenceGroup, EvidenceNode
+
+
+@dataclass(frozen=True)
+class Question:
+    """The question (or a sub-question) and its embedding."""
+
+    text: str
+    vector: list[float]
+
+    def summary(self) -> str:
+        return f"{len(self.vector)}-d vector"
+
+
+@dataclass(frozen=True)
+class Entities:
+    """The question's entities and the graph entities they link to (PageRank seeds)."""
+
+    names: list[str]
+    seeds: list[str]
+
+    def summary(self) -> str:
+        return f"{len(self.names)} entities {self.names[:5]}, {len(self.seeds)} linked"
+
+
+@dataclass(frozen=True)
+class SubQuestions:
+    """Decompose: retrieval sub-questions, then synthesis ones."""
+
+    items: list[dict[str, str]]
+
+    def summary(self) -> str:
+        return f"{len(self.items)} sub-questions"
+
+
+@dataclass(frozen=True)
+class NodeFilter:
+    """Filter_Modal and Filter_Range constraints, combined (kinds are alternatives, the rest all hold)."""
+
+    kinds: tuple[str, ...] | None = None
+    page_from: int | None = None
+    page_to: int | None = None
+    within: tuple[str, ...] | None = None
+    top_sections: bool = False  # "which sections ...": the level-1 sections themselves
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Tree-node keys chosen by a selector (in its order), and the filter that chose them, if any."""
+
+    keys: list[str]
+    filter: NodeFilter | None = None
+
+    def summary(self) -> str:
+        return f"{len(self.keys)} nodes"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A content block as the reasoners read it, with the similarity of its stored embedding to the
+    question (None without an embedding)."""
+
+    key: str
+    doc_key: str
+    order: int
+    title: str
+    section_path: str
+    text: str
+    similarity: float | None = None
+
+
+@dataclass(frozen=True)
+class Candidates:
+    rows: list[Candidate]
+
+    @property
+    def keys(self) -> list[str]:
+        return [r.key for r in self.rows]
+
+    def summary(self) -> str:
+        return f"{len(self.rows)} candidates"
+
+
+@dataclass(frozen=True)
+class Scores:
+    """One reasoner's score per node key (``by``: "graph" or "text")."""
+
+    by: str
+    values: dict[str, float]
+
+    def summary(self) -> str:
+        return f"{len(self.values)} {self.by} scores"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Keys best first, with the scores that ranked them."""
+
+    keys: list[str]
+    graph: dict[str, float] = field(default_factory=dict)
+    text: dict[str, float] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        return f"{len(self.keys)} kept"
+
+
+@dataclass(frozen=True)
+class EvidenceSet:
+    """Evidence nodes best first; a global COUNT's number; multi-hop groups (per sub-question)."""
+
+    nodes: list[EvidenceNode]
+    count: int | None = None
+    groups: list[EvidenceGroup] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return f"{len(self.nodes)} evidence nodes" + (f", count {self.count}" if self.count is not None else "")
+
+
+@dataclass(frozen=True)
+class Partial:
+    """Map: a partial answer and the evidence it used (node keys)."""
+
+    answer: str
+    keys: list[str]
+
+
+@dataclass(frozen=True)
+class Partials:
+    answers: list[Partial]
+
+    def summary(self) -> str:
+        return f"{len(self.answers)} partial answers"
+
+
+@dataclass(frozen=True)
+class Draft:
+    """Reduce: the answer and the evidence it cites; ``extractive`` when no LLM wrote it."""
+
+    text: str
+    used: Sequence[EvidenceNode]
+    extractive: bool = False
+
+    def summary(self) -> str:
+        return f"{len(self.text)} characters, {len(self.used)} sources" + (" (extractive)" if self.extractive else "")
+
+
+@dataclass(frozen=True)
+class Rows:
+    """guarded_read: the rows of a read-only Cypher query."""
+
+    rows: list[dict]
+
+    def summary(self) -> str:
+        return f"{len(self.rows)} rows"
