@@ -9,6 +9,7 @@
     for c in answer.citations:
         print(c.label())                          # document, section path, pages
     evidence = rag.retrieve("...", doc=["a.pdf", "b.pdf"])   # ranked evidence, no synthesis
+    evidence = rag.retrieve("...", doc="a.pdf", method="bm25")    # any of rag.methods(); plan=... reruns a plan
     rows = rag.run_cypher("MATCH (d:Document) RETURN d.name AS name")   # your own Cypher, read-only
     edges = rag.evidence_graph(answer)            # the answer's evidence subgraph, to draw
 

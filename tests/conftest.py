@@ -4,6 +4,9 @@ With ``NEO4J_URI`` set, tests use that server (they only touch data whose ``doc_
 Otherwise they start (or reuse) a managed server instance named ``test`` on ports 17687/17474 with a small
 heap, separate from the ``default`` instance that ``make demo`` uses. It keeps running between test runs for
 speed; ``make stop`` (or ``bookrag neo4j stop --instance test``) stops it, and ``.ci/run`` always does.
+
+These fixtures serve both layers of the suite: ``tests/unit`` (no server: its conftest refuses ``neo4j_server``)
+and ``tests/integration``. Code the tests share lives in ``tests/helpers``.
 """
 
 from __future__ import annotations
@@ -19,11 +22,9 @@ from bookrag_neo4j.graph.schema import apply_schema
 from bookrag_neo4j.llm import index_dimensions
 from bookrag_neo4j.server import ServerStatus, connection_info, start_server
 
+from .helpers.server import external
+
 TEST_PREFIX = "test-"
-
-
-def external() -> bool:
-    return bool(os.environ.get("NEO4J_URI"))
 
 
 @pytest.fixture(scope="session")

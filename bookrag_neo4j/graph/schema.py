@@ -10,6 +10,7 @@ Applying twice is a no-op. A vector index created earlier with another dimension
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from neo4j.exceptions import ClientError
@@ -20,17 +21,25 @@ from .queries import load_query, split_statements
 
 log = logging.getLogger(__name__)
 
-VECTOR_INDEXES = ("entity_embedding", "tree_node_embedding", "chunk_embedding")
+def schema_statements(name: str = "schema") -> list[str]:
+    """The statements of a schema file (``cypher/schema.cypher``, or a layer's), in order."""
+    return split_statements(load_query(name))
 
 
-def schema_statements() -> list[str]:
-    """The statements of ``cypher/schema.cypher``, in order."""
-    return split_statements(load_query("schema"))
+def vector_indexes(name: str = "schema") -> list[str]:
+    """The names of the vector indexes a schema file creates."""
+    return re.findall(r"CREATE VECTOR INDEX (\w+)", load_query(name))
 
 
-async def apply_schema(graph: GraphClient, *, dimensions: int, timeout_s: int = 300) -> list[dict[str, Any]]:
-    """Create constraints and indexes if missing, wait until all are ONLINE, return ``SHOW INDEXES`` rows."""
-    for statement in schema_statements():
+VECTOR_INDEXES = tuple(vector_indexes())
+
+
+async def apply_schema(graph: GraphClient, *, dimensions: int, timeout_s: int = 300,
+                       name: str = "schema") -> list[dict[str, Any]]:
+    """Create the constraints and indexes of schema file ``name`` if missing (the BookIndex's, or a layer's
+    such as ``baselines/schema``), wait until all are ONLINE, return ``SHOW INDEXES`` rows."""
+    wanted = vector_indexes(name)
+    for statement in schema_statements(name):
         try:
             await graph.run(statement, {"dimensions": dimensions})
         except ClientError as exc:
@@ -41,7 +50,7 @@ async def apply_schema(graph: GraphClient, *, dimensions: int, timeout_s: int = 
         raise SchemaError(f"indexes did not come ONLINE within {timeout_s}s: {exc.message}") from exc
     indexes = await graph.read("schema/indexes")
     for index in indexes:
-        if index["name"] in VECTOR_INDEXES and index["dimensions"] != dimensions:
+        if index["name"] in wanted and index["dimensions"] != dimensions:
             raise SchemaError(
                 f"vector index {index['name']!r} has {index['dimensions']} dimensions but the embedder has "
                 f"{dimensions}; drop it (DROP INDEX {index['name']}) and re-embed, or configure the same embedder"

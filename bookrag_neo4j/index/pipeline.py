@@ -32,7 +32,7 @@ from ..graph.schema import apply_schema
 from ..keys import document_key, file_key
 from ..kg.build import GraphBuilder, GraphReport
 from ..library.catalogue import delete_document
-from ..library.documents import Document, TreeStatus, get_document, match_documents
+from ..library.documents import Document, EmbeddingsStatus, TreeStatus, get_document, match_documents
 from ..library.stats import document_stats
 from ..llm.factory import Models, index_dimensions
 from ..llm.usage import track_usage
@@ -198,11 +198,17 @@ class Indexer:
     async def embed(self, doc_key: str) -> int:
         """Embed the document's content blocks that have no embedding yet (resumable)."""
         done = 0
+        embedder = self.models.embedder.name
         with stage(self.progress, "embedding blocks") as embedding:
             while rows := await self.graph.read("tree/leaves_without_embedding", doc_key=doc_key, limit=EMBED_BATCH):
+                if not done:
+                    await self.graph.write("tree/set_embeddings_status", doc_key=doc_key,
+                                           status=EmbeddingsStatus.EMBEDDING.value, embedder=embedder)
                 vectors = await self.models.embedder.embed([r["text"][:2000] for r in rows])
                 await self.graph.write("tree/set_embeddings", rows=[
                     {"key": r["key"], "embedding": v} for r, v in zip(rows, vectors, strict=True)])
                 done += len(rows)
                 embedding.advance(len(rows))
+        await self.graph.write("tree/set_embeddings_status", doc_key=doc_key, status=EmbeddingsStatus.COMPLETE.value,
+                               embedder=embedder)
         return done

@@ -34,7 +34,7 @@ from ..errors import ConfigurationError, DocumentError, ModelError
 from ..graph.batching import batches
 from ..graph.client import GraphClient
 from ..library.catalogue import delete_entities
-from ..library.documents import GraphStatus, TreeStatus, get_document
+from ..library.documents import GraphCounts, GraphStatus, TreeStatus, get_document
 from ..llm.cache import ResponseCache
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
@@ -57,7 +57,7 @@ class DescriptionSummary(BaseModel):
     description: str
 
 
-class GraphReport(BaseModel):
+class GraphReport(GraphCounts):
     """What one graph build did, with its figures."""
 
     doc_key: str
@@ -65,11 +65,6 @@ class GraphReport(BaseModel):
     config: str = ""
     tree_nodes: int = 0
     extracted_mentions: int = 0
-    entities: int = 0
-    relations: int = 0
-    contained_in: int = 0
-    gt_links: int = 0
-    same_as: int = 0
     er: dict[str, float | int] = Field(default_factory=dict)
     seconds: dict[str, float] = Field(default_factory=dict)
     llm_usage: dict[str, dict[str, int]] = Field(default_factory=dict)
@@ -121,9 +116,7 @@ class GraphBuilder:
             raise DocumentError(f"document {doc_key!r} has no complete tree: index it first")
         if not force and doc.graph is GraphStatus.COMPLETE and doc.graph_config == self.config:
             return GraphReport(doc_key=doc_key, status="unchanged", config=self.config,
-                               entities=doc.graph_entities, relations=doc.graph_relations,
-                               contained_in=doc.graph_contained_in, gt_links=doc.graph_gt_links,
-                               same_as=doc.graph_same_as)
+                               **doc.graph_counts.model_dump())
         await self.graph.write("kg/set_graph_status", doc_key=doc_key,
                                props={"graph_status": GraphStatus.BUILDING.value, "graph_config": self.config})
         await delete_entities(self.graph, doc_key)
@@ -134,10 +127,8 @@ class GraphBuilder:
         await self.graph.write("kg/set_graph_status", doc_key=doc_key, props={
             "graph_status": GraphStatus.COMPLETE.value, "graph_built_at": datetime.now(UTC).isoformat(),
             "graph_seconds": round(sum(report.seconds.values()), 2), "graph_llm_calls": usage.calls,
-            "graph_tokens": usage.total_tokens,
-            "graph_entities": report.entities, "graph_relations": report.relations,
-            "graph_contained_in": report.contained_in, "graph_gt_links": report.gt_links,
-            "graph_same_as": report.same_as, "graph_er_merges": int(report.er.get("merges", 0)),
+            "graph_tokens": usage.total_tokens, "graph_er_merges": int(report.er.get("merges", 0)),
+            **report.properties(),
         })
         return report
 

@@ -3,13 +3,14 @@ each of its layers is built, and the lookups by key or file name.
 
     async with GraphClient(conn) as graph:
         doc = await find_document(graph, "R-intro.pdf")        # by key, key prefix (6+) or file name
-        doc.key, doc.pages, doc.tree is TreeStatus.COMPLETE, doc.graph is GraphStatus.COMPLETE
+        doc.key, doc.pages, doc.tree is TreeStatus.COMPLETE, doc.embeddings, doc.graph is GraphStatus.COMPLETE
 
 A document is built in layers, each recording its state on the Document node under its own property: the
 tree (``status``: 'writing' until every node and page is written, then 'complete') and the knowledge graph
-(``graph_status``: 'building', then 'complete'; absent until a build starts). Block embeddings are recorded
-per block, not on the Document (the embed stage resumes from the blocks without one). A later layer (e.g.
-``layout``) records ``<layer>_status`` and gets a status enum and a field here.
+(``graph_status``: 'building', then 'complete'; absent until a build starts). The block embeddings
+(``embeddings_status``: 'embedding', then 'complete' with the ``embedder``) are stored on the blocks; the embed
+stage resumes from the blocks without one. A later layer (e.g. ``layout``) records ``<layer>_status`` and
+gets a status enum and a field here.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..errors import DocumentNotFoundError
 from ..graph.client import GraphClient
@@ -29,9 +30,28 @@ class TreeStatus(StrEnum):
     COMPLETE = "complete"
 
 
+class EmbeddingsStatus(StrEnum):
+    EMBEDDING = "embedding"
+    COMPLETE = "complete"
+
+
 class GraphStatus(StrEnum):
     BUILDING = "building"
     COMPLETE = "complete"
+
+
+class GraphCounts(BaseModel):
+    """What a knowledge-graph build made (stored on the Document as ``graph_<name>``)."""
+
+    entities: int = 0
+    relations: int = 0
+    contained_in: int = 0
+    gt_links: int = 0
+    same_as: int = 0
+
+    def properties(self) -> dict[str, int]:
+        """As the Document node stores them (of a subclass too: only these counts)."""
+        return {f"graph_{name}": getattr(self, name) for name in GraphCounts.model_fields}
 
 
 class Document(BaseModel):
@@ -58,6 +78,10 @@ class Document(BaseModel):
     index_llm_calls: int | None = None
     index_tokens: int | None = None
 
+    # the block embeddings: written by the index pipeline's embed stage (None: never run on this document)
+    embeddings: EmbeddingsStatus | None = Field(None, validation_alias="embeddings_status")
+    embedder: str | None = None
+
     # the knowledge graph: written by bookrag_neo4j.kg.build
     graph: GraphStatus | None = Field(None, validation_alias="graph_status")
     graph_config: str | None = None
@@ -65,12 +89,16 @@ class Document(BaseModel):
     graph_seconds: float | None = None
     graph_llm_calls: int | None = None
     graph_tokens: int | None = None
-    graph_entities: int = 0
-    graph_relations: int = 0
-    graph_contained_in: int = 0
-    graph_gt_links: int = 0
-    graph_same_as: int = 0
+    graph_counts: GraphCounts = Field(default_factory=GraphCounts)
     graph_er_merges: int = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nest_graph_counts(cls, node: Any) -> Any:
+        if isinstance(node, dict) and "graph_counts" not in node:
+            counts = {name: node[f"graph_{name}"] for name in GraphCounts.model_fields if f"graph_{name}" in node}
+            return {**node, "graph_counts": counts}
+        return node
 
     @property
     def graph_version(self) -> str | None:
@@ -78,8 +106,8 @@ class Document(BaseModel):
         (:mod:`bookrag_neo4j.retrieval.entity_graph`) are kept while it stays the same."""
         if self.graph is not GraphStatus.COMPLETE:
             return None
-        return (f"{self.graph_config}|{self.graph_built_at or ''}|{self.graph_entities}|{self.graph_relations}|"
-                f"{self.graph_gt_links}")
+        c = self.graph_counts
+        return f"{self.graph_config}|{self.graph_built_at or ''}|{c.entities}|{c.relations}|{c.gt_links}"
 
     def listing(self) -> dict[str, Any]:
         """The row ``bookrag docs list`` shows."""

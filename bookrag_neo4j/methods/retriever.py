@@ -37,9 +37,11 @@ class Retriever:
         self.models = models
         self.llm = models.llm if use_llm else None
 
-    async def plan(self, question: str, *, method: str = "bookrag", category: QueryCategory | None = None
-                   ) -> tuple[Plan, TraceStep]:
-        """The method's plan for ``question``, and the planning step's trace."""
+    async def plan(self, question: str, *, method: str = "bookrag", category: QueryCategory | None = None) -> Plan:
+        """The method's plan for ``question`` (what :meth:`retrieve` and :meth:`ask` run)."""
+        return (await self._plan(question, method, category))[0]
+
+    async def _plan(self, question: str, method: str, category: QueryCategory | None) -> tuple[Plan, TraceStep]:
         chosen = get_method(method)
         began = time.perf_counter()
         with track_usage() as ledger:
@@ -76,7 +78,7 @@ class Retriever:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
         planned: list[TraceStep] = []
         if plan is None:
-            plan, step = await self.plan(question, method=method, category=category)
+            plan, step = await self._plan(question, method, category)
             planned.append(step)
         if answer and not plan.answer:
             raise PlanError("the plan has no answer step (Reduce): it can only retrieve")

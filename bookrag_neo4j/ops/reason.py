@@ -65,14 +65,14 @@ async def skyline_ranker(ctx: RunContext, p: NoParams, candidates: Candidates, s
     return Ranking(keys=kept, graph=graph, text=text)
 
 
-class TopParams(BaseModel):
+class TopKParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
     by: Literal["graph", "text"]
     k: int | None = Field(None, ge=1)  # default: the Skyline's minimum
 
 
-@operator("Top_K", family="rank", params=TopParams)
-async def top_k(ctx: RunContext, p: TopParams, candidates: Candidates, scores: list[Scores]) -> Ranking:
+@operator("Top_K", family="rank", params=TopKParams)
+async def top_k(ctx: RunContext, p: TopKParams, candidates: Candidates, scores: list[Scores]) -> Ranking:
     """The best k candidates by one reasoner's score (the one-reasoner ablations)."""
     values = _by(scores, p.by)
     kept = sorted(candidates.keys, key=lambda k: -values.get(k, 0.0))[:p.k or ctx.settings.skyline_min]

@@ -5,11 +5,11 @@ second its parameters (a pydantic model, checked when the step runs), and the re
 with the value types of :mod:`.values`: the executor hands each input the output of the step in ``after``
 that has that type (``list[T]``: every such output, in ``after`` order; ``T | None``: optional)::
 
-    class TopParams(BaseModel):
+    class FirstParams(BaseModel):
         k: int = 5
 
-    @operator("Top_K", family="rank", params=TopParams)
-    async def top_k(ctx: RunContext, p: TopParams, ranking: Ranking) -> Ranking:
+    @operator("First_K", family="rank", params=FirstParams)
+    async def first_k(ctx: RunContext, p: FirstParams, ranking: Ranking) -> Ranking:
         "The first k keys of a ranking."
         return Ranking(keys=ranking.keys[:p.k], graph=ranking.graph, text=ranking.text)
 

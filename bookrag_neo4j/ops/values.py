@@ -162,13 +162,3 @@ class Draft:
 
     def summary(self) -> str:
         return f"{len(self.text)} characters, {len(self.used)} sources" + (" (extractive)" if self.extractive else "")
-
-
-@dataclass(frozen=True)
-class Rows:
-    """guarded_read: the rows of a read-only Cypher query."""
-
-    rows: list[dict]
-
-    def summary(self) -> str:
-        return f"{len(self.rows)} rows"

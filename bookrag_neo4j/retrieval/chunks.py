@@ -7,7 +7,8 @@ A chunk joins the document's content blocks in reading order until ``CHUNK_WORDS
 split); its pages are its blocks' pages. Chunks are ``(:Chunk)`` nodes with an embedding on the
 ``chunk_embedding`` vector index, written the first time a chunk method reads the document (``MERGE`` on
 content-hash keys, so two writers write the same nodes) and deleted with the document
-(``cypher/baselines/``).
+(``cypher/baselines/``). The layer's constraint and indexes are not in the BookIndex schema: the first write
+applies ``cypher/baselines/schema.cypher``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 from ..graph.batching import batches
 from ..graph.client import GraphClient
+from ..graph.schema import apply_schema
 from ..keys import chunk_key
 from ..llm.embedder import Embedder
 from . import selectors
@@ -66,6 +68,7 @@ async def ensure_chunks(graph: GraphClient, doc_key: str, embedder: Embedder) ->
     (row,) = await graph.read("baselines/chunk_version", doc_key=doc_key)
     if row["chunker"] == CHUNKER and row["chunks"]:
         return row["chunks"]
+    await apply_schema(graph, dimensions=embedder.dimension, name="baselines/schema")  # the layer's, once
     await graph.write("baselines/delete_chunks", doc_key=doc_key)
     keys = await selectors.filter_nodes(graph, [doc_key])
     chunks = chunk_blocks([b for b in await selectors.fetch_nodes(graph, keys) if b["text"]])

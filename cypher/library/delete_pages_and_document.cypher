@@ -1,4 +1,4 @@
-// Delete a document's pages, its evaluation chunks and the document itself (after its tree nodes).
+// Delete a document's pages, its chunk-baseline chunks and the document itself (after its tree nodes).
 MATCH (d:Document {key: $doc_key})
 CALL (d) { MATCH (c:Chunk {doc_key: d.key}) DETACH DELETE c }
 OPTIONAL MATCH (d)-[:HAS_PAGE]->(p:Page)

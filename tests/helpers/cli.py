@@ -1,0 +1,30 @@
+"""The real ``bookrag`` console script, run as a subprocess against the test server."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bookrag_neo4j.config import Settings
+
+from .timeouts import HANG
+
+BOOKRAG = str(Path(sys.executable).parent / "bookrag")
+
+
+def run_cli(settings: Settings, *args: str, timeout: float = HANG, **extra_env: str) -> subprocess.CompletedProcess[str]:
+    """``bookrag *args`` on the test server, offline (no LLM, no VLM); ``extra_env`` adds variables. ``timeout``
+    only catches a hang: a slow machine is no failure (``bookrag demo`` indexes R-intro, minutes on 2 busy cores)."""
+    env = {
+        **os.environ,
+        "BOOKRAG_NEO4J_INSTANCE": settings.neo4j_instance,
+        "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j_bolt_port),
+        "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j_http_port),
+        "BOOKRAG_NEO4J_RUNTIME": settings.neo4j_runtime,
+        "BOOKRAG_LLM_PROVIDER": "none",
+        "BOOKRAG_VLM_PROVIDER": "none",
+        **extra_env,
+    }
+    return subprocess.run([BOOKRAG, *args], env=env, capture_output=True, text=True, timeout=timeout, check=False)

@@ -1,0 +1,25 @@
+"""Real documents the tests read: a Debian manual (installed by `make test`) and dev-benchmark PDFs; and the
+fixture folders under ``tests/fixtures/``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"  # tests/fixtures
+MINERU_SAMPLE = FIXTURES / "mineru_sample"
+
+R_INTRO = Path("/usr/share/R/doc/manual/R-intro.pdf")
+BENCHMARKS = Path(__file__).resolve().parents[3] / "shared" / "benchmarks"  # ../shared/benchmarks of the checkout
+RAG_SURVEY = BENCHMARKS / "mmlongbench" / "pdfs" / "2312.10997v5.pdf"  # 21 pages, outline, figures, tables
+TEN_K = BENCHMARKS / "financebench" / "pdfs" / "AMAZON_2017_10K.pdf"  # 85 pages, no outline, financial tables
+FOOTLOCKER = BENCHMARKS / "financebench" / "pdfs" / "FOOTLOCKER_2022_8K_dated-2022-05-20.pdf"  # a short 8-K
+
+
+def need(path: Path) -> Path:
+    if path == R_INTRO and not path.exists():
+        pytest.fail("R-intro.pdf is missing: `make test` installs it (apt-get install r-doc-pdf)")
+    if not path.exists():
+        pytest.skip(f"{path} is not here (the dev benchmarks live in ../shared/benchmarks)")
+    return path

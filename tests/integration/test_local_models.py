@@ -1,0 +1,73 @@
+"""The real offline model end to end (marked `local_model`, installed by `make test`): structured replies and
+entities from real text. (Packaged parts and their checksum: ``tests/unit/test_local_models.py``.)"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+
+from bookrag_neo4j.config import Settings
+from bookrag_neo4j.llm import render_prompt, track_usage
+from bookrag_neo4j.llm.chat import ChatModel
+from bookrag_neo4j.llm.factory import build_llm
+from bookrag_neo4j.retrieval.replies import Decomposition, GlobalPlan, QueryClassification
+
+from ..helpers.pdfs import TEN_K, need
+from ..helpers.timeouts import LONG_TEST
+
+pytestmark = [pytest.mark.local_model, pytest.mark.timeout(LONG_TEST)]  # a 0.5B model on CPU, on busy cores
+
+
+@pytest.fixture
+async def local_llm() -> AsyncIterator[Callable[..., ChatModel]]:
+    """Builds the local LLM with the given settings; every one built is closed after the test."""
+    built: list[ChatModel] = []
+
+    def build(**settings: object) -> ChatModel:
+        llm = build_llm(Settings(llm_provider="local", llm_cache=False, **settings))
+        assert llm is not None
+        built.append(llm)
+        return llm
+
+    yield build
+    for llm in built:
+        await llm.aclose()
+
+
+async def test_real_local_model_structured_output(local_llm) -> None:
+    llm = local_llm()
+    assert llm.provider == "llama.cpp"
+    with track_usage() as ledger:
+        began = time.perf_counter()
+        classified, usage = await llm.complete(
+            render_prompt("query_classify", question="What was the total revenue in 2018?"), QueryClassification
+        )
+        plan, _ = await llm.complete(
+            render_prompt("global_filter", question="How many tables are there between page 3 and page 10?"),
+            GlobalPlan,
+        )
+        parts, _ = await llm.complete(
+            render_prompt("query_decompose", question="Was revenue higher in 2017 or in 2018?"), Decomposition
+        )
+        elapsed = time.perf_counter() - began
+    assert isinstance(classified, QueryClassification) and usage.completion_tokens > 0
+    assert isinstance(plan, GlobalPlan) and plan.operation in ("COUNT", "LIST", "SUMMARIZE", "ANALYZE")
+    assert isinstance(parts, Decomposition) and parts.sub_questions
+    assert ledger.total().calls >= 3
+    print(f"local model: 3 structured calls in {elapsed:.1f}s, {ledger.total().total_tokens} tokens")
+
+
+async def test_real_local_model_extracts_entities_from_real_text(local_llm) -> None:
+    from bookrag_neo4j.kg.llm_extract import LLMExtractor, Passage
+    from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
+
+    parsed = parse_pdf(need(TEN_K), tables="off")
+    texts = [b.text for b in parsed.blocks if b.kind == "text" and 150 < len(b.text) < 500][:2]
+    llm = local_llm(llm_max_tokens=400)
+    results = await LLMExtractor(llm, max_entities=6).extract([Passage(t, "text", "Item 1", "Amazon 10-K")
+                                                               for t in texts])
+    names = [e.name for r in results for e in r.entities]
+    assert len(results) == 2 and names, "the local model found no entity in two paragraphs of a 10-K"
+    print("local model entities:", names)

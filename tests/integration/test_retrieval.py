@@ -1,0 +1,335 @@
+"""Retrieval operators on a small hand-built BookIndex with exactly known answers (real Neo4j with GDS):
+subtrees selected, filters by page and type, PageRank in-process and in GDS against a reference, COUNT without
+an LLM, citations, `ask` with a scripted LLM. (Skyline and the planner: ``tests/unit/test_retrieval.py``.)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from bookrag_neo4j.errors import QueryRefusedError, StepError
+from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.index.store import write_tree
+from bookrag_neo4j.kg.types import ExtractedEntity, ExtractedRelation, Extraction
+from bookrag_neo4j.library.catalogue import delete_document
+from bookrag_neo4j.llm import Models
+from bookrag_neo4j.llm.scripted import ScriptedChatModel
+from bookrag_neo4j.methods import Retriever
+from bookrag_neo4j.ops.executor import execute
+from bookrag_neo4j.ops.plan import Plan, PlanStep
+from bookrag_neo4j.ops.registry import RunContext
+from bookrag_neo4j.parsing.blocks import ParsedDocument
+from bookrag_neo4j.retrieval import selectors
+from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityGraphCache
+from bookrag_neo4j.retrieval.reasoners import graph_reasoning, pagerank_in_process
+from bookrag_neo4j.tree.model import DocumentTree, TreeNode, finalize
+
+from ..helpers.models import NearbyEmbedder, ScriptedExtractor
+
+DOC = "test-retrieval-0000000000000000000000000000"
+
+
+def section(title: str, level: int, page: int, *children: TreeNode) -> TreeNode:
+    return TreeNode(kind="section", title=title, text=title, level=level, page_start=page, page_end=page,
+                    children=list(children))
+
+
+def block(kind: str, text: str, page: int) -> TreeNode:
+    return TreeNode(kind=kind, text=text, page_start=page, page_end=page)
+
+
+#   Document
+#   ├── 1 Alpha (p1)           ├── 1.1 Alpha one: t1 (p1), tb1 (p2)
+#   │                          └── 1.2 Alpha two: t2 (p3), im1 (p3)
+#   └── 2 Beta (p4): t3 (p4), eq1 (p5)
+def hand_tree() -> DocumentTree:
+    root = TreeNode(kind="document", title="Handbook", page_start=1, page_end=5, children=[
+        section("1 Alpha", 1, 1,
+                section("1.1 Alpha one", 2, 1, block("text", "t1 Ursa reports revenue.", 1),
+                        block("table", "tb1 revenue by region", 2)),
+                section("1.2 Alpha two", 2, 3, block("text", "t2 Vega and Ursa merged.", 3),
+                        block("image", "", 3))),
+        section("2 Beta", 1, 4, block("text", "t3 Vega grows in Lyra.", 4), block("equation", "E = m c^2", 5)),
+    ])
+    finalize(root, DOC)
+    return DocumentTree(root=root, doc_key=DOC, heading_source="outline")
+
+
+def concept(name: str) -> ExtractedEntity:
+    return ExtractedEntity(name=name, type="ORGANIZATION", description=name)
+
+
+EXTRACTIONS = {
+    "t1 Ursa reports revenue.": Extraction(entities=[concept("Ursa")]),
+    "tb1 revenue by region": Extraction(entities=[concept("Ursa"), concept("Region")]),
+    "t2 Vega and Ursa merged.": Extraction(entities=[concept("Vega"), concept("Ursa")],
+                                           relations=[ExtractedRelation(source="Vega", target="Ursa", weight=2)]),
+    "t3 Vega grows in Lyra.": Extraction(entities=[concept("Vega"), concept("Lyra")],
+                                         relations=[ExtractedRelation(source="Vega", target="Lyra", weight=1)]),
+}
+
+
+@pytest.fixture
+async def book(graph: GraphClient, settings, dimensions, schema, tmp_path) -> dict[str, str]:
+    """The hand-built BookIndex in Neo4j; returns node keys by short name."""
+    from bookrag_neo4j.kg.build import GraphBuilder
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    tree = hand_tree()
+    await delete_document(graph, DOC)
+    parsed = ParsedDocument(Path("handbook.pdf"), DOC, "Handbook", 5)
+    await write_tree(graph, tree, parsed, {"name": "handbook.pdf", "title": "Handbook"})
+    embedder = NearbyEmbedder(dimensions)
+    models = Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder))
+    local = settings.model_copy(update={"cache_dir": tmp_path})
+    await GraphBuilder(graph, local, models, er_mode="basic", extractor=ScriptedExtractor(EXTRACTIONS)).build(DOC)
+    names = {}
+    for node in tree.nodes():
+        short = (node.title.split(" ", 1)[0] if node.kind == "section" else (node.text.split(" ")[0] or "im1"))
+        names["eq1" if node.kind == "equation" else short] = node.key
+    return names
+
+
+async def entity(graph: GraphClient, name: str) -> str:
+    (row,) = await graph.run("MATCH (e:Entity {doc_key: $d, name: $n}) RETURN e.key AS k", {"d": DOC, "n": name})
+    return row["k"]
+
+
+def named(book: dict[str, str], keys: list[str]) -> set[str]:
+    back = {v: k for k, v in book.items()}
+    return {back.get(k, k) for k in keys}
+
+
+async def test_selectors_return_the_known_subtrees(graph: GraphClient, book) -> None:
+    lyra = await entity(graph, "Lyra")
+    assert named(book, await selectors.select_by_entity(graph, [lyra], depth=2)) == {"2", "t3", "eq1"}
+    region = await entity(graph, "Region")
+    assert named(book, await selectors.select_by_entity(graph, [region], depth=2)) == {"1.1", "t1", "tb1"}
+    assert named(book, await selectors.select_by_entity(graph, [region], depth=1)) == {
+        "1", "1.1", "t1", "tb1", "1.2", "t2", "im1"}
+    assert named(book, await selectors.select_by_section(graph, [book["1.2"]])) == {"1.2", "t2", "im1"}
+    assert named(book, await selectors.filter_nodes(graph, [DOC], kinds=["table"])) == {"tb1"}
+    assert named(book, await selectors.filter_nodes(graph, [DOC], page_from=3, page_to=5)) == {"t2", "im1", "t3", "eq1"}
+    beta = await selectors.select_by_section(graph, [book["2"]])
+    assert named(book, await selectors.filter_nodes(graph, [DOC], kinds=["equation"], within=beta)) == {"eq1"}
+    toc = await selectors.sections(graph, [DOC])
+    assert named(book, selectors.match_section_title(toc, "alpha two")) == {"1.2"}
+
+
+async def test_pagerank_in_process_and_in_gds_agree_with_a_reference(graph: GraphClient, book) -> None:
+    nodes = [book[n] for n in ("t1", "tb1", "t2", "t3")]
+    ursa = await entity(graph, "Ursa")
+    docs = await selectors.scope_documents(graph, [DOC])
+    local = await graph_reasoning(graph, nodes, [ursa], documents=docs, engine="local")
+    gds = await graph_reasoning(graph, nodes, [ursa], documents=docs, engine="gds")
+    assert set(local) == set(gds) == set(nodes)
+    for key in nodes:
+        assert local[key] == pytest.approx(gds[key], abs=1e-4)
+    # node score = sum of its entities' PPR: t2 holds Ursa and Vega, so it beats t1 (Ursa alone)
+    assert local[book["t2"]] > local[book["t1"]] > local[book["t3"]] > 0
+    # the in-process PageRank against networkx on a graph with a weighted triangle and a tail
+    edges = [("a", "b", 3.0), ("b", "c", 1.0), ("a", "c", 2.0), ("c", "d", 1.0)]
+    ours = pagerank_in_process(list("abcd"), edges, ["a"], damping=0.85, max_iterations=1000, tolerance=1e-12)
+    g = nx.Graph()
+    g.add_weighted_edges_from(edges)
+    reference = nx.pagerank(g, alpha=0.85, personalization={"a": 1}, weight="weight", tol=1e-12, max_iter=1000)
+    total = sum(ours.values())
+    for n in "abcd":
+        assert ours[n] / total == pytest.approx(reference[n], abs=1e-9)
+    assert await graph_reasoning(graph, nodes, ["not-an-entity"], documents=docs) == {}
+
+
+async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient, book, settings, dimensions,
+                                                             tmp_path) -> None:
+    from bookrag_neo4j.kg.build import GraphBuilder
+
+    graphs = EntityGraphCache(max_documents=1)
+    reads = []
+    real_read = graph.read
+
+    async def counting_read(name: str, **params):
+        reads.append(name)
+        return await real_read(name, **params)
+
+    graph.read = counting_read  # type: ignore[method-assign]
+    (doc,) = await selectors.scope_documents(graph, [DOC])
+    assert doc.graph_version
+    first = await graphs.get(graph, doc)
+    assert await graphs.get(graph, doc) is first and reads.count("retrieval/entity_graph") == 1
+    # the subgraph of t2 (Vega, Ursa) and t3 (Vega, Lyra): three entities, the two edges among them
+    sub = first.subgraph([book["t2"], book["t3"], "no-such-node"])
+    names = {e: n for n in ("Ursa", "Vega", "Lyra") for e in [await entity(graph, n)]}
+    assert sorted(names[k] for k in sub.keys) == ["Lyra", "Ursa", "Vega"] and set(sub.node_entities) == {
+        book["t2"], book["t3"]}
+    assert sorted(tuple(sorted((names[sub.keys[a]], names[sub.keys[b]]))) for a, b in
+                  zip(sub.source, sub.target, strict=True)) == [("Lyra", "Vega"), ("Ursa", "Vega")]
+    # two documents side by side: the second one's positions are shifted by the first one's size
+    both = EntityGraph.union([sub, sub])
+    assert both.keys == sub.keys * 2 and list(both.source) == [*sub.source, *(sub.source + 3)]
+    assert sorted(both.node_entities[book["t2"]]) == sorted([*sub.node_entities[book["t2"]],
+                                                              *(sub.node_entities[book["t2"]] + 3)])
+    # a rebuilt graph has a new version: read again; a graph whose build is not complete is never kept
+    models = Models(llm=None, vlm=None, embedder=NearbyEmbedder(dimensions), reranker=None)  # type: ignore[arg-type]
+    local = settings.model_copy(update={"cache_dir": tmp_path})
+    await GraphBuilder(graph, local, models, er_mode="basic", extractor=ScriptedExtractor(EXTRACTIONS)).build(
+        DOC, force=True)
+    (rebuilt,) = await selectors.scope_documents(graph, [DOC])
+    assert rebuilt.graph_version != doc.graph_version
+    await graphs.get(graph, rebuilt)
+    building = rebuilt.model_copy(update={"graph": None})  # graph_version None: a build not complete
+    await graphs.get(graph, building)
+    await graphs.get(graph, building)
+    assert reads.count("retrieval/entity_graph") == 4
+
+
+async def test_count_without_llm_and_citations(graph: GraphClient, book, settings, dimensions) -> None:
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    embedder = NearbyEmbedder(dimensions)
+    agent = Retriever(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
+                                              reranker=FusionReranker(embedder)))
+    answer = await agent.ask("How many tables are in the document?", [DOC])
+    assert answer.text == "1" and answer.extractive and answer.plan.category == "global"
+    (citation,) = answer.citations
+    assert citation.page_start == 2 and citation.section_path == "1 Alpha > 1.1 Alpha one"
+    assert citation.label() == "handbook.pdf, 1 Alpha > 1.1 Alpha one, p. 2"
+    pages = await agent.ask("How many figures are on pages 3 to 5?", [DOC])
+    assert pages.text == "1" and pages.citations[0].page_start == 3
+    sections = await agent.retrieve("How many sections does the handbook have?", [DOC])
+    assert sections.count == 2  # top-level sections
+    library = await agent.retrieve("How many tables are in the document?")  # no scope: the whole library
+    assert library.count >= int(answer.text) and DOC in [d.key for d in await selectors.scope_documents(graph, None)]
+    trace = [t.operator for t in answer.trace]
+    assert trace[0] == "Plan" and "Count" in trace and answer.count == 1
+
+
+async def test_single_hop_retrieval_without_llm(graph: GraphClient, book, settings, dimensions) -> None:
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    embedder = NearbyEmbedder(dimensions)
+    agent = Retriever(graph, settings.model_copy(update={"skyline_min": 2}),
+                      Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)))
+    evidence = await agent.retrieve("Where does Lyra grow?", [DOC])
+    assert evidence.plan.category == "single-hop"
+    assert book["t3"] in [n.key for n in evidence.nodes]  # GT-Linked to Lyra, in section 2
+    top = next(n for n in evidence.nodes if n.key == book["t3"])
+    assert top.graph_score > 0 and top.pages == [4] and top.document == "handbook.pdf"
+    assert {"Extract", "Select_by_Entity", "Select_by_Section", "Graph_Reasoning", "Text_Reasoning",
+            "Skyline_Ranker"} <= {t.operator for t in evidence.trace}
+    lyra = await entity(graph, "Lyra")
+    assert lyra in evidence.seeds  # the question's linked entities are a field, not trace text
+    assert "Reduce" not in {t.operator for t in evidence.trace}  # retrieval runs only what the evidence needs
+    answer = await agent.ask("Where does Lyra grow?", [DOC])
+    assert answer.extractive and "— handbook.pdf" in answer.text
+
+
+async def test_ask_with_a_scripted_llm_cites_what_it_used(graph: GraphClient, book, settings, dimensions) -> None:
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    def reply(messages: list[dict]) -> str:
+        system, user = messages[0]["content"], messages[1]["content"]
+        if system.startswith("You classify"):
+            return json.dumps({"category": "multi-hop" if "larger" in user else "single-hop"})
+        if system.startswith("You decompose"):
+            return json.dumps({"sub_questions": [{"question": "Where does Lyra grow?", "type": "retrieval"},
+                                                 {"question": "What did Vega merge with?", "type": "retrieval"},
+                                                 {"question": "Which is larger?", "type": "synthesis"}]})
+        if system.startswith("You list the entities"):
+            name = "Lyra" if "Lyra" in user else "Vega"
+            return json.dumps({"entities": [{"name": name, "type": "ORGANIZATION", "description": ""}],
+                               "relations": []})
+        if system.startswith("You pick the sections"):
+            return json.dumps({"section_ids": [3]})  # "2 Beta" is the fourth line of the table of contents
+        if system.startswith("You answer a question from a few"):
+            first = user.split("Evidence:\n", 1)[1].split("\n", 2)[1]
+            return json.dumps({"answer": f"partial: {first[:20]}", "sources": [1]})
+        evidence = user.split("Evidence:\n", 1)[1]
+        number = next(i for i in range(1, 20)
+                      if f"[{i}]" in evidence and "t3 Vega grows" in evidence.split(f"[{i}]")[1][:200])
+        return json.dumps({"answer": f"Lyra [{number}]", "sources": [number]})
+
+    llm = ScriptedChatModel(reply)
+    embedder = NearbyEmbedder(dimensions)
+    agent = Retriever(graph, settings.model_copy(update={"skyline_min": 2}),
+                      Models(llm=llm, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)))
+    answer = await agent.ask("Where does Lyra grow?", [DOC])
+    assert not answer.extractive and answer.text.startswith("Lyra [")
+    (citation,) = answer.citations
+    assert citation.node_key == book["t3"] and citation.page_start == 4
+    operators = {t.operator: t for t in answer.trace}
+    assert operators["Reduce"].llm_calls == 1 and operators["Plan"].llm_calls == 1
+    assert operators["Select_by_Section"].output == "3 nodes"  # the subtree of "2 Beta"
+    multi = await agent.ask("Which is larger, Lyra or Vega?", [DOC])
+    assert multi.plan.category == "multi-hop" and sum(t.operator == "Extract" for t in multi.trace) == 2
+    assert [g.question for g in multi.groups] == ["Where does Lyra grow?", "What did Vega merge with?"]
+    assert book["t3"] in multi.groups[0].keys and all(set(g.keys) <= {n.key for n in multi.evidence}
+                                                       for g in multi.groups)
+    maps = [r for r in llm.requests if r[0]["content"].startswith("You answer a question from a few")]
+    assert len(maps) == 2  # Map: one partial answer per retrieval sub-question
+    assert {m[1]["content"].split("\n")[0] for m in maps} == {"Question: Where does Lyra grow?",
+                                                              "Question: What did Vega merge with?"}
+    assert multi.citations and multi.citations[0].node_key == book["t3"]
+
+
+async def test_bench_scale_grows_the_library(graph: GraphClient, book, settings, dimensions) -> None:
+    from bookrag_neo4j.eval.bench_query import bench_scale
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    embedder = NearbyEmbedder(dimensions)
+    agent = Retriever(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
+                                              reranker=FusionReranker(embedder)), use_llm=False)
+    library = [d for d in await selectors.scope_documents(graph, None) if d.graph_version]
+    rows = await bench_scale(agent, ["Where does Lyra grow?"], sizes=[1, 2, len(library) + 1], repeat=1)
+    assert [r["documents"] for r in rows] == [n for n in (1, 2) if n <= len(library)]  # not beyond the library
+    assert rows[-1]["tree_nodes"] >= rows[0]["tree_nodes"] > 0 and rows[-1]["entities"] >= rows[0]["entities"]
+    assert all(r["with_model_inference"]["p50_ms"] >= r["without_model_inference"]["p50_ms"] > 0 for r in rows)
+
+
+def run_context(graph: GraphClient, settings, dimensions, documents) -> RunContext:
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    embedder = NearbyEmbedder(dimensions)
+    return RunContext(graph, settings, Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)),
+                      None, documents)
+
+
+async def test_shared_search_operators(graph: GraphClient, book, settings, dimensions) -> None:
+    ctx = run_context(graph, settings, dimensions, await selectors.scope_documents(graph, [DOC]))
+    lexical = await execute(Plan(question="q", steps=[
+        PlanStep(id="lex", operator="Lexical_Search", params={"question": "Where did Vega (merge)?"})]), ctx)
+    assert named(book, lexical.outputs["lex"].keys) == {"t2", "t3"}  # the full-text index, Lucene syntax escaped
+    toc = await execute(Plan(question="q", steps=[
+        PlanStep(id="toc", operator="TOC_Select", params={"question": "alpha two", "top": 1})]), ctx)
+    assert named(book, toc.outputs["toc"].keys) == {"1.2", "t2", "im1"}
+    rows = await graph.run("MATCH (a:TreeNode {key: $k})-[:NEXT]-(b) RETURN b.key AS k", {"k": book["t2"]})
+    expanded = await execute(Plan(question="q", steps=[
+        PlanStep(id="lex", operator="Lexical_Search", params={"question": "merged", "top": 1}),
+        PlanStep(id="next", operator="Expand", params={"relation": "next", "budget": 10}, after=["lex"])]), ctx)
+    assert set(expanded.outputs["next"].keys) == {book["t2"], *(r["k"] for r in rows)} and rows
+    read = await execute(Plan(question="q", steps=[PlanStep(id="cypher", operator="Guarded_Read", params={
+        "query": "MATCH (n:TreeNode) WHERE n.doc_key IN $doc_keys AND n.kind = $kind RETURN n.key AS key",
+        "parameters": {"kind": "table"}})]), ctx)
+    assert named(book, read.outputs["cypher"].keys) == {"tb1"}
+    with pytest.raises(StepError, match="only read-only Cypher") as refused:
+        await execute(Plan(question="q", steps=[PlanStep(id="cypher", operator="Guarded_Read", params={
+            "query": "MATCH (n:TreeNode) WHERE n.doc_key IN $doc_keys SET n.x = 1 RETURN n.key AS key"})]), ctx)
+    assert isinstance(refused.value.__cause__, QueryRefusedError)
+    assert not await graph.run("MATCH (n:TreeNode {doc_key: $d}) WHERE n.x IS NOT NULL RETURN n", {"d": DOC})
+
+
+async def test_filters_chain_into_one_selection(graph: GraphClient, book, settings, dimensions) -> None:
+    ctx = run_context(graph, settings, dimensions, await selectors.scope_documents(graph, [DOC]))
+    run = await execute(Plan(question="q", steps=[
+        PlanStep(id="pages", operator="Filter_Range", params={"type": "page", "value": "3-5"}),
+        PlanStep(id="section", operator="Filter_Range", params={"type": "section", "value": "Beta"}, after=["pages"]),
+        PlanStep(id="kinds", operator="Filter_Modal", params={"type": "equation"}, after=["section"]),
+        PlanStep(id="or_text", operator="Filter_Modal", params={"type": "text"}, after=["kinds"]),
+        PlanStep(id="count", operator="Count", after=["or_text"])]), ctx)
+    assert named(book, run.outputs["pages"].keys) == {"t2", "im1", "t3", "eq1"}
+    assert named(book, run.outputs["section"].keys) == {"t3", "eq1"}
+    assert named(book, run.outputs["kinds"].keys) == {"eq1"}
+    assert named(book, run.outputs["or_text"].keys) == {"t3", "eq1"}  # kinds are alternatives
+    assert run.outputs["count"].count == 2 and [t.output for t in run.trace][-1] == "2 evidence nodes, count 2"

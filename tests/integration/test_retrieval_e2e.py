@@ -1,0 +1,130 @@
+"""End to end on a real dev-benchmark PDF (the RAG survey, no LLM): the SDK's retrieve finds the gold
+evidence pages of a benchmark question; `bookrag retrieve --json` and `bookrag ask` through the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bookrag_neo4j import BookRAG
+from bookrag_neo4j.keys import file_key
+from bookrag_neo4j.methods import METHODS
+
+from ..helpers import readme_example
+from ..helpers.cli import run_cli
+from ..helpers.pdfs import RAG_SURVEY, need
+from ..helpers.timeouts import LONG_TEST
+
+# The first test also waits for the module's fixture: the RAG survey indexed with its knowledge graph.
+pytestmark = pytest.mark.timeout(LONG_TEST)
+
+# mmlb-0082 of ../shared/benchmarks/mmlongbench/questions.jsonl
+QUESTION = "Which method integrates knowledge into white-box models via directive fine-tuning?"
+GOLD_PAGES = {9, 10}
+
+
+@pytest.fixture(scope="module")
+def survey(settings, neo4j_server) -> str:
+    rag = BookRAG(settings, use_llm=False)
+    report = rag.index(need(RAG_SURVEY))  # tree + embeddings + graph; a no-op when already indexed
+    assert report.graph is not None and report.graph.entities > 1000
+    yield RAG_SURVEY.name
+    rag.delete(file_key(RAG_SURVEY))  # teardown: the next module indexes it afresh
+
+
+def test_sdk_retrieve_finds_the_gold_pages(settings, survey) -> None:
+    rag = BookRAG(settings, use_llm=False)
+    evidence = rag.retrieve(QUESTION, doc=survey)
+    assert evidence.plan.category == "single-hop" and 1 <= len(evidence.nodes) <= settings.skyline_max
+    pages = set(evidence.pages[survey])
+    assert pages & GOLD_PAGES, f"evidence pages {sorted(pages)} miss the gold pages {sorted(GOLD_PAGES)}"
+    # every node cites its section, except front matter before the first section (the abstract, page 1)
+    assert all(n.document == survey and (n.section_path or n.page_start == 1) for n in evidence.nodes)
+    answer = rag.ask(QUESTION, doc=survey)
+    assert answer.extractive and answer.citations and answer.citations[0].label().startswith(survey)
+    tables = rag.ask("How many tables are in the paper?", doc=survey)
+    assert tables.text.isdigit() and int(tables.text) == len(tables.citations) >= 2
+
+
+def test_cli_retrieve_and_ask(settings, survey) -> None:
+    proc = run_cli(settings, "retrieve", QUESTION, "--doc", survey, "--no-llm", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    node = result["nodes"][0]
+    assert {"key", "kind", "pages", "section_path", "graph_score", "text_score"} <= set(node)
+    assert result["plan"]["category"] == "single-hop" and result["trace"]
+    asked = run_cli(settings, "ask", QUESTION, "--doc", survey, "--no-llm", "--explain")
+    assert asked.returncode == 0, asked.stderr
+    assert "Sources:" in asked.stdout and f"[1] {survey}" in asked.stdout
+    assert "Skyline_Ranker" in asked.stderr  # --explain prints the plan and the trace
+
+
+def test_bench_query_reports_percentiles(settings, survey, tmp_path) -> None:
+    plot = tmp_path / "operators.png"
+    proc = run_cli(settings, "bench", "query", survey, "--question", QUESTION, "--question", "How many tables are there?",
+                   "--repeat", "1", "--no-llm", "--json", "--plot", str(plot))
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["runs"] == 2 and report["document"] == survey
+    quiet, loud = report["without_model_inference"], report["with_model_inference"]
+    assert 0 < quiet["p50_ms"] <= quiet["p95_ms"] and quiet["p50_ms"] <= loud["p50_ms"]
+    assert {"Select_by_Entity", "Graph_Reasoning", "Skyline_Ranker", "Count"} <= set(report["per_operator_without_model"])
+    import matplotlib.image
+
+    assert matplotlib.image.imread(plot).shape[1] > 300
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_every_method_retrieves_and_answers(settings, survey, method: str) -> None:
+    rag = BookRAG(settings, use_llm=False)
+    evidence = rag.retrieve(QUESTION, doc=survey, method=method)
+    assert evidence.plan.method == method and 1 <= len(evidence.nodes) <= 10
+    assert all(n.document == survey and n.pages for n in evidence.nodes)
+    assert [n.rank for n in evidence.nodes] == list(range(1, len(evidence.nodes) + 1))
+    answer = rag.ask(QUESTION, doc=survey, method=method)
+    assert answer.extractive and answer.citations and answer.citations[0].label().startswith(survey)
+    assert [n.key for n in answer.evidence] == [n.key for n in evidence.nodes]  # deterministic
+
+
+def test_a_saved_plan_runs_again(settings, survey, tmp_path) -> None:
+    first = run_cli(settings, "retrieve", QUESTION, "--doc", survey, "--no-llm", "--json")
+    assert first.returncode == 0, first.stderr
+    result = json.loads(first.stdout)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(result["plan"]))
+    again = run_cli(settings, "retrieve", "ignored: the plan holds the question", "--doc", survey, "--plan", str(plan),
+                    "--json")
+    assert again.returncode == 0, again.stderr
+    assert [n["key"] for n in json.loads(again.stdout)["nodes"]] == [n["key"] for n in result["nodes"]]
+    # an edited step: the Skyline replaced by the reranker's best 3
+    edited = result["plan"]
+    skyline = next(s for s in edited["steps"] if s["operator"] == "Skyline_Ranker")
+    skyline.update(operator="Top_K", params={"by": "text", "k": 3})
+    plan.write_text(json.dumps(edited))
+    top3 = run_cli(settings, "retrieve", QUESTION, "--doc", survey, "--plan", str(plan), "--json", "--explain")
+    assert top3.returncode == 0, top3.stderr
+    assert len(json.loads(top3.stdout)["nodes"]) == 3
+    broken = next(s for s in edited["steps"] if s["operator"] == "Top_K")
+    broken["params"] = {"by": "nonsense"}
+    plan.write_text(json.dumps(edited))
+    refused = run_cli(settings, "retrieve", QUESTION, "--doc", survey, "--plan", str(plan))
+    assert refused.returncode == 1 and "invalid parameters" in refused.stderr
+    listed = run_cli(settings, "methods", "--json")
+    assert [m["name"] for m in json.loads(listed.stdout)] == list(METHODS)
+
+
+@pytest.fixture
+def agreement_method():
+    """The README's worked example: an operator and a method, registered for one test."""
+    yield readme_example.register()
+    readme_example.unregister()
+
+
+def test_the_readme_example_operator_and_method(settings, survey, agreement_method: str) -> None:
+    rag = BookRAG(settings, use_llm=False)
+    evidence = rag.retrieve(QUESTION, doc=survey, method=agreement_method)
+    assert 1 <= len(evidence.nodes) <= 5 and set(evidence.pages[survey]) & GOLD_PAGES
+    steps = {t.step: t for t in evidence.trace}
+    assert steps["both"].inputs[0].startswith("lexical: ") and steps["rerank"].output.endswith("kept")
+    assert "Reduce" not in {t.operator for t in evidence.trace}

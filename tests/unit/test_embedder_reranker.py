@@ -1,0 +1,44 @@
+"""Rerankers without a model: BM25, and the /rerank endpoint against a real local HTTP server. (The real offline
+embedder, fusion and the CrossEncoder: ``tests/integration/test_embedder_reranker.py``.)"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from bookrag_neo4j.errors import ModelError
+from bookrag_neo4j.llm import HTTPReranker
+from bookrag_neo4j.llm.reranker import bm25_scores
+
+
+@pytest.fixture
+def server() -> Iterator[HTTPServer]:
+    srv = HTTPServer()
+    srv.start()
+    yield srv
+    srv.clear()
+    if srv.is_running():
+        srv.stop()
+
+
+def test_bm25() -> None:
+    scores = bm25_scores("neo4j graph", ["neo4j is a graph database", "a database", "graph graph graph theory"])
+    assert scores[0] > scores[2] > scores[1] == 0.0
+    assert bm25_scores("anything", []) == []
+
+
+async def test_http_reranker(server: HTTPServer) -> None:
+    server.expect_ordered_request("/v1/rerank", method="POST").respond_with_json({"error": "busy"}, status=503)
+    server.expect_ordered_request("/v1/rerank", method="POST").respond_with_json(
+        {"results": [{"index": 1, "relevance_score": 0.9}, {"index": 0, "relevance_score": 0.1}]}
+    )
+    reranker = HTTPReranker(server.url_for("/v1"), "bge-reranker-v2-m3", max_retries=2)
+    assert await reranker.score("q", ["a", "b"]) == [0.1, 0.9]
+    sent = json.loads(server.log[-1][0].get_data())
+    assert sent == {"model": "bge-reranker-v2-m3", "query": "q", "documents": ["a", "b"]}
+    server.expect_request("/v1/rerank", method="POST").respond_with_json({"error": "bad"}, status=400)
+    with pytest.raises(ModelError):
+        await reranker.score("q", ["a"])

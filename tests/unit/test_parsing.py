@@ -1,0 +1,72 @@
+"""Parsing small PDFs generated in the test, bad input failing cleanly, and block refinement. (Real PDFs:
+``tests/integration/test_parsing.py``.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from bookrag_neo4j.errors import DocumentError
+from bookrag_neo4j.parsing.blocks import Block
+from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
+from bookrag_neo4j.parsing.refine import dehyphenate, refine
+
+
+def pdf_with(tmp_path: Path, pages: list[str | None], name: str = "doc.pdf", **save: object) -> Path:
+    doc = pymupdf.open()
+    for text in pages:
+        page = doc.new_page()
+        if text:
+            page.insert_text((72, 72), text, fontsize=11)
+    path = tmp_path / name
+    doc.save(path, **save)
+    return path
+
+
+def test_corrupt_pdf(tmp_path: Path) -> None:
+    bad = tmp_path / "corrupt.pdf"
+    bad.write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 20)
+    with pytest.raises(DocumentError, match="not a readable PDF"):
+        parse_pdf(bad)
+    with pytest.raises(DocumentError, match="cannot read"):
+        parse_pdf(tmp_path / "missing.pdf")
+
+
+def test_encrypted_pdf(tmp_path: Path) -> None:
+    path = pdf_with(tmp_path, ["secret"], encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="u-pass", owner_pw="o-pass")
+    with pytest.raises(DocumentError, match="encrypted"):
+        parse_pdf(path)
+
+
+def test_image_only_and_blank_pdfs(tmp_path: Path) -> None:
+    with pytest.raises(DocumentError, match="no text layer"):
+        parse_pdf(pdf_with(tmp_path, [None, None]))
+    doc = pymupdf.open()
+    page = doc.new_page()
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 200, 200), False)
+    pix.clear_with(200)
+    page.insert_image(pymupdf.Rect(50, 50, 450, 450), pixmap=pix)
+    doc.save(tmp_path / "scan.pdf")
+    with pytest.raises(DocumentError, match="OCR"):
+        parse_pdf(tmp_path / "scan.pdf")
+
+
+def test_empty_page_is_a_warning(tmp_path: Path) -> None:
+    parsed = parse_pdf(pdf_with(tmp_path, ["First page text.", None, "Third page text."]))
+    assert parsed.warnings == ["page 2 is empty"]
+    assert [b.page for b in parsed.blocks] == [1, 3]
+
+
+def test_refinement() -> None:
+    assert dehyphenate("an exam-\nple of text\nacross lines") == "an example of text across lines"
+    blocks = [
+        Block("text", "The results were consistent with", page=1, bbox=(300, 700, 550, 740)),
+        Block("text", "earlier findings.", page=2, bbox=(50, 60, 300, 80)),
+        Block("text", "@@## %% ^^ && ** ((( ))) !! ~~ ++", page=2),
+        Block("title", "Chapter 2", page=2),
+    ]
+    out = refine(blocks)
+    assert [b.text for b in out] == ["The results were consistent with earlier findings.", "Chapter 2"]
+    assert out[0].page == 1 and out[0].page_end == 2
