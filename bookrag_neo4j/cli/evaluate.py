@@ -230,6 +230,22 @@ def bench_scale_cmd(
              r["without_model_inference"]["p95_ms"], r["with_model_inference"]["p50_ms"]) for r in rows), as_json)
 
 
+@bench_app.command("compare")
+def bench_compare_cmd(
+    before: Annotated[Path, typer.Argument(help="A `bookrag eval --out` folder.")],
+    after: Annotated[Path, typer.Argument(help="Another one, e.g. after a change.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Two evaluations question by question: mean recall per method, the largest per-question difference and
+    how many questions retrieved identical units (a refactor must change nothing)."""
+    from dataclasses import asdict
+
+    from ..eval.compare import compare_runs, compare_table, read_rows
+
+    diffs = compare_runs(read_rows(before), read_rows(after))
+    print_json([asdict(d) for d in diffs]) if as_json else print(compare_table(diffs), end="")
+
+
 @bench_app.command("headings")
 def bench_headings_cmd(
     paths: Annotated[list[Path], typer.Argument(help="PDF files with outlines (bookmarks), or folders.")],
