@@ -49,9 +49,9 @@ from .library.documents import Document, find_document, list_documents
 from .library.stats import document_stats
 from .llm.factory import Models
 from .methods import METHODS, Method, Retriever
-from .ops.plan import Plan
 from .progress import ProgressCallback
 from .retrieval.evidence import Answer, Evidence
+from .retrieval.plan import Plan
 from .retrieval.replies import QueryCategory
 from .server import connection_info
 

@@ -17,8 +17,8 @@ import typer
 from .common import DocOpt, InstanceOpt, JsonOpt, MethodOpt, console, library, print_json, render
 
 if TYPE_CHECKING:
-    from ..ops.plan import Plan, TraceStep
     from ..retrieval.evidence import Answer, Evidence, EvidenceNode
+    from ..retrieval.plan import Plan, TraceStep
 
 CategoryOpt = Annotated[Literal["single-hop", "multi-hop", "global"] | None, typer.Option(
     help="Skip the classification: plan the question as this category.")]
@@ -32,7 +32,7 @@ def _load_plan(path: Path | None) -> Plan | None:
         return None
     from pydantic import ValidationError
 
-    from ..ops.plan import Plan
+    from ..retrieval.plan import Plan
 
     try:
         return Plan.model_validate_json(path.read_text(encoding="utf-8"))

@@ -88,7 +88,7 @@ def demo(
 ) -> None:
     """Index a real manual, answer a single-hop, a multi-hop and a global question with citations, and print
     the Neo4j Browser links to explore the index and each answer's evidence."""
-    from ..demo import run_demo
+    from .demo import run_demo
 
     if not pdf.is_file():
         raise typer.BadParameter(f"{pdf} is not here (R-intro.pdf comes with Debian's r-doc-pdf: `make manuals`)")

@@ -14,8 +14,8 @@ from __future__ import annotations
 from ..graph.client import GraphClient
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
-from ..ops.plan import Plan, PlanStep
 from ..retrieval.chunks import ensure_chunks
+from ..retrieval.plan import Plan, PlanStep
 from ..retrieval.replies import QueryCategory
 from .registry import method
 

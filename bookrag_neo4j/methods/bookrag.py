@@ -15,7 +15,7 @@ of the Skyline, which needs both.
 from __future__ import annotations
 
 from ..llm.chat import ChatModel
-from ..ops.plan import Plan, PlanStep
+from ..retrieval.plan import Plan, PlanStep
 from ..retrieval.planner import Understanding, understand
 from ..retrieval.replies import QueryCategory
 from .registry import method

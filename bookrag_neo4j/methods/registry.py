@@ -1,4 +1,4 @@
-"""The method registry: a method turns a question into a :class:`~bookrag_neo4j.ops.plan.Plan` over the
+"""The method registry: a method turns a question into a :class:`~bookrag_neo4j.retrieval.plan.Plan` over the
 shared operators. Everything that runs a method (``bookrag ask|retrieve --method``, the SDK's ``method=``,
 ``bookrag eval --methods``, ``bookrag methods``) reads this registry and nothing else::
 
@@ -16,7 +16,7 @@ from ..errors import PlanError
 from ..graph.client import GraphClient
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
-from ..ops.plan import Plan
+from ..retrieval.plan import Plan
 from ..retrieval.replies import QueryCategory
 
 PlanBuilder = Callable[[str, ChatModel | None, QueryCategory | None], Awaitable[Plan]]

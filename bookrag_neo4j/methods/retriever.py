@@ -19,11 +19,11 @@ from ..graph.client import GraphClient
 from ..llm.factory import Models
 from ..llm.usage import track_usage
 from ..ops.executor import Run, execute
-from ..ops.plan import Plan, TraceStep
 from ..ops.registry import RunContext
 from ..ops.values import Draft, Entities, EvidenceSet
 from ..retrieval import selectors
 from ..retrieval.evidence import Answer, Evidence
+from ..retrieval.plan import Plan, TraceStep
 from ..retrieval.replies import QueryCategory
 from .registry import get_method
 

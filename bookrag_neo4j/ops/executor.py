@@ -24,8 +24,8 @@ from pydantic import ValidationError
 
 from ..errors import PlanError, StepError
 from ..llm.usage import track_usage
+from ..retrieval.plan import Plan, PlanStep, TraceStep
 from . import evidence, query, reason, search, select, synth  # noqa: F401  (registers the operators)
-from .plan import Plan, PlanStep, TraceStep
 from .registry import OPERATORS, OperatorSpec, RunContext, step_meter
 
 

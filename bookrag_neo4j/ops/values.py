@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..retrieval.evidence import EvidenceGroup, EvidenceNode
+from ..retrieval.reasoners import Candidate
 
 
 @dataclass(frozen=True)
@@ -73,20 +74,6 @@ class Selection:
 
     def summary(self) -> str:
         return f"{len(self.keys)} nodes"
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A content block as the reasoners read it, with the similarity of its stored embedding to the
-    question (None without an embedding)."""
-
-    key: str
-    doc_key: str
-    order: int
-    title: str
-    section_path: str
-    text: str
-    similarity: float | None = None
 
 
 @dataclass(frozen=True)

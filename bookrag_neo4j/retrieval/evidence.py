@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ..ops.plan import Plan, TraceStep
+from .plan import Plan, TraceStep
 
 
 class Citation(BaseModel):

@@ -31,7 +31,8 @@ Neo4j from the embedding stored at indexing (no re-embedding at question time); 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -40,9 +41,6 @@ from ..graph.gds import personalized_pagerank, projected_entity_graph
 from ..library.documents import Document
 from ..llm.reranker import Reranker
 from .entity_graph import ENTITY_GRAPHS, EntityGraph, EntityGraphCache
-
-if TYPE_CHECKING:
-    from ..ops.values import Candidate
 
 MAX_TEXT_CHARS = 2000
 
@@ -104,6 +102,21 @@ async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: S
                                                  damping=damping)
         ppr = np.array([by_key.get(k, 0.0) for k in sub.keys])
     return {node: float(ppr[entities].sum()) for node, entities in sub.node_entities.items()}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A content block as the reasoners read it, with the similarity of its stored embedding to the
+    question (None without an embedding)."""
+
+    key: str
+    doc_key: str
+    order: int
+    title: str
+    section_path: str
+    text: str
+    similarity: float | None = None
+
 
 
 def node_text(node: Candidate) -> str:

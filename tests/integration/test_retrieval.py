@@ -19,11 +19,11 @@ from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.ops.executor import execute
-from bookrag_neo4j.ops.plan import Plan, PlanStep
 from bookrag_neo4j.ops.registry import RunContext
 from bookrag_neo4j.parsing.blocks import ParsedDocument
 from bookrag_neo4j.retrieval import selectors
 from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityGraphCache
+from bookrag_neo4j.retrieval.plan import Plan, PlanStep
 from bookrag_neo4j.retrieval.reasoners import graph_reasoning, pagerank_in_process
 from bookrag_neo4j.tree.model import DocumentTree, TreeNode, finalize
 

@@ -11,9 +11,9 @@ from pydantic import BaseModel, ConfigDict
 from bookrag_neo4j.errors import PlanError, StepError
 from bookrag_neo4j.methods.bookrag import bookrag_plan, no_selector, one_reasoner
 from bookrag_neo4j.ops.executor import check, execute
-from bookrag_neo4j.ops.plan import Plan, PlanStep
 from bookrag_neo4j.ops.registry import OPERATORS, NoParams, RunContext, operator
 from bookrag_neo4j.ops.values import Ranking, Scores, Selection
+from bookrag_neo4j.retrieval.plan import Plan, PlanStep
 from bookrag_neo4j.retrieval.planner import Understanding
 from bookrag_neo4j.retrieval.replies import GlobalFilter, GlobalPlan, SubQuestion
 

@@ -2,7 +2,7 @@
 each category the planner knows (single-hop, multi-hop, global), print the answers with their citations, and
 the Neo4j Browser links to explore the index and each answer's evidence.
 
-    from bookrag_neo4j.demo import run_demo
+    from bookrag_neo4j.cli.demo import run_demo
     answers = asyncio.run(run_demo(Settings(), Path("/usr/share/R/doc/manual/R-intro.pdf"), Path("bookrag-demo")))
 
 With an LLM configured (``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``, or the local model) indexing and answering
@@ -19,11 +19,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.rule import Rule
 
-from .browse import browser_url
-from .cli.progress import RichProgress
-from .config import Settings
-from .retrieval.evidence import Answer
-from .sdk import BookRAG
+from ..browse import browser_url
+from ..config import Settings
+from ..retrieval.evidence import Answer
+from ..sdk import BookRAG
+from .progress import RichProgress
 
 # Questions about R's "An Introduction to R" (Debian's r-doc-pdf), one per category, with the category the
 # planner is expected to give each.
