@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..config import Settings
 from ..errors import DocumentNotFoundError, PlanError
@@ -56,23 +57,24 @@ class Retriever:
                        category: QueryCategory | None = None, plan: Plan | None = None) -> Evidence:
         """Ranked evidence (no synthesis), with the plan and the trace. ``plan`` runs a given plan instead."""
         plan, run = await self._run(question, doc_keys, method, category, plan, answer=False)
-        return self._evidence(plan, run[0], run[1])
+        return self._evidence(plan, run)
 
     async def ask(self, question: str, doc_keys: Sequence[str] | None = None, *, method: str = "bookrag",
                   category: QueryCategory | None = None, plan: Plan | None = None) -> Answer:
         """The answer with the citations of the evidence it used (extractive without an LLM)."""
-        plan, (result, trace) = await self._run(question, doc_keys, method, category, plan, answer=True)
-        evidence = self._evidence(plan, result, trace)
-        draft = result.outputs[plan.answer]
+        plan, run = await self._run(question, doc_keys, method, category, plan, answer=True)
+        evidence = self._evidence(plan, run)
+        draft = run.outputs[plan.answer]
         if not isinstance(draft, Draft):
             raise PlanError(f"the plan's answer step {plan.answer!r} gives {type(draft).__name__}, not a Draft")
         return Answer(question=plan.question, text=draft.text, citations=[n.citation for n in draft.used],
-                      evidence=evidence.nodes, plan=plan, trace=trace, extractive=draft.extractive,
+                      evidence=evidence.nodes, plan=plan, trace=run.trace, extractive=draft.extractive,
                       count=evidence.count, groups=evidence.groups, seeds=evidence.seeds)
 
     async def _run(self, question: str, doc_keys: Sequence[str] | None, method: str,
                    category: QueryCategory | None, plan: Plan | None, *, answer: bool
-                   ) -> tuple[Plan, tuple[Run, list[TraceStep]]]:
+                   ) -> tuple[Plan, Run]:
+        """The plan (made by the method unless given) and its run; the planning step opens the trace."""
         documents = await selectors.scope_documents(self.graph, doc_keys)
         if not documents:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
@@ -84,15 +86,15 @@ class Retriever:
             raise PlanError("the plan has no answer step (Reduce): it can only retrieve")
         ctx = RunContext(self.graph, self.settings, self.models, self.llm, documents)
         run = await execute(plan, ctx, until=None if answer else plan.output)
-        return plan, (run, planned + run.trace)
+        return plan, replace(run, trace=planned + run.trace)
 
     @staticmethod
-    def _evidence(plan: Plan, run: Run, trace: list[TraceStep]) -> Evidence:
+    def _evidence(plan: Plan, run: Run) -> Evidence:
         found = run.outputs.get(plan.output)
         if not isinstance(found, EvidenceSet):
             raise PlanError(f"the plan's output step {plan.output!r} gives {type(found).__name__}, "
                             "not an EvidenceSet")
         nodes = [n.model_copy(update={"rank": rank}) for rank, n in enumerate(found.nodes, 1)]
         seeds = list(dict.fromkeys(s for e in run.of_type(Entities) for s in e.seeds))
-        return Evidence(question=plan.question, nodes=nodes, plan=plan, trace=trace, count=found.count,
+        return Evidence(question=plan.question, nodes=nodes, plan=plan, trace=run.trace, count=found.count,
                         groups=found.groups, seeds=seeds)
