@@ -144,6 +144,12 @@ class Settings(BaseSettings):
         False, description="Link identical entities (same normalised name and type) of different documents by SAME_AS."
     )
 
+    # --- Layout layer (SuperRAG, G²-Reader, the passage baselines) ---
+    layout_passage_words: int = Field(400, ge=50, description="Words a passage holds (whole blocks, one section).")
+    layout_knn_top_k: int = Field(5, ge=1, description="SIMILAR edges KNN writes per passage, row, table or image.")
+    layout_knn_cutoff: float = Field(0.6, ge=0, le=1, description="Cosine below which KNN writes no SIMILAR edge.")
+    layout_keywords: int = Field(8, ge=1, description="Keywords (HAS_KEYWORD) kept per passage.")
+
     # --- Retrieval ---
     section_depth: int = Field(2, ge=1, description="Select_by_Entity lifts GT-Linked nodes to sections at this depth.")
     link_threshold: float = Field(0.75, ge=-1, le=1, description="Cosine a graph entity needs to link to a question entity.")

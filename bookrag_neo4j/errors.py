@@ -81,11 +81,13 @@ class DocumentNotFoundError(DocumentError):
 
 
 class UserQueryError(BookRAGError):
-    """User-supplied Cypher (``run_cypher``) failed: a syntax error, a missing parameter, a timeout."""
+    """User-supplied Cypher (``run_cypher``) failed: a missing parameter, a timeout, more rows than ``max_rows``."""
 
 
 class QueryRefusedError(UserQueryError):
-    """User-supplied Cypher that is not read-only: ``run_cypher`` refuses it before it runs."""
+    """User-supplied Cypher the read-only gate refuses before it runs (``bookrag_neo4j.graph.gate``): a write, a
+    procedure outside the allow-list, ``LOAD CSV``, a command, another database, or a query the server will not
+    plan (a syntax error included); the message names the reason."""
 
 
 class PlanError(BookRAGError):

@@ -68,3 +68,14 @@ def image_file_glob(doc_key: str) -> str:
 def chunk_key(doc_key: str, chunker: str, ordinal: int) -> str:
     """An evaluation chunk's key (the fixed-size chunks of the baselines), by chunker version and position."""
     return _digest(f"{doc_key}|{chunker}|{ordinal}")[:32]
+
+
+def layout_key(doc_key: str, part: str, identity: str) -> str:
+    """A key of the layout layer (:mod:`bookrag_neo4j.layout`): ``part`` names the kind ("toc", "passage",
+    "row") and ``identity`` its place and content within the document, so rebuilding writes the same keys."""
+    return f"{key_prefix(doc_key)}-{part[0]}{_digest(f'{doc_key}|{part}|{identity}')[:24]}"
+
+
+def term_key(text: str) -> str:
+    """A library-wide ``(:Keyword)`` or ``(:Stem)`` key: the normalised term itself (shared by documents)."""
+    return " ".join(text.lower().split())

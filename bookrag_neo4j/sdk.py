@@ -44,11 +44,13 @@ from .graph.client import USER_QUERY_TIMEOUT, GraphClient
 from .index.pipeline import Indexer, IndexReport
 from .keys import file_key
 from .kg.build import GraphReport
+from .layout.build import LayoutReport
 from .library.catalogue import delete_document, table_of_contents
 from .library.documents import Document, find_document, list_documents
 from .library.stats import document_stats
 from .llm.factory import Models
 from .methods import METHODS, Method, Retriever
+from .ops.layout import CypherRun
 from .progress import ProgressCallback
 from .retrieval.evidence import Answer, Evidence
 from .retrieval.plan import Plan
@@ -127,6 +129,16 @@ class BookRAG:
         return await self.retriever(graph).ask(question, await self._doc_keys(graph, doc), method=method,
                                                 category=category, plan=plan)
 
+    async def acypher(self, question: str, doc: Docs = None) -> CypherRun:
+        """text2Cypher alone: the read-only query written for the question (the LLM over the schema, else an
+        intent template) and the rows it returned through the read-only gate."""
+        graph = await self._client()
+        return await self.retriever(graph).cypher(question, await self._doc_keys(graph, doc))
+
+    def cypher(self, question: str, doc: Docs = None) -> CypherRun:
+        """The sync twin of :meth:`acypher`."""
+        return self._run(self.acypher(question, doc))
+
     @staticmethod
     def methods() -> list[Method]:
         """The registered methods (name, description): BookRAG, its ablations, the baselines."""
@@ -176,6 +188,12 @@ class BookRAG:
         """(Re)build the knowledge graph of an indexed document (key, key prefix, file name or its PDF)."""
         key = file_key(Path(doc)) if Path(doc).is_file() else (await self.adocument(str(doc))).key
         return await (await self._indexer(er_mode, progress)).build_graph(key, force=force)
+
+    async def abuild_layout(self, doc: str | Path, *, force: bool = False,
+                            progress: ProgressCallback | None = None) -> LayoutReport:
+        """(Re)build the layout layer (SuperRAG's ToC, passages, table rows, SIMILAR) of an indexed document."""
+        key = file_key(Path(doc)) if Path(doc).is_file() else (await self.adocument(str(doc))).key
+        return await (await self._indexer(None, progress)).build_layout(key, force=force)
 
     async def adocuments(self) -> list[Document]:
         """Every indexed document, by file name."""
@@ -240,6 +258,10 @@ class BookRAG:
     def build_graph(self, doc: str | Path, **kwargs: Any) -> GraphReport:
         """The sync twin of :meth:`abuild_graph`."""
         return self._run(self.abuild_graph(doc, **kwargs))
+
+    def build_layout(self, doc: str | Path, **kwargs: Any) -> LayoutReport:
+        """The sync twin of :meth:`abuild_layout`."""
+        return self._run(self.abuild_layout(doc, **kwargs))
 
     def documents(self) -> list[Document]:
         """The sync twin of :meth:`adocuments`."""

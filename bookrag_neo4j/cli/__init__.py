@@ -3,7 +3,7 @@ command group, the options and the output helpers they share in :mod:`.common`.
 
     bookrag neo4j start | stop | status | logs | init, bookrag doctor          server.py
     bookrag index, docs list | delete, stats, toc                              library.py
-    bookrag ask, retrieve, methods                                             ask.py
+    bookrag ask, retrieve, methods, cypher                                     ask.py
     bookrag eval, bench models | ingest | graph | query | scale | headings      evaluate.py
     bookrag browse, bi, demo                                                   explore.py
     bookrag models [packages | prepare]                                        models.py
@@ -26,7 +26,8 @@ app = typer.Typer(help="BookRAG on Neo4j: index long documents, ask questions wi
                   no_args_is_help=True, pretty_exceptions_enable=False)
 
 _COMMANDS = server.COMMANDS | library.COMMANDS | ask.COMMANDS | evaluate.COMMANDS | explore.COMMANDS
-for _name in ("doctor", "index", "ask", "retrieve", "methods", "eval", "stats", "toc", "browse", "bi", "demo"):  # help order
+for _name in ("doctor", "index", "ask", "retrieve", "cypher", "methods", "eval", "stats", "toc", "browse", "bi",
+              "demo"):  # help order
     app.command(_name)(_COMMANDS[_name])
 for _name, _group in {"neo4j": server.neo4j_app, "bench": evaluate.bench_app, "models": models.models_app,
                       "docs": library.docs_app}.items():

@@ -125,4 +125,32 @@ def methods(as_json: JsonOpt = False) -> None:
            ((m.name, m.description) for m in found), as_json)
 
 
-COMMANDS = {"ask": ask, "retrieve": retrieve, "methods": methods}
+def cypher(
+    question: Annotated[str, typer.Argument(help="The question.")],
+    doc: DocOpt = None,
+    explain: ExplainOpt = False,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="The offline intent templates only.")] = False,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """text2Cypher: the read-only Cypher query written for a question (the LLM, else an intent template) and
+    its rows, run through the read-only gate."""
+    from dataclasses import asdict
+
+    run = library(instance, use_llm=not no_llm).cypher(question, doc=doc)
+    if as_json:
+        print_json(asdict(run))
+        return
+    if explain or not run.rows:
+        console.print(f"[dim]query ({run.source}):[/]", highlight=False)
+        console.print(run.query or "(none: no template fits and no LLM wrote one)", markup=False, highlight=False)
+        if run.parameters:
+            console.print(f"[dim]parameters:[/] {run.parameters}", highlight=False)
+    if run.error:
+        console.print(f"[red]refused:[/] {run.error}", highlight=False)
+    elif run.query:
+        columns = list(run.rows[0]) if run.rows else ["key"]
+        render(run.rows, columns, ([str(r.get(c))[:60] for c in columns] for r in run.rows), as_json=False)
+
+
+COMMANDS = {"ask": ask, "retrieve": retrieve, "methods": methods, "cypher": cypher}

@@ -16,11 +16,13 @@ docs_app = typer.Typer(help="The documents in the library.", no_args_is_help=Tru
 
 def index(
     paths: Annotated[list[str] | None, typer.Argument(
-        help="PDF files to index (with --stage graph: indexed documents, by key, file name or path).")] = None,
+        help="PDF files to index (with --stage graph or layout: indexed documents, by key, file name or path).")] = None,
     mineru_output: Annotated[Path | None, typer.Option(help="Index a MinerU output folder instead.")] = None,
     parser: Annotated[str, typer.Option(help="pymupdf (embedded) or mineru (runs MinerU if installed).")] = "pymupdf",
-    stage: Annotated[Literal["all", "tree", "graph"], typer.Option(
-        help="all: tree, embeddings and knowledge graph; tree: without the graph; graph: the graph alone.")] = "all",
+    stage: Annotated[Literal["all", "tree", "graph", "layout"], typer.Option(
+        help="all: tree, embeddings, knowledge graph and layout layer; tree: the tree and its embeddings; "
+             "graph: the knowledge graph alone; layout: the layout layer alone (ToC, passages, table rows, "
+             "SIMILAR).")] = "all",
     er: Annotated[Literal["gradient", "basic"] | None, typer.Option(
         help="Entity resolution (default BOOKRAG_ER_MODE, gradient).")] = None,
     no_llm: Annotated[bool, typer.Option(
@@ -34,20 +36,24 @@ def index(
     rag = library(instance, use_llm=not no_llm)
     options: dict[str, Any] = {"er_mode": er, "progress": None if as_json else RichProgress(), "force": force}
     sources: list[tuple[Path | None, Path | None]] = [(None, mineru_output)] if mineru_output else []
-    if stage != "graph":
+    layer = stage in ("graph", "layout")  # a stage over documents already indexed
+    if not layer:
         sources += [(path, None) for path in pdf_paths(paths or [])]
     if not sources and not paths:
-        raise typer.BadParameter("give PDF files, --mineru-output DIR, or (with --stage graph) documents")
+        raise typer.BadParameter("give PDF files, --mineru-output DIR, or (with --stage graph|layout) documents")
 
     async def work() -> list[dict]:
         reports = []
-        for doc in (paths or []) if stage == "graph" else []:
-            reports.append((await rag.abuild_graph(doc, **options)).model_dump())
+        for doc in (paths or []) if layer else []:
+            if stage == "graph":
+                reports.append((await rag.abuild_graph(doc, **options)).model_dump())
+            else:
+                reports.append((await rag.abuild_layout(doc, force=force, progress=options["progress"])).model_dump())
             if not as_json:
-                _print_graph_report(reports[-1])
-        for pdf, folder in [] if stage == "graph" else sources:
+                (_print_graph_report if stage == "graph" else _print_layout_report)(reports[-1])
+        for pdf, folder in [] if layer else sources:
             reports.append((await rag.aindex(pdf, mineru_output=folder, parser=parser, embed=not no_embed,
-                                             graph=stage == "all", **options)).model_dump())
+                                             graph=stage == "all", layout=stage == "all", **options)).model_dump())
             if not as_json:
                 _print_report(reports[-1])
         return reports
@@ -81,6 +87,19 @@ def _print_report(r: dict) -> None:
                                          f"{r['relationships_written']} relationships; embedded {r['embedded']} blocks")
     if r.get("graph"):
         _print_graph_report(r["graph"])
+    if r.get("layout"):
+        _print_layout_report(r["layout"])
+
+
+def _print_layout_report(r: dict) -> None:
+    c = r["counts"]
+    head = "[green]layout[/]" if r["status"] == "built" else "layout unchanged"
+    console.print(f"  {head}: {c['toc_entries']} ToC entries, {c['passages']} passages, {c['table_rows']} table rows, "
+                  f"{c['refers_to']} REFERS_TO, {c['similar']} SIMILAR, {c['labelled_pages']} labelled pages")
+    if r["seconds"]:
+        console.print("  time: " + ", ".join(f"{k} {v:.2f}s" for k, v in r["seconds"].items()))
+    for warning in r["warnings"]:
+        console.print(f"  [yellow]warning:[/] {warning}")
 
 
 def _print_graph_report(g: dict) -> None:
@@ -120,9 +139,9 @@ def stats(doc: DocArg, instance: InstanceOpt = None, as_json: JsonOpt = False) -
         print_json(result)
         return
     for key, value in result.items():
-        if key == "graph":
+        if key in ("graph", "layout"):
             for gkey, gvalue in value.items():
-                console.print(f"graph.{gkey:24} {gvalue}")
+                console.print(f"{key}.{gkey:24} {gvalue}")
         else:
             console.print(f"{key:30} {value}")
 

@@ -68,7 +68,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
     for doc in sorted({q.doc for q in bench.questions}):  # a no-op for an indexed PDF, but for missing embeddings
         keys[doc] = (await indexer.index(bench.pdf(doc), graph=not only_indexed)).doc_key
         for name in methods:  # layers a method reads that are built on first use (chunks): not timed
-            await METHODS[name].prepare(graph, models, keys[doc])
+            await METHODS[name].prepare(graph, settings, models, keys[doc])
     retriever = Retriever(graph, settings, models, use_llm=use_llm)
     llm = models.llm if use_llm else None  # answer extraction and the judge
     rows = []

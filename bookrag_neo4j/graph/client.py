@@ -7,6 +7,7 @@
 
 Reads are routed to readers (``routing_=READ``), every call names its database (``database_=``), and
 driver errors that mean "Neo4j is not there" become :class:`~bookrag_neo4j.errors.Neo4jUnavailableError`.
+Cypher a user wrote goes through ``run_user_query`` only: the read-only gate (``gate.py``), a timeout, a row cap.
 """
 
 from __future__ import annotations
@@ -15,16 +16,26 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from neo4j import AsyncGraphDatabase, EagerResult, NotificationDisabledClassification, Query, RoutingControl
+from neo4j import (
+    READ_ACCESS,
+    AsyncGraphDatabase,
+    AsyncManagedTransaction,
+    EagerResult,
+    NotificationDisabledClassification,
+    Query,
+    RoutingControl,
+    unit_of_work,
+)
 from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable, SessionExpired
 
-from ..errors import Neo4jUnavailableError, QueryRefusedError, UserQueryError
+from ..errors import Neo4jUnavailableError, UserQueryError
+from .gate import check_plan, explain_refused
 from .queries import load_query
 
 log = logging.getLogger(__name__)
 
 USER_QUERY_TIMEOUT = 30.0  # seconds a user's query may run (run_user_query)
-QUERY_TYPES = {"rw": "read-write", "w": "write", "s": "a schema change"}
+USER_QUERY_MAX_ROWS = 10_000  # rows a user's query may return (run_user_query); more is an error, not a cut
 
 
 @dataclass(frozen=True)
@@ -95,32 +106,56 @@ class GraphClient:
         try:
             return await self._driver.execute_query(query, parameters_=params, database_=self.conn.database,
                                                     routing_=routing)
-        except (ServiceUnavailable, SessionExpired) as exc:
-            raise Neo4jUnavailableError(f"Neo4j at {self.conn.uri} is not reachable: {exc}") from exc
-        except AuthError as exc:
-            raise Neo4jUnavailableError(
-                f"Neo4j at {self.conn.uri} refused the credentials of user {self.conn.username!r}: {exc}"
-            ) from exc
+        except (ServiceUnavailable, SessionExpired, AuthError) as exc:
+            raise self._unavailable(exc) from exc
+
+    def _unavailable(self, exc: Exception) -> Neo4jUnavailableError:
+        if isinstance(exc, AuthError):
+            return Neo4jUnavailableError(
+                f"Neo4j at {self.conn.uri} refused the credentials of user {self.conn.username!r}: {exc}")
+        return Neo4jUnavailableError(f"Neo4j at {self.conn.uri} is not reachable: {exc}")
 
     async def run_user_query(self, query: str, params: dict[str, Any] | None = None, *,
-                             timeout: float = USER_QUERY_TIMEOUT) -> list[dict[str, Any]]:
-        """Run Cypher a user wrote (a BI tool, a notebook) only if it is read-only: the server plans it first
-        (``EXPLAIN``, nothing runs) and anything whose query type is not ``r`` (read) is refused with
-        :class:`~bookrag_neo4j.errors.QueryRefusedError`. It then runs with read routing, in a read session,
-        with a transaction ``timeout`` in seconds. Other server errors become
+                             timeout: float = USER_QUERY_TIMEOUT,
+                             max_rows: int | None = USER_QUERY_MAX_ROWS) -> list[dict[str, Any]]:
+        """Run Cypher a user wrote (a BI tool, a notebook, an LLM) only if the read-only gate passes it: the server
+        plans it first (``EXPLAIN``, nothing runs) and :func:`~bookrag_neo4j.graph.gate.check_plan` walks the
+        plan; a query it refuses, or one the server will not plan, raises
+        :class:`~bookrag_neo4j.errors.QueryRefusedError` naming the reason. A query that passes runs in a read
+        transaction (read routing, read access mode) with a transaction ``timeout`` in seconds, and may return
+        at most ``max_rows`` rows (``None``: no cap): it streams, and stops with
+        :class:`~bookrag_neo4j.errors.UserQueryError` at row ``max_rows + 1``. Other server errors become
         :class:`~bookrag_neo4j.errors.UserQueryError`."""
         params = params or {}
-        plan = await self._user_query(Query(f"EXPLAIN {query}", timeout=timeout), params)
-        kind = plan.summary.query_type
-        if kind != "r":
-            raise QueryRefusedError(f"only read-only Cypher may run here; the server plans this query as "
-                                    f"{QUERY_TYPES.get(kind, kind)}")
-        result = await self._user_query(Query(query, timeout=timeout), params)
-        return [record.data() for record in result.records]
-
-    async def _user_query(self, query: Query, params: dict[str, Any]) -> EagerResult:
         try:
-            return await self._execute(query, params, RoutingControl.READ)
+            plan = await self._execute(Query(f"EXPLAIN {query}", timeout=timeout), params, RoutingControl.READ)
+        except Neo4jError as exc:
+            raise explain_refused(exc.code, exc.message) from exc
+        check_plan(plan.summary.plan, query_type=plan.summary.query_type, database=plan.summary.database,
+                   allowed_database=self.conn.database)
+        return await self._read_capped(query, params, timeout, max_rows)
+
+    async def _read_capped(self, query: str, params: dict[str, Any], timeout: float,
+                           max_rows: int | None) -> list[dict[str, Any]]:
+        """Run a checked user query in a read transaction, pulling at most ``max_rows + 1`` records."""
+
+        @unit_of_work(timeout=timeout)
+        async def work(tx: AsyncManagedTransaction) -> list[dict[str, Any]]:
+            result = await tx.run(query, params)
+            if max_rows is None:
+                return [record.data() async for record in result]
+            records = await result.fetch(max_rows + 1)
+            if len(records) > max_rows:  # raising rolls back: the driver discards the rest, nothing more streams
+                raise UserQueryError(f"the query returned more than {max_rows} rows; add LIMIT (or pass a larger "
+                                     f"max_rows)")
+            return [record.data() for record in records]
+
+        try:
+            async with self._driver.session(database=self.conn.database,
+                                            default_access_mode=READ_ACCESS) as session:
+                return await session.execute_read(work)
+        except (ServiceUnavailable, SessionExpired, AuthError) as exc:
+            raise self._unavailable(exc) from exc
         except Neo4jError as exc:
             raise UserQueryError(f"{exc.code}: {exc.message}") from exc
 

@@ -2,6 +2,8 @@
 
     async with projected_entity_graph(graph, entity_keys) as projection:
         scores = await personalized_pagerank(graph, projection, source_keys=["e1"])
+    async with projected_layout_embeddings(graph, doc_key) as projection:
+        edges = await knn_write_similar(graph, projection, doc_key, top_k=5, cutoff=0.5)
 
 Each projection gets a unique name (``bookrag-<uuid>``) and is dropped when the ``async with`` block ends,
 even on error or cancellation, so no named graph leaks onto the server's heap. GDS procedures run with write
@@ -54,6 +56,23 @@ def projected_entity_graph(graph: GraphClient, entity_keys: Sequence[str]) -> As
 def projected_document_entities(graph: GraphClient, doc_key: str) -> AsyncContextManager[Projection]:
     """Project all entities of a document and the edges among them; drop the projection after."""
     return _projection(graph, "gds/project_document_entities", doc_key=doc_key)
+
+
+def projected_layout_embeddings(graph: GraphClient, doc_key: str) -> AsyncContextManager[Projection]:
+    """Project a document's passages, table rows, tables and images with their embeddings (no relationships),
+    for KNN; drop the projection after."""
+    return _projection(graph, "gds/project_layout_embeddings", doc_key=doc_key)
+
+
+async def knn_write_similar(graph: GraphClient, projection: Projection, doc_key: str, *, top_k: int, cutoff: float,
+                            seed: int = 42) -> int:
+    """``gds.knn.write`` of ``SIMILAR {score}`` edges over the projection's embeddings (one thread, fixed seed:
+    deterministic), then one edge kept of each mutual pair; the number of edges left."""
+    if projection.node_count < 2:
+        return 0
+    (row,) = await graph.write("gds/knn_write", graph_name=projection.name, top_k=top_k, cutoff=cutoff, seed=seed)
+    (dropped,) = await graph.write("gds/dedupe_similar", doc_key=doc_key)
+    return row["written"] - dropped["deleted"]
 
 
 async def weakly_connected_components(graph: GraphClient, projection: Projection) -> dict[str, int]:

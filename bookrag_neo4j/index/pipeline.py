@@ -1,5 +1,5 @@
-"""The indexing pipeline: parse -> sections -> tree -> Neo4j -> embeddings -> knowledge graph, idempotent and
-resumable.
+"""The indexing pipeline: parse -> sections -> tree -> Neo4j -> embeddings -> knowledge graph -> layout layer,
+idempotent and resumable.
 
     async with GraphClient(conn) as graph:
         report = await Indexer(graph, settings, models).index(Path("R-intro.pdf"))
@@ -10,7 +10,8 @@ A document's key is the SHA-256 of its content, so indexing the same file again 
 the same name and new content replaces the old index. The Document node keeps ``status = 'writing'`` until its
 tree is complete; an interrupted run is simply run again (every write is a MERGE on content-hash keys), and
 the embedding stage continues with the blocks that have no embedding yet, and the graph stage (see
-:mod:`bookrag_neo4j.kg.build`) rebuilds a graph that is not complete.
+:mod:`bookrag_neo4j.kg.build`) and the layout stage (:mod:`bookrag_neo4j.layout.build`) rebuild a layer that is
+not complete.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ..graph.client import GraphClient
 from ..graph.schema import apply_schema
 from ..keys import document_key, file_key
 from ..kg.build import GraphBuilder, GraphReport
+from ..layout.build import LayoutBuilder, LayoutReport
 from ..library.catalogue import delete_document
 from ..library.documents import Document, EmbeddingsStatus, TreeStatus, get_document, match_documents
 from ..library.stats import document_stats
@@ -67,6 +69,7 @@ class IndexReport(BaseModel):
     llm_usage: dict[str, dict[str, int]] = Field(default_factory=dict)
     warnings: list[str] = Field(default_factory=list)
     graph: GraphReport | None = None
+    layout: LayoutReport | None = None
 
 
 class Indexer:
@@ -100,13 +103,22 @@ class Indexer:
             self._schema_ready = True
 
     async def index(self, path: Path | None = None, *, mineru_output: Path | None = None, embed: bool = True,
-                    graph: bool = True, force: bool = False) -> IndexReport:
-        """Index a PDF (or a MinerU output folder): the tree, block embeddings (``embed``) and the knowledge
-        graph (``graph``). Bad input raises ``DocumentError`` before anything is written."""
+                    graph: bool = True, layout: bool = True, force: bool = False) -> IndexReport:
+        """Index a PDF (or a MinerU output folder): the tree, block embeddings (``embed``), the knowledge
+        graph (``graph``) and the layout layer (``layout``). Bad input raises ``DocumentError`` before anything
+        is written."""
         report = await self._index_tree(path, mineru_output=mineru_output, embed=embed, force=force)
         if graph:
             report.graph = await self.build_graph(report.doc_key, force=force)
+        if layout:
+            report.layout = await self.build_layout(report.doc_key, force=force)
         return report
+
+    async def build_layout(self, doc_key: str, *, force: bool = False) -> LayoutReport:
+        """The layout stage alone, on a document whose tree is indexed (``bookrag index --stage layout``)."""
+        await self._ensure_schema()
+        builder = LayoutBuilder(self.graph, self.settings, self.models.embedder, progress=self.progress)
+        return await builder.build(doc_key, force=force)
 
     async def build_graph(self, doc_key: str, *, force: bool = False) -> GraphReport:
         """The graph stage alone, on a document whose tree is indexed (``bookrag index --stage graph``)."""

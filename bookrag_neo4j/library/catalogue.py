@@ -23,9 +23,19 @@ async def delete_entities(graph: GraphClient, doc_key: str) -> int:
     return await delete_in_batches(graph, "kg/delete_entities_batch", doc_key=doc_key)
 
 
+async def delete_layout(graph: GraphClient, doc_key: str) -> int:
+    """Delete a document's layout layer (:mod:`bookrag_neo4j.layout.build`): its keywords and stems that no other
+    document uses, its passages and table rows (in batches), its ToC and the layer's edges and labels on its tree."""
+    (row,) = await graph.write("layout/delete_keywords", doc_key=doc_key)
+    deleted = row["deleted"] + await delete_in_batches(graph, "layout/delete_units_batch", doc_key=doc_key)
+    await graph.write("layout/delete_structure", doc_key=doc_key)
+    return deleted
+
+
 async def delete_document(graph: GraphClient, doc_key: str, image_dir: Path | None = None) -> int:
-    """Delete the document, its entities, tree nodes and pages (in batches), and its extracted images."""
-    deleted = await delete_entities(graph, doc_key)
+    """Delete the document, its entities, layout layer, tree nodes and pages (in batches), and its extracted
+    images."""
+    deleted = await delete_entities(graph, doc_key) + await delete_layout(graph, doc_key)
     deleted += await delete_in_batches(graph, "library/delete_tree_batch", doc_key=doc_key)
     (row,) = await graph.write("library/delete_pages_and_document", doc_key=doc_key)
     if image_dir is not None and image_dir.is_dir():

@@ -9,8 +9,8 @@ A document is built in layers, each recording its state on the Document node und
 tree (``status``: 'writing' until every node and page is written, then 'complete') and the knowledge graph
 (``graph_status``: 'building', then 'complete'; absent until a build starts). The block embeddings
 (``embeddings_status``: 'embedding', then 'complete' with the ``embedder``) are stored on the blocks; the embed
-stage resumes from the blocks without one. A later layer (e.g. ``layout``) records ``<layer>_status`` and
-gets a status enum and a field here.
+stage resumes from the blocks without one. SuperRAG's layout layer (:mod:`bookrag_neo4j.layout.build`) records
+``layout_status`` ('building', then 'complete') with the ``layout_config`` it was built with and its counts.
 """
 
 from __future__ import annotations
@@ -38,6 +38,27 @@ class EmbeddingsStatus(StrEnum):
 class GraphStatus(StrEnum):
     BUILDING = "building"
     COMPLETE = "complete"
+
+
+class LayoutStatus(StrEnum):
+    BUILDING = "building"
+    COMPLETE = "complete"
+
+
+class LayoutCounts(BaseModel):
+    """What a layout build made (stored on the Document as ``layout_<name>``)."""
+
+    toc_entries: int = 0
+    master_sections: int = 0
+    passages: int = 0
+    table_rows: int = 0
+    refers_to: int = 0
+    keyword_links: int = 0
+    labelled_pages: int = 0
+    similar: int = 0
+
+    def properties(self) -> dict[str, int]:
+        return {f"layout_{name}": getattr(self, name) for name in LayoutCounts.model_fields}
 
 
 class GraphCounts(BaseModel):
@@ -92,12 +113,21 @@ class Document(BaseModel):
     graph_counts: GraphCounts = Field(default_factory=GraphCounts)
     graph_er_merges: int = 0
 
+    # the layout layer: written by bookrag_neo4j.layout.build
+    layout: LayoutStatus | None = Field(None, validation_alias="layout_status")
+    layout_config: str | None = None
+    layout_built_at: str | None = None
+    layout_seconds: float | None = None
+    layout_counts: LayoutCounts = Field(default_factory=LayoutCounts)
+
     @model_validator(mode="before")
     @classmethod
-    def _nest_graph_counts(cls, node: Any) -> Any:
-        if isinstance(node, dict) and "graph_counts" not in node:
-            counts = {name: node[f"graph_{name}"] for name in GraphCounts.model_fields if f"graph_{name}" in node}
-            return {**node, "graph_counts": counts}
+    def _nest_counts(cls, node: Any) -> Any:
+        if isinstance(node, dict):
+            for prefix, model in (("graph", GraphCounts), ("layout", LayoutCounts)):
+                if f"{prefix}_counts" not in node:
+                    counts = {n: node[f"{prefix}_{n}"] for n in model.model_fields if f"{prefix}_{n}" in node}
+                    node = {**node, f"{prefix}_counts": counts}
         return node
 
     @property

@@ -86,9 +86,16 @@ async def graph_statistics(graph: GraphClient, doc_key: str) -> dict[str, float 
     return out
 
 
+async def layout_statistics(graph: GraphClient, doc_key: str) -> dict[str, Any]:
+    """The layout layer's counts as the graph holds them, with its status and config (None: never built)."""
+    (row,) = await graph.read("layout/counts", doc_key=doc_key)
+    (doc,) = await graph.read("layout/status", doc_key=doc_key)
+    return {"status": doc["status"], "config": doc["config"], **row}
+
+
 async def document_stats(graph: GraphClient, doc_key: str, *, with_graph: bool = False) -> dict[str, Any]:
-    """Counts: pages, blocks by type, sections by level; ``with_graph``: the knowledge graph's statistics
-    (see :func:`graph_statistics`)."""
+    """Counts: pages, blocks by type, sections by level, the layout layer's counts; ``with_graph``: the
+    knowledge graph's statistics (see :func:`graph_statistics`)."""
     rows = await graph.read("library/stats", doc_key=doc_key)
     if not rows:
         raise DocumentNotFoundError(f"no indexed document with key {doc_key!r}")
@@ -100,4 +107,5 @@ async def document_stats(graph: GraphClient, doc_key: str, *, with_graph: bool =
         "sections": sum(sections.values()),
         "sections_by_level": {k: sections[k] for k in sorted(sections, key=lambda k: int(k[1:]))},
         "blocks": sum(blocks.values()), "blocks_by_type": dict(sorted(blocks.items())),
+        "layout": await layout_statistics(graph, doc_key),
     } | ({"graph": await graph_statistics(graph, doc_key)} if with_graph else {})

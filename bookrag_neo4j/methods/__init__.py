@@ -10,7 +10,7 @@
 """
 
 # isort: off
-from . import bookrag, baselines  # noqa: F401  (registers the methods, BookRAG first)
+from . import bookrag, baselines, superrag  # noqa: F401  (registers the methods, BookRAG first)
 # isort: on
 from .registry import METHODS, Method, get_method, method
 from .retriever import Retriever

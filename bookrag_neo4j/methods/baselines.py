@@ -11,6 +11,7 @@ Each plan ends in Fetch_Evidence then Reduce, so a baseline answers too (extract
 
 from __future__ import annotations
 
+from ..config import Settings
 from ..graph.client import GraphClient
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
@@ -28,7 +29,7 @@ def _plan(question: str, search: list[PlanStep], unit: str = "node") -> Plan:
                 answer="reduce")
 
 
-async def _chunks(graph: GraphClient, models: Models, doc_key: str) -> None:
+async def _chunks(graph: GraphClient, settings: Settings, models: Models, doc_key: str) -> None:
     await ensure_chunks(graph, doc_key, models.embedder)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from ..config import Settings
 from ..errors import PlanError
 from ..graph.client import GraphClient
 from ..llm.chat import ChatModel
@@ -20,7 +21,7 @@ from ..retrieval.plan import Plan
 from ..retrieval.replies import QueryCategory
 
 PlanBuilder = Callable[[str, ChatModel | None, QueryCategory | None], Awaitable[Plan]]
-Preparer = Callable[[GraphClient, Models, str], Awaitable[object]]
+Preparer = Callable[[GraphClient, Settings, Models, str], Awaitable[object]]
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,12 @@ class Method:
     name: str
     description: str
     build: PlanBuilder
-    preparer: Preparer | None = None  # builds a layer the method reads on first use (the chunk layer)
+    preparer: Preparer | None = None  # builds a layer the method reads on first use (chunks, the layout layer)
 
-    async def prepare(self, graph: GraphClient, models: Models, doc_key: str) -> None:
+    async def prepare(self, graph: GraphClient, settings: Settings, models: Models, doc_key: str) -> None:
         """Build what the method reads of the document ahead of the first question (e.g. before timing)."""
         if self.preparer is not None:
-            await self.preparer(graph, models, doc_key)
+            await self.preparer(graph, settings, models, doc_key)
 
     async def plan(self, question: str, llm: ChatModel | None, category: QueryCategory | None = None) -> Plan:
         """The plan for ``question`` (``llm`` None: LLM-free; ``category`` skips the classification)."""

@@ -20,13 +20,14 @@ from ..graph.client import GraphClient
 from ..llm.factory import Models
 from ..llm.usage import track_usage
 from ..ops.executor import Run, execute
+from ..ops.layout import CypherRun, question_cypher
 from ..ops.registry import RunContext
 from ..ops.values import Draft, Entities, EvidenceSet
 from ..retrieval import selectors
 from ..retrieval.evidence import Answer, Evidence
 from ..retrieval.plan import Plan, TraceStep
 from ..retrieval.replies import QueryCategory
-from .registry import get_method
+from .registry import METHODS, get_method
 
 
 class Retriever:
@@ -82,11 +83,22 @@ class Retriever:
         if plan is None:
             plan, step = await self._plan(question, method, category)
             planned.append(step)
+        for doc in documents:  # a layer the method reads that the document lacks is built now (a no-op after)
+            if plan.method in METHODS:
+                await METHODS[plan.method].prepare(self.graph, self.settings, self.models, doc.key)
         if answer and not plan.answer:
             raise PlanError("the plan has no answer step (Reduce): it can only retrieve")
         ctx = RunContext(self.graph, self.settings, self.models, self.llm, documents)
         run = await execute(plan, ctx, until=None if answer else plan.output)
         return plan, replace(run, trace=planned + run.trace)
+
+    async def cypher(self, question: str, doc_keys: Sequence[str] | None = None) -> CypherRun:
+        """text2Cypher alone: the query written for the question (the LLM, else a template) and its rows,
+        through the read-only gate (``bookrag cypher``)."""
+        documents = await selectors.scope_documents(self.graph, doc_keys)
+        if not documents:
+            raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
+        return await question_cypher(RunContext(self.graph, self.settings, self.models, self.llm, documents), question)
 
     @staticmethod
     def _evidence(plan: Plan, run: Run) -> Evidence:

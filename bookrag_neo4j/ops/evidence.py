@@ -33,9 +33,14 @@ def evidence_node(row: dict[str, Any], graph_score: float = 0.0, text_score: flo
 
 
 async def fetch_units(ctx: RunContext, keys: Sequence[str], unit: str) -> dict[str, dict[str, Any]]:
-    """Rows to show and cite, by key: tree nodes (``node``) or the chunk baselines' chunks (``chunk``)."""
+    """Rows to show and cite, by key: tree nodes (``node``), the chunk baselines' chunks (``chunk``), or the
+    layout layer's passages and table rows with tree nodes for the other keys (``layout``)."""
     if unit == "chunk":
         rows = await ctx.graph.read_rows("baselines/chunk_units", keys=list(keys))
+    elif unit == "layout":
+        rows = await ctx.graph.read_rows("layout/units", keys=list(keys))
+        found = {r["key"] for r in rows}
+        rows += await selectors.fetch_nodes(ctx.graph, [k for k in keys if k not in found])
     else:
         rows = await selectors.fetch_nodes(ctx.graph, keys)
     return {r["key"]: r for r in rows}
@@ -43,7 +48,7 @@ async def fetch_units(ctx: RunContext, keys: Sequence[str], unit: str) -> dict[s
 
 class FetchParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    unit: Literal["node", "chunk"] = "node"
+    unit: Literal["node", "chunk", "layout"] = "node"
     limit: int | None = Field(None, ge=1)  # a selection's first N nodes (default: global_max_nodes)
 
 

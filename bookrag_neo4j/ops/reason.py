@@ -17,14 +17,23 @@ from .registry import NoParams, RunContext, model_time, operator
 from .values import Candidate, Candidates, Entities, Question, Ranking, Scores, Selection
 
 
-@operator("Fetch", family="reason")
-async def fetch(ctx: RunContext, p: NoParams, selections: list[Selection], rankings: list[Ranking],
+class FetchParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    unit: Literal["node", "layout"] = "node"  # layout: passages and table rows too
+
+
+@operator("Fetch", family="reason", params=FetchParams)
+async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], rankings: list[Ranking],
                 question: Question) -> Candidates:
-    """The selected content blocks (the union of the selections and rankings it reads) as the reasoners read
-    them, with each one's similarity to the question computed in Neo4j from its stored embedding; in reading
-    order."""
+    """The selected content blocks (the union of the selections and rankings it reads; ``layout``: passages and
+    table rows too) as the reasoners read them, with each one's similarity to the question computed in Neo4j
+    from its stored embedding; blocks in reading order."""
     keys = list(dict.fromkeys(k for found in [*selections, *rankings] for k in found.keys))
-    rows = await selectors.candidates(ctx.graph, keys, question.vector, max_chars=MAX_TEXT_CHARS)
+    if p.unit == "layout":
+        rows = await ctx.graph.read_rows("layout/unit_candidates", keys=keys, question_vector=question.vector,
+                                         max_chars=MAX_TEXT_CHARS)
+    else:
+        rows = await selectors.candidates(ctx.graph, keys, question.vector, max_chars=MAX_TEXT_CHARS)
     return Candidates(rows=[Candidate(key=r["key"], doc_key=r["doc_key"], order=r["order"] or 0,
                                       title=r["title"] or "", section_path=r["section_path"] or "",
                                       text=r["text"] or "", similarity=r["similarity"]) for r in rows])

@@ -1,5 +1,6 @@
-"""Search operators shared by the methods: Vector_Search and Lexical_Search per document, BM25 over the
-chunk layer, Fuse (reciprocal-rank fusion), Rerank, Expand (typed neighbours), TOC_Select, Graph_Rank
+"""Search operators shared by the methods: Vector_Search and Lexical_Search per document (over blocks, or the
+layout layer's passages and table rows), BM25 over the chunk layer, Fuse (reciprocal-rank
+fusion), Rerank, Expand (typed neighbours), TOC_Select, Graph_Rank
 (PageRank over a whole document's graph) and Guarded_Read (Cypher through the read-only gate).
 
     Embed -> Vector_Search(over="block") ‖ Lexical_Search -> Fuse -> Fetch_Evidence      # hybrid search
@@ -24,9 +25,12 @@ TOP_K = 10  # the paper's top-k for the baselines
 
 class SearchParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    over: Literal["block", "chunk"] = "block"
+    over: Literal["block", "chunk", "passage", "row"] = "block"  # passage, row: the layout layer's, exact per document
     top: int = Field(TOP_K, ge=1)
-    k: int = Field(1000, ge=1)  # vector index candidates fetched before the document filter
+    k: int = Field(1000, ge=1)  # vector index candidates fetched before the document filter (block, chunk)
+
+
+LAYOUT_NEAREST = {"passage": "layout/nearest_passages", "row": "layout/nearest_rows"}
 
 
 def _best(scored: list[tuple[str, float]], top: int, *, by: str = "text") -> Ranking:
@@ -37,8 +41,13 @@ def _best(scored: list[tuple[str, float]], top: int, *, by: str = "text") -> Ran
 
 @operator("Vector_Search", family="search", params=SearchParams)
 async def vector_search(ctx: RunContext, p: SearchParams, question: Question) -> Ranking:
-    """Each document's blocks (or chunks) nearest to the question on the vector index, the best ``top``."""
+    """Each document's blocks (or chunks) nearest to the question on the vector index, or its passages or table
+    rows by exact cosine within the document; the best ``top``."""
     scored: list[tuple[str, float]] = []
+    if p.over in LAYOUT_NEAREST:
+        rows = await ctx.graph.read_rows(LAYOUT_NEAREST[p.over], doc_keys=ctx.scope, embedding=question.vector,
+                                         top=p.top)
+        return _best([(r["key"], r["score"]) for r in rows], p.top)
     for doc in ctx.scope:
         if p.over == "chunk":
             with model_time():
@@ -81,11 +90,26 @@ def lucene_terms(text: str) -> str:
     return re.sub(r"\b(AND|OR|NOT|TO)\b", lambda m: m.group(1).lower(), escaped)
 
 
-@operator("Lexical_Search", family="search", params=BM25Params)
-async def lexical_search(ctx: RunContext, p: BM25Params) -> Ranking:
-    """The blocks the Neo4j full-text index (Lucene, ``tree_node_text``) ranks best for the question."""
-    rows = await ctx.graph.read("retrieval/lexical_nodes", query=lucene_terms(p.question), doc_keys=ctx.scope,
-                                top=p.top)
+class LexicalParams(BM25Params):
+    over: Literal["block", "passage"] = "block"  # passage: passages and table rows (index passage_text)
+
+
+def lucene_in_documents(question: str, doc_keys: list[str]) -> str:
+    """A Lucene query for the question within the documents: the ``doc_key`` filter runs inside the index."""
+    scope = " OR ".join(f'doc_key:"{key}"' for key in doc_keys if re.fullmatch(r"[0-9a-f]+", key))
+    return f"({scope}) AND ({lucene_terms(question)})"
+
+
+@operator("Lexical_Search", family="search", params=LexicalParams)
+async def lexical_search(ctx: RunContext, p: LexicalParams) -> Ranking:
+    """The blocks (or passages and table rows) the Neo4j full-text index ranks best for the question (Lucene,
+    ``tree_node_text`` or ``passage_text``)."""
+    if p.over == "passage":
+        rows = await ctx.graph.read_rows("layout/lexical_units", query=lucene_in_documents(p.question, ctx.scope),
+                                         top=p.top)
+    else:
+        rows = await ctx.graph.read("retrieval/lexical_nodes", query=lucene_terms(p.question), doc_keys=ctx.scope,
+                                    top=p.top)
     return _best([(r["key"], r["score"]) for r in rows], p.top)
 
 

@@ -67,13 +67,15 @@ class NodeFilter:
 
 @dataclass(frozen=True)
 class Selection:
-    """Tree-node keys chosen by a selector (in its order), and the filter that chose them, if any."""
+    """Tree-node keys chosen by a selector (in its order), and the filter that chose them, if any; ``note`` says
+    how (Text2Cypher: the query that ran)."""
 
     keys: list[str]
     filter: NodeFilter | None = None
+    note: str = ""
 
     def summary(self) -> str:
-        return f"{len(self.keys)} nodes"
+        return f"{len(self.keys)} nodes" + (f" ({self.note})" if self.note else "")
 
 
 @dataclass(frozen=True)

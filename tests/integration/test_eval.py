@@ -63,7 +63,8 @@ async def test_every_method_runs_and_is_scored(graph, settings, mini: Path, tmp_
     assert len(rows) == 2 * len(METHODS)
     for row in rows:
         assert 0.0 <= row["recall@5"] <= row["recall@10"] <= row["recall"] <= 1.0
-        assert row["units"] <= 10 and row["retrieved_pages"] == sorted({p for u in row["retrieved"] for p in u["pages"]})
+        budget = 13 if row["method"].startswith("superrag") else 10  # SuperRAG: 10 contexts and 3 tables
+        assert row["units"] <= budget and row["retrieved_pages"] == sorted({p for u in row["retrieved"] for p in u["pages"]})
         assert row["pages"] == len(row["retrieved_pages"]) and row["recall@5p"] <= row["recall"]
         assert "answer" in row  # every method answers (extractively here)
     by = {(r["id"], r["method"]): r for r in rows}

@@ -1,0 +1,209 @@
+"""The read-only gate for Cypher a user wrote: it judges the server's plan of the query, never its text.
+
+:meth:`GraphClient.run_user_query <bookrag_neo4j.graph.client.GraphClient.run_user_query>` plans the query with
+``EXPLAIN`` (nothing runs) and hands the summary to :func:`check_plan`, which raises
+:class:`~bookrag_neo4j.errors.QueryRefusedError` with a one-line reason, or returns when the query may run::
+
+    summary = (await driver.execute_query(f"EXPLAIN {query}", params, database_="neo4j")).summary
+    check_plan(summary.plan, query_type=summary.query_type, database=summary.database, allowed_database="neo4j")
+    refusal_reason(plan_dict, query_type="r", database="neo4j", allowed_database="neo4j")  # the reason, or None
+
+It walks the plan's operator tree (a dict with ``operatorType``, ``args``/``arguments`` and ``children``, as the
+neo4j Python driver returns it) and refuses, in this order for each operator:
+
+* an administration or schema command (``SHOW USERS``, ``CREATE INDEX``, ...: planned by the ``ADMINISTRATION``
+  planner), and any operator run on another database than ``allowed_database`` (``USE system ...``: the operator
+  type carries its database, ``ProcedureCall@neo4j``);
+* commands (``ShowTransactions``, ``TerminateTransactions``, any ``Show*``/``Terminate*`` operator),
+  ``LoadCSV`` and ``CALL { ... } IN TRANSACTIONS``;
+* a procedure call outside :data:`ALLOWED_PROCEDURES`: the ``ProcedureCall`` operator, and procedures that an
+  expression subquery (``COUNT { CALL ... }``) hides in another operator's ``Details`` as ``ResolvedCall(...)``;
+* a function with side effects or an unknown reach: the aggregation function ``gds.graph.project`` (it creates a
+  catalog graph), any ``gds.*`` function not in :data:`ALLOWED_GDS_FUNCTIONS`, any ``apoc.*`` or ``dbms.*``
+  function (``apoc.cypher.*`` would run Cypher the gate never saw). Other functions, ``vector.similarity.cosine``
+  and ``gds.similarity.cosine`` among them, are fine;
+
+and finally any query the server does not plan as a read (query type ``r``): writes, also inside
+``CALL { ... }``, schema changes, ``dbms.*`` procedures. A query the server refuses to plan at all is refused
+by the client (:func:`explain_refused`), not let through.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..errors import QueryRefusedError
+
+log = logging.getLogger(__name__)
+
+ALLOWED_PROCEDURES = frozenset({
+    "db.index.fulltext.queryNodes", "db.index.fulltext.queryRelationships", "db.index.vector.queryNodes",
+    "db.labels", "db.relationshipTypes", "db.propertyKeys",
+    "db.schema.visualization", "db.schema.nodeTypeProperties", "db.schema.relTypeProperties",
+})
+# GDS functions that only compute or read (the plugin's non-procedure surface, GDS 2.x); gds.graph.project, the
+# aggregation function that creates a catalog graph, is deliberately not here.
+ALLOWED_GDS_FUNCTIONS = frozenset({
+    "gds.graph.exists", "gds.version", "gds.isLicensed", "gds.alpha.ml.oneHotEncoding",
+})
+ALLOWED_GDS_FUNCTION_PREFIXES = ("gds.similarity.", "gds.util.", "gds.alpha.linkprediction.")
+DENIED_FUNCTION_PREFIXES = ("apoc.", "dbms.")
+QUERY_TYPES = {"rw": "read-write", "w": "write", "s": "a schema change"}
+COMMAND_PREFIXES = ("Show", "Terminate")
+IN_TRANSACTIONS_OPERATORS = frozenset({"TransactionForeach", "TransactionApply"})
+ADMIN_PLANNERS = frozenset({"ADMINISTRATION"})
+ADMIN_RUNTIMES = frozenset({"SYSTEM", "SCHEMA"})
+
+_NAME = r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*"
+_PROCEDURE_DETAILS = re.compile(rf"^\s*({_NAME})\s*\(")  # a ProcedureCall's Details: "db.labels() :: (label :: ...)"
+_HIDDEN_CALL = re.compile(rf"\b(?:Resolved|Unresolved)Call\(\s*({_NAME})\s*\(")  # a procedure in a nested plan
+_SIGNATURE = re.compile(rf"(?<![\w.])({_NAME})\([^()]*\)\s*::\s*\(")  # "name(args) :: (outputs)": a procedure
+_DOTTED_CALL = re.compile(r"(?<![\w.$`])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\(")  # "gds.util.asNode(": a call
+_LOAD_CSV = re.compile(r"\bLOAD\s+CSV\b", re.IGNORECASE)
+_SKIPPED_ARGUMENTS = frozenset({"string-representation"})  # the whole plan as a wrapped table: judged per operator
+
+
+def check_plan(plan: Any, *, query_type: str | None, database: str | None, allowed_database: str) -> None:
+    """Raise :class:`~bookrag_neo4j.errors.QueryRefusedError` unless the planned query may run through the gate."""
+    reason = refusal_reason(plan, query_type=query_type, database=database, allowed_database=allowed_database)
+    if reason is not None:
+        log.info("refused user Cypher: %s", reason)
+        raise QueryRefusedError(reason)
+
+
+def refusal_reason(plan: Any, *, query_type: str | None, database: str | None, allowed_database: str) -> str | None:
+    """Why the gate refuses the planned query (one line), or ``None`` when it may run. ``plan`` is the driver's
+    ``summary.plan``; ``database`` is ``summary.database``."""
+    if plan is None:
+        return "the server returned no plan for this query, so it cannot be checked"
+    for operator in _operators(plan):
+        reason = _operator_reason(operator, allowed_database)
+        if reason is not None:
+            return reason
+    if database is not None and not _same_database(database, allowed_database):
+        return _database_reason(database, allowed_database)
+    if query_type != "r":
+        return (f"only read-only Cypher may run here; the server plans this query as "
+                f"{QUERY_TYPES.get(query_type or '', query_type)}")
+    return None
+
+
+def procedure_reason(name: str) -> str | None:
+    """Why calling procedure ``name`` is refused, or ``None`` when it is on :data:`ALLOWED_PROCEDURES`."""
+    return None if name in ALLOWED_PROCEDURES else f"procedure {name} is not allowed here"
+
+
+def function_reason(name: str) -> str | None:
+    """Why calling function ``name`` is refused, or ``None`` for an ordinary function."""
+    if name.startswith("gds."):
+        if name in ALLOWED_GDS_FUNCTIONS or name.startswith(ALLOWED_GDS_FUNCTION_PREFIXES):
+            return None
+        if name == "gds.graph.project":
+            return "function gds.graph.project is not allowed here (it creates a GDS catalog graph)"
+        return f"{name} is not allowed here (only GDS similarity and utility functions are)"
+    if name.startswith(DENIED_FUNCTION_PREFIXES):
+        return f"function {name} is not allowed here"
+    return None
+
+
+def explain_refused(code: str | None, message: str | None) -> QueryRefusedError:
+    """The refusal of a query the server would not even plan (a syntax error, an unknown procedure, ``USE`` of
+    another graph): the gate cannot check it, so it does not run. One line: the code and the message's first."""
+    first = (message or "").strip().splitlines()[0] if (message or "").strip() else "no message"
+    return QueryRefusedError(f"the server refused to plan this query: {code or 'error'}: {first}")
+
+
+class _Operator:
+    """One plan operator, whatever shape the driver gave it."""
+
+    def __init__(self, raw: Any) -> None:
+        if isinstance(raw, Mapping):
+            self.type_: str = str(raw.get("operatorType") or raw.get("operator_type") or "")
+            args = raw.get("args", raw.get("arguments")) or {}
+            self.children: list[Any] = list(raw.get("children") or [])
+        else:  # a plan object (older drivers): operator_type, arguments, children
+            self.type_ = str(getattr(raw, "operator_type", "") or "")
+            args = getattr(raw, "arguments", None) or {}
+            self.children = list(getattr(raw, "children", None) or [])
+        self.args: Mapping[str, Any] = args if isinstance(args, Mapping) else {}
+        self.name, _, self.database = self.type_.partition("@")
+
+    def texts(self) -> Iterator[str]:
+        """The operator's string arguments (``Details`` and the like), the whole-plan table excepted."""
+        for key, value in self.args.items():
+            if key not in _SKIPPED_ARGUMENTS and isinstance(value, str):
+                yield value
+
+
+def _operators(plan: Any) -> Iterator[_Operator]:
+    """Every operator of the plan, depth first, the root first."""
+    stack = [plan]
+    while stack:
+        operator = _Operator(stack.pop())
+        yield operator
+        stack.extend(reversed(operator.children))
+
+
+def _operator_reason(op: _Operator, allowed_database: str) -> str | None:
+    if "." in op.name:  # the system runtime names the operator after its procedure: "dbms.components@system"
+        reason = procedure_reason(op.name)
+        if reason is not None:
+            return reason
+    elif op.name == "AdministrationCommand" or op.args.get("planner") in ADMIN_PLANNERS \
+            or op.args.get("runtime") in ADMIN_RUNTIMES:
+        if op.args.get("runtime") == "SCHEMA":
+            return f"{_words(op.name)} is not allowed here (a schema command)"
+        return "administration commands (users, roles, databases, privileges) are not allowed here"
+    if op.database and not _same_database(op.database, allowed_database):
+        return _database_reason(op.database, allowed_database)
+    if op.name.startswith(COMMAND_PREFIXES):
+        return f"{_words(op.name)} is not allowed here"
+    if op.name == "LoadCSV":
+        return "LOAD CSV is not allowed here"
+    if op.name in IN_TRANSACTIONS_OPERATORS:
+        return "CALL { ... } IN TRANSACTIONS is not allowed here"
+    if op.name == "ProcedureCall":
+        found = _PROCEDURE_DETAILS.match(str(op.args.get("Details", "")))
+        if found is None:
+            return "a procedure call the gate cannot name is not allowed here"
+        reason = procedure_reason(found.group(1))
+        if reason is not None:
+            return reason
+    for text in op.texts():
+        reason = _text_reason(text)
+        if reason is not None:
+            return reason
+    return None
+
+
+def _text_reason(text: str) -> str | None:
+    """What an operator's argument text reveals: a procedure or LOAD CSV in a nested plan, a refused function."""
+    if _LOAD_CSV.search(text):
+        return "LOAD CSV is not allowed here"
+    procedures = {m.group(1) for pattern in (_HIDDEN_CALL, _SIGNATURE) for m in pattern.finditer(text)}
+    for name in sorted(procedures):
+        reason = procedure_reason(name)
+        if reason is not None:
+            return reason
+    for found in _DOTTED_CALL.finditer(text):
+        if found.group(1) not in procedures:
+            reason = function_reason(found.group(1))
+            if reason is not None:
+                return reason
+    return None
+
+
+def _same_database(name: str, allowed: str) -> bool:
+    return name.casefold() == allowed.casefold()
+
+
+def _database_reason(name: str, allowed: str) -> str:
+    return f"queries on database {name!r} are not allowed here (only {allowed!r})"
+
+
+def _words(operator: str) -> str:
+    """``ShowTransactions`` -> ``SHOW TRANSACTIONS``."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", operator).upper()

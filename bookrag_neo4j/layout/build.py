@@ -1,0 +1,222 @@
+"""The layout stage (``bookrag index --stage layout DOC``): SuperRAG's layout-aware layer over a document's tree.
+
+    report = await LayoutBuilder(graph, settings, embedder).build(doc_key)
+    report.status          # "built", or "unchanged" when the same config is already complete
+    report.counts          # LayoutCounts: toc_entries, passages, table_rows, refers_to, similar, ...
+
+What it adds (paper §3.2–§3.4)::
+
+    (:Page {label, header, footer})                   printed page label, running header and footer
+    (:Document)-[:HAS_TOC]->(:TableOfContents)-[:HAS_ENTRY {order}]->(:Section)   every section, reading order
+    (:Section:MasterSection)                          top-level sections;  (:Section)-[:NEXT_SECTION]->(:Section)
+    (:Section {title_embedding})                      the section path embedded (vector index section_title_embedding)
+    (:Passage)-[:COVERS {order}]->(block), -[:ON_PAGE]->(:Page), -[:NEXT]->(:Passage)
+    (:Table)-[:HAS_ROW {order}]->(:TableChunk {text: header + row})
+    (:Text)-[:REFERS_TO]->(:Table|:Image)             "Table 3", "Figure 2" resolved by caption
+    (:Passage)-[:HAS_KEYWORD]->(:Keyword)-[:HAS_STEM]->(:Stem)
+    (a)-[:SIMILAR {score}]->(b)                       GDS KNN over passages, rows, tables, images (topK, cutoff)
+
+The Document records ``layout_status`` ('building', then 'complete'), the ``layout_config`` it was built with
+and its counts. A build first removes whatever an earlier or interrupted build left, so running it again, or
+after a kill, gives the same layer; the same config on a complete layer is a no-op.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from itertools import pairwise
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from ..config import Settings
+from ..errors import DocumentError
+from ..graph.batching import batches
+from ..graph.client import GraphClient
+from ..graph.gds import knn_write_similar, projected_layout_embeddings
+from ..graph.schema import apply_schema
+from ..keys import layout_key, page_key, term_key
+from ..library.catalogue import delete_layout
+from ..library.documents import LayoutCounts, LayoutStatus, TreeStatus, get_document
+from ..llm.embedder import Embedder
+from ..parsing.furniture import read_page_furniture
+from ..progress import ProgressCallback, stage
+from .keywords import keywords_by_passage, stem
+from .passages import LayoutBlock, PassageDraft, make_passages
+from .tables import caption_label, mentions, table_rows
+
+log = logging.getLogger(__name__)
+
+LAYOUT_VERSION = "layout-v1"
+EMBED_CHARS = 2000  # characters of a passage or row the embedder sees (as for blocks)
+ROW_EMBED_CHARS = 300  # a row's heading and cells the embedder sees (rows are many: short texts keep them cheap)
+WRITE_BATCH = 200
+TREE_EDGE_TYPES = frozenset({"NEXT_SECTION", "REFERS_TO"})  # the allow-list for link_tree_nodes' $type
+
+
+class LayoutReport(BaseModel):
+    """What one layout build did."""
+
+    doc_key: str
+    name: str
+    status: Literal["built", "unchanged"]
+    config: str
+    counts: LayoutCounts = Field(default_factory=LayoutCounts)
+    seconds: dict[str, float] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list)
+
+
+def layout_config(settings: Settings, embedder: Embedder) -> str:
+    """Names what a build depends on; a complete layer with the same config is not built again."""
+    return (f"{LAYOUT_VERSION}|passages-{settings.layout_passage_words}w|kw-{settings.layout_keywords}"
+            f"|knn-{settings.layout_knn_top_k}@{settings.layout_knn_cutoff}|{embedder.name}")
+
+
+class LayoutBuilder:
+    """Builds the layout layer of indexed documents."""
+
+    def __init__(self, graph: GraphClient, settings: Settings, embedder: Embedder, *,
+                 progress: ProgressCallback | None = None) -> None:
+        self.graph = graph
+        self.settings = settings
+        self.embedder = embedder
+        self.progress = progress
+
+    async def build(self, doc_key: str, *, force: bool = False) -> LayoutReport:
+        """Build (or rebuild) the layer of the document with key ``doc_key``; a no-op when it is complete with
+        the same config, unless ``force``."""
+        doc = await get_document(self.graph, doc_key)
+        if doc is None or doc.tree is not TreeStatus.COMPLETE:
+            raise DocumentError(f"{doc_key}: no complete tree to build a layout layer on; index the PDF first")
+        config = layout_config(self.settings, self.embedder)
+        if doc.layout is LayoutStatus.COMPLETE and doc.layout_config == config and not force:
+            return LayoutReport(doc_key=doc_key, name=doc.name, status="unchanged", config=config,
+                                counts=doc.layout_counts)
+        timings: dict[str, float] = {}
+        began = clock = time.perf_counter()
+
+        def lap(name: str) -> None:
+            nonlocal clock
+            timings[name] = round(time.perf_counter() - clock, 3)
+            clock = time.perf_counter()
+
+        await apply_schema(self.graph, dimensions=self.embedder.dimension, name="layout/schema")
+        await self._status(doc_key, {"layout_status": LayoutStatus.BUILDING.value, "layout_config": config})
+        await delete_layout(self.graph, doc_key)
+        lap("clear")
+        warnings = await self._pages(doc_key, Path(doc.path))
+        lap("pages")
+        await self._toc(doc_key)
+        lap("toc")
+        blocks = [LayoutBlock(**row) for row in await self.graph.read_rows("layout/blocks", doc_key=doc_key)]
+        passages = make_passages(blocks, words=self.settings.layout_passage_words)
+        passage_keys = await self._passages(doc_key, passages)
+        lap("passages")
+        await self._table_rows(doc_key, [b for b in blocks if b.kind == "table"])
+        lap("table_rows")
+        await self._references(blocks)
+        await self._keywords(passages, passage_keys)
+        lap("keywords")
+        async with projected_layout_embeddings(self.graph, doc_key) as projection:
+            await knn_write_similar(self.graph, projection, doc_key, top_k=self.settings.layout_knn_top_k,
+                                    cutoff=self.settings.layout_knn_cutoff)
+        lap("similar")
+        (row,) = await self.graph.read("layout/counts", doc_key=doc_key)
+        counts = LayoutCounts(**row)
+        seconds = round(time.perf_counter() - began, 2)
+        await self._status(doc_key, {
+            "layout_status": LayoutStatus.COMPLETE.value, "layout_config": config, "layout_seconds": seconds,
+            "layout_built_at": datetime.now(UTC).isoformat(timespec="seconds"), **counts.properties()})
+        log.info("layout layer of %s: %s in %.1fs", doc.name, counts, seconds)
+        return LayoutReport(doc_key=doc_key, name=doc.name, status="built", config=config, counts=counts,
+                            seconds=timings, warnings=warnings)
+
+    async def _status(self, doc_key: str, props: dict[str, Any]) -> None:
+        await self.graph.write("layout/set_status", doc_key=doc_key, props=props)
+
+    async def _embed(self, texts: Sequence[str], name: str) -> list[list[float]]:
+        vectors: list[list[float]] = []
+        with stage(self.progress, f"layout: embedding {name}", len(texts)) as embedding:
+            for batch in batches(texts, 256):
+                vectors += await self.embedder.embed([t[:EMBED_CHARS] or " " for t in batch])
+                embedding.advance(len(batch))
+        return vectors
+
+    async def _write(self, query: str, rows: Sequence[dict[str, Any]], **params: Any) -> None:
+        for batch in batches(rows, WRITE_BATCH):
+            await self.graph.write(query, rows=list(batch), **params)
+
+    async def _pages(self, doc_key: str, path: Path) -> list[str]:
+        if not path.is_file() or path.suffix.lower() != ".pdf":
+            return [f"{path}: the PDF is not there; pages have no printed labels, headers or footers"]
+        furniture = read_page_furniture(path)
+        await self._write("layout/set_pages", [
+            {"key": page_key(doc_key, n), "label": f.label, "header": f.header, "footer": f.footer}
+            for n, f in furniture.items()])
+        return []
+
+    async def _toc(self, doc_key: str) -> None:
+        sections = await self.graph.read_rows("layout/sections", doc_key=doc_key)
+        vectors = await self._embed([s["section_path"] or s["title"] for s in sections], "section titles")
+        rows = [{"key": s["key"], "order": i, "master": s["top"], "embedding": v}
+                for i, (s, v) in enumerate(zip(sections, vectors, strict=True))]
+        if rows:
+            await self.graph.write("layout/write_toc", doc_key=doc_key, toc_key=layout_key(doc_key, "toc", ""),
+                                   rows=rows)
+        await self._link("NEXT_SECTION", [{"a": a["key"], "b": b["key"]} for a, b in pairwise(sections)])
+
+    async def _link(self, edge: str, rows: list[dict[str, str]]) -> None:
+        if edge not in TREE_EDGE_TYPES:
+            raise ValueError(f"{edge} is not a layout edge type")
+        await self._write("layout/link_tree_nodes", rows, type=edge)
+
+    async def _passages(self, doc_key: str, passages: Sequence[PassageDraft]) -> list[str]:
+        keys = [layout_key(doc_key, "passage", f"{i}|{p.blocks[0]}|{len(p.blocks)}") for i, p in enumerate(passages)]
+        pooled = [p.pooled_embedding() for p in passages]
+        missing = [i for i, v in enumerate(pooled) if v is None]  # blocks never embedded (index --no-embed)
+        for i, v in zip(missing, await self._embed([passages[i].text for i in missing], "passages"), strict=True):
+            pooled[i] = v
+        vectors = pooled
+        rows = [{"key": key, "doc_key": doc_key, "ordinal": i, "text": p.text, "heading": p.heading,
+                 "section": p.section, "page_start": min(p.pages, default=0), "page_end": max(p.pages, default=0),
+                 "blocks": p.blocks, "page_keys": [page_key(doc_key, n) for n in p.pages], "words": p.words,
+                 "embedding": v}
+                for i, (key, p, v) in enumerate(zip(keys, passages, vectors, strict=True))]
+        await self._write("layout/write_passages", rows)
+        await self._write("layout/link_passages", [{"a": a, "b": b} for a, b in pairwise(keys)])
+        return keys
+
+    async def _table_rows(self, doc_key: str, tables: Sequence[LayoutBlock]) -> None:
+        rows: list[dict[str, Any]] = []
+        for table in tables:
+            heading = table.caption or table.section_path
+            for i, text in enumerate(table_rows(table.table_markdown)):
+                rows.append({"key": layout_key(doc_key, "row", f"{table.key}|{i}"), "doc_key": doc_key,
+                             "table": table.key, "order": i, "text": text, "heading": heading,
+                             "page_start": table.page_start, "page_end": table.page_end})
+        vectors = await self._embed([f"{r['heading']}\n{r['text']}"[:ROW_EMBED_CHARS] for r in rows], "table rows")
+        await self._write("layout/write_table_rows", [r | {"embedding": v} for r, v in zip(rows, vectors, strict=True)])
+
+    async def _references(self, blocks: Sequence[LayoutBlock]) -> None:
+        targets: dict[tuple[str, str], str] = {}
+        for block in blocks:
+            label = caption_label(block.caption) if block.kind in ("table", "image") else None
+            if label is not None:
+                targets.setdefault(label, block.key)
+        rows = []
+        for block in blocks:
+            if block.kind != "text":
+                continue
+            own = caption_label(block.text)  # a caption block names its own table, it does not refer to it
+            rows += [{"a": block.key, "b": targets[m]} for m in mentions(block.text) if m in targets and m != own]
+        await self._link("REFERS_TO", rows)
+
+    async def _keywords(self, passages: Sequence[PassageDraft], keys: Sequence[str]) -> None:
+        found = keywords_by_passage([p.text for p in passages], top=self.settings.layout_keywords)
+        await self._write("layout/write_keywords", [
+            {"passage": key, "keyword": term_key(k), "stem": stem(k)} for key, words in zip(keys, found, strict=True)
+            for k in words])

@@ -1,0 +1,58 @@
+"""Table rows and references to tables and figures, from the tree's text.
+
+    table_rows("| Year | Sales |\n|---|---|\n| 2017 | 177,866 |")   # ["Year: 2017 | Sales: 177,866"]
+    mentions("as Table 3 and Fig. 2 show")                           # [("table", "3"), ("figure", "2")]
+    caption_label("Table 3: Net sales by segment")                   # ("table", "3")
+
+A row's text repeats the header ("header + row"), so that a row found alone still says what its numbers are.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}")
+_MENTION = re.compile(r"\b(table|tab\.|figure|fig\.|chart|exhibit)\s*(\d+[a-z]?|[IVXL]+)\b", re.IGNORECASE)
+_CAPTION = re.compile(r"^\s*(table|tab\.|figure|fig\.|chart|exhibit)\s*(\d+[a-z]?|[IVXL]+)\b", re.IGNORECASE)
+MAX_ROW_CHARS = 1000
+
+
+def _kind(word: str) -> str:
+    return "table" if word.lower().startswith("tab") else "figure"
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def table_rows(markdown: str) -> list[str]:
+    """The body rows of a Markdown table, each as ``header: value`` pairs (``value`` alone under an empty
+    header); the header row itself is not a row."""
+    lines = [line for line in markdown.splitlines() if line.strip().startswith("|")]
+    if not lines:
+        return []
+    header, body = _cells(lines[0]), [line for line in lines[1:] if not _SEPARATOR.match(line.strip())]
+    rows = []
+    for line in body:
+        cells = _cells(line)
+        if not any(cells):
+            continue
+        pairs = [f"{h}: {c}" if h else c for h, c in zip(header + [""] * len(cells), cells, strict=False) if c]
+        rows.append(" | ".join(pairs)[:MAX_ROW_CHARS])
+    return rows
+
+
+def mentions(text: str) -> list[tuple[str, str]]:
+    """("table" or "figure", number) for each distinct mention in ``text``, in order."""
+    seen: list[tuple[str, str]] = []
+    for word, number in _MENTION.findall(text):
+        item = (_kind(word), number.lower())
+        if item not in seen:
+            seen.append(item)
+    return seen
+
+
+def caption_label(caption: str) -> tuple[str, str] | None:
+    """("table" or "figure", number) when the caption starts with one, else None."""
+    found = _CAPTION.match(caption or "")
+    return (_kind(found.group(1)), found.group(2).lower()) if found else None

@@ -1,0 +1,104 @@
+"""SuperRAG (Yang et al., layout-aware graph modeling) and the ``hybrid`` baseline as plans over the shared
+operators, on the layout layer (:mod:`bookrag_neo4j.layout.build`). The budgets are the paper's §5.2: 20 contexts
+from the hybrid search, 10 after reranking, at most 3 tables or diagrams: at most 13 units,
+text2Cypher's hits first.
+
+| method | the paper's setting (Table 5) |
+|---|---|
+| ``superrag`` | 3: hybrid search, cross-page merge, ToC, table/diagram expansion with self-reflection, text2Cypher |
+| ``superrag-no-reflect`` | 2: the same without self-reflection (tables always expanded) and without text2Cypher |
+| ``superrag-hybrid`` | 1: hybrid search (passages and table rows) and the cross-page merge |
+| ``hybrid`` | the baseline: Lucene + vector over passages, fused by RRF, no reranker |
+
+A document without the layout layer gets it on first use (``prepare``), as ``bookrag index --stage layout``
+would build it.
+"""
+
+from __future__ import annotations
+
+from ..config import Settings
+from ..graph.client import GraphClient
+from ..layout.build import LayoutBuilder
+from ..llm.chat import ChatModel
+from ..llm.factory import Models
+from ..retrieval.plan import Plan, PlanStep
+from ..retrieval.replies import QueryCategory
+from .registry import method
+
+CONTEXTS, RERANKED, TABLES = 20, 10, 3
+
+
+async def _layout(graph: GraphClient, settings: Settings, models: Models, doc_key: str) -> None:
+    await LayoutBuilder(graph, settings, models.embedder).build(doc_key)
+
+
+def _hybrid_steps(question: str, *, rows: bool) -> list[PlanStep]:
+    """Lucene and per-document vector search over passages (and table rows), fused by RRF."""
+    steps = [PlanStep(id="embed", operator="Embed", params={"question": question}),
+             PlanStep(id="vector", operator="Vector_Search", params={"over": "passage", "top": CONTEXTS},
+                      after=["embed"]),
+             PlanStep(id="lexical", operator="Lexical_Search",
+                      params={"question": question, "over": "passage", "top": CONTEXTS})]
+    if rows:
+        steps.append(PlanStep(id="rows", operator="Vector_Search", params={"over": "row", "top": CONTEXTS},
+                              after=["embed"]))
+    steps.append(PlanStep(id="fuse", operator="Fuse", params={"top": CONTEXTS},
+                          after=[s.id for s in steps if s.id != "embed"]))
+    return steps
+
+
+def _plan(method_name: str, question: str, steps: list[PlanStep], last: str, *, merge: bool = True) -> Plan:
+    steps.append(PlanStep(id="evidence", operator="Fetch_Evidence", params={"unit": "layout"}, after=[last]))
+    if merge:
+        steps.append(PlanStep(id="merge", operator="Merge_Pages", after=["evidence"]))
+    output = steps[-1].id
+    steps.append(PlanStep(id="reduce", operator="Reduce", params={"question": question}, after=[output]))
+    return Plan(question=question, method=method_name, category="single-hop", classified_by="method", steps=steps,
+                output=output, answer="reduce")
+
+
+def _superrag(name: str, question: str, *, toc: bool, reflect: bool | None, cypher: bool) -> Plan:
+    steps = _hybrid_steps(question, rows=True)
+    pool = ["fuse", "embed"]
+    if toc:
+        steps.append(PlanStep(id="toc", operator="TOC_Search", params={"question": question}, after=["embed"]))
+        pool.append("toc")
+    steps += [PlanStep(id="fetch", operator="Fetch", params={"unit": "layout"}, after=pool),
+              PlanStep(id="rerank", operator="Rerank", params={"top": RERANKED}, after=["fetch", "embed"])]
+    last = "rerank"
+    if reflect is not None:
+        steps.append(PlanStep(id="tables", operator="Expand_Tables",
+                              params={"question": question, "top": TABLES, "reflect": reflect},
+                              after=["rerank", "embed"]))
+        last = "tables"
+    if cypher:
+        steps += [PlanStep(id="cypher", operator="Text2Cypher", params={"question": question}),
+                  PlanStep(id="concat", operator="Concat", params={"top": RERANKED + TABLES},
+                           after=["cypher", last])]
+        last = "concat"
+    return _plan(name, question, steps, last)
+
+
+@method("superrag", "SuperRAG: hybrid search, cross-page merge, ToC, table expansion with self-reflection, "
+        "text2Cypher (layout layer)", prepare=_layout)
+async def superrag(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _superrag("superrag", question, toc=True, reflect=True, cypher=True)
+
+
+@method("superrag-no-reflect", "SuperRAG setting 2: ToC and table expansion without self-reflection",
+        prepare=_layout)
+async def superrag_no_reflect(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _superrag("superrag-no-reflect", question, toc=True, reflect=False, cypher=False)
+
+
+@method("superrag-hybrid", "SuperRAG setting 1: hybrid search over passages and table rows, reranked, "
+        "cross-page merge", prepare=_layout)
+async def superrag_hybrid(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _superrag("superrag-hybrid", question, toc=False, reflect=None, cypher=False)
+
+
+@method("hybrid", "baseline: Lucene + per-document vector search over passages, fused by RRF", prepare=_layout)
+async def hybrid(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    steps = _hybrid_steps(question, rows=False)
+    steps.append(PlanStep(id="top", operator="Concat", params={"top": RERANKED}, after=["fuse"]))
+    return _plan("hybrid", question, steps, "top", merge=False)

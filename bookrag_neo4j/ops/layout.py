@@ -1,0 +1,284 @@
+"""Operators over the layout layer (SuperRAG, paper §3.3 and §4): TOC_Search, Expand_Tables (with
+self-reflection), Merge_Pages (the cross-page merge), Text2Cypher (through the read-only gate) and Concat.
+
+    Embed -> Vector_Search(passage) ‖ Vector_Search(row) ‖ Lexical_Search(passage) -> Fuse(20)
+    Fuse, TOC_Search -> Fetch(layout) -> Rerank(10) -> Expand_Tables(3) -> Concat <- Text2Cypher
+    Concat -> Fetch_Evidence(layout) -> Merge_Pages
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import ModelError, UserQueryError
+from ..graph.queries import load_query
+from ..llm.prompts import render_prompt
+from ..llm.reranker import bm25_scores
+from ..retrieval.reasoners import text_reasoning
+from .registry import RunContext, model_time, operator
+from .values import Candidate, Candidates, EvidenceSet, Question, Ranking, Selection
+
+log = logging.getLogger(__name__)
+
+
+class TocSearchParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    question: str = Field(min_length=1)
+    sections: int = Field(3, ge=1)  # sections kept
+    per_section: int = Field(2, ge=1)  # passages a section contributes
+    k: int = Field(60, ge=1)  # reciprocal-rank fusion's constant
+
+
+class SectionChoice(BaseModel):
+    section_ids: list[int] = Field(default_factory=list)
+
+
+@operator("TOC_Search", family="search", params=TocSearchParams)
+async def toc_search(ctx: RunContext, p: TocSearchParams, question: Question) -> Ranking:
+    """The ToC retriever: the sections whose path fits the question (the paper's ToC prompt with an LLM; else the
+    title embedding's cosine and BM25 over the paths, fused), and their first passages as candidates."""
+    rows = await ctx.graph.read_rows("superrag/toc_sections", doc_keys=ctx.scope, embedding=question.vector)
+    if not rows:
+        return Ranking(keys=[])
+    chosen: list[str] = []
+    if ctx.llm is not None:
+        listing = "\n".join(f"{i}: {r['path'] or r['title']}" for i, r in enumerate(rows[:400]))
+        prompt = render_prompt("superrag_toc", question=p.question, toc=listing, max_sections=p.sections)
+        try:
+            with model_time():
+                reply = (await ctx.llm.complete(prompt, SectionChoice, stage="superrag.toc")).value
+            chosen = [rows[i]["key"] for i in reply.section_ids if 0 <= i < len(rows)][:p.sections]
+        except ModelError as exc:
+            log.warning("ToC prompt failed (%s); ranking the ToC without the LLM", exc)
+    if not chosen:
+        lexical = bm25_scores(p.question, [r["path"] or r["title"] or "" for r in rows])
+        fused = [0.0] * len(rows)
+        for scores in (lexical, [r["similarity"] for r in rows]):
+            for rank, i in enumerate(sorted(range(len(rows)), key=lambda i: -scores[i]), 1):
+                fused[i] += 1.0 / (p.k + rank)
+        chosen = [rows[i]["key"] for i in sorted(range(len(rows)), key=lambda i: -fused[i])[:p.sections]]
+    passages = await ctx.graph.read_rows("superrag/section_passages", keys=chosen, per=p.per_section)
+    return Ranking(keys=list(dict.fromkeys(k for found in passages for k in found)))
+
+
+class ExpandTablesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    question: str = Field(min_length=1)
+    top: int = Field(3, ge=0)  # tables or diagrams kept (the paper's 3)
+    reflect: bool = True  # decide first whether the question needs them (self-reflection)
+
+
+class Reflection(BaseModel):
+    needs_tables: bool = False
+
+
+# The offline reflection: a question that asks for numbers, amounts, years or a table/figure needs them.
+TABLE_INTENT = re.compile(
+    r"\b(tables?|charts?|figures?|fig\.|diagrams?|graphs?|plots?|how (?:much|many)|percent(?:age)?s?|ratios?|"
+    r"rates?|totals?|amounts?|numbers?|sum|average|margin|revenues?|sales|income|expenses?|costs?|growth|"
+    r"(?:19|20)\d\d|fy\d\d)\b|%|\$|\d", re.IGNORECASE)
+
+
+async def needs_tables(ctx: RunContext, question: str) -> bool:
+    """Self-reflection: does the question need tables or diagrams (the LLM's yes/no, else the intent rule)?"""
+    if ctx.llm is not None:
+        try:
+            with model_time():
+                reply = await ctx.llm.complete(render_prompt("superrag_reflect", question=question), Reflection,
+                                               stage="superrag.reflect")
+            return reply.value.needs_tables
+        except ModelError as exc:
+            log.warning("reflection prompt failed (%s); using the intent rule", exc)
+    return bool(TABLE_INTENT.search(question))
+
+
+@operator("Expand_Tables", family="search", params=ExpandTablesParams)
+async def expand_tables(ctx: RunContext, p: ExpandTablesParams, ranking: Ranking, question: Question) -> Ranking:
+    """The hits with at most ``top`` tables or images placed after the hit that led to them: those on a hit's
+    pages, named by a block it covers (REFERS_TO), or a row's own table. With ``reflect``, only when the
+    question needs them, and only those the reranker ranks among the hits (the score gate)."""
+    if p.top == 0 or not ranking.keys or (p.reflect and not await needs_tables(ctx, p.question)):
+        return ranking
+    found = await ctx.graph.read_rows("superrag/expansion_candidates", keys=ranking.keys)
+    source = {r["key"]: r["hit"] for r in found if r["key"] not in ranking.keys}
+    if not source:
+        return ranking
+    rows = await ctx.graph.read_rows("layout/unit_candidates", keys=[*ranking.keys, *source],
+                                     question_vector=question.vector, max_chars=2000)
+    candidates = Candidates(rows=[_candidate(r) for r in rows])
+    with model_time():
+        scores = await text_reasoning(question.text, candidates.rows, ctx.models.reranker)
+    tables = sorted(source, key=lambda k: -scores.get(k, 0.0))
+    if p.reflect:  # the gate: a table must score at least as well as the weakest hit
+        floor = min(scores.get(k, 0.0) for k in ranking.keys)
+        tables = [k for k in tables if scores.get(k, 0.0) >= floor]
+    kept = set(tables[:p.top])
+    keys: list[str] = []
+    for hit in ranking.keys:
+        keys += [hit, *[t for t in tables if t in kept and source[t] == hit]]
+    return Ranking(keys=keys, graph=ranking.graph, text={**ranking.text, **{t: scores[t] for t in kept}})
+
+
+def _candidate(row: dict) -> Candidate:
+    return Candidate(key=row["key"], doc_key=row["doc_key"], order=row["order"] or 0, title=row["title"] or "",
+                     section_path=row["section_path"] or "", text=row["text"] or "", similarity=row["similarity"])
+
+
+class MergePagesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    max_chars: int = Field(6000, ge=100)  # text kept of a merged unit
+
+
+@operator("Merge_Pages", family="evidence", params=MergePagesParams)
+async def merge_pages(ctx: RunContext, p: MergePagesParams, evidence: EvidenceSet) -> EvidenceSet:
+    """The cross-page merge: a passage whose next passage continues its section on the next page becomes one
+    unit spanning both pages (its key and rank stay; the next passage is not repeated)."""
+    passages = [n.key for n in evidence.nodes if n.kind == "passage"]
+    rows = {r["key"]: r for r in await ctx.graph.read_rows("layout/units", keys=passages)} if passages else {}
+    merged, taken = [], set()
+    for node in evidence.nodes:
+        if node.key in taken:  # merged into the hit before it
+            continue
+        taken.add(node.key)
+        nxt = (rows.get(node.key) or {}).get("next")
+        if nxt and nxt["key"] not in taken and nxt["section"] == rows[node.key]["section"] and nxt["page_start"] in (
+                node.page_end, node.page_end + 1) and nxt["page_end"] > node.page_end:
+            pages = sorted(set(node.page_list or range(node.page_start, node.page_end + 1)) |
+                           set(range(nxt["page_start"], nxt["page_end"] + 1)))
+            node = node.model_copy(update={"text": f"{node.text}\n{nxt['text']}"[:p.max_chars],
+                                           "page_end": nxt["page_end"], "page_list": pages})
+            taken.add(nxt["key"])
+        merged.append(node)
+    return EvidenceSet(nodes=merged, count=evidence.count, groups=evidence.groups)
+
+
+class Text2CypherParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    question: str = Field(min_length=1)
+    mode: Literal["auto", "templates", "llm"] = "auto"  # auto: the LLM when there is one, else the templates
+
+
+_PAGE = re.compile(r"\b(?:on\s+)?(?:page|p\.)\s*([0-9]{1,4}|[ivxlc]{1,6})\b", re.IGNORECASE)
+_CAPTIONED = re.compile(r"\b(table|tab\.|figure|fig\.|chart|exhibit)\s*(\d{1,3}[a-z]?|[IVXL]{1,5})\b", re.IGNORECASE)
+_TITLED = re.compile(r"\b(?:section|chapter|part)\s+(?:titled|named|called|on|about)?\s*[\"“'‘]([^\"”'’]{3,80})[\"”'’]",
+                     re.IGNORECASE)
+HIDDEN_PROPERTIES = ["embedding", "title_embedding", "table_html", "bbox"]
+SCHEMA_LABELS = ["Document", "Page", "Section", "Text", "Table", "Image", "Equation", "Passage", "TableChunk",
+                 "TableOfContents", "Entity", "Keyword"]
+SCHEMA_EDGES = [
+    "(:Document)-[:HAS_PAGE]->(:Page)", "(:Document)-[:HAS_CHILD {order}]->(:Section)",
+    "(:Section)-[:HAS_CHILD {order}]->(:Section|Text|Table|Image|Equation)", "(block)-[:ON_PAGE]->(:Page)",
+    "(:Document)-[:HAS_TOC]->(:TableOfContents)-[:HAS_ENTRY {order}]->(:Section)",
+    "(:Section)-[:NEXT_SECTION]->(:Section)", "(:Passage)-[:COVERS {order}]->(block)",
+    "(:Passage)-[:ON_PAGE]->(:Page)", "(:Passage)-[:NEXT]->(:Passage)", "(:Table)-[:HAS_ROW {order}]->(:TableChunk)",
+    "(:Text)-[:REFERS_TO]->(:Table|Image)", "(:Passage)-[:HAS_KEYWORD]->(:Keyword)",
+    "(:Entity)-[:MENTIONED_IN]->(block)",
+]
+
+
+def template_query(question: str) -> tuple[str, dict] | None:
+    """The offline text2Cypher: an intent template of ``cypher/superrag/`` with its parameters, or None."""
+    if found := _CAPTIONED.search(question):
+        kind, number = found.group(1).lower(), found.group(2)
+        labels = ["Table"] if kind.startswith("tab") else ["Image"]
+        words = r"(?:table|tab\.)" if labels == ["Table"] else r"(?:figure|fig\.|chart|exhibit)"
+        return "superrag/captioned", {"labels": labels, "pattern": rf"(?is)^\s*{words}\s*{re.escape(number)}\b.*"}
+    if found := _PAGE.search(question):
+        page = found.group(1)
+        return "superrag/page", {"page": page, "number": int(page) if page.isdigit() else -1}
+    if found := _TITLED.search(question):
+        return "superrag/section_titled", {"title": found.group(1).strip()}
+    return None
+
+
+async def schema_description(ctx: RunContext) -> str:
+    """The graph schema as the text2Cypher prompt shows it: labels with their properties (read from the
+    database), then the relationship patterns."""
+    if "schema" not in ctx.cache:
+        rows = await ctx.graph.read("superrag/schema_properties", labels=SCHEMA_LABELS, hidden=HIDDEN_PROPERTIES)
+        lines = [f"(:{r['label']} {{{', '.join(r['properties'])}}})" for r in rows]
+        ctx.cache["schema"] = "\n".join([*lines, *SCHEMA_EDGES])
+    return ctx.cache["schema"]
+
+
+class CypherReply(BaseModel):
+    cypher: str = ""
+
+
+async def write_cypher(ctx: RunContext, question: str, mode: str = "auto") -> tuple[str, dict, str]:
+    """The query for the question: (query text, parameters, source: "llm", "template <name>" or "none"). An LLM
+    query that does not use ``$doc_keys`` is not run (the templates then answer)."""
+    if ctx.llm is not None and mode != "templates":
+        prompt = render_prompt("superrag_text2cypher", question=question, schema=await schema_description(ctx))
+        try:
+            with model_time():
+                reply = (await ctx.llm.complete(prompt, CypherReply, stage="superrag.cypher")).value
+            query = reply.cypher.strip().strip("`").removeprefix("cypher").strip()
+            if query and "$doc_keys" in query:
+                return query, {}, "llm"
+        except ModelError as exc:
+            log.warning("text2Cypher prompt failed (%s)", exc)
+        if mode == "llm":
+            return "", {}, "none"
+    found = template_query(question)
+    if found is None:
+        return "", {}, "none"
+    name, params = found
+    return load_query(name), params, f"template {name}"
+
+
+@dataclass(frozen=True)
+class CypherRun:
+    """What text2Cypher wrote for a question and what the gate let it return (``error``: refused or failed)."""
+
+    question: str
+    query: str
+    parameters: dict[str, Any]
+    source: str  # "llm", "template <name>" or "none"
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+
+
+async def question_cypher(ctx: RunContext, question: str, mode: str = "auto") -> CypherRun:
+    """Write the query for the question and run it through the read-only gate (100-row cap, the timeout)."""
+    query, params, source = await write_cypher(ctx, question, mode)
+    if not query:
+        return CypherRun(question, "", {}, source)
+    try:
+        rows = await ctx.graph.run_user_query(query, {**params, "doc_keys": ctx.scope}, max_rows=100)
+    except UserQueryError as exc:  # refused by the gate, or invalid
+        log.info("text2Cypher query (%s) did not run: %s", source, exc)
+        return CypherRun(question, query, params, source, error=str(exc))
+    return CypherRun(question, query, params, source, rows=rows)
+
+
+@operator("Text2Cypher", family="search", params=Text2CypherParams)
+async def text2cypher(ctx: RunContext, p: Text2CypherParams) -> Selection:
+    """A read-only Cypher query for the question (the LLM over the schema, else an intent template: page N,
+    Table/Figure N, section titled X), run through the read-only gate with a row cap; the ``key`` column."""
+    run = await question_cypher(ctx, p.question, p.mode)
+    if not run.query:
+        return Selection(keys=[], note="no query")
+    if run.error is not None:  # no evidence, said in the trace
+        return Selection(keys=[], note=f"{run.source} query refused: {run.error[:120]}")
+    keys = [r["key"] for r in run.rows if isinstance(r.get("key"), str)]
+    shown = run.source if run.source != "llm" else f"llm: {' '.join(run.query.split())[:160]}"
+    return Selection(keys=list(dict.fromkeys(keys))[:10], note=shown)
+
+
+class ConcatParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    top: int | None = Field(None, ge=1)
+
+
+@operator("Concat", family="rank", params=ConcatParams)
+async def concat(ctx: RunContext, p: ConcatParams, selections: list[Selection], rankings: list[Ranking]) -> Ranking:
+    """The selections' keys, then the rankings' (each key once, first place kept), cut at ``top``."""
+    keys = list(dict.fromkeys(k for found in [*selections, *rankings] for k in found.keys))[:p.top]
+    text = {k: v for r in rankings for k, v in r.text.items()}
+    return Ranking(keys=keys, text={k: text[k] for k in keys if k in text})

@@ -1,0 +1,97 @@
+"""Page furniture: what the parser drops from the content but a page still carries, read for the layout layer.
+
+    pages = read_page_furniture(Path("AMAZON_2017_10K.pdf"))
+    pages[12].label     # the printed page label: "12", "iv", "A-3" ("" when the PDF says nothing)
+    pages[12].header    # the running header's text ("Table of Contents")
+    pages[12].footer    # the running footer's text, the printed page number included
+
+The label is PyMuPDF's ``Page.get_label()`` (the PDF's page-label ranges). Many PDFs define none; then the
+printed page number found in the running header or footer (a bare "12", "Page 12", "12 of 80") is the label,
+so that "page 12" in a question can mean the number printed on the page. A bare number that is the page's
+first or last text block also counts (10-Ks printed from HTML put it mid-page, above empty space) when its
+offset from the physical page number is the document's usual one. Running lines are found as the
+parser finds them (:func:`~bookrag_neo4j.parsing.layout.running_lines`), on PyMuPDF's plain text blocks only:
+no table finder, a small fraction of the parser's time.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+from ..errors import DocumentError
+from .blocks import Block
+from .layout import PAGE_NUMBER, running_lines
+
+log = logging.getLogger(__name__)
+
+_NUMBER = re.compile(r"[\dIVXLCivxlc]{1,5}")
+MAX_LINE = 300  # characters kept of a header or footer
+
+
+@dataclass(frozen=True)
+class PageFurniture:
+    """A page's printed label and running header and footer (1-based ``number``)."""
+
+    number: int
+    label: str = ""
+    header: str = ""
+    footer: str = ""
+
+
+def _printed_number(blocks: list[Block]) -> str:
+    for block in blocks:
+        if PAGE_NUMBER.match(block.text):
+            found = _NUMBER.search(block.text.lower().removeprefix("page").strip())
+            if found:
+                return found.group(0)
+    return ""
+
+
+def _edge_numbers(pages: dict[int, list[Block]]) -> dict[int, str]:
+    """Printed numbers from a bare number that is a page's first or last block, kept where its offset from the
+    page number is the most common offset (seen on 3+ pages)."""
+    found = {n: _printed_number([min(bs, key=lambda b: b.bbox[1]), max(bs, key=lambda b: b.bbox[3])])
+             for n, bs in pages.items() if bs}
+    offsets = Counter(int(v) - n for n, v in found.items() if v.isdigit())
+    if not offsets or offsets.most_common(1)[0][1] < 3:
+        return {}
+    usual = offsets.most_common(1)[0][0]
+    return {n: v for n, v in found.items() if v.isdigit() and int(v) - n == usual}
+
+
+def read_page_furniture(path: Path) -> dict[int, PageFurniture]:
+    """Label, header and footer of every page of the PDF at ``path``, by 1-based page number."""
+    try:
+        doc = pymupdf.open(path)
+    except Exception as exc:  # PyMuPDF raises its own FileDataError, RuntimeError, ...
+        raise DocumentError(f"{path}: cannot be opened as a PDF ({exc})") from exc
+    with doc:
+        pages: dict[int, list[Block]] = {}
+        heights: dict[int, float] = {}
+        labels: dict[int, str] = {}
+        for page in doc:
+            number = page.number + 1
+            heights[number] = page.rect.height
+            labels[number] = page.get_label() or ""
+            pages[number] = [Block("text", " ".join(text.split()), number, (x0, y0, x1, y1))
+                             for x0, y0, x1, y1, text, _, kind in page.get_text("blocks") if kind == 0 and text.strip()]
+    running = running_lines(pages, heights)
+    edge = _edge_numbers(pages)
+    out: dict[int, PageFurniture] = {}
+    for number, blocks in pages.items():
+        marked = [b for b in blocks if id(b) in running]
+        top = [b for b in marked if b.bbox[3] < heights[number] / 2]
+        bottom = [b for b in marked if b.bbox[3] >= heights[number] / 2]
+        out[number] = PageFurniture(
+            number=number,
+            label=labels[number] or _printed_number(marked) or edge.get(number, ""),
+            header=" | ".join(b.text for b in top)[:MAX_LINE],
+            footer=" | ".join(b.text for b in bottom)[:MAX_LINE] or edge.get(number, ""),
+        )
+    return out

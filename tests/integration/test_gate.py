@@ -1,0 +1,161 @@
+"""The read-only gate against the real server: a table of hostile queries, each refused before it runs with
+:class:`QueryRefusedError` naming the reason, after which nothing changed (no ``Intruder`` node, no new GDS
+catalog graph, the server still answers); a table of allowed queries, each runs and returns what it should;
+and the row cap. (The plan walk alone, without a server: ``tests/unit/test_gate.py``.)"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from bookrag_neo4j.errors import QueryRefusedError, UserQueryError
+from bookrag_neo4j.graph.client import GraphClient
+
+DOC = "test-gate"
+UNPLANNABLE = "the server refused to plan this query"
+
+# (query, parameters, what the refusal must say: a regular expression)
+HOSTILE: list[tuple[str, dict[str, Any], str]] = [
+    # GDS procedures plan as reads but fill the heap or change the catalog
+    ("CALL gds.graph.generate('g', 30000000, 20)", {}, "procedure gds.graph.generate is not allowed"),
+    ("CALL gds.graph.project('x', '*', '*')", {}, "procedure gds.graph.project is not allowed"),
+    ("CALL gds.graph.project.cypher('x', 'MATCH (n) RETURN id(n) AS id', "
+     "'MATCH (a)-->(b) RETURN id(a) AS source, id(b) AS target')", {}, "procedure gds.graph.project.cypher"),
+    ("CALL gds.graph.export('x', {dbName: 'intruder'})", {}, "procedure gds.graph.export is not allowed"),
+    ("CALL gds.pageRank.mutate('x', {mutateProperty: 'pr'})", {}, "procedure gds.pageRank.mutate is not allowed"),
+    ("CALL gds.graph.drop('x')", {}, "procedure gds.graph.drop is not allowed"),
+    ("CALL gds.graph.list()", {}, "procedure gds.graph.list is not allowed"),
+    ("CALL gds.graph.list() YIELD graphName RETURN graphName", {}, "procedure gds.graph.list is not allowed"),
+    ("MATCH (s)-->(t) RETURN gds.graph.project('intruder', s, t)", {}, "function gds.graph.project is not allowed"),
+    ("WITH 1 AS x CALL { WITH x CALL gds.graph.drop('x') YIELD graphName RETURN graphName } RETURN graphName", {},
+     "procedure gds.graph.drop"),
+    # a procedure hidden in an expression subquery: it shows only in another operator's Details
+    ("RETURN reduce(a = 0, x IN [1] | a + COUNT { CALL gds.graph.drop('x') YIELD graphName RETURN graphName }) AS n",
+     {}, "procedure gds.graph.drop"),
+    ("MATCH (n) WHERE n.x = 1 OR EXISTS { CALL gds.graph.drop('x') YIELD graphName RETURN graphName } RETURN n", {},
+     "procedure gds.graph.drop"),
+    # commands
+    ("TERMINATE TRANSACTIONS 'neo4j-transaction-1'", {}, "TERMINATE TRANSACTIONS is not allowed"),
+    ("TERMINATE TRANSACTIONS 'neo4j-transaction-1' YIELD message RETURN message", {}, "TERMINATE TRANSACTIONS"),
+    ("SHOW TRANSACTIONS", {}, "SHOW TRANSACTIONS is not allowed"),
+    ("SHOW SETTINGS", {}, "SHOW SETTINGS is not allowed"),
+    ("SHOW USERS", {}, "administration commands"),
+    ("SHOW DATABASES", {}, "administration commands"),
+    ("CREATE USER intruder SET PASSWORD 'intruder-password'", {}, "administration commands"),
+    ("CREATE DATABASE intruder", {}, f"{UNPLANNABLE}.*UnsupportedAdministrationCommand"),
+    # server-side request forgery and file reads
+    ("LOAD CSV FROM 'http://127.0.0.1:7474/' AS row RETURN row", {}, "LOAD CSV is not allowed"),
+    ("LOAD CSV FROM 'file:///etc/passwd' AS r RETURN r", {}, "LOAD CSV is not allowed"),
+    ("LOAD CSV FROM $url AS r RETURN r", {"url": "http://169.254.169.254/"}, "LOAD CSV is not allowed"),
+    ("MATCH (n) CALL { WITH n LOAD CSV FROM 'file:///etc/passwd' AS r RETURN r } RETURN r", {}, "LOAD CSV"),
+    ("RETURN reduce(a = 0, x IN [1] | a + COUNT { LOAD CSV FROM 'file:///etc/passwd' AS r RETURN r }) AS n", {},
+     "LOAD CSV is not allowed"),
+    # other databases
+    ("USE system SHOW DATABASES", {}, f"{UNPLANNABLE}.*USE"),
+    ("USE system MATCH (n) RETURN n", {}, UNPLANNABLE),
+    ("USE system CALL db.labels()", {}, "database 'system' are not allowed"),
+    ("USE system CALL dbms.components()", {}, "procedure dbms.components is not allowed"),
+    ("CALL { USE system CALL db.labels() YIELD label RETURN label } RETURN label", {}, f"{UNPLANNABLE}.*graph"),
+    ("USE graph.byName('system') CALL db.labels()", {}, f"{UNPLANNABLE}.*composite"),
+    # writes, also inside subqueries and in batches
+    ("CALL { CREATE (:Intruder) } RETURN 1", {}, "only read-only Cypher.*read-write"),
+    ("MATCH (n) CALL { WITH n SET n.gate_probe = 1 } RETURN count(*)", {}, "only read-only Cypher.*read-write"),
+    ("CREATE (:Intruder)", {}, "only read-only Cypher.*write"),
+    ("MERGE (:Intruder)", {}, "only read-only Cypher.*write"),
+    ("MATCH (n) DETACH DELETE n", {}, "only read-only Cypher.*write"),
+    ("MATCH (n) FOREACH (x IN [1] | SET n.gate_probe = 1)", {}, "only read-only Cypher.*write"),
+    ("UNWIND range(1, 10) AS i CALL { WITH i CREATE (:Intruder {i: i}) } IN TRANSACTIONS OF 2 ROWS", {},
+     "IN TRANSACTIONS is not allowed"),
+    ("MATCH (n) CALL (n) { SET n.gate_probe = 1 } IN TRANSACTIONS RETURN count(*)", {}, "IN TRANSACTIONS"),
+    ("CREATE INDEX foo FOR (n:Intruder) ON (n.x)", {}, "CREATE INDEX is not allowed here.*schema"),
+    ("MATCH (n) RETURN n; CREATE (:Intruder)", {}, f"{UNPLANNABLE}.*SyntaxError"),
+    ("PROFILE CREATE (:Intruder)", {}, UNPLANNABLE),
+    # procedures outside the allow-list
+    ("CALL dbms.components()", {}, "procedure dbms.components is not allowed"),
+    ("CALL dbms.killConnections(['bolt-1'])", {}, "procedure dbms.killConnections is not allowed"),
+    ("CALL dbms.listConfig()", {}, "procedure dbms.listConfig is not allowed"),
+    ("CALL db.createLabel('Intruder')", {}, "procedure db.createLabel is not allowed"),
+    ("CALL db.clearQueryCaches()", {}, "procedure db.clearQueryCaches is not allowed"),
+    ("CALL db.create.setNodeVectorProperty(null, 'x', [1.0])", {}, "procedure db.create.setNodeVectorProperty"),
+    ("CALL db.info()", {}, "procedure db.info is not allowed"),
+    # procedures this server does not have (Enterprise-only, removed in Neo4j 5, APOC): refused all the same
+    ("CALL dbms.setConfigValue('db.logs.query.enabled', 'OFF')", {}, f"{UNPLANNABLE}.*dbms.setConfigValue"),
+    ("CALL db.index.fulltext.createNodeIndex('intruder', ['Intruder'], ['x'])", {},
+     f"{UNPLANNABLE}.*db.index.fulltext.createNodeIndex"),
+    ("CALL apoc.cypher.runWrite('CREATE (:Intruder)', {})", {}, f"{UNPLANNABLE}.*apoc.cypher.runWrite"),
+]
+
+# (query, parameters, a check of the rows)
+ALLOWED: list[tuple[str, dict[str, Any], Callable[[list[dict[str, Any]]], bool]]] = [
+    ("MATCH (n:TreeNode {doc_key: $doc}) RETURN n.key AS key ORDER BY key", {"doc": DOC},
+     lambda rows: [r["key"] for r in rows] == [f"{DOC}-1", f"{DOC}-2"]),
+    ("CALL db.labels()", {}, lambda rows: "TreeNode" in {r["label"] for r in rows}),
+    ("CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType", {},
+     lambda rows: "NEXT" in {r["relationshipType"] for r in rows}),
+    ("CALL db.index.fulltext.queryNodes('tree_node_text', 'gatekeeper') YIELD node RETURN node.key AS key", {},
+     lambda rows: f"{DOC}-1" in {r["key"] for r in rows}),
+    ("RETURN vector.similarity.cosine([1.0, 0.0], [1.0, 0.0]) AS s", {}, lambda rows: rows == [{"s": 1.0}]),
+    ("RETURN gds.similarity.cosine([1.0, 0.0], [1.0, 0.0]) AS s", {}, lambda rows: rows == [{"s": 1.0}]),
+    ("RETURN gds.graph.exists('intruder') AS e", {}, lambda rows: rows == [{"e": False}]),
+    ("MATCH (n:TreeNode {doc_key: $doc}) RETURN count(n) AS n, collect(n.key) AS keys", {"doc": DOC},
+     lambda rows: rows[0]["n"] == 2 and len(rows[0]["keys"]) == 2),
+    ("RETURN $x + 1 AS y", {"x": 41}, lambda rows: rows == [{"y": 42}]),
+    ("UNWIND range(1, 10) AS i RETURN sum(i) AS s", {}, lambda rows: rows == [{"s": 55}]),
+    ("MATCH (n:TreeNode {doc_key: $doc}) OPTIONAL MATCH (n)-[:NEXT]->(m) RETURN n.key AS key, m.key AS next "
+     "ORDER BY key", {"doc": DOC}, lambda rows: [r["next"] for r in rows] == [f"{DOC}-2", None]),
+    ("USE neo4j MATCH (n:TreeNode {doc_key: $doc}) RETURN count(n) AS n", {"doc": DOC}, lambda rows: rows == [{"n": 2}]),
+    ("CYPHER runtime=slotted MATCH (n:TreeNode {doc_key: $doc}) RETURN count(n) AS n", {"doc": DOC},
+     lambda rows: rows == [{"n": 2}]),
+    ("RETURN COUNT { CALL db.labels() YIELD label RETURN label } AS n", {}, lambda rows: rows[0]["n"] >= 1),
+]
+
+
+@pytest.fixture
+async def gate_graph(graph: GraphClient, schema: list[dict]) -> AsyncIterator[GraphClient]:
+    """Two linked text blocks of a test document (the ``graph`` fixture removes them after the test)."""
+    await graph.run("CREATE (:TreeNode:Text {key: $doc + '-1', doc_key: $doc, title: 'gatekeeper', text: 'gatekeeper'})"
+                    "-[:NEXT]->(:TreeNode:Text {key: $doc + '-2', doc_key: $doc, title: 'second', text: 'second'})",
+                    {"doc": DOC})
+    yield graph
+
+
+@pytest.mark.parametrize(("query", "params", "reason"), HOSTILE, ids=[q[:60] for q, _, _ in HOSTILE])
+async def test_a_hostile_query_is_refused(graph: GraphClient, query: str, params: dict, reason: str) -> None:
+    with pytest.raises(QueryRefusedError, match=reason) as refused:
+        await graph.run_user_query(query, params)
+    assert "\n" not in str(refused.value)  # one line
+
+
+async def test_the_hostile_table_leaves_no_trace(graph: GraphClient) -> None:
+    assert len(HOSTILE) >= 25
+    before = {r["graph_name"] for r in await graph.read("gds/list_graphs")}
+    for query, params, _ in HOSTILE:
+        with pytest.raises(QueryRefusedError):
+            await graph.run_user_query(query, params)
+    assert await graph.run("MATCH (n:Intruder) RETURN count(n) AS n") == [{"n": 0}]
+    assert await graph.run("MATCH (n) WHERE n.gate_probe IS NOT NULL RETURN count(n) AS n") == [{"n": 0}]
+    after = {r["graph_name"] for r in await graph.read("gds/list_graphs")}
+    assert after == before and not {"g", "x", "intruder"} & after
+    assert await graph.run_user_query("RETURN 1 AS one") == [{"one": 1}]  # the server still answers
+
+
+@pytest.mark.parametrize(("query", "params", "check"), ALLOWED, ids=[q[:60] for q, _, _ in ALLOWED])
+async def test_an_allowed_query_runs(gate_graph: GraphClient, query: str, params: dict,
+                                     check: Callable[[list[dict[str, Any]]], bool]) -> None:
+    rows = await gate_graph.run_user_query(query, params)
+    assert check(rows), rows
+
+
+async def test_the_row_cap_refuses_a_result_longer_than_max_rows(graph: GraphClient) -> None:
+    with pytest.raises(UserQueryError, match="more than 10 rows; add LIMIT"):
+        await graph.run_user_query("UNWIND range(1, 20) AS i RETURN i", max_rows=10)
+    assert len(await graph.run_user_query("UNWIND range(1, 20) AS i RETURN i", max_rows=20)) == 20
+    assert len(await graph.run_user_query("UNWIND range(1, 20) AS i RETURN i LIMIT 10", max_rows=10)) == 10
+    assert len(await graph.run_user_query("UNWIND range(1, 20000) AS i RETURN i", max_rows=None)) == 20000
+    with pytest.raises(UserQueryError, match="more than 10000 rows"):  # the default cap
+        await graph.run_user_query("UNWIND range(1, 10001) AS i RETURN i")
+    # it streams and stops: a billion rows would outlast the timeout, the cap ends the query first
+    with pytest.raises(UserQueryError, match="more than 10 rows"):
+        await graph.run_user_query("UNWIND range(1, 1000000000) AS i RETURN i", max_rows=10)

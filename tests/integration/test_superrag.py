@@ -1,0 +1,112 @@
+"""SuperRAG and the hybrid baseline on a real paper's layout layer: every method runs end to end and cites
+pages; the offline text2Cypher templates answer "What is on page N?" and "What does Table 3 show?"; an
+LLM-written query runs only through the read-only gate; the cross-page merge and the table expansion behave as
+the paper says."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.library.catalogue import delete_document
+from bookrag_neo4j.llm import Models
+from bookrag_neo4j.llm.scripted import ScriptedChatModel
+from bookrag_neo4j.methods import Retriever
+from bookrag_neo4j.ops.layout import TABLE_INTENT, template_query
+
+from ..helpers.cli import run_cli
+from ..helpers.pdfs import BENCHMARKS, need
+from ..helpers.timeouts import LONG_TEST
+
+pytestmark = pytest.mark.timeout(LONG_TEST)
+
+PAPER = BENCHMARKS / "mmlongbench" / "pdfs" / "2023.acl-long.386.pdf"  # 24 pages, "Table 3:" on page 8
+METHODS = ("hybrid", "superrag-hybrid", "superrag-no-reflect", "superrag")
+
+
+@pytest.fixture(scope="module")
+def models(settings) -> Models:
+    return Models.from_settings(settings.model_copy(update={"llm_provider": "none"}))
+
+
+@pytest.fixture
+async def paper(graph: GraphClient, settings, models, schema) -> str:
+    report = await Indexer(graph, settings, models, use_llm=False).index(need(PAPER), graph=False)
+    assert report.layout is not None and report.layout.counts.passages > 0
+    yield report.doc_key
+    await delete_document(graph, report.doc_key)
+
+
+def test_template_intents() -> None:
+    assert template_query("What is on page 12?")[1] == {"page": "12", "number": 12}
+    name, params = template_query("What does Table 3 show?")
+    assert name == "superrag/captioned" and params["labels"] == ["Table"]
+    assert template_query("Explain Fig. 2")[1]["labels"] == ["Image"]
+    assert template_query('Summarise the section titled "Related Work"')[1] == {"title": "Related Work"}
+    assert template_query("Who founded the company?") is None
+    assert TABLE_INTENT.search("What was the revenue in 2019?") and not TABLE_INTENT.search("Who wrote it?")
+
+
+async def test_every_method_runs_and_cites_pages(graph: GraphClient, settings, models, paper) -> None:
+    retriever = Retriever(graph, settings, models, use_llm=False)
+    for method in METHODS:
+        answer = await retriever.ask("Which model performs best in the closed-book setting?", [paper], method=method)
+        assert answer.evidence and answer.citations, method
+        assert all(c.page_start >= 1 and c.document == PAPER.name for c in answer.citations), method
+        assert len(answer.evidence) <= (10 if method == "hybrid" else 13), method  # 10 contexts, 3 tables
+    traced = {t.operator for t in answer.trace}
+    assert {"TOC_Search", "Rerank", "Expand_Tables", "Text2Cypher", "Merge_Pages"} <= traced
+
+
+async def test_offline_templates_answer_page_and_table_questions(graph: GraphClient, settings, models, paper) -> None:
+    retriever = Retriever(graph, settings, models, use_llm=False)
+    table = await retriever.retrieve("What does Table 3 show?", [paper], method="superrag")
+    first = table.nodes[0]
+    assert first.kind == "table" and first.page_start == 8, first
+    cypher = next(t for t in table.trace if t.operator == "Text2Cypher")
+    assert cypher.output == "1 nodes (template superrag/captioned)"
+    (label,) = await graph.run("MATCH (p:Page {doc_key: $d, number: 12}) RETURN p.label AS label", {"d": paper})
+    page = await retriever.retrieve(f"What is on page {label['label'] or 12}?", [paper], method="superrag")
+    assert page.nodes[0].kind == "passage" and page.nodes[0].page_start <= 12 <= page.nodes[0].page_end
+    # `bookrag cypher` shows the query written for the question and its rows; stats report the layer
+    proc = run_cli(settings, "cypher", "What does Table 3 show?", "--doc", paper, "--json")
+    assert proc.returncode == 0, proc.stderr
+    run = json.loads(proc.stdout)
+    assert run["source"] == "template superrag/captioned" and [r["key"] for r in run["rows"]] == [first.key]
+    proc = run_cli(settings, "stats", paper, "--json")
+    layout = json.loads(proc.stdout)["layout"]
+    assert layout["status"] == "complete" and layout["passages"] > 0 and layout["toc_entries"] > 0
+
+
+async def test_llm_written_cypher_runs_only_through_the_gate(graph: GraphClient, settings, paper) -> None:
+    queries = iter([
+        "LOAD CSV FROM 'http://127.0.0.1:7474/' AS row WITH row WHERE $doc_keys IS NOT NULL RETURN row[0] AS key",
+        "MATCH (t:Table) WHERE t.doc_key IN $doc_keys AND t.caption STARTS WITH 'Table 3' RETURN t.key AS key",
+    ])
+
+    def reply(messages) -> str:
+        system = messages[0]["content"]
+        if system.startswith("You are required to construct a Cypher query"):
+            assert "(:Passage {" in system and "$doc_keys" in system  # the schema, read from the database
+            return json.dumps({"cypher": next(queries)})
+        if system.startswith("You decide whether answering"):
+            return json.dumps({"needs_tables": False})
+        if system.startswith("Assume that you are reading a book"):
+            return json.dumps({"section_ids": [0]})
+        return json.dumps({"category": "single-hop"})
+
+    models = Models.from_settings(settings.model_copy(update={"llm_provider": "none"}))
+    llm = ScriptedChatModel(reply)
+    retriever = Retriever(graph, settings, Models(llm=llm, vlm=None, embedder=models.embedder,
+                                                  reranker=models.reranker))
+    refused = await retriever.retrieve("What does Table 3 show?", [paper], method="superrag")
+    step = next(t for t in refused.trace if t.operator == "Text2Cypher")
+    assert step.output.startswith("0 nodes (llm query refused") and "LOAD CSV" in step.output
+    steps = {t.operator: t for t in refused.trace}  # the LLM's reflection said no: no table was added
+    assert steps["Expand_Tables"].output == steps["Rerank"].output
+    assert any(r[0]["content"].startswith("You decide whether answering") for r in llm.requests)
+    ran = await retriever.retrieve("What does Table 3 show?", [paper], method="superrag")
+    assert ran.nodes[0].kind == "table" and ran.nodes[0].page_start == 8
