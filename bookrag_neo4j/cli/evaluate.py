@@ -205,6 +205,33 @@ def bench_query_cmd(
     print_json(report) if as_json else console.print_json(data=report)
 
 
+@bench_app.command("cypher")
+def bench_cypher_cmd(
+    questions: Annotated[Path, typer.Argument(help="A benchmark folder (questions.jsonl, pdfs/).")],
+    limit: Annotated[int, typer.Option(help="At most this many questions (of indexed documents).")] = 20,
+    no_llm: NoLlmPlanOpt = False,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """text2Cypher with the configured LLM on a benchmark's questions: how often its query is valid (runs
+    through the read-only gate) and how often it returns something."""
+    from ..eval.bench_cypher import bench_cypher
+    from ..eval.benchmark import load_benchmark
+
+    rag = library(instance, use_llm=not no_llm)
+
+    async def work(graph: GraphClient) -> dict:
+        keys = {d.name: d.key for d in await rag.adocuments()}
+        asked = [(keys[q.doc], q.question) for q in load_benchmark(questions).questions if q.doc in keys]
+        return await bench_cypher(rag.retriever(graph), asked[:limit])
+
+    report = run_with_graph(rag, work)
+    if as_json:
+        print_json(report)
+        return
+    console.print({k: v for k, v in report.items() if k != "per_question"})
+
+
 @bench_app.command("scale")
 def bench_scale_cmd(
     question: Annotated[list[str], typer.Option(help="A question (repeatable), asked of the whole library.")],

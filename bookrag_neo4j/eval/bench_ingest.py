@@ -3,8 +3,9 @@
 :func:`bench_ingest` times the tree stages: parsing runs in the benchmark's process (the slow part is
 PyMuPDF, whose table model already uses both cores), then each tree is written to Neo4j in a separate timed
 step. :func:`bench_ingest_all_stages` runs the whole pipeline (``Indexer``: parse, sections, tree, write,
-block embeddings, then the graph's extraction, name embeddings, entity resolution and writes) and reports
-seconds and throughput per stage. Every document is indexed from scratch (deleted, or ``force``), so the
+block embeddings, then the graph's extraction, name embeddings, entity resolution and writes, then the layout
+layer) and reports seconds and throughput per stage, each stage's total, and the layout layer's time as a share
+of the tree stage's (``layout_vs_tree``). Every document is indexed from scratch (deleted, or ``force``), so the
 figures are for fresh writes.
 """
 
@@ -90,8 +91,11 @@ async def bench_ingest_all_stages(graph: GraphClient, settings: Settings, models
     per_second = {stage: round((totals["embedded"] if stage == "tree.embed" else
                                 totals["mentions"] if stage.startswith("graph.") else totals["pages"]) / s, 1)
                   for stage, s in seconds.items() if s >= 0.05}
+    stage_s = {name: round(sum(v for k, v in seconds.items() if k.startswith(f"{name}.")), 2)
+               for name in ("tree", "graph", "layout")}
     return {"documents": len(paths) - len(failed), "failed": failed, **totals,
             "seconds": {k: round(v, 2) for k, v in seconds.items()}, "total_s": round(sum(seconds.values()), 1),
+            "stage_s": stage_s, "layout_vs_tree": round(stage_s["layout"] / stage_s["tree"], 3) if stage_s["tree"] else None,
             "per_second": per_second,
             "units": "tree.embed: blocks/s; graph.*: extracted mentions/s; other tree stages: pages/s"}
 
@@ -101,6 +105,8 @@ def _add(seconds: dict[str, float], totals: dict[str, int], report: IndexReport)
         seconds[f"tree.{stage}"] += value
     for stage, value in (report.graph.seconds if report.graph else {}).items():
         seconds[f"graph.{stage}"] += value
+    for stage, value in (report.layout.seconds if report.layout else {}).items():
+        seconds[f"layout.{stage}"] += value
     totals["pages"] += report.pages
     totals["embedded"] += report.embedded
     totals["entities"] += report.graph.entities if report.graph else 0

@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 
 COLUMNS = (("recall", "page recall"), ("recall@5", "recall@5"), ("recall@10", "recall@10"), ("units", "units"),
            ("pages", "pages"), ("recall@5p", "recall, 5 pages"),
+           ("recall@10p", "recall, 10 pages"),
            ("seconds", "s/question"), ("tokens", "tokens"), ("llm_calls", "LLM calls"), ("score", "QA score"),
            ("em", "EM"), ("f1", "F1"), ("inclusion", "inclusion"), ("judge", "judge"))
 

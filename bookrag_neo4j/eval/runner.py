@@ -41,6 +41,7 @@ from .metrics import exact_match, financebench_score, inclusion, mmlongbench_sco
 
 Mode = Literal["retrieval", "qa"]
 PAGE_BUDGET = 5  # recall@5p: recall within the first 5 distinct pages shown, the same budget for every unit
+WIDE_PAGE_BUDGET = 10  # recall@10p: within the first 10 distinct pages
 DEFAULT_METHODS = ("bookrag", "bm25", "dense", "layout", "graphranker")
 
 
@@ -111,6 +112,7 @@ def _score(bench: str, q: BenchQuestion, method: str, units: list[dict[str, Any]
         "recall@10": page_recall(q.evidence_pages, pages, budget=10),
         "pages": len({p for ps in pages for p in ps}),
         "recall@5p": page_recall_within(q.evidence_pages, pages, PAGE_BUDGET),
+        "recall@10p": page_recall_within(q.evidence_pages, pages, WIDE_PAGE_BUDGET),
         "seconds": round(seconds, 4), "llm_calls": calls, "tokens": tokens,
     }
 
@@ -122,8 +124,8 @@ def _score_answer(q: BenchQuestion, answer: str, extracted: str) -> dict[str, An
             "f1": token_f1(extracted, q.answer), "inclusion": inclusion(answer, q.answer)}
 
 
-MEASURES = ("recall", "recall@5", "recall@10", "units", "pages", "recall@5p", "seconds", "llm_calls", "tokens",
-            "score", "em", "f1", "inclusion", "judge")
+MEASURES = ("recall", "recall@5", "recall@10", "units", "pages", "recall@5p", "recall@10p", "seconds", "llm_calls",
+            "tokens", "score", "em", "f1", "inclusion", "judge")
 
 
 def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -64,12 +64,15 @@ def _superrag(name: str, question: str, *, toc: bool, reflect: bool | None, cyph
         steps.append(PlanStep(id="toc", operator="TOC_Search", params={"question": question}, after=["embed"]))
         pool.append("toc")
     steps += [PlanStep(id="fetch", operator="Fetch", params={"unit": "layout"}, after=pool),
-              PlanStep(id="rerank", operator="Rerank", params={"top": RERANKED}, after=["fetch", "embed"])]
-    last = "rerank"
+              PlanStep(id="rerank", operator="Rerank", params={"top": RERANKED + 10, "fuse": "offline"},
+                       after=["fetch", "embed", "fuse"]),
+              PlanStep(id="units", operator="Rows_To_Tables", after=["rerank"]),
+              PlanStep(id="top", operator="Concat", params={"top": RERANKED}, after=["units"])]
+    last = "top"
     if reflect is not None:
         steps.append(PlanStep(id="tables", operator="Expand_Tables",
                               params={"question": question, "top": TABLES, "reflect": reflect},
-                              after=["rerank", "embed"]))
+                              after=["top", "embed"]))
         last = "tables"
     if cypher:
         steps += [PlanStep(id="cypher", operator="Text2Cypher", params={"question": question}),

@@ -10,18 +10,22 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ModelError, UserQueryError
 from ..graph.queries import load_query
+from ..library.documents import Document
 from ..llm.prompts import render_prompt
 from ..llm.reranker import bm25_scores
 from ..retrieval.reasoners import text_reasoning
-from .registry import RunContext, model_time, operator
-from .values import Candidate, Candidates, EvidenceSet, Question, Ranking, Selection
+from .reason import candidate
+from .registry import NoParams, RunContext, model_time, operator
+from .values import Candidates, EvidenceSet, Question, Ranking, Selection
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +38,30 @@ class TocSearchParams(BaseModel):
     k: int = Field(60, ge=1)  # reciprocal-rank fusion's constant
 
 
+@dataclass(frozen=True)
+class TocEntries:
+    rows: list[dict[str, Any]]  # key, path, title
+    vectors: np.ndarray  # unit title embeddings, one row a section (zeros without one)
+
+
+_TOCS: OrderedDict[tuple[str, str, str], TocEntries] = OrderedDict()  # by server, document, layout build
+_KEEP = 32
+
+
+async def _toc_entries(ctx: RunContext, doc: Document) -> TocEntries:
+    """A document's ToC with its title embeddings, read once per layout build and kept for the last few."""
+    slot = (ctx.graph.conn.uri, doc.key, f"{doc.layout_config}|{doc.layout_built_at}")
+    if slot not in _TOCS:
+        rows = await ctx.graph.read_rows("superrag/toc_sections", doc_key=doc.key)
+        dim = next((len(r["embedding"]) for r in rows if r["embedding"]), 1)
+        vectors = np.array([r["embedding"] or [0.0] * dim for r in rows], dtype=np.float32).reshape(len(rows), dim)
+        _TOCS[slot] = TocEntries([{k: r[k] for k in ("key", "path", "title")} for r in rows], vectors)
+        while len(_TOCS) > _KEEP:
+            _TOCS.popitem(last=False)
+    _TOCS.move_to_end(slot)
+    return _TOCS[slot]
+
+
 class SectionChoice(BaseModel):
     section_ids: list[int] = Field(default_factory=list)
 
@@ -42,9 +70,14 @@ class SectionChoice(BaseModel):
 async def toc_search(ctx: RunContext, p: TocSearchParams, question: Question) -> Ranking:
     """The ToC retriever: the sections whose path fits the question (the paper's ToC prompt with an LLM; else the
     title embedding's cosine and BM25 over the paths, fused), and their first passages as candidates."""
-    rows = await ctx.graph.read_rows("superrag/toc_sections", doc_keys=ctx.scope, embedding=question.vector)
+    rows, vectors = [], []
+    for doc in ctx.documents:
+        entries = await _toc_entries(ctx, doc)
+        rows += entries.rows
+        vectors.append(entries.vectors)
     if not rows:
         return Ranking(keys=[])
+    cosine = (np.vstack(vectors) @ np.asarray(question.vector)).tolist()
     chosen: list[str] = []
     if ctx.llm is not None:
         listing = "\n".join(f"{i}: {r['path'] or r['title']}" for i, r in enumerate(rows[:400]))
@@ -58,7 +91,7 @@ async def toc_search(ctx: RunContext, p: TocSearchParams, question: Question) ->
     if not chosen:
         lexical = bm25_scores(p.question, [r["path"] or r["title"] or "" for r in rows])
         fused = [0.0] * len(rows)
-        for scores in (lexical, [r["similarity"] for r in rows]):
+        for scores in (lexical, cosine):
             for rank, i in enumerate(sorted(range(len(rows)), key=lambda i: -scores[i]), 1):
                 fused[i] += 1.0 / (p.k + rank)
         chosen = [rows[i]["key"] for i in sorted(range(len(rows)), key=lambda i: -fused[i])[:p.sections]]
@@ -110,7 +143,7 @@ async def expand_tables(ctx: RunContext, p: ExpandTablesParams, ranking: Ranking
         return ranking
     rows = await ctx.graph.read_rows("layout/unit_candidates", keys=[*ranking.keys, *source],
                                      question_vector=question.vector, max_chars=2000)
-    candidates = Candidates(rows=[_candidate(r) for r in rows])
+    candidates = Candidates(rows=[candidate(r) for r in rows])
     with model_time():
         scores = await text_reasoning(question.text, candidates.rows, ctx.models.reranker)
     tables = sorted(source, key=lambda k: -scores.get(k, 0.0))
@@ -122,11 +155,6 @@ async def expand_tables(ctx: RunContext, p: ExpandTablesParams, ranking: Ranking
     for hit in ranking.keys:
         keys += [hit, *[t for t in tables if t in kept and source[t] == hit]]
     return Ranking(keys=keys, graph=ranking.graph, text={**ranking.text, **{t: scores[t] for t in kept}})
-
-
-def _candidate(row: dict) -> Candidate:
-    return Candidate(key=row["key"], doc_key=row["doc_key"], order=row["order"] or 0, title=row["title"] or "",
-                     section_path=row["section_path"] or "", text=row["text"] or "", similarity=row["similarity"])
 
 
 class MergePagesParams(BaseModel):
@@ -269,6 +297,17 @@ async def text2cypher(ctx: RunContext, p: Text2CypherParams) -> Selection:
     keys = [r["key"] for r in run.rows if isinstance(r.get("key"), str)]
     shown = run.source if run.source != "llm" else f"llm: {' '.join(run.query.split())[:160]}"
     return Selection(keys=list(dict.fromkeys(keys))[:10], note=shown)
+
+
+@operator("Rows_To_Tables", family="rank")
+async def rows_to_tables(ctx: RunContext, p: NoParams, ranking: Ranking) -> Ranking:
+    """Each table row replaced by its table (first place kept): a row finds the table, the table is the unit."""
+    tables = {r["row"]: r["table"] for r in await ctx.graph.read_rows("layout/row_tables", keys=ranking.keys)}
+    keys = list(dict.fromkeys(tables.get(k, k) for k in ranking.keys))
+    best: dict[str, float] = {}
+    for key, value in ranking.text.items():
+        best[tables.get(key, key)] = max(value, best.get(tables.get(key, key), value))
+    return Ranking(keys=keys, graph=ranking.graph, text=best)
 
 
 class ConcatParams(BaseModel):

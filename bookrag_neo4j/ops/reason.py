@@ -34,9 +34,13 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
                                          max_chars=MAX_TEXT_CHARS)
     else:
         rows = await selectors.candidates(ctx.graph, keys, question.vector, max_chars=MAX_TEXT_CHARS)
-    return Candidates(rows=[Candidate(key=r["key"], doc_key=r["doc_key"], order=r["order"] or 0,
-                                      title=r["title"] or "", section_path=r["section_path"] or "",
-                                      text=r["text"] or "", similarity=r["similarity"]) for r in rows])
+    return Candidates(rows=[candidate(r) for r in rows])
+
+
+def candidate(row: dict) -> Candidate:
+    """A candidate from a ``retrieval/candidates`` or ``layout/unit_candidates`` row."""
+    return Candidate(key=row["key"], doc_key=row["doc_key"], order=row["order"] or 0, title=row["title"] or "",
+                     section_path=row["section_path"] or "", text=row["text"] or "", similarity=row["similarity"])
 
 
 @operator("Graph_Reasoning", family="reason")

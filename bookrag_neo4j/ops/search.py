@@ -13,7 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..llm.reranker import bm25_scores
+from ..layout.vectors import nearest_units
+from ..llm.reranker import FusionReranker, bm25_scores
 from ..retrieval import chunks, selectors
 from ..retrieval.entity_graph import ENTITY_GRAPHS
 from ..retrieval.reasoners import pagerank, text_reasoning
@@ -30,8 +31,6 @@ class SearchParams(BaseModel):
     k: int = Field(1000, ge=1)  # vector index candidates fetched before the document filter (block, chunk)
 
 
-LAYOUT_NEAREST = {"passage": "layout/nearest_passages", "row": "layout/nearest_rows"}
-
 
 def _best(scored: list[tuple[str, float]], top: int, *, by: str = "text") -> Ranking:
     """The ``top`` keys by score (a stable sort: ties keep their order), scores kept as ``by``."""
@@ -44,10 +43,10 @@ async def vector_search(ctx: RunContext, p: SearchParams, question: Question) ->
     """Each document's blocks (or chunks) nearest to the question on the vector index, or its passages or table
     rows by exact cosine within the document; the best ``top``."""
     scored: list[tuple[str, float]] = []
-    if p.over in LAYOUT_NEAREST:
-        rows = await ctx.graph.read_rows(LAYOUT_NEAREST[p.over], doc_keys=ctx.scope, embedding=question.vector,
-                                         top=p.top)
-        return _best([(r["key"], r["score"]) for r in rows], p.top)
+    if p.over in ("passage", "row"):
+        for doc in ctx.documents:
+            scored += await nearest_units(ctx.graph, doc, question.vector, kind=p.over, top=p.top)
+        return _best(scored, p.top)
     for doc in ctx.scope:
         if p.over == "chunk":
             with model_time():
@@ -134,11 +133,26 @@ class TopParams(BaseModel):
     top: int = Field(TOP_K, ge=1)
 
 
-@operator("Rerank", family="rank", params=TopParams)
-async def rerank(ctx: RunContext, p: TopParams, candidates: Candidates, question: Question) -> Ranking:
-    """The candidates the configured reranker scores best for the question."""
+class RerankParams(TopParams):
+    # "offline": fuse the reranker's order with the input rankings' (RRF) when the reranker is the offline
+    # fusion one (cosine + BM25 over the candidates alone, weaker than the first stage); "never": its order only
+    fuse: Literal["never", "offline"] = "never"
+    k: int = Field(60, ge=1)
+
+
+@operator("Rerank", family="rank", params=RerankParams)
+async def rerank(ctx: RunContext, p: RerankParams, candidates: Candidates, question: Question,
+                 rankings: list[Ranking]) -> Ranking:
+    """The candidates the configured reranker scores best for the question (with ``fuse="offline"`` and the
+    offline reranker: fused with the order of the rankings the candidates came from)."""
     with model_time():
         scores = await text_reasoning(question.text, candidates.rows, ctx.models.reranker)
+    if p.fuse == "offline" and isinstance(ctx.models.reranker, FusionReranker) and rankings:
+        fused = {key: 0.0 for key in scores}
+        for order in [sorted(scores, key=lambda k: -scores[k]), *(r.keys for r in rankings)]:
+            for rank, key in enumerate((k for k in order if k in fused), 1):
+                fused[key] += 1.0 / (p.k + rank)
+        return _best([(k, fused[k]) for k in sorted(fused, key=lambda k: -fused[k])], p.top)
     return _best(list(scores.items()), p.top)
 
 

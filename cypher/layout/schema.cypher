@@ -7,6 +7,7 @@ CREATE CONSTRAINT keyword_key IF NOT EXISTS FOR (n:Keyword) REQUIRE n.key IS UNI
 CREATE CONSTRAINT stem_key IF NOT EXISTS FOR (n:Stem) REQUIRE n.key IS UNIQUE;
 CREATE INDEX passage_doc IF NOT EXISTS FOR (n:Passage) ON (n.doc_key);
 CREATE INDEX table_chunk_doc IF NOT EXISTS FOR (n:TableChunk) ON (n.doc_key);
+CREATE INDEX passage_section IF NOT EXISTS FOR (n:Passage) ON (n.section_key);
 CREATE VECTOR INDEX passage_embedding IF NOT EXISTS FOR (n:Passage) ON n.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX table_chunk_embedding IF NOT EXISTS FOR (n:TableChunk) ON n.embedding

@@ -1,8 +1,5 @@
-// The ToC retriever's section candidates: every section of the documents $doc_keys with its path and the cosine
-// of its title embedding to $embedding (exact, per document). One record.
-UNWIND $doc_keys AS doc
-MATCH (:Document {key: doc})-[:HAS_TOC]->(:TableOfContents)-[e:HAS_ENTRY]->(s:Section)
-WITH s, e ORDER BY s.doc_key, e.order
-RETURN collect({key: s.key, path: s.section_path, title: s.title,
-                similarity: CASE WHEN s.title_embedding IS NULL THEN 0.0
-                                 ELSE vector.similarity.cosine(s.title_embedding, $embedding) END}) AS rows
+// The ToC retriever's section candidates: the sections of document $doc_key in ToC order with their path and
+// title embedding (read once per layout build and kept in memory by the TOC_Search operator). One record.
+MATCH (:Document {key: $doc_key})-[:HAS_TOC]->(:TableOfContents)-[e:HAS_ENTRY]->(s:Section)
+WITH s, e ORDER BY e.order
+RETURN collect({key: s.key, path: s.section_path, title: s.title, embedding: s.title_embedding}) AS rows

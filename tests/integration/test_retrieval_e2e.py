@@ -79,7 +79,8 @@ def test_bench_query_reports_percentiles(settings, survey, tmp_path) -> None:
 def test_every_method_retrieves_and_answers(settings, survey, method: str) -> None:
     rag = BookRAG(settings, use_llm=False)
     evidence = rag.retrieve(QUESTION, doc=survey, method=method)
-    assert evidence.plan.method == method and 1 <= len(evidence.nodes) <= 10
+    budget = 13 if method.startswith("superrag") else 10  # SuperRAG: 10 contexts and 3 tables or diagrams
+    assert evidence.plan.method == method and 1 <= len(evidence.nodes) <= budget
     assert all(n.document == survey and n.pages for n in evidence.nodes)
     assert [n.rank for n in evidence.nodes] == list(range(1, len(evidence.nodes) + 1))
     answer = rag.ask(QUESTION, doc=survey, method=method)

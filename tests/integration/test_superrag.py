@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from bookrag_neo4j.browse import answer_trace_params, browser_query
 from bookrag_neo4j.graph.client import GraphClient
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.library.catalogue import delete_document
@@ -59,6 +60,12 @@ async def test_every_method_runs_and_cites_pages(graph: GraphClient, settings, m
         assert len(answer.evidence) <= (10 if method == "hybrid" else 13), method  # 10 contexts, 3 tables
     traced = {t.operator for t in answer.trace}
     assert {"TOC_Search", "Rerank", "Expand_Tables", "Text2Cypher", "Merge_Pages"} <= traced
+    # `bookrag browse --answer-trace` shows SuperRAG's evidence: passages with the blocks they cover
+    params = answer_trace_params(answer.model_dump(mode="json"))
+    rows = await graph.run_user_query(browser_query("answer_neighbourhood", params))
+    passages = [n.key for n in answer.evidence if n.kind == "passage"]
+    shown = {r["unit"][0]["key"] for r in rows if r["unit"]}  # a path: [passage, "COVERS", block]
+    assert passages and set(passages) <= shown
 
 
 async def test_offline_templates_answer_page_and_table_questions(graph: GraphClient, settings, models, paper) -> None:
@@ -106,7 +113,7 @@ async def test_llm_written_cypher_runs_only_through_the_gate(graph: GraphClient,
     step = next(t for t in refused.trace if t.operator == "Text2Cypher")
     assert step.output.startswith("0 nodes (llm query refused") and "LOAD CSV" in step.output
     steps = {t.operator: t for t in refused.trace}  # the LLM's reflection said no: no table was added
-    assert steps["Expand_Tables"].output == steps["Rerank"].output
+    assert steps["Expand_Tables"].output == next(t.output for t in refused.trace if t.step == "top")
     assert any(r[0]["content"].startswith("You decide whether answering") for r in llm.requests)
     ran = await retriever.retrieve("What does Table 3 show?", [paper], method="superrag")
     assert ran.nodes[0].kind == "table" and ran.nodes[0].page_start == 8

@@ -1,0 +1,50 @@
+"""Exact per-document vector search over the layout layer's passages and table rows.
+
+    keys, scores = await nearest_units(graph, doc, question_vector, kind="passage", top=20)
+
+A document's unit embeddings are read once per layout build (``layout_config`` and ``layout_built_at`` name it)
+and kept in memory for the last few documents; a question is then one matrix product. Every document is
+searched on its own, so its hits never depend on what else the library holds (a vector index's library-wide
+top-k, filtered to one document afterwards, loses them as the library grows); exact, where the index is
+approximate. A 549-page 10-K's 6,000 rows took 30 ms a question in Cypher, well under 1 ms here.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+from ..graph.client import GraphClient
+from ..library.documents import Document
+
+Kind = Literal["passage", "row"]
+QUERIES = {"passage": "layout/passage_vectors", "row": "layout/row_vectors"}
+_CACHE: OrderedDict[tuple[str, str, str, str], tuple[list[str], np.ndarray]] = OrderedDict()
+KEEP = 16
+
+
+async def unit_vectors(graph: GraphClient, doc: Document, kind: Kind) -> tuple[list[str], np.ndarray]:
+    """The document's unit keys and their embeddings (one row each), read once per layout build."""
+    slot = (graph.conn.uri, doc.key, f"{doc.layout_config}|{doc.layout_built_at}", kind)
+    if slot not in _CACHE:
+        rows = await graph.read_rows(QUERIES[kind], doc_key=doc.key)
+        matrix = np.array([r["embedding"] for r in rows], dtype=np.float32)
+        _CACHE[slot] = ([r["key"] for r in rows], matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1)))
+        while len(_CACHE) > KEEP:
+            _CACHE.popitem(last=False)
+    _CACHE.move_to_end(slot)
+    return _CACHE[slot]
+
+
+async def nearest_units(graph: GraphClient, doc: Document, vector: Sequence[float], *, kind: Kind,
+                        top: int) -> list[tuple[str, float]]:
+    """The document's ``top`` units of ``kind`` by cosine to ``vector`` (unit vectors), best first."""
+    keys, matrix = await unit_vectors(graph, doc, kind)
+    if not keys:
+        return []
+    scores = matrix @ np.asarray(vector, dtype=np.float32)
+    best = np.argsort(-scores, kind="stable")[:top]
+    return [(keys[i], float(scores[i])) for i in best]

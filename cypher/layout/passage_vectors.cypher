@@ -1,0 +1,4 @@
+// Document $doc_key's passages with their embeddings, for exact per-document vector search (read once per layout
+// build and kept in memory). One record.
+MATCH (n:Passage {doc_key: $doc_key}) WHERE n.embedding IS NOT NULL
+RETURN collect({key: n.key, embedding: n.embedding}) AS rows
