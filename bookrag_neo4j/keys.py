@@ -65,11 +65,6 @@ def image_file_glob(doc_key: str) -> str:
     return f"{key_prefix(doc_key)}-p*.png"
 
 
-def chunk_key(doc_key: str, chunker: str, ordinal: int) -> str:
-    """An evaluation chunk's key (the fixed-size chunks of the baselines), by chunker version and position."""
-    return _digest(f"{doc_key}|{chunker}|{ordinal}")[:32]
-
-
 def layout_key(doc_key: str, part: str, identity: str) -> str:
     """A key of the layout layer (:mod:`bookrag_neo4j.layout`): ``part`` names the kind ("toc", "passage",
     "row") and ``identity`` its place and content within the document, so rebuilding writes the same keys."""

@@ -1,6 +1,6 @@
 // The BookIndex schema. Idempotent: every statement is IF NOT EXISTS, so applying it twice changes nothing.
 // Applied by `bookrag neo4j init` (bookrag_neo4j/graph/schema.py), with $dimensions = the embedder's dimension.
-// Layers built on first use bring their own schema (cypher/baselines/schema.cypher: the chunk baselines).
+// Layers built on first use bring their own schema (cypher/layout/schema.cypher: the layout layer).
 
 // Uniqueness of the content-hash keys that every write MERGEs on (each also backs a range index on `key`).
 CREATE CONSTRAINT document_key IF NOT EXISTS FOR (n:Document) REQUIRE n.key IS UNIQUE;

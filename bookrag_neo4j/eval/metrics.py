@@ -141,8 +141,8 @@ def page_recall(gold_pages: Iterable[int], retrieved_pages: Sequence[Iterable[in
 
 def page_recall_within(gold_pages: Iterable[int], retrieved_pages: Sequence[Iterable[int]], pages: int) -> float:
     """Page recall when only the first ``pages`` distinct pages the ranked units show are read (each unit's
-    pages in page order). A budget in pages is the same for every method whatever its unit: ten 500-token
-    chunks show about 16 pages, ten tree nodes about 4."""
+    pages in page order). A budget in pages is the same for every method whatever its unit: ten ~400-word
+    passages show about 10 pages, ten tree nodes about 4."""
     gold = set(gold_pages)
     shown: set[int] = set()
     for page in (p for unit in retrieved_pages for p in sorted(unit)):

@@ -6,7 +6,7 @@ folder and score them.
     summary = summarise(rows)            # then report.write_report(out, rows, summary)
 
 Documents missing from the index are indexed first (an unchanged PDF is a no-op). Per question and method:
-the retrieved units (tree nodes or chunks) with their pages; page recall (all, top 5, top 10 units); the
+the retrieved units (tree nodes, passages, table rows) with their pages; page recall (all, top 5, top 10 units); the
 number of units and of distinct pages; recall within the first 5 pages shown (a budget fair to units of any
 size); seconds, LLM calls and tokens. In ``qa`` mode also the answer, the short answer an LLM extracts from
 it (appendix A.1, :mod:`.answers`), and its scores: MMLongBench's rules per ``answer_format``,
@@ -33,8 +33,6 @@ from ..llm.factory import Models
 from ..llm.usage import track_usage
 from ..methods import METHODS, Retriever
 from ..retrieval import selectors
-from ..retrieval.chunks import page_span
-from ..retrieval.evidence import EvidenceNode
 from .answers import extract_answer, judge_answer
 from .benchmark import Benchmark, BenchQuestion
 from .metrics import exact_match, financebench_score, inclusion, mmlongbench_score, page_recall, page_recall_within, token_f1
@@ -43,11 +41,6 @@ Mode = Literal["retrieval", "qa"]
 PAGE_BUDGET = 5  # recall@5p: recall within the first 5 distinct pages shown, the same budget for every unit
 WIDE_PAGE_BUDGET = 10  # recall@10p: within the first 10 distinct pages
 DEFAULT_METHODS = ("bookrag", "bm25", "dense", "layout", "graphranker")
-
-
-def unit_pages(node: EvidenceNode) -> list[int]:
-    """The pages a retrieved unit shows: a chunk's pages, or a tree node's page range."""
-    return node.page_list or page_span(node.page_start, node.page_end)
 
 
 async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench: Benchmark, *,
@@ -68,7 +61,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
     keys: dict[str, str] = {}
     for doc in sorted({q.doc for q in bench.questions}):  # a no-op for an indexed PDF, but for missing embeddings
         keys[doc] = (await indexer.index(bench.pdf(doc), graph=not only_indexed)).doc_key
-        for name in methods:  # layers a method reads that are built on first use (chunks): not timed
+        for name in methods:  # layers a method reads that are built on first use (the layout layer): not timed
             await METHODS[name].prepare(graph, settings, models, keys[doc])
     retriever = Retriever(graph, settings, models, use_llm=use_llm)
     llm = models.llm if use_llm else None  # answer extraction and the judge
@@ -84,7 +77,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
                     answer, nodes = result.text, result.evidence
                 else:
                     nodes = (await retriever.retrieve(question.question, [doc_key], method=method)).nodes
-                units = [{"key": n.key, "pages": unit_pages(n)} for n in nodes]
+                units = [{"key": n.key, "kind": n.kind, "pages": n.pages} for n in nodes]
             seconds, usage = time.perf_counter() - began, ledger.total()
             row = _score(bench.name, question, method, units, seconds, usage.calls, usage.total_tokens)
             if answer is not None:

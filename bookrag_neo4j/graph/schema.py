@@ -37,7 +37,7 @@ VECTOR_INDEXES = tuple(vector_indexes())
 async def apply_schema(graph: GraphClient, *, dimensions: int, timeout_s: int = 300,
                        name: str = "schema") -> list[dict[str, Any]]:
     """Create the constraints and indexes of schema file ``name`` if missing (the BookIndex's, or a layer's
-    such as ``baselines/schema``), wait until all are ONLINE, return ``SHOW INDEXES`` rows."""
+    such as ``layout/schema``), wait until all are ONLINE, return ``SHOW INDEXES`` rows."""
     wanted = vector_indexes(name)
     for statement in schema_statements(name):
         try:

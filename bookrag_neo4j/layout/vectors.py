@@ -1,8 +1,10 @@
-"""Exact per-document vector search over the layout layer's passages and table rows.
+"""Exact per-document vector search over the layout layer's passages and table rows, and the passages' texts
+for BM25 within a document.
 
     keys, scores = await nearest_units(graph, doc, question_vector, kind="passage", top=20)
+    keys, texts = await passage_texts(graph, doc)
 
-A document's unit embeddings are read once per layout build (``layout_config`` and ``layout_built_at`` name it)
+A document's unit embeddings (and texts) are read once per layout build (``layout_config`` and ``layout_built_at`` name it)
 and kept in memory for the last few documents; a question is then one matrix product. Every document is
 searched on its own, so its hits never depend on what else the library holds (a vector index's library-wide
 top-k, filtered to one document afterwards, loses them as the library grows); exact, where the index is
@@ -12,8 +14,8 @@ approximate. A 549-page 10-K's 6,000 rows took 30 ms a question in Cypher, well 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 import numpy as np
 
@@ -22,21 +24,36 @@ from ..library.documents import Document
 
 Kind = Literal["passage", "row"]
 QUERIES = {"passage": "layout/passage_vectors", "row": "layout/row_vectors"}
-_CACHE: OrderedDict[tuple[str, str, str, str], tuple[list[str], np.ndarray]] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, str, str, str], tuple[list[str], Any]] = OrderedDict()
 KEEP = 16
 
 
-async def unit_vectors(graph: GraphClient, doc: Document, kind: Kind) -> tuple[list[str], np.ndarray]:
-    """The document's unit keys and their embeddings (one row each), read once per layout build."""
-    slot = (graph.conn.uri, doc.key, f"{doc.layout_config}|{doc.layout_built_at}", kind)
+async def _read(graph: GraphClient, doc: Document, query: str,
+                convert: Callable[[list[dict]], Any]) -> tuple[list[str], Any]:
+    """The keys of the document's rows of ``query`` and ``convert(rows)``, read once per layout build."""
+    slot = (graph.conn.uri, doc.key, f"{doc.layout_config}|{doc.layout_built_at}", query)
     if slot not in _CACHE:
-        rows = await graph.read_rows(QUERIES[kind], doc_key=doc.key)
-        matrix = np.array([r["embedding"] for r in rows], dtype=np.float32)
-        _CACHE[slot] = ([r["key"] for r in rows], matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1)))
+        rows = await graph.read_rows(query, doc_key=doc.key)
+        _CACHE[slot] = ([r["key"] for r in rows], convert(rows))
         while len(_CACHE) > KEEP:
             _CACHE.popitem(last=False)
     _CACHE.move_to_end(slot)
     return _CACHE[slot]
+
+
+def _matrix(rows: list[dict]) -> np.ndarray:
+    return np.array([r["embedding"] for r in rows], dtype=np.float32).reshape(len(rows), -1) if rows \
+        else np.zeros((0, 1), dtype=np.float32)
+
+
+async def unit_vectors(graph: GraphClient, doc: Document, kind: Kind) -> tuple[list[str], np.ndarray]:
+    """The document's unit keys and their embeddings (one row each), read once per layout build."""
+    return await _read(graph, doc, QUERIES[kind], _matrix)
+
+
+async def passage_texts(graph: GraphClient, doc: Document) -> tuple[list[str], list[str]]:
+    """The document's passage keys and texts in reading order, read once per layout build."""
+    return await _read(graph, doc, "layout/passage_texts", lambda rows: [r["text"] or "" for r in rows])
 
 
 async def nearest_units(graph: GraphClient, doc: Document, vector: Sequence[float], *, kind: Kind,

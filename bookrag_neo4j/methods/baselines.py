@@ -1,7 +1,8 @@
 """The paper's baselines as methods over the same index and operators (top-k = 10 for all, as in the paper).
 
-- ``bm25``: Okapi BM25 over ~500-token chunks (:mod:`bookrag_neo4j.retrieval.chunks`), IDF per document;
-- ``dense``: the same chunks embedded, nearest on the ``chunk_embedding`` vector index;
+- ``bm25``: Okapi BM25 over the layout layer's passages (~400 words of whole blocks within one section; the
+  paper's ~500-token chunks, shared with SuperRAG and G²-Reader), IDF per document;
+- ``dense``: the same passages embedded, exact cosine within each document;
 - ``layout``: Layout+Vanilla, dense retrieval over the tree's content blocks (``tree_node_embedding``);
 - ``graphranker``: personalized PageRank over each document's whole entity graph from the question's linked
   entities (no selector), nodes scored by the sum of their entities' scores.
@@ -11,14 +12,10 @@ Each plan ends in Fetch_Evidence then Reduce, so a baseline answers too (extract
 
 from __future__ import annotations
 
-from ..config import Settings
-from ..graph.client import GraphClient
 from ..llm.chat import ChatModel
-from ..llm.factory import Models
-from ..retrieval.chunks import ensure_chunks
 from ..retrieval.plan import Plan, PlanStep
 from ..retrieval.replies import QueryCategory
-from .registry import method
+from .registry import method, prepare_layout
 
 
 def _plan(question: str, search: list[PlanStep], unit: str = "node") -> Plan:
@@ -29,23 +26,20 @@ def _plan(question: str, search: list[PlanStep], unit: str = "node") -> Plan:
                 answer="reduce")
 
 
-async def _chunks(graph: GraphClient, settings: Settings, models: Models, doc_key: str) -> None:
-    await ensure_chunks(graph, doc_key, models.embedder)
-
-
 def _embed(question: str) -> PlanStep:
     return PlanStep(id="embed", operator="Embed", params={"question": question})
 
 
-@method("bm25", "baseline: Okapi BM25 over ~500-token chunks of each document", prepare=_chunks)
+@method("bm25", "baseline: Okapi BM25 over each document's passages (~400 words)", prepare=prepare_layout)
 async def bm25(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
-    return _plan(question, [PlanStep(id="bm25", operator="BM25", params={"question": question})], unit="chunk")
+    return _plan(question, [PlanStep(id="bm25", operator="BM25", params={"question": question})], unit="layout")
 
 
-@method("dense", "baseline: the same chunks embedded, nearest on the chunk vector index", prepare=_chunks)
+@method("dense", "baseline: the same passages embedded, nearest by cosine within each document",
+        prepare=prepare_layout)
 async def dense(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
     return _plan(question, [_embed(question), PlanStep(id="search", operator="Vector_Search",
-                                                       params={"over": "chunk"}, after=["embed"])], unit="chunk")
+                                                       params={"over": "passage"}, after=["embed"])], unit="layout")
 
 
 @method("layout", "baseline: Layout+Vanilla, the tree's content blocks nearest to the question")

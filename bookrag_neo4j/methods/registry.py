@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..config import Settings
 from ..errors import PlanError
 from ..graph.client import GraphClient
+from ..layout.build import LayoutBuilder
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..retrieval.plan import Plan
@@ -29,7 +30,7 @@ class Method:
     name: str
     description: str
     build: PlanBuilder
-    preparer: Preparer | None = None  # builds a layer the method reads on first use (chunks, the layout layer)
+    preparer: Preparer | None = None  # builds a layer the method reads on first use (the layout layer)
 
     async def prepare(self, graph: GraphClient, settings: Settings, models: Models, doc_key: str) -> None:
         """Build what the method reads of the document ahead of the first question (e.g. before timing)."""
@@ -43,6 +44,11 @@ class Method:
 
 
 METHODS: dict[str, Method] = {}
+
+
+async def prepare_layout(graph: GraphClient, settings: Settings, models: Models, doc_key: str) -> None:
+    """The preparer of the methods over passages and table rows: the layout layer, unless it is built."""
+    await LayoutBuilder(graph, settings, models.embedder).build(doc_key)
 
 
 def method(name: str, description: str, *, prepare: Preparer | None = None) -> Callable[[PlanBuilder], PlanBuilder]:

@@ -16,20 +16,12 @@ would build it.
 
 from __future__ import annotations
 
-from ..config import Settings
-from ..graph.client import GraphClient
-from ..layout.build import LayoutBuilder
 from ..llm.chat import ChatModel
-from ..llm.factory import Models
 from ..retrieval.plan import Plan, PlanStep
 from ..retrieval.replies import QueryCategory
-from .registry import method
+from .registry import method, prepare_layout
 
 CONTEXTS, RERANKED, TABLES = 20, 10, 3
-
-
-async def _layout(graph: GraphClient, settings: Settings, models: Models, doc_key: str) -> None:
-    await LayoutBuilder(graph, settings, models.embedder).build(doc_key)
 
 
 def _hybrid_steps(question: str, *, rows: bool) -> list[PlanStep]:
@@ -83,24 +75,24 @@ def _superrag(name: str, question: str, *, toc: bool, reflect: bool | None, cyph
 
 
 @method("superrag", "SuperRAG: hybrid search, cross-page merge, ToC, table expansion with self-reflection, "
-        "text2Cypher (layout layer)", prepare=_layout)
+        "text2Cypher (layout layer)", prepare=prepare_layout)
 async def superrag(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
     return _superrag("superrag", question, toc=True, reflect=True, cypher=True)
 
 
 @method("superrag-no-reflect", "SuperRAG setting 2: ToC and table expansion without self-reflection",
-        prepare=_layout)
+        prepare=prepare_layout)
 async def superrag_no_reflect(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
     return _superrag("superrag-no-reflect", question, toc=True, reflect=False, cypher=False)
 
 
 @method("superrag-hybrid", "SuperRAG setting 1: hybrid search over passages and table rows, reranked, "
-        "cross-page merge", prepare=_layout)
+        "cross-page merge", prepare=prepare_layout)
 async def superrag_hybrid(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
     return _superrag("superrag-hybrid", question, toc=False, reflect=None, cypher=False)
 
 
-@method("hybrid", "baseline: Lucene + per-document vector search over passages, fused by RRF", prepare=_layout)
+@method("hybrid", "baseline: Lucene + per-document vector search over passages, fused by RRF", prepare=prepare_layout)
 async def hybrid(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
     steps = _hybrid_steps(question, rows=False)
     steps.append(PlanStep(id="top", operator="Concat", params={"top": RERANKED}, after=["fuse"]))

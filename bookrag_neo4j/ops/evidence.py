@@ -20,7 +20,7 @@ from .values import EvidenceSet, Ranking, Selection
 
 
 def evidence_node(row: dict[str, Any], graph_score: float = 0.0, text_score: float = 0.0) -> EvidenceNode:
-    """An evidence node from a ``retrieval/nodes`` row (or a chunk row: ``pages`` instead of a page range)."""
+    """An evidence node from a ``retrieval/nodes`` row (or a ``layout/units`` row, which may list ``pages``)."""
     pages = row.get("pages") or []
     return EvidenceNode(
         key=row["key"], doc_key=row["doc_key"], document=row["document"], kind=row["kind"],
@@ -33,11 +33,9 @@ def evidence_node(row: dict[str, Any], graph_score: float = 0.0, text_score: flo
 
 
 async def fetch_units(ctx: RunContext, keys: Sequence[str], unit: str) -> dict[str, dict[str, Any]]:
-    """Rows to show and cite, by key: tree nodes (``node``), the chunk baselines' chunks (``chunk``), or the
-    layout layer's passages and table rows with tree nodes for the other keys (``layout``)."""
-    if unit == "chunk":
-        rows = await ctx.graph.read_rows("baselines/chunk_units", keys=list(keys))
-    elif unit == "layout":
+    """Rows to show and cite, by key: tree nodes (``node``), or the layout layer's passages and table rows with
+    tree nodes for the other keys (``layout``)."""
+    if unit == "layout":
         rows = await ctx.graph.read_rows("layout/units", keys=list(keys))
         found = {r["key"] for r in rows}
         rows += await selectors.fetch_nodes(ctx.graph, [k for k in keys if k not in found])
@@ -48,7 +46,7 @@ async def fetch_units(ctx: RunContext, keys: Sequence[str], unit: str) -> dict[s
 
 class FetchParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    unit: Literal["node", "chunk", "layout"] = "node"
+    unit: Literal["node", "layout"] = "node"
     limit: int | None = Field(None, ge=1)  # a selection's first N nodes (default: global_max_nodes)
 
 

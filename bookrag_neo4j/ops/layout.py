@@ -157,6 +157,16 @@ async def expand_tables(ctx: RunContext, p: ExpandTablesParams, ranking: Ranking
     return Ranking(keys=keys, graph=ranking.graph, text={**ranking.text, **{t: scores[t] for t in kept}})
 
 
+_ENDS = tuple('.!?:"”’)]»')  # a text that ends in one of these has ended; otherwise it is cut mid-sentence
+
+
+def continues(text: str, following: str) -> bool:
+    """Whether ``following`` goes on with the sentence that ``text`` leaves unfinished: ``text`` has no closing
+    punctuation and ``following`` opens in lower case, or ``text`` stops on a comma, semicolon or hyphen."""
+    end, start = text.rstrip()[-1:], following.lstrip()[:1]
+    return bool(end and start) and not end.endswith(_ENDS) and (start.islower() or end in ",;-–")
+
+
 class MergePagesParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
     max_chars: int = Field(6000, ge=100)  # text kept of a merged unit
@@ -164,8 +174,9 @@ class MergePagesParams(BaseModel):
 
 @operator("Merge_Pages", family="evidence", params=MergePagesParams)
 async def merge_pages(ctx: RunContext, p: MergePagesParams, evidence: EvidenceSet) -> EvidenceSet:
-    """The cross-page merge: a passage whose next passage continues its section on the next page becomes one
-    unit spanning both pages (its key and rank stay; the next passage is not repeated)."""
+    """The cross-page merge: a passage cut by a page break (it ends mid-sentence and the next passage of its
+    section goes on at the top of the next page) becomes one unit spanning both (its key and rank stay; the
+    next passage is not repeated). A passage that ends where its text ends stays as it is."""
     passages = [n.key for n in evidence.nodes if n.kind == "passage"]
     rows = {r["key"]: r for r in await ctx.graph.read_rows("layout/units", keys=passages)} if passages else {}
     merged, taken = [], set()
@@ -174,8 +185,8 @@ async def merge_pages(ctx: RunContext, p: MergePagesParams, evidence: EvidenceSe
             continue
         taken.add(node.key)
         nxt = (rows.get(node.key) or {}).get("next")
-        if nxt and nxt["key"] not in taken and nxt["section"] == rows[node.key]["section"] and nxt["page_start"] in (
-                node.page_end, node.page_end + 1) and nxt["page_end"] > node.page_end:
+        if nxt and nxt["key"] not in taken and nxt["section"] == rows[node.key]["section"] \
+                and nxt["page_start"] == node.page_end + 1 and continues(node.text, nxt["text"] or ""):
             pages = sorted(set(node.page_list or range(node.page_start, node.page_end + 1)) |
                            set(range(nxt["page_start"], nxt["page_end"] + 1)))
             node = node.model_copy(update={"text": f"{node.text}\n{nxt['text']}"[:p.max_chars],

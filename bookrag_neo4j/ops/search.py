@@ -1,5 +1,5 @@
 """Search operators shared by the methods: Vector_Search and Lexical_Search per document (over blocks, or the
-layout layer's passages and table rows), BM25 over the chunk layer, Fuse (reciprocal-rank
+layout layer's passages and table rows), BM25 over a document's passages, Fuse (reciprocal-rank
 fusion), Rerank, Expand (typed neighbours), TOC_Select, Graph_Rank
 (PageRank over a whole document's graph) and Guarded_Read (Cypher through the read-only gate).
 
@@ -13,9 +13,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..layout.vectors import nearest_units
+from ..layout.vectors import nearest_units, passage_texts
 from ..llm.reranker import FusionReranker, bm25_scores
-from ..retrieval import chunks, selectors
+from ..retrieval import selectors
 from ..retrieval.entity_graph import ENTITY_GRAPHS
 from ..retrieval.reasoners import pagerank, text_reasoning
 from .registry import RunContext, model_time, operator
@@ -26,9 +26,9 @@ TOP_K = 10  # the paper's top-k for the baselines
 
 class SearchParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    over: Literal["block", "chunk", "passage", "row"] = "block"  # passage, row: the layout layer's, exact per document
+    over: Literal["block", "passage", "row"] = "block"  # passage, row: the layout layer's, exact per document
     top: int = Field(TOP_K, ge=1)
-    k: int = Field(1000, ge=1)  # vector index candidates fetched before the document filter (block, chunk)
+    k: int = Field(1000, ge=1)  # vector index candidates fetched before the document filter (block)
 
 
 
@@ -40,22 +40,17 @@ def _best(scored: list[tuple[str, float]], top: int, *, by: str = "text") -> Ran
 
 @operator("Vector_Search", family="search", params=SearchParams)
 async def vector_search(ctx: RunContext, p: SearchParams, question: Question) -> Ranking:
-    """Each document's blocks (or chunks) nearest to the question on the vector index, or its passages or table
-    rows by exact cosine within the document; the best ``top``."""
+    """Each document's blocks nearest to the question on the vector index, or its passages or table rows by exact
+    cosine within the document; the best ``top``."""
     scored: list[tuple[str, float]] = []
     if p.over in ("passage", "row"):
         for doc in ctx.documents:
             scored += await nearest_units(ctx.graph, doc, question.vector, kind=p.over, top=p.top)
         return _best(scored, p.top)
     for doc in ctx.scope:
-        if p.over == "chunk":
-            with model_time():
-                await chunks.ensure_chunks(ctx.graph, doc, ctx.models.embedder)
-            scored += await chunks.nearest_chunks(ctx.graph, doc, question.vector, top=p.top, k=p.k)
-        else:
-            rows = await ctx.graph.read("retrieval/nearest_nodes", doc_keys=[doc], embedding=question.vector,
-                                        top=p.top, k=p.k)
-            scored += [(r["key"], r["score"]) for r in rows]
+        rows = await ctx.graph.read("retrieval/nearest_nodes", doc_keys=[doc], embedding=question.vector,
+                                    top=p.top, k=p.k)
+        scored += [(r["key"], r["score"]) for r in rows]
     return _best(scored, p.top)
 
 
@@ -67,15 +62,13 @@ class BM25Params(BaseModel):
 
 @operator("BM25", family="search", params=BM25Params)
 async def bm25(ctx: RunContext, p: BM25Params) -> Ranking:
-    """Okapi BM25 over each document's chunks (IDF over the document), the best ``top``."""
+    """Okapi BM25 over each document's passages (the layout layer; IDF over the document), the best ``top``."""
     scored: list[tuple[str, float]] = []
-    for doc in ctx.scope:
-        with model_time():
-            count = await chunks.ensure_chunks(ctx.graph, doc, ctx.models.embedder)
-        corpus = await chunks.read_chunks(ctx.graph, doc, count)
-        scores = bm25_scores(p.question, [c.text for c in corpus])
-        order = sorted(range(len(corpus)), key=lambda i: -scores[i])[:p.top]
-        scored += [(corpus[i].key, scores[i]) for i in order]
+    for doc in ctx.documents:
+        keys, texts = await passage_texts(ctx.graph, doc)
+        scores = bm25_scores(p.question, texts)
+        order = sorted(range(len(keys)), key=lambda i: -scores[i])[:p.top]
+        scored += [(keys[i], scores[i]) for i in order]
     return _best(scored, p.top)
 
 

@@ -42,7 +42,7 @@ class EvidenceNode(BaseModel):
     section_path: str = ""
     bbox: list[float] | None = None
     order: int = 0
-    page_list: list[int] = Field(default_factory=list)  # pages of a unit that spans gaps (chunks); else the range
+    page_list: list[int] = Field(default_factory=list)  # pages of a merged cross-page unit; else the range
     graph_score: float = 0.0
     text_score: float = 0.0
     rank: int = 0
@@ -57,7 +57,7 @@ class EvidenceNode(BaseModel):
     def pages(self) -> list[int]:
         if self.page_list:
             return list(self.page_list)
-        return list(range(self.page_start, self.page_end + 1)) if self.page_start else []
+        return list(range(self.page_start, max(self.page_start, self.page_end) + 1)) if self.page_start else []
 
 
 class EvidenceGroup(BaseModel):

@@ -1,6 +1,6 @@
 """`bookrag eval` end to end on a two-question mini benchmark built here (a real FinanceBench 8-K, no LLM):
 every method and ablation runs, recall is scored against the gold page, the reports and plots are written;
-the benchmark loader's errors. (Chunking: ``tests/unit/test_eval.py``.)"""
+the benchmark loader's errors."""
 
 from __future__ import annotations
 
@@ -14,13 +14,10 @@ import pytest
 from bookrag_neo4j.eval.benchmark import BenchmarkError, load_benchmark
 from bookrag_neo4j.eval.report import write_report
 from bookrag_neo4j.eval.runner import evaluate, summarise
-from bookrag_neo4j.graph.schema import VECTOR_INDEXES
 from bookrag_neo4j.index.pipeline import Indexer
-from bookrag_neo4j.library.documents import find_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
-from bookrag_neo4j.retrieval.chunks import ensure_chunks
 
 from ..helpers.cli import run_cli
 from ..helpers.pdfs import FOOTLOCKER, need
@@ -68,8 +65,10 @@ async def test_every_method_runs_and_is_scored(graph, settings, mini: Path, tmp_
         assert row["pages"] == len(row["retrieved_pages"]) and row["recall@5p"] <= row["recall"]
         assert "answer" in row  # every method answers (extractively here)
     by = {(r["id"], r["method"]): r for r in rows}
-    # the votes question: BM25 over chunks and BookRAG both reach the gold page 2 of this short filing
+    # the votes question: BM25 over passages and BookRAG both reach the gold page 2 of this short filing
     assert by[("fb-00822", "bm25")]["recall"] == 1.0 and by[("fb-00822", "bookrag")]["recall"] == 1.0
+    for name in ("bm25", "dense"):  # the baselines' unit is the layout layer's passage, with its section path
+        assert {u["kind"] for u in by[("fb-00822", name)]["retrieved"]} == {"passage"}
     # --only-indexed: the filing is indexed now; a question about a document that is not is skipped
     (mini / "pdfs" / "other.pdf").write_bytes(FOOTLOCKER.read_bytes()[:100])
     other = {**QUESTIONS[0], "id": "other", "doc": "other.pdf"}
@@ -77,11 +76,6 @@ async def test_every_method_runs_and_is_scored(graph, settings, mini: Path, tmp_
     again = await evaluate(graph, settings, models, load_benchmark(mini), methods=["bm25"], only_indexed=True)
     assert [r["id"] for r in again] == ["fb-00822", "mini-2"]
     assert [r["recall"] for r in again] == [by[("fb-00822", "bm25")]["recall"], by[("mini-2", "bm25")]["recall"]]
-    key = (await find_document(graph, FOOTLOCKER.name)).key
-    count = await ensure_chunks(graph, key, models.embedder)
-    assert count >= 1 and await ensure_chunks(graph, key, models.embedder) == count
-    indexes = {i["name"]: i for i in await graph.read("schema/indexes")}  # the chunk layer brings its schema
-    assert indexes["chunk_embedding"]["type"] == "VECTOR" and "chunk_embedding" not in VECTOR_INDEXES
 
     summary = summarise(rows)
     assert set(summary["methods"]) == set(METHODS) and summary["questions"] == 2

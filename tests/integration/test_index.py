@@ -65,7 +65,7 @@ async def count(graph: GraphClient, doc_key: str) -> dict[str, int]:
 
 async def test_manual_tree_in_neo4j(graph: GraphClient, indexer: Indexer, delete_after) -> None:
     delete_after(file_key(need(R_INTRO)))
-    report = await indexer.index(await fresh(graph, R_INTRO), embed=False, graph=False)
+    report = await indexer.index(await fresh(graph, R_INTRO), embed=False, graph=False, layout=False)
     assert report.status == "indexed" and report.heading_source == "outline"
     assert report.pages == 113 and sum(report.sections_by_level.values()) == 145
     key = report.doc_key
@@ -97,9 +97,9 @@ async def test_manual_tree_in_neo4j(graph: GraphClient, indexer: Indexer, delete
         ("Preface", 1, 7), ("1 Introduction and preliminaries", 1, 8), ("The R environment", 2, 8)]
 
     before = await count(graph, key)
-    again = await indexer.index(R_INTRO, embed=False, graph=False)
+    again = await indexer.index(R_INTRO, embed=False, graph=False, layout=False)
     assert again.status == "unchanged" and await count(graph, key) == before
-    forced = await indexer.index(R_INTRO, embed=False, graph=False, force=True)  # a full rewrite changes nothing either
+    forced = await indexer.index(R_INTRO, embed=False, graph=False, layout=False, force=True)  # a full rewrite changes nothing either
     assert forced.status == "indexed" and await count(graph, key) == before
     await delete_document(graph, report.doc_key)  # delete leaves nothing
     assert await count(graph, report.doc_key) == {"nodes": 0, "rels": 0}
@@ -156,7 +156,7 @@ async def test_changed_file_replaces_and_delete_leaves_nothing(graph: GraphClien
     doc.save(tmp_path / "v2.pdf")
     shutil.move(tmp_path / "v2.pdf", path)
     delete_after(file_key(path), indexer.image_dir)
-    second = await indexer.index(path, embed=False)
+    second = await indexer.index(path, embed=False, layout=False)  # the layer's delete: test_layout.py
     assert second.status == "replaced" and second.doc_key != first.doc_key and second.pages == 20
     assert await count(graph, first.doc_key) == {"nodes": 0, "rels": 0}
     assert not any(Path(r["p"]).exists() for r in images)  # its extracted images went with it
@@ -181,12 +181,12 @@ async def test_interrupted_write_is_resumed(graph: GraphClient, indexer: Indexer
     monkeypatch.setattr("bookrag_neo4j.index.pipeline.write_tree", crash_after_first_batch)
     delete_after(file_key(need(RAG_SURVEY)))
     with pytest.raises(RuntimeError, match="simulated crash"):
-        await indexer.index(await fresh(graph, need(RAG_SURVEY)), embed=False, graph=False)
+        await indexer.index(await fresh(graph, need(RAG_SURVEY)), embed=False, graph=False, layout=False)
     monkeypatch.setattr("bookrag_neo4j.index.pipeline.write_tree", original)
     partial = await find_document(graph, RAG_SURVEY.name)
     delete_after(partial.key)
     assert partial.tree is TreeStatus.WRITING
-    report = await indexer.index(RAG_SURVEY, embed=False, graph=False)
+    report = await indexer.index(RAG_SURVEY, embed=False, graph=False, layout=False)
     assert report.status == "indexed"
     done = await find_document(graph, RAG_SURVEY.name)
     assert done.tree is TreeStatus.COMPLETE and done.tree_nodes == sum(report.blocks_by_type.values()) + sum(
@@ -209,7 +209,7 @@ async def test_bad_input_writes_nothing(graph: GraphClient, indexer: Indexer, tm
 async def test_mineru_output_indexes(graph: GraphClient, indexer: Indexer, delete_after) -> None:
     for row in await graph.run("MATCH (d:Document {name: 'mineru_sample'}) RETURN d.key AS k"):
         await delete_document(graph, row["k"])
-    report = await indexer.index(mineru_output=MINERU_SAMPLE, embed=False)
+    report = await indexer.index(mineru_output=MINERU_SAMPLE, embed=False, layout=False)
     delete_after(report.doc_key)
     assert report.status == "indexed" and report.heading_source == "heuristic"
     assert report.sections_by_level.get("L1", 0) >= 1

@@ -10,7 +10,7 @@ from bookrag_neo4j.graph.client import GraphClient
 from bookrag_neo4j.graph.gds import list_projections
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.keys import file_key
-from bookrag_neo4j.layout.build import LayoutBuilder
+from bookrag_neo4j.layout.build import LayoutBuilder, layout_config
 from bookrag_neo4j.layout.tables import table_rows
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.library.documents import LayoutStatus, get_document
@@ -54,10 +54,11 @@ async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schem
     doc_key = await indexed(graph, settings, models, TEN_K)
     try:
         builder = LayoutBuilder(graph, settings, models.embedder)
-        report = await builder.build(doc_key, force=True)
-        assert report.status == "built" and report.counts.passages > 0, report
-        doc = await get_document(graph, doc_key)
-        assert doc is not None and doc.layout is LayoutStatus.COMPLETE and doc.layout_counts == report.counts
+        doc = await get_document(graph, doc_key)  # indexing built the layer: the layout stage is part of index()
+        assert doc is not None and doc.layout is LayoutStatus.COMPLETE
+        assert doc.layout_config == layout_config(settings, models.embedder)
+        counts = doc.layout_counts
+        assert counts.passages > 0, counts
 
         # ToC entries are the tree's sections, in reading order; top-level sections are MasterSections
         (toc,) = await graph.run("""
@@ -94,7 +95,7 @@ async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schem
         tables = await graph.run("""
             MATCH (t:Table {doc_key: $doc})
             RETURN t.table_markdown AS md, [(t)-[h:HAS_ROW]->(r) | [h.order, r.text]] AS rows""", {"doc": doc_key})
-        assert tables and sum(len(t["rows"]) for t in tables) == report.counts.table_rows > 0
+        assert tables and sum(len(t["rows"]) for t in tables) == counts.table_rows > 0
         for table in tables:
             assert [text for _, text in sorted(table["rows"])] == table_rows(table["md"] or "")
 
@@ -129,11 +130,11 @@ async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schem
 async def test_references_resolve_to_captioned_tables_and_figures(graph: GraphClient, settings, models, schema) -> None:
     doc_key = await indexed(graph, settings, models, RAG_SURVEY)
     try:
-        report = await LayoutBuilder(graph, settings, models.embedder).build(doc_key, force=True)
+        counts = (await get_document(graph, doc_key)).layout_counts  # indexing built the layer
         refs = await graph.run("""
             MATCH (t:Text {doc_key: $doc})-[:REFERS_TO]->(x)
             RETURN t.text AS text, labels(x) AS labels, x.caption AS caption""", {"doc": doc_key})
-        assert refs and report.counts.refers_to == len(refs)
+        assert refs and counts.refers_to == len(refs)
         for ref in refs:  # the caption's own label is named in the text that refers to it
             kind, number = ref["caption"].split()[0].lower(), ref["caption"].split()[1].strip(".:").lower()
             assert ("Table" in ref["labels"]) == kind.startswith("tab")

@@ -79,7 +79,3 @@ def test_image_file_names(tmp_path: Path) -> None:
     assert all(fnmatch(name, keys.image_file_glob(DOC)) for name in names)
     assert not fnmatch(keys.image_file_name("b" * 32, 3, 0), keys.image_file_glob(DOC))
 
-
-def test_chunk_keys() -> None:
-    assert [keys.chunk_key(DOC, "blocks-380w-v1", i) for i in (0, 7)] == [
-        "36af8dfcd83d245351dbc7c5e6837c3e", "fcf80db8589b1ab8c868e9240a69ec4f"]

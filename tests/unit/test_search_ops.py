@@ -1,7 +1,9 @@
-"""Search operators that need no database: reciprocal-rank fusion and the Lucene escaping of questions."""
+"""Search operators that need no database: reciprocal-rank fusion, the Lucene escaping of questions, and when the
+cross-page merge joins two passages."""
 
 from __future__ import annotations
 
+from bookrag_neo4j.ops.layout import continues
 from bookrag_neo4j.ops.registry import RunContext
 from bookrag_neo4j.ops.search import FuseParams, fuse, lucene_terms
 from bookrag_neo4j.ops.values import Ranking
@@ -19,3 +21,12 @@ def test_lucene_terms_escape_the_query_syntax() -> None:
     assert lucene_terms('What is "R&D" (net)?') == r'What is \"R\&D\" \(net\)\?'
     assert lucene_terms("cats AND dogs: NOT both") == r"cats and dogs\: not both"
     assert lucene_terms("  a\n b ") == "a b"
+
+
+def test_the_cross_page_merge_joins_only_a_sentence_cut_by_the_page_break() -> None:
+    assert continues("Net sales rose in all three", "segments, led by North America.")
+    assert continues("the outlook, which we revised,", "Management expects")  # stops on a comma
+    assert continues("a well-known long-", "Term contract")  # a hyphen at the break
+    assert not continues("Net sales rose 9%.", "operating income fell.")  # the sentence has ended
+    assert not continues("Item 7. Management's Discussion", "Overview")  # a heading, then a new start
+    assert not continues("", "anything") and not continues("Cut off", "")
