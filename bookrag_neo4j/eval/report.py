@@ -38,7 +38,9 @@ def markdown_table(summary: dict[str, Any]) -> str:
 def _cell(value: Any) -> str:
     if value is None:
         return "—"
-    return f"{value:.3f}" if isinstance(value, float) and value < 10 else f"{value:,.0f}"
+    if isinstance(value, float) and value < 1000:  # recalls, seconds, 10.7 pages: three decimals
+        return f"{value:.3f}"
+    return f"{value:,.0f}"  # counts and large means (tokens)
 
 
 def write_report(out: Path, rows: Sequence[dict[str, Any]], summary: dict[str, Any]) -> dict[str, Path]:

@@ -99,7 +99,8 @@ async def test_manual_tree_in_neo4j(graph: GraphClient, indexer: Indexer, delete
     before = await count(graph, key)
     again = await indexer.index(R_INTRO, embed=False, graph=False, layout=False)
     assert again.status == "unchanged" and await count(graph, key) == before
-    forced = await indexer.index(R_INTRO, embed=False, graph=False, layout=False, force=True)  # a full rewrite changes nothing either
+    # a full rewrite changes nothing either
+    forced = await indexer.index(R_INTRO, embed=False, graph=False, layout=False, force=True)
     assert forced.status == "indexed" and await count(graph, key) == before
     await delete_document(graph, report.doc_key)  # delete leaves nothing
     assert await count(graph, report.doc_key) == {"nodes": 0, "rels": 0}
