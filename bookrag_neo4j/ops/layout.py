@@ -69,7 +69,8 @@ class SectionChoice(BaseModel):
 @operator("TOC_Search", family="search", params=TocSearchParams)
 async def toc_search(ctx: RunContext, p: TocSearchParams, question: Question) -> Ranking:
     """The ToC retriever: the sections whose path fits the question (the paper's ToC prompt with an LLM; else the
-    title embedding's cosine and BM25 over the paths, fused), and their first passages as candidates."""
+    title embedding's cosine and BM25 over the paths, fused), and the passages within them most
+    similar to the question as candidates."""
     rows, vectors = [], []
     for doc in ctx.documents:
         entries = await _toc_entries(ctx, doc)
@@ -95,7 +96,8 @@ async def toc_search(ctx: RunContext, p: TocSearchParams, question: Question) ->
             for rank, i in enumerate(sorted(range(len(rows)), key=lambda i: -scores[i]), 1):
                 fused[i] += 1.0 / (p.k + rank)
         chosen = [rows[i]["key"] for i in sorted(range(len(rows)), key=lambda i: -fused[i])[:p.sections]]
-    passages = await ctx.graph.read_rows("superrag/section_passages", keys=chosen, per=p.per_section)
+    passages = await ctx.graph.read_rows("superrag/section_passages", keys=chosen, per=p.per_section,
+                                         question_vector=question.vector)
     return Ranking(keys=list(dict.fromkeys(k for found in passages for k in found)))
 
 

@@ -27,11 +27,13 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
                 question: Question) -> Candidates:
     """The selected content blocks (the union of the selections and rankings it reads; ``layout``: passages and
     table rows too) as the reasoners read them, with each one's similarity to the question computed in Neo4j
-    from its stored embedding; blocks in reading order."""
+    from its stored embedding; blocks in reading order (``layout``: in the order they were found)."""
     keys = list(dict.fromkeys(k for found in [*selections, *rankings] for k in found.keys))
     if p.unit == "layout":
         rows = await ctx.graph.read_rows("layout/unit_candidates", keys=keys, question_vector=question.vector,
                                          max_chars=MAX_TEXT_CHARS)
+        position = {k: i for i, k in enumerate(keys)}  # the order they were found in, whatever the server's
+        rows.sort(key=lambda r: position[r["key"]])  # (ties downstream are broken by it: the same run twice)
     else:
         rows = await selectors.candidates(ctx.graph, keys, question.vector, max_chars=MAX_TEXT_CHARS)
     return Candidates(rows=[candidate(r) for r in rows])

@@ -117,3 +117,22 @@ async def test_llm_written_cypher_runs_only_through_the_gate(graph: GraphClient,
     assert any(r[0]["content"].startswith("You decide whether answering") for r in llm.requests)
     ran = await retriever.retrieve("What does Table 3 show?", [paper], method="superrag")
     assert ran.nodes[0].kind == "table" and ran.nodes[0].page_start == 8
+
+
+async def test_toc_sections_bring_their_passages_most_similar_to_the_question(graph: GraphClient, models,
+                                                                              paper) -> None:
+    """A chosen section brings its passages (its subsections' too) nearest the question first, not its first."""
+    (vector,) = await models.embedder.embed(["closed-book accuracy of the models"])
+    (row,) = await graph.run("""
+        MATCH (p:Passage {doc_key: $doc}) WITH p.section_key AS key, count(*) AS n ORDER BY n DESC, key
+        RETURN key LIMIT 1""", {"doc": paper})
+    (result,) = await graph.read("superrag/section_passages", keys=[row["key"]], per=50, question_vector=list(vector))
+    (keys,) = result["rows"]
+    subtree = await graph.run("""
+        MATCH (:TreeNode {key: $key})-[:HAS_CHILD*0..]->(c:Section) MATCH (p:Passage {section_key: c.key})
+        RETURN p.key AS key, p.ordinal AS ordinal, vector.similarity.cosine(p.embedding, $v) AS score""",
+                              {"key": row["key"], "v": list(vector)})
+    score = {r["key"]: r["score"] for r in subtree}
+    assert sorted(keys) == sorted(score) and len(keys) > 1
+    assert [score[k] for k in keys] == sorted(score.values(), reverse=True)
+    assert keys != [r["key"] for r in sorted(subtree, key=lambda r: r["ordinal"])]  # not reading order here
