@@ -28,9 +28,10 @@ _CACHE: OrderedDict[tuple[str, str, str, str], tuple[list[str], Any]] = OrderedD
 KEEP = 16
 
 
-async def _read(graph: GraphClient, doc: Document, query: str,
+async def read_per_build(graph: GraphClient, doc: Document, query: str,
                 convert: Callable[[list[dict]], Any]) -> tuple[list[str], Any]:
-    """The keys of the document's rows of ``query`` and ``convert(rows)``, read once per layout build."""
+    """The keys of the document's rows of ``query`` and ``convert(rows)``, read once per layout build and kept
+    for the last few documents (the layer's in-memory readers share it: vectors, passage texts, the ToC)."""
     slot = (graph.conn.uri, doc.key, f"{doc.layout_config}|{doc.layout_built_at}", query)
     if slot not in _CACHE:
         rows = await graph.read_rows(query, doc_key=doc.key)
@@ -48,12 +49,12 @@ def _matrix(rows: list[dict]) -> np.ndarray:
 
 async def unit_vectors(graph: GraphClient, doc: Document, kind: Kind) -> tuple[list[str], np.ndarray]:
     """The document's unit keys and their embeddings (one row each), read once per layout build."""
-    return await _read(graph, doc, QUERIES[kind], _matrix)
+    return await read_per_build(graph, doc, QUERIES[kind], _matrix)
 
 
 async def passage_texts(graph: GraphClient, doc: Document) -> tuple[list[str], list[str]]:
     """The document's passage keys and texts in reading order, read once per layout build."""
-    return await _read(graph, doc, "layout/passage_texts", lambda rows: [r["text"] or "" for r in rows])
+    return await read_per_build(graph, doc, "layout/passage_texts", lambda rows: [r["text"] or "" for r in rows])
 
 
 async def nearest_units(graph: GraphClient, doc: Document, vector: Sequence[float], *, kind: Kind,

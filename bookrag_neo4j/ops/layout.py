@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -19,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ModelError, UserQueryError
 from ..graph.queries import load_query
-from ..library.documents import Document
+from ..layout.vectors import read_per_build
 from ..llm.prompts import render_prompt
 from ..llm.reranker import bm25_scores
 from ..retrieval.reasoners import text_reasoning
@@ -44,22 +43,10 @@ class TocEntries:
     vectors: np.ndarray  # unit title embeddings, one row a section (zeros without one)
 
 
-_TOCS: OrderedDict[tuple[str, str, str], TocEntries] = OrderedDict()  # by server, document, layout build
-_KEEP = 32
-
-
-async def _toc_entries(ctx: RunContext, doc: Document) -> TocEntries:
-    """A document's ToC with its title embeddings, read once per layout build and kept for the last few."""
-    slot = (ctx.graph.conn.uri, doc.key, f"{doc.layout_config}|{doc.layout_built_at}")
-    if slot not in _TOCS:
-        rows = await ctx.graph.read_rows("superrag/toc_sections", doc_key=doc.key)
-        dim = next((len(r["embedding"]) for r in rows if r["embedding"]), 1)
-        vectors = np.array([r["embedding"] or [0.0] * dim for r in rows], dtype=np.float32).reshape(len(rows), dim)
-        _TOCS[slot] = TocEntries([{k: r[k] for k in ("key", "path", "title")} for r in rows], vectors)
-        while len(_TOCS) > _KEEP:
-            _TOCS.popitem(last=False)
-    _TOCS.move_to_end(slot)
-    return _TOCS[slot]
+def _toc(rows: list[dict]) -> TocEntries:
+    dim = next((len(r["embedding"]) for r in rows if r["embedding"]), 1)
+    vectors = np.array([r["embedding"] or [0.0] * dim for r in rows], dtype=np.float32).reshape(len(rows), dim)
+    return TocEntries([{k: r[k] for k in ("key", "path", "title")} for r in rows], vectors)
 
 
 class SectionChoice(BaseModel):
@@ -73,7 +60,7 @@ async def toc_search(ctx: RunContext, p: TocSearchParams, question: Question) ->
     similar to the question as candidates."""
     rows, vectors = [], []
     for doc in ctx.documents:
-        entries = await _toc_entries(ctx, doc)
+        _, entries = await read_per_build(ctx.graph, doc, "superrag/toc_sections", _toc)
         rows += entries.rows
         vectors.append(entries.vectors)
     if not rows:
