@@ -51,7 +51,7 @@ from .tables import caption_label, mentions, table_rows
 
 log = logging.getLogger(__name__)
 
-LAYOUT_VERSION = "layout-v2"
+LAYOUT_VERSION = "layout-v3"
 EMBED_CHARS = 2000  # characters of a passage or row the embedder sees (as for blocks)
 # What the embedder sees of a row: its table's caption or innermost section title, and its cells, cut at 200
 # characters (rows are many; at 300 characters with the whole section path they took 56% of the layer's time)

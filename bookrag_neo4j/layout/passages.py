@@ -3,12 +3,14 @@
     passages = make_passages(blocks)          # blocks: LayoutBlock rows in reading order
     passages[0].blocks, passages[0].pages, passages[0].text
 
-A passage never crosses a section boundary (the block's parent section), takes whole blocks only (every
-content block is covered by exactly one passage; a block longer than the window is a passage of its own) and
-closes once it holds ``words`` words. Its embedding pools its blocks' stored embeddings (weighted by words):
-the encoder sees every word of a block (a 400-word passage is cut at the encoder's 256 tokens), and the layer
-costs no encoder time for passages. Passages are the shared retrieval unit of SuperRAG, G²-Reader and the
-``hybrid``, ``bm25`` and ``dense`` baselines.
+A passage never crosses a section boundary (the block's parent section) or a page break (a block that starts on
+a later page opens a new passage; the cross-page merge joins two passages back where a sentence runs over the
+break), takes whole blocks only (every content block is covered by exactly one passage; a block longer than the
+window is a passage of its own) and closes once it holds ``words`` words. Page-bounded passages make a hit's
+pages the pages of its evidence, which is what a citation and page recall need. Its embedding pools its blocks'
+stored embeddings (weighted by words): the encoder sees every word of a block (a 400-word passage is cut at the
+encoder's 256 tokens), and the layer costs no encoder time for passages. Passages are the shared retrieval unit
+of SuperRAG, G²-Reader and the ``hybrid``, ``bm25`` and ``dense`` baselines.
 """
 
 from __future__ import annotations
@@ -75,12 +77,14 @@ class PassageDraft:
 
 
 def make_passages(blocks: Sequence[LayoutBlock], *, words: int = PASSAGE_WORDS) -> list[PassageDraft]:
-    """The passages over ``blocks`` (reading order): whole blocks, one section each, about ``words`` words."""
+    """The passages over ``blocks`` (reading order): whole blocks, one section and page each, about ``words`` words."""
     passages: list[PassageDraft] = []
     current: PassageDraft | None = None
     for block in blocks:
         size = len(block.text.split())
-        if current is None or current.section != block.section or (current.words and current.words + size > words):
+        new_page = bool(current and current.pages and block.page_start and block.page_start > current.pages[-1])
+        if (current is None or current.section != block.section or new_page
+                or (current.words and current.words + size > words)):
             current = PassageDraft(section=block.section, heading=block.section_path)
             passages.append(current)
         current.add(block)
