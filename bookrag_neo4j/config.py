@@ -150,6 +150,19 @@ class Settings(BaseSettings):
     layout_knn_cutoff: float = Field(0.6, ge=0, le=1, description="Cosine below which KNN writes no SIMILAR edge.")
     layout_keywords: int = Field(8, ge=1, description="Keywords (HAS_KEYWORD) kept per passage.")
 
+    # --- Content graph (G²-Reader; BOOKRAG_G2_*) ---
+    g2_window: int = Field(2, ge=1, description="Window links between content nodes this far apart in reading order.")
+    g2_evolution: Literal["lite", "llm", "off"] = Field(
+        "lite", description="Content-graph evolution: lite (embedding propagation), llm (the paper's prompts), off.")
+    g2_rounds: int = Field(3, ge=0, le=10, description="Evolution rounds T.")
+    g2_k: int = Field(5, ge=1, description="Neighbours K an evolution round links each node to.")
+    g2_alpha: float = Field(0.5, ge=0, le=1, description="Lite evolution: the share of a node's own embedding kept a round.")
+    g2_node_embedding: Literal["text", "summary"] = Field(
+        "summary", description="h(0) offline: Enc(summary + keywords), or the node's stored text embedding.")
+    g2_keywords: int = Field(8, ge=1, description="Keywords a content node keeps.")
+    g2_neighbours: int = Field(3, ge=0, description="Readout: the best-linked neighbours a hit brings at most.")
+    g2_tau_max: int = Field(3, ge=0, description="Planning-graph refinement rounds at most (tau_max).")
+
     # --- Retrieval ---
     section_depth: int = Field(2, ge=1, description="Select_by_Entity lifts GT-Linked nodes to sections at this depth.")
     link_threshold: float = Field(0.75, ge=-1, le=1, description="Cosine a graph entity needs to link to a question entity.")

@@ -39,6 +39,7 @@ from typing import Any, Literal, TypeVar
 
 from .browse import answer_trace_params
 from .config import Settings
+from .content.build import ContentGraphReport, Evolution
 from .eval.benchmark import Benchmark, load_benchmark
 from .graph.client import USER_QUERY_TIMEOUT, GraphClient
 from .index.pipeline import Indexer, IndexReport
@@ -195,6 +196,16 @@ class BookRAG:
         key = file_key(Path(doc)) if Path(doc).is_file() else (await self.adocument(str(doc))).key
         return await (await self._indexer(None, progress)).build_layout(key, force=force)
 
+    async def abuild_content_graph(self, doc: str | Path, *, evolution: Evolution | None = None, force: bool = False,
+                                   progress: ProgressCallback | None = None) -> ContentGraphReport:
+        """(Re)build G²-Reader's content graph of an indexed document (``evolution``: lite, llm or off)::
+
+            rag.build_content_graph("report.pdf")                     # Lite evolution, no model
+            rag.build_content_graph("report.pdf", evolution="llm")    # the paper's prompts (an LLM configured)
+        """
+        key = file_key(Path(doc)) if Path(doc).is_file() else (await self.adocument(str(doc))).key
+        return await (await self._indexer(None, progress)).build_content_graph(key, evolution=evolution, force=force)
+
     async def adocuments(self) -> list[Document]:
         """Every indexed document, by file name."""
         return await list_documents(await self._client())
@@ -262,6 +273,10 @@ class BookRAG:
     def build_layout(self, doc: str | Path, **kwargs: Any) -> LayoutReport:
         """The sync twin of :meth:`abuild_layout`."""
         return self._run(self.abuild_layout(doc, **kwargs))
+
+    def build_content_graph(self, doc: str | Path, **kwargs: Any) -> ContentGraphReport:
+        """The sync twin of :meth:`abuild_content_graph`."""
+        return self._run(self.abuild_content_graph(doc, **kwargs))
 
     def documents(self) -> list[Document]:
         """The sync twin of :meth:`adocuments`."""

@@ -54,6 +54,8 @@ def _explain(plan: Plan | None, trace: list[TraceStep]) -> None:
         model = f" (model {step.model_seconds * 1000:.0f} ms)" if step.model_seconds else ""
         console.print(f"  [dim]{step.step or step.operator} {step.operator}: {step.seconds * 1000:.0f} ms{model}"
                       f"{cost} -> {step.output}[/]", highlight=False)
+        for line in step.details:
+            console.print(f"    {line}", markup=False, highlight=False)
 
 
 def _show_answer(answer: Answer) -> None:

@@ -35,7 +35,12 @@ def browse(
     if style:
         url = style_url(base)
     elif answer_trace is not None:
-        url = browser_url(base, "answer_neighbourhood", answer_trace_params(json.loads(answer_trace.read_text())))
+        trace = json.loads(answer_trace.read_text())
+        params = answer_trace_params(trace)
+        if str((trace.get("plan") or {}).get("method", "")).startswith("g2"):  # G²-Reader: its readout subgraph
+            url = browser_url(base, "g2_readout", {"nodes": params["nodes"]})
+        else:
+            url = browser_url(base, "answer_neighbourhood", params)
     elif doc is None:
         url = browser_url(base, "library")
     else:

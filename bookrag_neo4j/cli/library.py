@@ -16,13 +16,17 @@ docs_app = typer.Typer(help="The documents in the library.", no_args_is_help=Tru
 
 def index(
     paths: Annotated[list[str] | None, typer.Argument(
-        help="PDF files to index (with --stage graph or layout: indexed documents, by key, file name or path).")] = None,
+        help="PDF files to index (with --stage graph, layout or content-graph: indexed documents, by key, file name "
+             "or path).")] = None,
     mineru_output: Annotated[Path | None, typer.Option(help="Index a MinerU output folder instead.")] = None,
     parser: Annotated[str, typer.Option(help="pymupdf (embedded) or mineru (runs MinerU if installed).")] = "pymupdf",
-    stage: Annotated[Literal["all", "tree", "graph", "layout"], typer.Option(
-        help="all: tree, embeddings, knowledge graph and layout layer; tree: the tree and its embeddings; "
-             "graph: the knowledge graph alone; layout: the layout layer alone (ToC, passages, table rows, "
-             "SIMILAR).")] = "all",
+    stage: Annotated[Literal["all", "tree", "graph", "layout", "content-graph"], typer.Option(
+        help="all: tree, embeddings, knowledge graph, layout layer and content graph; tree: the tree and its "
+             "embeddings; graph: the knowledge graph alone; layout: the layout layer alone (ToC, passages, table "
+             "rows, SIMILAR); content-graph: G²-Reader's content graph alone.")] = "all",
+    evolution: Annotated[Literal["lite", "llm", "off"] | None, typer.Option(
+        help="Content-graph evolution (default BOOKRAG_G2_EVOLUTION, lite): lite (no model), llm (the paper's "
+             "prompts), off.")] = None,
     er: Annotated[Literal["gradient", "basic"] | None, typer.Option(
         help="Entity resolution (default BOOKRAG_ER_MODE, gradient).")] = None,
     no_llm: Annotated[bool, typer.Option(
@@ -36,21 +40,26 @@ def index(
     rag = library(instance, use_llm=not no_llm)
     options: dict[str, Any] = {"er_mode": er, "progress": None if as_json else RichProgress(), "force": force}
     sources: list[tuple[Path | None, Path | None]] = [(None, mineru_output)] if mineru_output else []
-    layer = stage in ("graph", "layout")  # a stage over documents already indexed
+    layer = stage in ("graph", "layout", "content-graph")  # a stage over documents already indexed
     if not layer:
         sources += [(path, None) for path in pdf_paths(paths or [])]
     if not sources and not paths:
-        raise typer.BadParameter("give PDF files, --mineru-output DIR, or (with --stage graph|layout) documents")
+        raise typer.BadParameter("give PDF files, --mineru-output DIR, or (with --stage graph|layout|content-graph) "
+                                 "documents")
 
     async def work() -> list[dict]:
         reports = []
         for doc in (paths or []) if layer else []:
             if stage == "graph":
                 reports.append((await rag.abuild_graph(doc, **options)).model_dump())
-            else:
+            elif stage == "layout":
                 reports.append((await rag.abuild_layout(doc, force=force, progress=options["progress"])).model_dump())
+            else:
+                reports.append((await rag.abuild_content_graph(doc, evolution=evolution, force=force,
+                                                               progress=options["progress"])).model_dump())
             if not as_json:
-                (_print_graph_report if stage == "graph" else _print_layout_report)(reports[-1])
+                {"graph": _print_graph_report, "layout": _print_layout_report,
+                 "content-graph": _print_content_graph_report}[stage](reports[-1])
         for pdf, folder in [] if layer else sources:
             reports.append((await rag.aindex(pdf, mineru_output=folder, parser=parser, embed=not no_embed,
                                              graph=stage == "all", layout=stage == "all", **options)).model_dump())
@@ -89,6 +98,17 @@ def _print_report(r: dict) -> None:
         _print_graph_report(r["graph"])
     if r.get("layout"):
         _print_layout_report(r["layout"])
+    if r.get("content_graph"):
+        _print_content_graph_report(r["content_graph"])
+
+
+def _print_content_graph_report(r: dict) -> None:
+    c = r["counts"]
+    head = "[green]content graph[/]" if r["status"] == "built" else "content graph unchanged"
+    console.print(f"  {head} ({r['evolution']}): {c['nodes']} nodes, {c['window_links']} window, {c['knn_links']} "
+                  f"knn and {c['llm_links']} llm links")
+    if r["seconds"]:
+        console.print("  time: " + ", ".join(f"{k} {v:.2f}s" for k, v in r["seconds"].items()))
 
 
 def _print_layout_report(r: dict) -> None:
@@ -132,14 +152,15 @@ def docs_delete(doc: DocArg, instance: InstanceOpt = None) -> None:
 
 
 def stats(doc: DocArg, instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
-    """Counts of an indexed document: pages, sections by level, blocks by type, and its knowledge graph
-    (entities, relations, GT-Links, ER merges, density, components, largest-component diameter)."""
+    """Counts of an indexed document: pages, sections by level, blocks by type, its knowledge graph (entities,
+    relations, GT-Links, ER merges, density, components, largest-component diameter), layout layer and content
+    graph."""
     result = library(instance).stats(doc)
     if as_json:
         print_json(result)
         return
     for key, value in result.items():
-        if key in ("graph", "layout"):
+        if key in ("graph", "layout", "content_graph"):
             for gkey, gvalue in value.items():
                 console.print(f"{key}.{gkey:24} {gvalue}")
         else:

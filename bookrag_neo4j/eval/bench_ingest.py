@@ -92,10 +92,11 @@ async def bench_ingest_all_stages(graph: GraphClient, settings: Settings, models
                                 totals["mentions"] if stage.startswith("graph.") else totals["pages"]) / s, 1)
                   for stage, s in seconds.items() if s >= 0.05}
     stage_s = {name: round(sum(v for k, v in seconds.items() if k.startswith(f"{name}.")), 2)
-               for name in ("tree", "graph", "layout")}
+               for name in ("tree", "graph", "layout", "content_graph")}
     return {"documents": len(paths) - len(failed), "failed": failed, **totals,
             "seconds": {k: round(v, 2) for k, v in seconds.items()}, "total_s": round(sum(seconds.values()), 1),
             "stage_s": stage_s, "layout_vs_tree": round(stage_s["layout"] / stage_s["tree"], 3) if stage_s["tree"] else None,
+            "content_graph_vs_tree": round(stage_s["content_graph"] / stage_s["tree"], 3) if stage_s["tree"] else None,
             "per_second": per_second,
             "units": "tree.embed: blocks/s; graph.*: extracted mentions/s; other tree stages: pages/s"}
 
@@ -107,6 +108,8 @@ def _add(seconds: dict[str, float], totals: dict[str, int], report: IndexReport)
         seconds[f"graph.{stage}"] += value
     for stage, value in (report.layout.seconds if report.layout else {}).items():
         seconds[f"layout.{stage}"] += value
+    for stage, value in (report.content_graph.seconds if report.content_graph else {}).items():
+        seconds[f"content_graph.{stage}"] += value
     totals["pages"] += report.pages
     totals["embedded"] += report.embedded
     totals["entities"] += report.graph.entities if report.graph else 0

@@ -27,6 +27,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ..config import Settings
+from ..content.build import ContentGraphBuilder, ContentGraphReport, Evolution
 from ..errors import DocumentError
 from ..graph.client import GraphClient
 from ..graph.schema import apply_schema
@@ -70,6 +71,7 @@ class IndexReport(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     graph: GraphReport | None = None
     layout: LayoutReport | None = None
+    content_graph: ContentGraphReport | None = None
 
 
 class Indexer:
@@ -103,16 +105,29 @@ class Indexer:
             self._schema_ready = True
 
     async def index(self, path: Path | None = None, *, mineru_output: Path | None = None, embed: bool = True,
-                    graph: bool = True, layout: bool = True, force: bool = False) -> IndexReport:
+                    graph: bool = True, layout: bool = True, content_graph: bool | None = None,
+                    force: bool = False) -> IndexReport:
         """Index a PDF (or a MinerU output folder): the tree, block embeddings (``embed``), the knowledge
-        graph (``graph``) and the layout layer (``layout``). Bad input raises ``DocumentError`` before anything
-        is written."""
+        graph (``graph``), the layout layer (``layout``) and the content graph on it (``content_graph``; default:
+        with the layout layer). Bad input raises ``DocumentError`` before anything is written."""
         report = await self._index_tree(path, mineru_output=mineru_output, embed=embed, force=force)
         if graph:
             report.graph = await self.build_graph(report.doc_key, force=force)
         if layout:
             report.layout = await self.build_layout(report.doc_key, force=force)
+        if layout if content_graph is None else content_graph:
+            report.content_graph = await self.build_content_graph(report.doc_key, force=force)
         return report
+
+    async def build_content_graph(self, doc_key: str, *, evolution: Evolution | None = None,
+                                  force: bool = False) -> ContentGraphReport:
+        """The content-graph stage alone (``bookrag index --stage content-graph``): G²-Reader's content graph on
+        the layout layer (built first when missing); ``evolution`` lite, llm or off (default
+        ``BOOKRAG_G2_EVOLUTION``)."""
+        await self._ensure_schema()
+        llm = self.models.llm if self.use_llm else None
+        builder = ContentGraphBuilder(self.graph, self.settings, self.models.embedder, llm=llm, progress=self.progress)
+        return await builder.build(doc_key, evolution=evolution, force=force)
 
     async def build_layout(self, doc_key: str, *, force: bool = False) -> LayoutReport:
         """The layout stage alone, on a document whose tree is indexed (``bookrag index --stage layout``)."""

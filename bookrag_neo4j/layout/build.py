@@ -24,7 +24,6 @@ after a kill, gives the same layer; the same config on a complete layer is a no-
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from itertools import pairwise
@@ -44,7 +43,7 @@ from ..library.catalogue import delete_layout
 from ..library.documents import LayoutCounts, LayoutStatus, TreeStatus, get_document
 from ..llm.embedder import Embedder
 from ..parsing.furniture import read_page_furniture
-from ..progress import ProgressCallback, stage
+from ..progress import Laps, ProgressCallback, stage
 from .keywords import keywords_by_passage, stem
 from .passages import LayoutBlock, PassageDraft, make_passages
 from .tables import caption_label, mentions, table_rows
@@ -98,13 +97,7 @@ class LayoutBuilder:
         if doc.layout is LayoutStatus.COMPLETE and doc.layout_config == config and not force:
             return LayoutReport(doc_key=doc_key, name=doc.name, status="unchanged", config=config,
                                 counts=doc.layout_counts)
-        timings: dict[str, float] = {}
-        began = clock = time.perf_counter()
-
-        def lap(name: str) -> None:
-            nonlocal clock
-            timings[name] = round(time.perf_counter() - clock, 3)
-            clock = time.perf_counter()
+        lap = Laps()
 
         await apply_schema(self.graph, dimensions=self.embedder.dimension, name="layout/schema")
         await self._status(doc_key, {"layout_status": LayoutStatus.BUILDING.value, "layout_config": config})
@@ -129,13 +122,13 @@ class LayoutBuilder:
         lap("similar")
         (row,) = await self.graph.read("layout/counts", doc_key=doc_key)
         counts = LayoutCounts(**row)
-        seconds = round(time.perf_counter() - began, 2)
+        seconds = lap.total
         await self._status(doc_key, {
             "layout_status": LayoutStatus.COMPLETE.value, "layout_config": config, "layout_seconds": seconds,
             "layout_built_at": datetime.now(UTC).isoformat(timespec="seconds"), **counts.properties()})
         log.info("layout layer of %s: %s in %.1fs", doc.name, counts, seconds)
         return LayoutReport(doc_key=doc_key, name=doc.name, status="built", config=config, counts=counts,
-                            seconds=timings, warnings=warnings)
+                            seconds=lap.seconds, warnings=warnings)
 
     async def _status(self, doc_key: str, props: dict[str, Any]) -> None:
         await self.graph.write("layout/set_status", doc_key=doc_key, props=props)

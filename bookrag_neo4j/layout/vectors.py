@@ -29,10 +29,11 @@ KEEP = 16
 
 
 async def read_per_build(graph: GraphClient, doc: Document, query: str,
-                convert: Callable[[list[dict]], Any]) -> tuple[list[str], Any]:
-    """The keys of the document's rows of ``query`` and ``convert(rows)``, read once per layout build and kept
-    for the last few documents (the layer's in-memory readers share it: vectors, passage texts, the ToC)."""
-    slot = (graph.conn.uri, doc.key, f"{doc.layout_config}|{doc.layout_built_at}", query)
+                         convert: Callable[[list[dict]], Any], *, build: str | None = None) -> tuple[list[str], Any]:
+    """The keys of the document's rows of ``query`` and ``convert(rows)``, read once per build of the layer
+    (``build``: its name; default the layout layer's) and kept for the last few documents (the in-memory readers
+    share it: vectors, passage texts, the ToC, the content graph's embeddings)."""
+    slot = (graph.conn.uri, doc.key, build or f"{doc.layout_config}|{doc.layout_built_at}", query)
     if slot not in _CACHE:
         rows = await graph.read_rows(query, doc_key=doc.key)
         _CACHE[slot] = ([r["key"] for r in rows], convert(rows))

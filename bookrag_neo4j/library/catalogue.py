@@ -23,9 +23,21 @@ async def delete_entities(graph: GraphClient, doc_key: str) -> int:
     return await delete_in_batches(graph, "kg/delete_entities_batch", doc_key=doc_key)
 
 
+async def delete_content_graph(graph: GraphClient, doc_key: str) -> int:
+    """Delete a document's content graph (:mod:`bookrag_neo4j.content.build`): its G2_LINK edges, the keyword
+    links it added (and keywords no one else uses), the ``:ContentNode`` label and ``g2_`` properties, and the
+    Document's ``g2_status``. Its passages, tables and images stay."""
+    (row,) = await graph.write("content/delete", doc_key=doc_key)
+    await graph.write("content/delete_orphan_keywords")
+    await graph.write("content/set_status", doc_key=doc_key, props={"g2_status": None, "g2_config": None})
+    return row["deleted"]
+
+
 async def delete_layout(graph: GraphClient, doc_key: str) -> int:
-    """Delete a document's layout layer (:mod:`bookrag_neo4j.layout.build`): its keywords and stems that no other
-    document uses, its passages and table rows (in batches), its ToC and the layer's edges and labels on its tree."""
+    """Delete a document's layout layer (:mod:`bookrag_neo4j.layout.build`) and the content graph built on its
+    passages: its keywords and stems that no other document uses, its passages and table rows (in batches), its
+    ToC and the layer's edges and labels on its tree."""
+    await delete_content_graph(graph, doc_key)
     (row,) = await graph.write("layout/delete_keywords", doc_key=doc_key)
     deleted = row["deleted"] + await delete_in_batches(graph, "layout/delete_units_batch", doc_key=doc_key)
     await graph.write("layout/delete_structure", doc_key=doc_key)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -45,8 +45,21 @@ class LayoutStatus(StrEnum):
     COMPLETE = "complete"
 
 
-class LayoutCounts(BaseModel):
+class Counts(BaseModel):
+    """What a layer's build made; the Document node stores each count as ``<prefix>_<name>``."""
+
+    prefix: ClassVar[str] = ""
+
+    def properties(self) -> dict[str, int]:
+        """As the Document node stores them (of a subclass too: only these counts)."""
+        counts = next(c for c in type(self).__mro__ if "prefix" in vars(c))  # the class that names the layer
+        return {f"{self.prefix}_{name}": getattr(self, name) for name in counts.model_fields}
+
+
+class LayoutCounts(Counts):
     """What a layout build made (stored on the Document as ``layout_<name>``)."""
+
+    prefix: ClassVar[str] = "layout"
 
     toc_entries: int = 0
     master_sections: int = 0
@@ -57,12 +70,11 @@ class LayoutCounts(BaseModel):
     labelled_pages: int = 0
     similar: int = 0
 
-    def properties(self) -> dict[str, int]:
-        return {f"layout_{name}": getattr(self, name) for name in LayoutCounts.model_fields}
 
-
-class GraphCounts(BaseModel):
+class GraphCounts(Counts):
     """What a knowledge-graph build made (stored on the Document as ``graph_<name>``)."""
+
+    prefix: ClassVar[str] = "graph"
 
     entities: int = 0
     relations: int = 0
@@ -70,9 +82,21 @@ class GraphCounts(BaseModel):
     gt_links: int = 0
     same_as: int = 0
 
-    def properties(self) -> dict[str, int]:
-        """As the Document node stores them (of a subclass too: only these counts)."""
-        return {f"graph_{name}": getattr(self, name) for name in GraphCounts.model_fields}
+
+class ContentStatus(StrEnum):
+    BUILDING = "building"
+    COMPLETE = "complete"
+
+
+class ContentCounts(Counts):
+    """What a content-graph build made (stored on the Document as ``g2_<name>``)."""
+
+    prefix: ClassVar[str] = "g2"
+
+    nodes: int = 0
+    window_links: int = 0
+    knn_links: int = 0
+    llm_links: int = 0
 
 
 class Document(BaseModel):
@@ -120,11 +144,21 @@ class Document(BaseModel):
     layout_seconds: float | None = None
     layout_counts: LayoutCounts = Field(default_factory=LayoutCounts)
 
+    # G²-Reader's content graph: written by bookrag_neo4j.content.build
+    g2: ContentStatus | None = Field(None, validation_alias="g2_status")
+    g2_config: str | None = None
+    g2_built_at: str | None = None
+    g2_seconds: float | None = None
+    g2_evolution: str | None = None
+    g2_rounds: int | None = None
+    g2_evolution_seconds: float | None = None
+    g2_counts: ContentCounts = Field(default_factory=ContentCounts)
+
     @model_validator(mode="before")
     @classmethod
     def _nest_counts(cls, node: Any) -> Any:
         if isinstance(node, dict):
-            for prefix, model in (("graph", GraphCounts), ("layout", LayoutCounts)):
+            for prefix, model in (("graph", GraphCounts), ("layout", LayoutCounts), ("g2", ContentCounts)):
                 if f"{prefix}_counts" not in node:
                     counts = {n: node[f"{prefix}_{n}"] for n in model.model_fields if f"{prefix}_{n}" in node}
                     node = {**node, f"{prefix}_counts": counts}

@@ -93,9 +93,18 @@ async def layout_statistics(graph: GraphClient, doc_key: str) -> dict[str, Any]:
     return {"status": doc["status"], "config": doc["config"], **row}
 
 
+async def content_graph_statistics(graph: GraphClient, doc_key: str) -> dict[str, Any]:
+    """G²-Reader's content graph: nodes and links by kind as the graph holds them, with its status, config,
+    evolution, rounds and seconds (None: never built)."""
+    (row,) = await graph.read("content/counts", doc_key=doc_key)
+    (doc,) = await graph.read("content/status", doc_key=doc_key)
+    return {**doc, "nodes": row["nodes"],
+            "links": {"window": row["window_links"], "knn": row["knn_links"], "llm": row["llm_links"]}}
+
+
 async def document_stats(graph: GraphClient, doc_key: str, *, with_graph: bool = False) -> dict[str, Any]:
-    """Counts: pages, blocks by type, sections by level, the layout layer's counts; ``with_graph``: the
-    knowledge graph's statistics (see :func:`graph_statistics`)."""
+    """Counts: pages, blocks by type, sections by level, the layout layer's and the content graph's counts;
+    ``with_graph``: the knowledge graph's statistics (see :func:`graph_statistics`)."""
     rows = await graph.read("library/stats", doc_key=doc_key)
     if not rows:
         raise DocumentNotFoundError(f"no indexed document with key {doc_key!r}")
@@ -108,4 +117,5 @@ async def document_stats(graph: GraphClient, doc_key: str, *, with_graph: bool =
         "sections_by_level": {k: sections[k] for k in sorted(sections, key=lambda k: int(k[1:]))},
         "blocks": sum(blocks.values()), "blocks_by_type": dict(sorted(blocks.items())),
         "layout": await layout_statistics(graph, doc_key),
+        "content_graph": await content_graph_statistics(graph, doc_key),
     } | ({"graph": await graph_statistics(graph, doc_key)} if with_graph else {})

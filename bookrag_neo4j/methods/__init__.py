@@ -6,11 +6,12 @@
     evidence = await retriever.retrieve("What does lm fit?", [doc_key], method="layout")
 
 ``bookrag`` (the paper's planner and its ablations) in :mod:`.bookrag`; the paper's baselines in
-:mod:`.baselines`. A new method is a plan builder registered with :func:`.registry.method`.
+:mod:`.baselines`; SuperRAG and ``hybrid`` in :mod:`.superrag`; G²-Reader and its ablations in :mod:`.g2`. A new
+method is a plan builder registered with :func:`.registry.method`.
 """
 
 # isort: off
-from . import bookrag, baselines, superrag  # noqa: F401  (registers the methods, BookRAG first)
+from . import bookrag, baselines, superrag, g2  # noqa: F401  (registers the methods, BookRAG first)
 # isort: on
 from .registry import METHODS, Method, get_method, method
 from .retriever import Retriever

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from ..errors import PlanError, StepError
 from ..llm.usage import track_usage
 from ..retrieval.plan import Plan, PlanStep, TraceStep
-from . import evidence, layout, query, reason, search, select, synth  # noqa: F401  (registers the operators)
+from . import evidence, g2, layout, query, reason, search, select, synth  # noqa: F401  (registers the operators)
 from .registry import OPERATORS, OperatorSpec, RunContext, step_meter
 
 
@@ -105,7 +105,8 @@ async def _run_step(step: PlanStep, ctx: RunContext, outputs: dict[str, Any]) ->
     usage = ledger.total()
     trace = TraceStep(step=step.id, operator=step.operator, seconds=round(time.perf_counter() - began, 4),
                       model_seconds=round(meter[0], 4), llm_calls=usage.calls, tokens=usage.total_tokens,
-                      inputs=[f"{a}: {outputs[a].summary()}" for a in step.after], output=result.summary())
+                      inputs=[f"{a}: {outputs[a].summary()}" for a in step.after], output=result.summary(),
+                      details=result.details() if hasattr(result, "details") else [])
     return result, trace
 
 

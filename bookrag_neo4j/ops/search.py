@@ -8,11 +8,11 @@ fusion), Rerank, Expand (typed neighbours), TOC_Select, Graph_Rank
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..graph.lucene import lucene_in_documents, lucene_terms
 from ..layout.vectors import nearest_units, passage_texts
 from ..llm.reranker import FusionReranker, bm25_scores
 from ..retrieval import selectors
@@ -72,24 +72,8 @@ async def bm25(ctx: RunContext, p: BM25Params) -> Ranking:
     return _best(scored, p.top)
 
 
-_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
-
-
-def lucene_terms(text: str) -> str:
-    """The question as Lucene terms: query-syntax characters escaped, operator words lower-cased (the index
-    lower-cases anyway), so every word is an OR-ed term."""
-    escaped = _LUCENE_SPECIAL.sub(r"\\\1", " ".join(text.split()))
-    return re.sub(r"\b(AND|OR|NOT|TO)\b", lambda m: m.group(1).lower(), escaped)
-
-
 class LexicalParams(BM25Params):
     over: Literal["block", "passage"] = "block"  # passage: passages and table rows (index passage_text)
-
-
-def lucene_in_documents(question: str, doc_keys: list[str]) -> str:
-    """A Lucene query for the question within the documents: the ``doc_key`` filter runs inside the index."""
-    scope = " OR ".join(f'doc_key:"{key}"' for key in doc_keys if re.fullmatch(r"[0-9a-f]+", key))
-    return f"({scope}) AND ({lucene_terms(question)})"
 
 
 @operator("Lexical_Search", family="search", params=LexicalParams)

@@ -6,11 +6,13 @@
     Candidates(rows=[Candidate(...), ...])                 # Fetch: what the reasoners read
     Scores(by="text", values={"<key>": 0.8})               # Graph_Reasoning, Text_Reasoning, searches
     Ranking(keys=[...], graph={...}, text={...})           # Skyline_Ranker, Fuse, Rerank
+    Reading(keys=[...], rounds=[...], pairs=[...])         # G2_Plan: a Ranking with the planning graph's trace
     EvidenceSet(nodes=[EvidenceNode(...)], count=None)     # Fetch_Evidence, Merge, Count, baselines
     Partials(answers=[Partial(...)])                       # Map
     Draft(text="...", used=[EvidenceNode(...)])            # Reduce
 
-Each has ``summary()``, the short line the trace shows.
+Each has ``summary()``, the short line the trace shows; a value with ``details()`` adds lines under it
+(``--explain``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..content.agent import Round
 from ..retrieval.evidence import EvidenceGroup, EvidenceNode
 from ..retrieval.reasoners import Candidate
 
@@ -111,6 +114,32 @@ class Ranking:
 
     def summary(self) -> str:
         return f"{len(self.keys)} kept"
+
+
+@dataclass(frozen=True)
+class Reading(Ranking):
+    """G²-Reader's planning graph run: the fused evidence keys (a Ranking), each round's DAG, node answers and
+    checker verdict, the last round's (sub-question, answer) pairs, and the unparsable checker replies."""
+
+    rounds: list[Round] = field(default_factory=list)
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+    failures: int = 0
+
+    def summary(self) -> str:
+        verdicts = [r.verdict.sufficient if r.verdict else None for r in self.rounds]
+        return (f"{len(self.keys)} kept, {len(self.rounds)} round(s), verdicts {verdicts}"
+                + (f", {self.failures} checker failure(s)" if self.failures else ""))
+
+    def details(self) -> list[str]:
+        lines = []
+        for r in self.rounds:
+            verdict = ("sufficient" if r.verdict.sufficient else f"insufficient, gaps {r.verdict.gaps}") \
+                if r.verdict else "no verdict"
+            lines.append(f"round {r.number}: {r.dag}")
+            lines += [f"  {a.id}: {a.task[:70]} -> {a.answer[:90]!r} ({a.units} units)" for a in r.answers]
+            lines.append(f"  checker ({r.verdict.by if r.verdict else '-'}): {verdict}")
+            lines += [f"  note: {n}" for n in r.notes]
+        return lines
 
 
 @dataclass(frozen=True)

@@ -81,3 +81,4 @@ class TraceStep(BaseModel):
     tokens: int = 0
     inputs: list[str] = Field(default_factory=list)
     output: str = ""
+    details: list[str] = Field(default_factory=list)  # more lines about the output (a planning graph's rounds)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bookrag_neo4j.browse import answer_trace_params, browser_query, browser_url, style_url
+from bookrag_neo4j.resources import resource_dir
 
 from ..helpers.links import browser_editor_lines
 
@@ -25,3 +26,11 @@ def test_browser_urls_survive_browsers_decoding() -> None:
     assert style.startswith(":style node {") and "node.Document {" in style and "rgb(31, 58, 95)" in style
     trace = {"evidence": [{"key": "n1"}, {"key": "n2"}], "seeds": ["e1", "e2"]}
     assert answer_trace_params(trace) == {"nodes": ["n1", "n2"], "seeds": ["e1", "e2"]}
+
+
+def test_the_style_covers_every_layers_labels_and_edges() -> None:
+    grass = (resource_dir("cypher") / "browser" / "bookindex.grass").read_text(encoding="utf-8")
+    for label in ("Document", "Section", "Passage", "TableChunk", "Keyword", "ContentNode"):
+        assert f"node.{label} {{" in grass, label
+    for edge in ("HAS_CHILD", "NEXT", "SIMILAR", "REFERS_TO", "G2_LINK"):
+        assert f"relationship.{edge} {{" in grass, edge

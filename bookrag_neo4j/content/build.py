@@ -1,0 +1,179 @@
+"""The content-graph stage (``bookrag index --stage content-graph DOC [--evolution lite|llm|off]``): G²-Reader's
+content graph (paper §3.2) over a document's layout layer.
+
+    report = await ContentGraphBuilder(graph, settings, embedder).build(doc_key)            # Lite, offline
+    report = await ContentGraphBuilder(graph, settings, embedder, llm=llm).build(doc_key, evolution="llm")
+    report.status, report.counts          # "built" or "unchanged"; ContentCounts(nodes, window_links, ...)
+
+What it adds::
+
+    (:Passage|:Table|:Image :ContentNode {g2_order, g2_summary, g2_keywords, g2_text,
+                                         g2_embedding0, g2_embedding})     h(0) and the evolved h(T)
+    (:ContentNode)-[:HAS_KEYWORD {layer: 'content-graph'}]->(:Keyword)     shared with the layout layer
+    (:ContentNode)-[:G2_LINK {kind, score, t}]->(:ContentNode)             window | knn | llm
+
+Nodes are the layout layer's passages and the tables and images they cover, in reading order (the layout layer
+is built first when it is missing). Offline (no LLM, or ``--evolution lite|off``) the summary is the section
+path with the caption or first sentence, the keywords are TF-IDF terms and phrases, and h(0) is
+Enc(summary ⊕ keywords) (``BOOKRAG_G2_NODE_EMBEDDING=summary``, the better of the two on both dev sets) or the
+node's stored text embedding (``text``). With an LLM and ``--evolution llm`` both come from the paper's prompts
+(:mod:`.llm`). The Document records ``g2_status``, the ``g2_config`` it was built with and its counts; the same
+config on a complete graph is a no-op, a rebuild (or a rebuilt layout layer) first removes the old one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from ..config import Settings
+from ..errors import DocumentError
+from ..graph.batching import batches
+from ..graph.client import GraphClient
+from ..graph.schema import apply_schema
+from ..keys import term_key
+from ..layout.build import LayoutBuilder
+from ..layout.keywords import stem
+from ..library.catalogue import delete_content_graph
+from ..library.documents import ContentCounts, ContentStatus, LayoutStatus, get_document
+from ..llm.chat import ChatModel
+from ..llm.embedder import Embedder
+from ..progress import Laps, ProgressCallback, stage
+from . import llm as llm_steps
+from .evolve import lite_evolution, window_pairs
+from .nodes import Attributes, ContentNode, offline_attributes
+
+log = logging.getLogger(__name__)
+
+G2_VERSION = "g2-v1"
+Evolution = Literal["lite", "llm", "off"]
+WRITE_BATCH = 200
+EMBED_CHARS = 2000
+
+
+class ContentGraphReport(BaseModel):
+    """What one content-graph build did."""
+
+    doc_key: str
+    name: str
+    status: Literal["built", "unchanged"]
+    config: str
+    evolution: str = "lite"
+    counts: ContentCounts = Field(default_factory=ContentCounts)
+    seconds: dict[str, float] = Field(default_factory=dict)
+
+
+def content_config(settings: Settings, embedder: Embedder, layout: str, evolution: str,
+                   llm: ChatModel | None) -> str:
+    """Names what a build depends on (the layout layer's config among them); the same config is not built again."""
+    model = f"|{llm.provider}:{llm.model}" if evolution == "llm" and llm is not None else ""
+    return (f"{G2_VERSION}|{evolution}{model}|w{settings.g2_window}|T{settings.g2_rounds}|K{settings.g2_k}"
+            f"|a{settings.g2_alpha}|h0-{settings.g2_node_embedding}|kw{settings.g2_keywords}|{embedder.name}"
+            f"|{layout}")
+
+
+class ContentGraphBuilder:
+    """Builds the content graph of documents that have (or get) the layout layer."""
+
+    def __init__(self, graph: GraphClient, settings: Settings, embedder: Embedder, *, llm: ChatModel | None = None,
+                 progress: ProgressCallback | None = None) -> None:
+        self.graph = graph
+        self.settings = settings
+        self.embedder = embedder
+        self.llm = llm
+        self.progress = progress
+
+    async def build(self, doc_key: str, *, evolution: Evolution | None = None, force: bool = False) -> ContentGraphReport:
+        """Build (or rebuild) the content graph of ``doc_key``; a no-op when it is complete with the same config."""
+        evolution = evolution or self.settings.g2_evolution
+        if evolution == "llm" and self.llm is None:
+            raise DocumentError("--evolution llm needs an LLM: configure one (OPENAI_BASE_URL, BOOKRAG_LLM_*) or "
+                                "use --evolution lite")
+        doc = await get_document(self.graph, doc_key)
+        if doc is None:
+            raise DocumentError(f"{doc_key}: no such document")
+        if doc.layout is not LayoutStatus.COMPLETE:
+            await LayoutBuilder(self.graph, self.settings, self.embedder, progress=self.progress).build(doc_key)
+            doc = await get_document(self.graph, doc_key)
+        config = content_config(self.settings, self.embedder, f"{doc.layout_config}@{doc.layout_built_at}",
+                                evolution, self.llm)
+        if doc.g2 is ContentStatus.COMPLETE and doc.g2_config == config and not force:
+            return ContentGraphReport(doc_key=doc_key, name=doc.name, status="unchanged", config=config,
+                                      evolution=evolution, counts=doc.g2_counts)
+        lap = Laps()
+
+        await apply_schema(self.graph, dimensions=self.embedder.dimension, name="content/schema")
+        await delete_content_graph(self.graph, doc_key)
+        await self._status(doc_key, {"g2_status": ContentStatus.BUILDING.value, "g2_config": config})
+        lap("clear")
+        nodes = [ContentNode(**row) for row in await self.graph.read_rows("content/nodes", doc_key=doc_key)]
+        use_llm = evolution == "llm"
+        if use_llm:
+            attributes = await llm_steps.node_attributes(self.llm, nodes, progress=self.progress)
+        else:
+            attributes = offline_attributes(nodes, keywords=self.settings.g2_keywords)
+        initial = await self._initial(nodes, attributes, summary=use_llm or self.settings.g2_node_embedding == "summary")
+        lap("nodes")
+        links = [{"a": nodes[i].key, "b": nodes[j].key, "kind": "window", "t": 0,
+                  "score": float(initial[i] @ initial[j])} for i, j in window_pairs(len(nodes), self.settings.g2_window)]
+        rounds = self.settings.g2_rounds if evolution != "off" else 0
+        evolved = initial
+        if evolution == "lite" and len(nodes) > 1:
+            result = lite_evolution(initial, rounds=rounds, k=self.settings.g2_k, alpha=self.settings.g2_alpha)
+            evolved = result.vectors
+            links += [{"a": nodes[i].key, "b": nodes[j].key, "kind": "knn", "score": link.score, "t": link.t}
+                      for (i, j), link in sorted(result.links.items())]
+        elif use_llm and len(nodes) > 1:
+            evolution_run = await llm_steps.evolve(self.llm, self.embedder, nodes, attributes, initial,
+                                                   rounds=rounds, k=self.settings.g2_k, progress=self.progress)
+            attributes, evolved = evolution_run.attributes, evolution_run.vectors
+            links += evolution_run.links
+        lap("evolution")
+        await self._write_nodes(nodes, attributes, initial, evolved)
+        for batch in batches(links, WRITE_BATCH * 5):
+            await self.graph.write("content/write_links", rows=list(batch))
+        lap("write")
+        (row,) = await self.graph.read("content/counts", doc_key=doc_key)
+        counts = ContentCounts(**row)
+        seconds = lap.total
+        await self._status(doc_key, {
+            "g2_status": ContentStatus.COMPLETE.value, "g2_config": config, "g2_seconds": seconds,
+            "g2_evolution": evolution, "g2_rounds": rounds, "g2_evolution_seconds": lap.seconds["evolution"],
+            "g2_built_at": datetime.now(UTC).isoformat(timespec="seconds"), **counts.properties()})
+        log.info("content graph of %s: %s in %.1fs", doc.name, counts, seconds)
+        return ContentGraphReport(doc_key=doc_key, name=doc.name, status="built", config=config,
+                                  evolution=evolution, counts=counts, seconds=lap.seconds)
+
+    async def _status(self, doc_key: str, props: dict[str, Any]) -> None:
+        await self.graph.write("content/set_status", doc_key=doc_key, props=props)
+
+    async def _initial(self, nodes: Sequence[ContentNode], attributes: Sequence[Attributes], *,
+                       summary: bool) -> np.ndarray:
+        """h(0): Enc(summary ⊕ keywords), or the stored text embedding (embedded here when a node has none)."""
+        todo = list(range(len(nodes))) if summary else [i for i, n in enumerate(nodes) if n.embedding is None]
+        texts = [attributes[i].embed_text if summary else nodes[i].content for i in todo]
+        vectors: dict[int, list[float]] = {}
+        with stage(self.progress, "content graph: embedding nodes", len(texts)) as embedding:
+            for batch in batches(list(zip(todo, texts, strict=True)), 256):
+                found = await self.embedder.embed([t[:EMBED_CHARS] or " " for _, t in batch])
+                vectors.update({i: v for (i, _), v in zip(batch, found, strict=True)})
+                embedding.advance(len(batch))
+        rows = [vectors.get(i, node.embedding) for i, node in enumerate(nodes)]
+        matrix = np.array(rows, dtype=np.float64).reshape(len(nodes), -1)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        return matrix / np.where(norms == 0, 1, norms)
+
+    async def _write_nodes(self, nodes: Sequence[ContentNode], attributes: Sequence[Attributes],
+                           initial: np.ndarray, evolved: np.ndarray) -> None:
+        rows = [{"key": n.key, "order": i, "summary": a.summary,
+                 "keywords": [{"key": term_key(k), "name": k, "stem": stem(k)} for k in a.keywords],
+                 "text": f"{a.summary}\n{' '.join(a.keywords)}", "initial": initial[i].tolist(),
+                 "embedding": evolved[i].tolist()}
+                for i, (n, a) in enumerate(zip(nodes, attributes, strict=True))]
+        for batch in batches(rows, WRITE_BATCH):
+            await self.graph.write("content/write_nodes", rows=list(batch))

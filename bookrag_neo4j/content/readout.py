@@ -1,0 +1,106 @@
+"""G²-Reader's structured subgraph readout (paper §3.2.3) to a node budget k, in one named Cypher query a document.
+
+    keys = await readout(graph, docs, question, vector, k=10)                  # the evolved graph
+    keys = await readout(graph, docs, question, vector, k=10, neighbours=0)    # top-k, no neighbours
+    keys = await readout(graph, docs, question, vector, k=10, evolved=False)   # h(0) and window links (T = 0)
+
+The probe ranks the content nodes by cosine to the question (exact, per document, on embeddings read once per
+build) and by the full-text index, in the reference code's proportion of 5 semantic to 3 lexical hits, scaled to
+k; the two are fused by reciprocal rank. Then, best hit first, each hit joins the output with its best-linked
+neighbours (``neighbours`` at most, by link score) until the output holds k nodes: never more.
+``flat_readout`` is the same probe over the layout layer's passages, with no content graph (``g2-flat``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..graph.client import GraphClient
+from ..graph.lucene import lucene_in_documents
+from ..layout.vectors import nearest_units, passage_texts, read_per_build
+from ..library.documents import Document
+
+SEMANTIC, LEXICAL = 5, 3  # the reference code's probe: 5 semantic + 3 keyword hits
+RRF_K = 60  # reciprocal-rank fusion's constant, as the Fuse operator's
+
+
+def probe_sizes(k: int) -> tuple[int, int]:
+    """Semantic and lexical hits of the probe for a budget of ``k`` (5:3, at least that)."""
+    scale = max(1.0, k / SEMANTIC)
+    return round(SEMANTIC * scale), math.ceil(LEXICAL * scale)
+
+
+def _matrices(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    def matrix(field: str) -> np.ndarray:
+        return np.array([r[field] for r in rows], dtype=np.float32).reshape(len(rows), -1) if rows \
+            else np.zeros((0, 1), dtype=np.float32)
+    return matrix("embedding"), matrix("initial")
+
+
+async def _nearest(graph: GraphClient, doc: Document, vector: Sequence[float], top: int, *,
+                   evolved: bool) -> list[str]:
+    build = f"{doc.g2_config}|{doc.g2_built_at}"
+    keys, (h, h0) = await read_per_build(graph, doc, "content/vectors", _matrices, build=build)
+    if not keys:
+        return []
+    scores = (h if evolved else h0) @ np.asarray(vector, dtype=np.float32)
+    return [keys[i] for i in np.argsort(-scores, kind="stable")[:top]]
+
+
+def _fused(rows: list[dict]) -> list[tuple[float, int, dict]]:
+    """(RRF score, semantic rank, row) best first."""
+    scored = []
+    for row in rows:
+        ranks = {r["by"]: r["rank"] for r in row["ranks"]}
+        score = sum(1.0 / (RRF_K + rank) for rank in ranks.values())
+        scored.append((score, ranks.get("semantic", 10**6), row))
+    return sorted(scored, key=lambda x: (-x[0], x[1]))
+
+
+def fill(hits: Sequence[tuple[str, Sequence[str]]], k: int) -> list[str]:
+    """The greedy readout: each hit, then its neighbours, in order, until ``k`` distinct nodes (never more)."""
+    out: list[str] = []
+    for key, neighbours in hits:
+        for node in (key, *neighbours):
+            if len(out) >= k:
+                return out
+            if node not in out:
+                out.append(node)
+    return out
+
+
+async def readout(graph: GraphClient, docs: Sequence[Document], question: str, vector: Sequence[float], *,
+                  k: int, neighbours: int = 3, evolved: bool = True) -> list[str]:
+    """The readout of ``question`` over the documents' content graphs: at most ``k`` content-node keys."""
+    semantic, lexical = probe_sizes(k)
+    kinds = ["window", "knn", "llm"] if evolved else ["window"]
+    scored: list[tuple[float, int, dict]] = []
+    for doc in docs:
+        keys = await _nearest(graph, doc, vector, semantic, evolved=evolved)
+        rows = await graph.read_rows("content/readout", semantic=keys, query=lucene_in_documents(question, [doc.key]),
+                                     lexical=lexical, neighbours=neighbours, kinds=kinds)
+        scored += _fused(rows)
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    return fill([(row["key"], row["neighbours"]) for _, _, row in scored], k)
+
+
+async def flat_readout(graph: GraphClient, docs: Sequence[Document], question: str, vector: Sequence[float], *,
+                       k: int) -> list[str]:
+    """The same probe over the layout layer's passages alone (their stored embeddings and the passage full-text
+    index), fused by reciprocal rank, top k: no summaries, keywords, evolution or links."""
+    semantic, lexical = probe_sizes(k)
+    fused: dict[str, float] = {}
+    for doc in docs:
+        passages, _ = await passage_texts(graph, doc)
+        known = set(passages)
+        vector_hits = [key for key, _ in await nearest_units(graph, doc, vector, kind="passage", top=semantic)]
+        rows = await graph.read_rows("layout/lexical_units", query=lucene_in_documents(question, [doc.key]),
+                                     top=lexical * 3)
+        lexical_hits = [r["key"] for r in rows if r["key"] in known][:lexical]
+        for hits in (vector_hits, lexical_hits):
+            for rank, key in enumerate(hits, 1):
+                fused[key] = fused.get(key, 0.0) + 1.0 / (RRF_K + rank)
+    return [key for key, _ in sorted(fused.items(), key=lambda kv: -kv[1])[:k]]

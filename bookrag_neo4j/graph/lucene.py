@@ -1,0 +1,25 @@
+"""Lucene queries for Neo4j's full-text indexes, built from question text (never spliced into Cypher: they are
+passed as the ``$query`` parameter of ``db.index.fulltext.queryNodes``).
+
+    lucene_terms('What is "R&D" (net)?')                  # 'What is \\"R\\&D\\" \\(net\\)\\?'
+    lucene_in_documents("net sales", ["ab12", "cd34"])    # '(doc_key:"ab12" OR doc_key:"cd34") AND (net sales)'
+"""
+
+from __future__ import annotations
+
+import re
+
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+
+
+def lucene_terms(text: str) -> str:
+    """The question as Lucene terms: query-syntax characters escaped, operator words lower-cased (the index
+    lower-cases anyway), so every word is an OR-ed term."""
+    escaped = _LUCENE_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    return re.sub(r"\b(AND|OR|NOT|TO)\b", lambda m: m.group(1).lower(), escaped)
+
+
+def lucene_in_documents(question: str, doc_keys: list[str]) -> str:
+    """A Lucene query for the question within the documents: the ``doc_key`` filter runs inside the index."""
+    scope = " OR ".join(f'doc_key:"{key}"' for key in doc_keys if re.fullmatch(r"[0-9a-f]+", key))
+    return f"({scope}) AND ({lucene_terms(question)})"

@@ -1,0 +1,84 @@
+"""G²-Reader (dual evolving graphs) and its ablations as plans over the shared operators, on the content graph
+(:mod:`bookrag_neo4j.content.build`; built on first use, as ``bookrag index --stage content-graph`` would). Every
+variant gets the project's budget of 10 units (the paper's k = 5 is for its own comparisons).
+
+| method | what it is (the paper's ablation) |
+|---|---|
+| ``g2`` | planning graph (decompose, readout per node, check, refine up to tau_max = 3) over the evolved graph |
+| ``g2-t0`` | the same over the graph before evolution: h(0) and window links (Table 4, T = 0) |
+| ``g2-no-readout`` | readout without neighbours: the top k nodes (Table 4, no SubG.) |
+| ``g2-flat`` | the planning graph over plain passages: no summaries, keywords, evolution or links (Table 2) |
+| ``g2-no-plan`` | the question's readout alone, no planning graph (Table 2) |
+| ``g2-tau0`` | the planning graph without refinement (Table 3, tau_max = 0) |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..config import Settings
+from ..content.build import ContentGraphBuilder
+from ..graph.client import GraphClient
+from ..llm.chat import ChatModel
+from ..llm.factory import Models
+from ..retrieval.plan import Plan, PlanStep
+from ..retrieval.replies import QueryCategory
+from .registry import method, prepare_layout
+
+BUDGET = 10
+
+
+async def prepare_content_graph(graph: GraphClient, settings: Settings, models: Models, doc_key: str) -> None:
+    """The preparer of the G²-Reader methods: the content graph (and the layout layer under it), unless built."""
+    llm = models.llm if settings.g2_evolution == "llm" else None
+    await ContentGraphBuilder(graph, settings, models.embedder, llm=llm).build(doc_key)
+
+
+def _plan(name: str, question: str, search: list[PlanStep], last: str) -> Plan:
+    steps = [*search,
+             PlanStep(id="evidence", operator="Fetch_Evidence", params={"unit": "layout"}, after=[last]),
+             PlanStep(id="answer", operator="G2_Reason", params={"question": question}, after=["evidence", last])]
+    return Plan(question=question, method=name, category="single-hop", classified_by="method", steps=steps,
+                output="evidence", answer="answer")
+
+
+def _planned(name: str, question: str, **params: Any) -> Plan:
+    step = PlanStep(id="plan", operator="G2_Plan", params={"question": question, "k": BUDGET, **params})
+    return _plan(name, question, [step], "plan")
+
+
+def _single(name: str, question: str, **params: Any) -> Plan:
+    steps = [PlanStep(id="embed", operator="Embed", params={"question": question}),
+             PlanStep(id="readout", operator="Readout", params={"k": BUDGET, **params}, after=["embed"])]
+    return _plan(name, question, steps, "readout")
+
+
+@method("g2", "G²-Reader: planning graph over the evolved content graph (readout with neighbours, checker, "
+        "refinement)", prepare=prepare_content_graph)
+async def g2(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _planned("g2", question)
+
+
+@method("g2-t0", "G²-Reader without evolution: h(0) and window links only", prepare=prepare_content_graph)
+async def g2_t0(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _planned("g2-t0", question, graph="initial")
+
+
+@method("g2-no-readout", "G²-Reader with a top-k readout (no neighbours)", prepare=prepare_content_graph)
+async def g2_no_readout(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _planned("g2-no-readout", question, neighbours=0)
+
+
+@method("g2-flat", "G²-Reader's planning graph over plain passages (no content graph)", prepare=prepare_layout)
+async def g2_flat(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _planned("g2-flat", question, graph="flat")
+
+
+@method("g2-no-plan", "G²-Reader's readout of the question alone (no planning graph)", prepare=prepare_content_graph)
+async def g2_no_plan(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _single("g2-no-plan", question)
+
+
+@method("g2-tau0", "G²-Reader without refinement (tau_max = 0)", prepare=prepare_content_graph)
+async def g2_tau0(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    return _planned("g2-tau0", question, tau_max=0)

@@ -1,0 +1,165 @@
+"""G²-Reader on a real paper's content graph: window edges exactly |i - j| <= w, KNN links within K, an idempotent
+rebuild and a delete that leaves the layout layer, the readout within k, every variant end to end, the full
+loop with a scripted LLM (recorded replies), and LLM evolution writing 'llm' links."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bookrag_neo4j.content.build import ContentGraphBuilder
+from bookrag_neo4j.content.readout import readout
+from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.library.catalogue import delete_content_graph, delete_document
+from bookrag_neo4j.library.documents import get_document
+from bookrag_neo4j.llm import Models
+from bookrag_neo4j.llm.scripted import ScriptedChatModel
+from bookrag_neo4j.methods import METHODS, Retriever
+
+from ..helpers.pdfs import BENCHMARKS, need
+from ..helpers.timeouts import LONG_TEST
+
+pytestmark = pytest.mark.timeout(LONG_TEST)
+
+PAPER = BENCHMARKS / "mmlongbench" / "pdfs" / "2023.acl-long.386.pdf"  # 24 pages
+VARIANTS = ("g2", "g2-t0", "g2-no-readout", "g2-flat", "g2-no-plan", "g2-tau0")
+
+
+@pytest.fixture(scope="module")
+def models(settings) -> Models:
+    return Models.from_settings(settings.model_copy(update={"llm_provider": "none"}))
+
+
+@pytest.fixture
+async def paper(graph: GraphClient, settings, models, schema) -> str:
+    report = await Indexer(graph, settings, models, use_llm=False).index(need(PAPER), graph=False)
+    yield report.doc_key
+    await delete_document(graph, report.doc_key)
+
+
+async def _links(graph: GraphClient, doc: str) -> list[dict]:
+    return await graph.run("""
+        MATCH (a:ContentNode {doc_key: $doc})-[r:G2_LINK]->(b:ContentNode)
+        RETURN a.key AS a, b.key AS b, a.g2_order AS i, b.g2_order AS j, r.kind AS kind, r.t AS t, r.score AS score
+        ORDER BY a, b, kind""", {"doc": doc})
+
+
+async def test_the_content_graph_is_built_idempotently_and_deleted(graph: GraphClient, settings, models,
+                                                                   paper) -> None:
+    builder = ContentGraphBuilder(graph, settings, models.embedder)
+    report = await builder.build(paper)
+    counts = report.counts
+    (nodes,) = await graph.run("""
+        MATCH (p:Passage {doc_key: $doc})
+        RETURN count(p) AS passages,
+               COUNT { MATCH (:Passage {doc_key: $doc})-[:COVERS]->(b) WHERE b.kind IN ['table', 'image'] RETURN b }
+                 AS figures,
+               COUNT { MATCH (n:ContentNode {doc_key: $doc}) WHERE n.g2_embedding IS NULL OR n.g2_summary IS NULL
+                       OR n.g2_embedding0 IS NULL RETURN n } AS incomplete""", {"doc": paper})
+    assert counts.nodes == nodes["passages"] + nodes["figures"] > 0 and nodes["incomplete"] == 0 and nodes["figures"]
+    links = await _links(graph, paper)
+    window = [r for r in links if r["kind"] == "window"]
+    w, n = settings.g2_window, counts.nodes
+    assert all(1 <= r["j"] - r["i"] <= w and r["t"] == 0 for r in window)  # exactly |i - j| <= w, once a pair
+    assert len(window) == len({(r["i"], r["j"]) for r in window}) == sum(n - d for d in range(1, w + 1))
+    knn = [r for r in links if r["kind"] == "knn"]
+    out: dict[str, int] = {}
+    for r in knn:
+        out[r["a"]] = out.get(r["a"], 0) + 1
+    assert knn and max(out.values()) <= settings.g2_k and all(1 <= r["t"] <= settings.g2_rounds for r in knn)
+    assert counts.window_links == len(window) and counts.knn_links == len(knn)
+    doc = await get_document(graph, paper)
+    assert doc.g2_counts == counts and doc.g2_rounds == settings.g2_rounds and doc.g2_evolution == "lite"
+
+    assert (await builder.build(paper)).status == "unchanged"
+    rebuilt = await builder.build(paper, force=True)
+    assert rebuilt.counts == counts and await _links(graph, paper) == links  # deterministic
+
+    await delete_content_graph(graph, paper)
+    (left,) = await graph.run("""
+        RETURN COUNT { MATCH (n:ContentNode {doc_key: $doc}) RETURN n } AS nodes,
+               COUNT { MATCH (n {doc_key: $doc}) WHERE n.g2_embedding IS NOT NULL RETURN n } AS embedded,
+               COUNT { MATCH ()-[r:G2_LINK]->(:Passage {doc_key: $doc}) RETURN r } AS links,
+               COUNT { MATCH (:TreeNode {doc_key: $doc})-[r:HAS_KEYWORD]->() RETURN r } AS figure_keywords,
+               COUNT { MATCH (p:Passage {doc_key: $doc}) RETURN p } AS passages""", {"doc": paper})
+    assert left == {"nodes": 0, "embedded": 0, "links": 0, "figure_keywords": 0, "passages": nodes["passages"]}
+    assert (await get_document(graph, paper)).g2 is None
+
+
+async def test_the_readout_stays_within_k_and_every_variant_runs(graph: GraphClient, settings, models,
+                                                                 paper) -> None:
+    await ContentGraphBuilder(graph, settings, models.embedder).build(paper)
+    doc = await get_document(graph, paper)
+    question = "Which model performs best in the closed-book setting?"
+    (vector,) = await models.embedder.embed([question])
+    for k, neighbours in ((1, 3), (3, 3), (7, 5), (12, 0)):
+        keys = await readout(graph, [doc], question, vector, k=k, neighbours=neighbours)
+        assert len(keys) == len(set(keys)) == k
+    with_neighbours = await readout(graph, [doc], question, vector, k=6, neighbours=3)
+    top = await readout(graph, [doc], question, vector, k=6, neighbours=0)
+    assert with_neighbours[0] == top[0] and with_neighbours != top  # the best hit brings its neighbours
+
+    retriever = Retriever(graph, settings, models, use_llm=False)
+    assert set(VARIANTS) <= set(METHODS)
+    for method in VARIANTS:
+        answer = await retriever.ask(question, [paper], method=method)
+        assert answer.evidence and answer.citations and len(answer.evidence) <= 10, method
+        assert all(c.page_start >= 1 and c.document == PAPER.name for c in answer.citations), method
+    planned = await retriever.retrieve(question, [paper], method="g2")
+    step = next(t for t in planned.trace if t.operator == "G2_Plan")
+    assert step.details and step.details[0].startswith("round 0:") and "checker (coverage)" in "\n".join(step.details)
+
+
+async def test_the_full_loop_with_a_scripted_llm(graph: GraphClient, settings, models, paper) -> None:
+    await ContentGraphBuilder(graph, settings, models.embedder).build(paper)
+    checks = iter(['<check>{"sufficient": false, "gaps": ["the closed-book scores"]}</check>',
+                   "I cannot tell", "still no JSON",  # unparsable: recorded, not a round
+                   '<check>{"sufficient": true, "gaps": []}</check>'])
+
+    def reply(messages: list[dict]) -> str:
+        system, user = messages[0]["content"], messages[-1]["content"]
+        if "initial decomposer" in system:
+            return ('<dag>{"nodes": [{"id": "root", "task": "q", "children": ["n1"]}, '
+                    '{"id": "n1", "task": "Which models are compared closed-book?", "children": []}]}</dag>')
+        if "refinement decomposer" in system:
+            return ('<dag>{"nodes": [{"id": "root", "task": "q", "children": ["n1", "n2"]}, '
+                    '{"id": "n1", "task": "Which models are compared closed-book?", "children": []}, '
+                    '{"id": "n2", "task": "What are the closed-book scores?", "children": []}]}</dag>')
+        if "evidence checker" in system:
+            return next(checks)
+        if "the reasoner" in system:
+            assert "Which models are compared closed-book?" in user  # the trajectory
+            return "<thought>the scores</thought><output>ChatGPT performs best.</output>"
+        return "<thought>…</thought><output>an answer</output>"
+
+    llm = ScriptedChatModel(reply)
+    retriever = Retriever(graph, settings, Models(llm=llm, vlm=None, embedder=models.embedder,
+                                                  reranker=models.reranker))
+    answer = await retriever.ask("Which model performs best in the closed-book setting?", [paper], method="g2")
+    assert answer.text == "ChatGPT performs best." and answer.citations
+    step = next(t for t in answer.trace if t.operator == "G2_Plan")
+    assert step.output.startswith("10 kept, 2 round(s), verdicts [False, True], 1 checker failure(s)")
+    assert "n2: What are the closed-book scores?" in "\n".join(step.details)
+
+
+async def test_llm_evolution_writes_llm_links(graph: GraphClient, settings, models, paper) -> None:
+    def reply(messages: list[dict]) -> str:
+        if "appendix E.6" in messages[0]["content"]:
+            return json.dumps({"keywords": ["closed-book", "evaluation"], "summary": "A part of the paper.",
+                               "tags": ["paper"]})
+        prompt = "\n".join(str(m["content"]) for m in messages)
+        neighbour = prompt.split("content):\n", 1)[1].split(":", 1)[0]
+        return json.dumps({"suggested_connections": [neighbour], "should_update": True,
+                           "new_summary": "A part of the paper, linked.", "new_keywords": ["linked"]})
+
+    llm = ScriptedChatModel(reply)
+    small = settings.model_copy(update={"g2_rounds": 1})
+    report = await ContentGraphBuilder(graph, small, models.embedder, llm=llm).build(paper, evolution="llm")
+    assert report.evolution == "llm" and report.counts.llm_links == report.counts.nodes and not report.counts.knn_links
+    (row,) = await graph.run("""MATCH (n:ContentNode {doc_key: $doc})
+                                RETURN collect(DISTINCT n.g2_summary) AS summaries""", {"doc": paper})
+    assert row["summaries"] == ["A part of the paper, linked."]
+    with pytest.raises(Exception, match="needs an LLM"):
+        await ContentGraphBuilder(graph, small, models.embedder).build(paper, evolution="llm")
