@@ -83,6 +83,10 @@ def _context(nodes: Sequence[EvidenceNode]) -> str:
     return numbered(list(nodes)[:CONTEXT_NODES]) or "(nothing retrieved)"
 
 
+def _pairs(answers: Sequence[NodeAnswer]) -> str:
+    return "\n".join(f"- Q: {a.task}\n  A: {a.answer}" for a in answers)
+
+
 def output_text(text: str) -> str:
     """What a worker or reasoner reply holds in its <output> tags (the whole reply when it has none)."""
     match = _OUTPUT.search(text)
@@ -170,9 +174,9 @@ class _Planner:
             texts = [n.text for nodes in self.evidence.values() for n in nodes]
             missing = coverage_gaps(self.question, texts)
             return Verdict(sufficient=not missing, gaps=[t for t in missing if t not in tried][:3])
-        pairs = "\n".join(f"- Q: {a.task}\n  A: {a.answer}" for a in answers)
         try:
-            reply = (await self.llm.complete(render_prompt("g2_checker", question=self.question, evidences=pairs,
+            reply = (await self.llm.complete(render_prompt("g2_checker", question=self.question,
+                                                           evidences=_pairs(answers),
                                                            context=_context(await self.readout(self.question))),
                                              CheckReply, stage="g2.checker")).value
         except ModelError as exc:
@@ -186,9 +190,9 @@ class _Planner:
             tasks = [gap_task(term, self.question) for term in verdict.gaps]
             refined = dag.with_gaps([t for t in tasks if t not in self.evidence])
             return refined if len(refined.nodes) > len(dag.nodes) else None
-        pairs = "\n".join(f"- Q: {a.task}\n  A: {a.answer}" for a in answers)
         return await self._dag("g2_refine", MAX_REFINED, notes, context=_context(await self.readout(self.question)),
-                               old_dag=dag.model_dump_json(), evidences=pairs, gaps="; ".join(verdict.gaps) or "none")
+                               old_dag=dag.model_dump_json(), evidences=_pairs(answers),
+                               gaps="; ".join(verdict.gaps) or "none")
 
 
 async def plan_and_read(question: str, *, read: Reader, llm: ChatModel | None, k: int, tau_max: int,

@@ -43,7 +43,8 @@ async def layer_snapshot(graph: GraphClient, doc_key: str) -> dict:
           COLLECT { MATCH (r:TableChunk {doc_key: $doc}) RETURN [r.key, r.text] } AS rows,
           COLLECT { MATCH (a {doc_key: $doc})-[s:SIMILAR]->(b) RETURN [a.key, b.key, s.score] } AS similar,
           COLLECT { MATCH (a:TreeNode {doc_key: $doc})-[:REFERS_TO]->(b) RETURN [a.key, b.key] } AS refs,
-          COLLECT { MATCH (p:Passage {doc_key: $doc})-[:HAS_KEYWORD]->(k)-[:HAS_STEM]->(s)
+          COLLECT { MATCH (p:Passage {doc_key: $doc})-[r:HAS_KEYWORD]->(k)-[:HAS_STEM]->(s)
+                    WHERE r.layer IS NULL  // the layer's own (the content graph on it adds its own and goes with it)
                     RETURN [p.key, k.key, s.key] } AS keywords,
           COLLECT { MATCH (p:Page {doc_key: $doc}) RETURN [p.number, p.label, p.header, p.footer] } AS pages
         """, {"doc": doc_key})
