@@ -19,9 +19,12 @@ import pytest
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
 from bookrag_neo4j.graph.schema import apply_schema
-from bookrag_neo4j.llm import index_dimensions
+from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.library.catalogue import delete_document
+from bookrag_neo4j.llm import Models, index_dimensions
 from bookrag_neo4j.server import ServerStatus, connection_info, start_server
 
+from .helpers.pdfs import ACL_PAPER, need
 from .helpers.server import external
 
 TEST_PREFIX = "test-"
@@ -74,3 +77,20 @@ def dimensions(settings: Settings) -> int:
 async def schema(conn: ConnectionInfo, dimensions: int) -> list[dict]:
     async with GraphClient(conn) as client:
         return await apply_schema(client, dimensions=dimensions)
+
+
+@pytest.fixture(scope="session")
+def offline_models(settings: Settings) -> Models:
+    """The models without an LLM (the offline embedder and reranker)."""
+    return Models.from_settings(settings.model_copy(update={"llm_provider": "none"}))
+
+
+@pytest.fixture(scope="session")
+async def acl_paper(conn: ConnectionInfo, settings: Settings, offline_models: Models, schema) -> AsyncIterator[str]:
+    """A 24-page ACL paper indexed once for the session, LLM-free and without its knowledge graph: the tree, the
+    layout layer and the content graph (its key). A test that changes a layer rebuilds what it needs."""
+    async with GraphClient(conn) as client:
+        report = await Indexer(client, settings, offline_models, use_llm=False).index(need(ACL_PAPER), graph=False)
+        assert report.layout is not None and report.layout.counts.passages > 0
+        yield report.doc_key
+        await delete_document(client, report.doc_key)

@@ -15,6 +15,7 @@ BENCHMARKS = Path(__file__).resolve().parents[3] / "shared" / "benchmarks"  # ..
 RAG_SURVEY = BENCHMARKS / "mmlongbench" / "pdfs" / "2312.10997v5.pdf"  # 21 pages, outline, figures, tables
 TEN_K = BENCHMARKS / "financebench" / "pdfs" / "AMAZON_2017_10K.pdf"  # 85 pages, no outline, financial tables
 FOOTLOCKER = BENCHMARKS / "financebench" / "pdfs" / "FOOTLOCKER_2022_8K_dated-2022-05-20.pdf"  # a short 8-K
+ACL_PAPER = BENCHMARKS / "mmlongbench" / "pdfs" / "2023.acl-long.386.pdf"  # 24 pages, "Table 3:" on page 8
 
 
 def need(path: Path) -> Path:

@@ -11,32 +11,29 @@ import pytest
 from bookrag_neo4j.content.build import ContentGraphBuilder
 from bookrag_neo4j.content.readout import readout
 from bookrag_neo4j.graph.client import GraphClient
-from bookrag_neo4j.index.pipeline import Indexer
-from bookrag_neo4j.library.catalogue import delete_content_graph, delete_document
+from bookrag_neo4j.library.catalogue import delete_content_graph
 from bookrag_neo4j.library.documents import get_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS, Retriever
 
-from ..helpers.pdfs import BENCHMARKS, need
+from ..helpers.pdfs import ACL_PAPER
 from ..helpers.timeouts import LONG_TEST
 
 pytestmark = pytest.mark.timeout(LONG_TEST)
 
-PAPER = BENCHMARKS / "mmlongbench" / "pdfs" / "2023.acl-long.386.pdf"  # 24 pages
+PAPER = ACL_PAPER
 VARIANTS = ("g2", "g2-t0", "g2-no-readout", "g2-flat", "g2-no-plan", "g2-tau0")
 
 
 @pytest.fixture(scope="module")
-def models(settings) -> Models:
-    return Models.from_settings(settings.model_copy(update={"llm_provider": "none"}))
+def models(offline_models: Models) -> Models:
+    return offline_models
 
 
 @pytest.fixture
-async def paper(graph: GraphClient, settings, models, schema) -> str:
-    report = await Indexer(graph, settings, models, use_llm=False).index(need(PAPER), graph=False)
-    yield report.doc_key
-    await delete_document(graph, report.doc_key)
+def paper(acl_paper: str) -> str:
+    return acl_paper
 
 
 async def _links(graph: GraphClient, doc: str) -> list[dict]:

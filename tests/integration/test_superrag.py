@@ -11,34 +11,29 @@ import pytest
 
 from bookrag_neo4j.browse import answer_trace_params, browser_query
 from bookrag_neo4j.graph.client import GraphClient
-from bookrag_neo4j.index.pipeline import Indexer
-from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.ops.layout import TABLE_INTENT, template_query
 
 from ..helpers.cli import run_cli
-from ..helpers.pdfs import BENCHMARKS, need
+from ..helpers.pdfs import ACL_PAPER
 from ..helpers.timeouts import LONG_TEST
 
 pytestmark = pytest.mark.timeout(LONG_TEST)
 
-PAPER = BENCHMARKS / "mmlongbench" / "pdfs" / "2023.acl-long.386.pdf"  # 24 pages, "Table 3:" on page 8
+PAPER = ACL_PAPER
 METHODS = ("hybrid", "superrag-hybrid", "superrag-no-reflect", "superrag")
 
 
 @pytest.fixture(scope="module")
-def models(settings) -> Models:
-    return Models.from_settings(settings.model_copy(update={"llm_provider": "none"}))
+def models(offline_models: Models) -> Models:
+    return offline_models
 
 
 @pytest.fixture
-async def paper(graph: GraphClient, settings, models, schema) -> str:
-    report = await Indexer(graph, settings, models, use_llm=False).index(need(PAPER), graph=False)
-    assert report.layout is not None and report.layout.counts.passages > 0
-    yield report.doc_key
-    await delete_document(graph, report.doc_key)
+def paper(acl_paper: str) -> str:
+    return acl_paper
 
 
 def test_template_intents() -> None:
