@@ -20,8 +20,10 @@ class Block:
     """One layout block.
 
     ``page`` is 1-based. ``font_size``/``bold``/``line_height`` are the layout features that section filtering
-    reads (the dominant span's). ``heading_level`` is a parser's own hint (a MinerU ``text_level``, or the
-    PDF outline level matched to this block), ``None`` when it has none.
+    reads (the dominant span's; 0/False where the parser measures no fonts, as MinerU). ``heading_level`` is a
+    parser's own level for a title (MinerU's ``text_level``), ``None`` when it has none: without a PDF outline
+    it gives the sections (``bookrag_neo4j.tree.headings.from_parser``), and the LLM section filter reads it
+    with ``bbox``.
     """
 
     kind: BlockKind

@@ -13,7 +13,8 @@ blocks in reading order), ``report_middle.json`` (pages, sizes and blocks with b
     for block in doc.blocks:
         print(block.page, block.kind, block.heading_level, block.bbox, block.text[:60])
 
-Titles keep MinerU's ``text_level`` as ``heading_level``; page headers, footers and page numbers are dropped;
+Titles keep MinerU's ``text_level`` as ``heading_level`` (the section level, or with LLM section filtering a
+feature the LLM reads, see :mod:`~bookrag_neo4j.tree.headings`); page headers, footers and page numbers are dropped;
 tables carry the HTML, a Markdown rendering and their size; images carry an absolute ``image_path``. The items
 become blocks in :mod:`~bookrag_neo4j.parsing.mineru_blocks`, placed by :mod:`~bookrag_neo4j.parsing.mineru_boxes`.
 

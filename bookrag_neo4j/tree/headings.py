@@ -1,16 +1,28 @@
 """Which blocks start sections, and at which level.
 
-Three sources, in order of trust:
+Four sources, in order of trust:
 
 1. **The PDF outline** (bookmarks written by the author), when it has at least 3 entries: each entry is matched
    to the block on its page whose text is its title (nearest the bookmark's position); when no block matches,
    the section starts at the bookmark's position.
-2. **LLM section filtering** (paper §4.2.2): title candidates with their layout features go to the LLM in
+2. **LLM section filtering** (paper §4.2.2): title candidates with their layout features (page, the parser's
+   heading level, box on the page, font size and weight where the parser measured them) go to the LLM in
    batches; each batch carries the outline found so far; the reply gives each candidate a level or -1 ("not a
-   section", it stays text). A failed batch falls back to the heuristics.
-3. **Layout heuristics**: candidates larger than body text are ranked into levels by font size; numbering
+   section", it stays text). A failed batch falls back to the parser's levels, else the heuristics.
+3. **The parser's heading levels** (MinerU's ``text_level``, in :attr:`Block.heading_level`): each title is a
+   section at its level, levels renumbered 1, 2, 3 ... in order; a title alone at the top level at the start
+   is the document's title, not a section. When the parser gives every title the same level (MinerU's
+   pipeline backend without title-level detection), numbering gives the levels where most titles are numbered.
+4. **Layout heuristics**: candidates larger than body text are ranked into levels by font size; numbering
    ("2.3.1 ...", "Chapter 4", "Appendix A") gives the level where most candidates are numbered; a single
    largest title on the first pages is the document's title, not a section.
+
+::
+
+    doc = load_mineru_output(Path("tests/fixtures/mineru_unnumbered"))
+    headings, source, failed = await detect_headings(doc)  # no outline, no LLM
+    source                                  # 'mineru': the sections are MinerU's text_level
+    [(h.level, h.title) for h in headings]  # [(1, 'Introduction'), (1, 'Background'), (2, 'Capacitive and ...'), ...]
 """
 
 from __future__ import annotations
@@ -90,6 +102,34 @@ def from_outline(doc: ParsedDocument) -> list[Heading]:
     return headings
 
 
+def has_parser_levels(doc: ParsedDocument) -> bool:
+    """Whether the parser marked heading levels on its titles (MinerU does; PyMuPDF does not)."""
+    return any(b.kind == "title" and b.heading_level for b in doc.blocks)
+
+
+def from_parser(doc: ParsedDocument) -> list[Heading]:
+    """Sections from the parser's heading levels (MinerU's ``text_level``); titles on contents pages skipped."""
+    skip_pages = _toc_pages(doc)
+    raw = [(i, b.heading_level, b) for i, b in enumerate(doc.blocks)
+           if b.kind == "title" and b.heading_level and b.heading_level >= 1 and b.page not in skip_pages]
+    if not raw:
+        return []
+    given = Counter(level for _, level, _ in raw)
+    numbered = sum(numbering_depth(b.text) is not None for _, _, b in raw) / len(raw)
+    if len(given) == 1 and numbered >= 0.5:
+        # One level for every title carries no hierarchy: the numbering does ("2.3 ..." is level 2); an unnumbered
+        # title on the first page of a numbered document is title-page text, elsewhere ("References") level 1.
+        raw = [(i, numbering_depth(b.text) or 1, b) for i, _, b in raw
+               if not (b.page == 1 and numbering_depth(b.text) is None)]
+    elif len(given) > 1:
+        top = min(given)
+        _, first_level, first = raw[0]
+        if first_level == top and given[top] == 1 and first.page <= 2:  # the document's title above its sections
+            raw = raw[1:]
+    levels = {lvl: k + 1 for k, lvl in enumerate(sorted({lvl for _, lvl, _ in raw}))}
+    return [Heading(i, min(levels[lvl], 6), b.text, b.page) for i, lvl, b in raw]
+
+
 def from_layout(doc: ParsedDocument) -> list[Heading]:
     body = body_font_size(doc.blocks)
     skip_pages = _toc_and_cover_pages(doc)
@@ -125,12 +165,17 @@ def from_layout(doc: ParsedDocument) -> list[Heading]:
 _ENDS_WITH_PAGE = re.compile(r"\s\.?\s*[\dixv]{1,4}\s*$")
 
 
-def _toc_and_cover_pages(doc: ParsedDocument) -> set[int]:
-    """Pages whose titles are not headings: table-of-contents pages (five or more lines ending in a page
-    number) and a cover page (the first page, when it has no paragraph of 40 words)."""
+def _toc_pages(doc: ParsedDocument) -> set[int]:
+    """Table-of-contents pages: five or more lines ending in a page number."""
     ends: Counter[int] = Counter(b.page for b in doc.blocks if b.kind in ("title", "text", "list")
                                  and len(b.text) < 150 and _ENDS_WITH_PAGE.search(b.text))
-    pages = {page for page, n in ends.items() if n >= 5}
+    return {page for page, n in ends.items() if n >= 5}
+
+
+def _toc_and_cover_pages(doc: ParsedDocument) -> set[int]:
+    """Pages whose titles are not headings (to layout heuristics): table-of-contents pages and a cover page (the
+    first page, when it has no paragraph of 40 words)."""
+    pages = _toc_pages(doc)
     if not any(len(b.text.split()) >= 40 for b in doc.blocks if b.page == 1):
         pages.add(1)
     return pages
@@ -148,24 +193,22 @@ class SectionFilterReply(BaseModel):
 
 
 async def from_llm(doc: ParsedDocument, llm: ChatModel, *, batch_size: int = LLM_BATCH) -> tuple[list[Heading], int]:
-    """LLM section filtering; returns the headings and how many batches fell back to the heuristics."""
-    fallback = {h.position: h for h in from_layout(doc)}
+    """LLM section filtering; returns the headings and how many batches fell back to the parser's levels (else the
+    heuristics)."""
+    fallback = {h.position: h for h in (from_parser(doc) if has_parser_levels(doc) else from_layout(doc))}
     candidates = [(i, b) for i, b in enumerate(doc.blocks) if b.kind == "title"]
     body = body_font_size(doc.blocks)
     accepted: list[Heading] = []
     failed = 0
     for start in range(0, len(candidates), batch_size):
         batch = candidates[start:start + batch_size]
-        lines = "\n".join(
-            f"{i} | page {b.page} | size {b.font_size:.1f} (body {body:.1f}) | {'bold' if b.bold else 'regular'} | "
-            f"{b.text[:120]}" for i, b in batch
-        )
+        lines = "\n".join(f"{i} | page {b.page} | {candidate_features(doc, b, body)} | {b.text[:120]}" for i, b in batch)
         so_far = "\n".join(f"{'  ' * (h.level - 1)}- [{h.level}] {h.title[:80]}" for h in accepted[-15:]) or "(none yet)"
         prompt = render_prompt("section_filter", title=doc.title, outline=so_far, candidates=lines)
         try:
             reply, _ = await llm.complete(prompt, SectionFilterReply, stage="index.section_filter")
         except ModelError as exc:
-            log.warning("section filtering batch %d failed (%s); using layout heuristics", start // batch_size, exc)
+            log.warning("section filtering batch %d failed (%s); using the fallback levels", start // batch_size, exc)
             failed += 1
             accepted += [fallback[i] for i, _ in batch if i in fallback]
             continue
@@ -180,11 +223,29 @@ async def from_llm(doc: ParsedDocument, llm: ChatModel, *, batch_size: int = LLM
     return accepted, failed
 
 
+def candidate_features(doc: ParsedDocument, block: Block, body: float) -> str:
+    """A title candidate's layout features for the LLM, e.g. ``mineru level 2, box 72,88,300,108 on 612x792`` or
+    ``size 14.0 (body 10.0), bold, box 72,88,300,108 on 612x792``: only what the parser measured."""
+    features = []
+    if block.heading_level:
+        features.append(f"{doc.parser} level {block.heading_level}")
+    if block.font_size:  # MinerU measures no fonts: no "size 0.0", no "regular"
+        features += [f"size {block.font_size:.1f} (body {body:.1f})", "bold" if block.bold else "regular"]
+    if any(block.bbox):
+        box = ",".join(f"{v:.0f}" for v in block.bbox)
+        size = doc.page_sizes.get(block.page)
+        features.append(f"box {box} on {size[0]:.0f}x{size[1]:.0f}" if size else f"box {box}")
+    return ", ".join(features) or "no layout features"
+
+
 async def detect_headings(doc: ParsedDocument, llm: ChatModel | None = None) -> tuple[list[Heading], str, int]:
-    """Headings, their source (``outline``/``llm``/``heuristic``), and the count of failed LLM batches."""
+    """Headings, their source (``outline``/``llm``/the parser's name, e.g. ``mineru``/``heuristic``), and the
+    count of failed LLM batches."""
     if len(doc.outline) >= MIN_OUTLINE:
         return from_outline(doc), "outline", 0
     if llm is not None:
         headings, failed = await from_llm(doc, llm)
         return headings, "llm", failed
+    if has_parser_levels(doc):
+        return from_parser(doc), doc.parser, 0
     return from_layout(doc), "heuristic", 0

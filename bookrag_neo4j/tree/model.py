@@ -45,7 +45,7 @@ class DocumentTree:
 
     root: TreeNode
     doc_key: str
-    heading_source: str  # "outline", "llm", "heuristic"
+    heading_source: str  # "outline", "llm", the parser's levels ("mineru") or "heuristic"
 
     def nodes(self) -> Iterator[TreeNode]:
         return self.root.walk()

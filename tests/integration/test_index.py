@@ -212,8 +212,8 @@ async def test_mineru_output_indexes(graph: GraphClient, indexer: Indexer, delet
         await delete_document(graph, row["k"])
     report = await indexer.index(mineru_output=MINERU_SAMPLE, embed=False, layout=False)
     delete_after(report.doc_key)
-    assert report.status == "indexed" and report.heading_source == "heuristic"
-    assert report.sections_by_level.get("L1", 0) >= 1
+    assert report.status == "indexed" and report.heading_source == "mineru"  # MinerU's text_level, no LLM
+    assert report.sections_by_level == {"L1": 2}  # its title (alone at level 1) is not a section
     kinds = await graph.run("MATCH (n:TreeNode {doc_key: $k}) RETURN DISTINCT n.kind AS k", {"k": report.doc_key})
     assert {"section", "table", "image", "equation"} <= {r["k"] for r in kinds}
 

@@ -46,7 +46,7 @@ async def test_llm_section_filtering_with_a_scripted_model() -> None:
     doc = synthetic()
 
     def reply(messages: list[dict]) -> str:
-        lines = messages[-1]["content"].split("Candidates (id | page | font size | weight | text):\n")[1]
+        lines = messages[-1]["content"].split("Candidates (id | page | layout features | text):\n")[1]
         ids = [int(line.split(" | ")[0]) for line in lines.splitlines()]
         levels = {1: 1, 3: 2, 5: -1, 6: 1}
         return json.dumps({"sections": [{"id": i, "level": levels[i]} for i in ids]})
@@ -56,6 +56,7 @@ async def test_llm_section_filtering_with_a_scripted_model() -> None:
     assert failed == 0 and [(h.position, h.level) for h in headings] == [(1, 1), (3, 2), (6, 1)]
     assert llm.usage.by_stage()["index.section_filter"].calls == 1
     assert "Synthetic" in llm.requests[0][-1]["content"]
+    assert "1 | page 1 | size 16.0 (body 10.0), bold | 1 Introduction" in llm.requests[0][-1]["content"]
 
 
 async def test_llm_failure_falls_back_to_heuristics() -> None:
