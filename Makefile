@@ -32,7 +32,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet $(if $(LOCAL_TORCH),$(LOCAL_TORCH),torch==$(TORCH_VERSION))
-	$(BIN)/pip install --quiet -e '.[dev,local,langchain,eval,notebook,browser]'
+	$(BIN)/pip install --quiet -e '.[dev,local,langchain,eval,notebook,browser,web,mcp,testing]'
 	touch $@
 
 install: $(VENV)/.installed

@@ -79,9 +79,14 @@ class Settings(BaseSettings):
     )
 
     # --- Chat models (LLM and VLM) ---
-    llm_provider: Literal["auto", "openai", "local", "none"] = Field(
-        "auto", description="auto: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else none (LLM-free mode)."
+    llm_provider: Literal["auto", "openai", "local", "langchain", "none"] = Field(
+        "auto", description="auto: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else none (LLM-free mode); "
+        "langchain: the chat model BOOKRAG_LANGCHAIN_CHAT names."
     )
+    langchain_chat: str | None = Field(
+        None, description="LangChain chat model class as module:Class (e.g. langchain_ollama:ChatOllama).")
+    langchain_kwargs: dict[str, object] = Field(
+        default_factory=dict, description="Keyword arguments of the LangChain chat model, as JSON.")
     llm_model: str = Field("gpt-4o-mini", description="Model name sent to the OpenAI-compatible server.")
     openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY", "BOOKRAG_OPENAI_API_KEY"))
     openai_base_url: str | None = Field(None, validation_alias=AliasChoices("OPENAI_BASE_URL", "BOOKRAG_OPENAI_BASE_URL"))
@@ -177,6 +182,11 @@ class Settings(BaseSettings):
     max_sections: int = Field(3, ge=1, description="Sections Select_by_Section picks (LLM) or reaches (offline).")
     selection_budget: int = Field(200, ge=1, description="Tree nodes Select_by_Entity may select (specific entities first).")
     global_max_nodes: int = Field(40, ge=1, description="Evidence nodes a global LIST/SUMMARIZE question maps over.")
+
+    # --- The web app (`bookrag serve`; BOOKRAG_SERVE_*) ---
+    serve_token: SecretStr | None = Field(
+        None, description="Bearer token every request to `bookrag serve` needs; required to listen beyond loopback.")
+    serve_max_upload_mb: int = Field(100, ge=1, description="Largest PDF `bookrag serve` accepts, in MiB.")
 
     @property
     def instance_dir(self) -> Path:

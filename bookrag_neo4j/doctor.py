@@ -19,6 +19,7 @@ from .graph.client import GraphClient
 from .graph.schema import VECTOR_INDEXES
 from .llm.chat import ChatModel
 from .llm.factory import build_embedder, build_llm, build_reranker, build_vlm, llm_provider
+from .llm.langchain_chat import LangChainChatModel
 from .llm.prompts import render_prompt
 from .server.manager import connection_info
 
@@ -49,7 +50,27 @@ async def _timed(check: Callable[[], Awaitable[str]]) -> Check:
 async def _chat_check(model: ChatModel) -> str:
     await model.complete(render_prompt("doctor_ping"), Pong, stage="doctor", use_cache=False, max_tokens=32)
     await model.aclose()
-    return f"{model.provider} {model.model} answers"
+    name = model.model
+    if isinstance(model, LangChainChatModel) and name != type(model.chat_model).__name__:
+        name = f"{type(model.chat_model).__name__} {name}"  # the class too: "langchain ChatOllama llama3.1 answers"
+    return f"{model.provider} {name} answers"
+
+
+async def llm_check(settings: Settings) -> Check:
+    """The LLM's line: asked once when configured; a wrong configuration is this line's failure alone."""
+    provider = llm_provider(settings)
+    if provider == "none":
+        hint = ("BOOKRAG_LANGCHAIN_CHAT is set but not used: set BOOKRAG_LLM_PROVIDER=langchain"
+                if settings.langchain_chat else "set OPENAI_API_KEY / OPENAI_BASE_URL, BOOKRAG_LLM_PROVIDER=local "
+                "for the offline model, or BOOKRAG_LLM_PROVIDER=langchain with BOOKRAG_LANGCHAIN_CHAT=module:Class")
+        return Check(ok=False, detail=f"not configured (LLM-free mode): {hint}")
+    try:
+        llm = build_llm(settings)
+    except BookRAGError as exc:
+        return Check(ok=False, detail=f"{provider}: {exc}")
+    if llm is None:  # pragma: no cover - build_llm returns None for provider "none" only
+        return Check(ok=False, detail="not configured (LLM-free mode)")
+    return await _timed(lambda: _chat_check(llm))
 
 
 async def _model_checks(settings: Settings) -> dict[str, Check]:
@@ -70,12 +91,7 @@ async def _model_checks(settings: Settings) -> dict[str, Check]:
         return reranker.name
 
     checks["reranker"] = await _timed(rerank)
-    llm = None if llm_provider(settings) == "none" else build_llm(settings)
-    checks["llm"] = (
-        await _timed(lambda: _chat_check(llm)) if llm else Check(
-            ok=False, detail="not configured (LLM-free mode): set OPENAI_API_KEY / OPENAI_BASE_URL, "
-            "or BOOKRAG_LLM_PROVIDER=local for the offline model")
-    )
+    checks["llm"] = await llm_check(settings)
     vlm = build_vlm(settings)
     checks["vlm"] = (
         await _timed(lambda: _chat_check(vlm)) if vlm else Check(

@@ -21,9 +21,10 @@ def models(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     if ctx.invoked_subcommand:
         return
     settings = settings_for()
+    provider = llm_provider(settings)
+    llm_detail = {"openai": settings.llm_model, "local": settings.local_llm, "langchain": settings.langchain_chat}
     configured = {
-        "llm": llm_provider(settings) + (f" ({settings.llm_model})" if llm_provider(settings) == "openai" else
-                                         f" ({settings.local_llm})" if llm_provider(settings) == "local" else ""),
+        "llm": provider + (f" ({llm_detail[provider]})" if llm_detail.get(provider) else ""),
         "vlm": settings.vlm_provider + (f" ({settings.vlm_model})" if settings.vlm_provider != "none" else ""),
         "embedder": f"{settings.embedder_provider} ({settings.embedder_model})",
         "reranker": settings.reranker_provider + (f" ({settings.reranker_model})" if settings.reranker_model else ""),

@@ -2,6 +2,8 @@
 
     models = Models.from_settings(Settings())                       # what the environment configures
     models = Models.from_settings(settings, llm=LangChainChatModel(my_chat_model))   # or bring your own
+    models = Models.from_settings(Settings(llm_provider="langchain", langchain_chat="langchain_ollama:ChatOllama",
+                                           langchain_kwargs={"model": "llama3.1"}))  # any LangChain chat model
 
 ``llm``/``vlm`` are ``None`` when none is configured: the product then runs in its LLM-free mode.
 """
@@ -42,6 +44,7 @@ def llm_provider(settings: Settings) -> str:
 
 
 def build_llm(settings: Settings, cache: ResponseCache | None = None) -> ChatModel | None:
+    """The configured LLM, or ``None`` (LLM-free mode); a ``ConfigurationError`` when the settings are wrong."""
     provider = llm_provider(settings)
     if provider == "none":
         return None
@@ -53,6 +56,11 @@ def build_llm(settings: Settings, cache: ResponseCache | None = None) -> ChatMod
             timeout=settings.llm_timeout, structured_output=settings.llm_structured_output,
             **_common(settings, cache),
         )
+    if provider == "langchain":
+        from .langchain_chat import LangChainChatModel, load_chat_model
+
+        chat_model = load_chat_model(settings.langchain_chat, settings.langchain_kwargs)
+        return LangChainChatModel(chat_model, **_common(settings, cache))
     from .llamacpp_chat import LlamaCppChatModel
     from .local_models import ensure_local_model
 

@@ -3,15 +3,22 @@
     from langchain_ollama import ChatOllama
     llm = LangChainChatModel(ChatOllama(model="llama3.1"))
 
+    # or named in settings (BOOKRAG_LLM_PROVIDER=langchain): module:Class and JSON keyword arguments
+    chat = load_chat_model("langchain_ollama:ChatOllama", {"model": "llama3.1", "temperature": 0})
+
 The schema goes into the prompt and the reply is parsed, repaired and validated by :class:`ChatModel`, so
 any chat model works, whether or not it supports structured output natively.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Mapping
 from typing import Any
 
-from ..errors import ModelError, ModelNotConfiguredError, TransientModelError
+from pydantic import ValidationError
+
+from ..errors import ConfigurationError, ModelError, ModelNotConfiguredError, TransientModelError
 from .chat import ChatModel, Messages, RawReply, with_schema_instruction
 
 
@@ -50,3 +57,53 @@ class LangChainChatModel(ChatModel):
         )
         usage = getattr(reply, "usage_metadata", None) or {}
         return RawReply(text, usage.get("input_tokens", 0), usage.get("output_tokens", 0))
+
+
+def _invalid_kwargs(exc: Exception) -> str:
+    """The reason a model refused its keyword arguments, without their values (they may hold an API key)."""
+    if isinstance(exc, ValidationError):
+        return "; ".join(f"{'.'.join(map(str, e['loc'])) or '(model)'}: {e['msg']}"
+                         for e in exc.errors(include_input=False, include_url=False))
+    return f"{type(exc).__name__}: {exc}"
+
+
+def load_chat_model(spec: str | None, kwargs: Mapping[str, object] | None = None) -> Any:
+    """Import the LangChain chat model class ``spec`` (``module:Class``) and instantiate it with ``kwargs``.
+
+    Every way this can go wrong is a :class:`~bookrag_neo4j.errors.ConfigurationError` naming the setting:
+    ``spec`` unset or not ``module:Class``, the module not importable, no such class, a class that is not a
+    ``BaseChatModel``, or keyword arguments the class rejects.
+    """
+    if not spec or not spec.strip():
+        raise ConfigurationError("BOOKRAG_LLM_PROVIDER=langchain needs BOOKRAG_LANGCHAIN_CHAT=module:Class "
+                                 "(e.g. langchain_ollama:ChatOllama)")
+    module_name, colon, attr = (part.strip() for part in spec.strip().partition(":"))
+    if not colon or not module_name or not attr:
+        raise ConfigurationError(f"BOOKRAG_LANGCHAIN_CHAT={spec!r} is not module:Class (e.g. langchain_ollama:ChatOllama)")
+    try:
+        from langchain_core.language_models import BaseChatModel
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ConfigurationError("BOOKRAG_LLM_PROVIDER=langchain needs `pip install langchain-core`") from exc
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ConfigurationError(f"BOOKRAG_LANGCHAIN_CHAT={spec!r}: cannot import {module_name!r} ({exc}); "
+                                 f"install the package that provides it") from exc
+    except Exception as exc:  # a module that fails while importing: its own error, as one line
+        raise ConfigurationError(f"BOOKRAG_LANGCHAIN_CHAT={spec!r}: importing {module_name!r} failed: "
+                                 f"{type(exc).__name__}: {exc}") from exc
+    cls: Any = module
+    for name in attr.split("."):
+        cls = getattr(cls, name, None)
+    if cls is None:
+        raise ConfigurationError(f"BOOKRAG_LANGCHAIN_CHAT={spec!r}: module {module_name!r} has no {attr!r}")
+    if not (isinstance(cls, type) and issubclass(cls, BaseChatModel)):
+        raise ConfigurationError(f"BOOKRAG_LANGCHAIN_CHAT={spec!r} is not a LangChain chat model "
+                                 f"(a langchain_core BaseChatModel subclass)")
+    kwargs = dict(kwargs or {})
+    try:
+        return cls(**kwargs)
+    except Exception as exc:  # pydantic's ValidationError, TypeError, a provider's own error (a missing key)
+        names = ", ".join(sorted(kwargs)) or "none"
+        raise ConfigurationError(f"{spec} rejected BOOKRAG_LANGCHAIN_KWARGS (given: {names}): "
+                                 f"{_invalid_kwargs(exc)}") from exc
