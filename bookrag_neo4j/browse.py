@@ -79,3 +79,12 @@ def answer_trace_params(answer: Mapping[str, Any]) -> dict[str, list[str]]:
     if not nodes:
         raise ValueError("the answer has no evidence nodes")
     return {"nodes": nodes, "seeds": list(answer.get("seeds") or [])}
+
+
+def answer_url(base: str, answer: Mapping[str, Any]) -> str:
+    """A Browser URL for an answer's evidence (as ``bookrag ask --json`` prints it): G²-Reader's readout
+    subgraph for its methods, else the evidence neighbourhood with the entities Graph_Reasoning used."""
+    params = answer_trace_params(answer)
+    if str((answer.get("plan") or {}).get("method", "")).startswith("g2"):
+        return browser_url(base, "g2_readout", {"nodes": params["nodes"]})
+    return browser_url(base, "answer_neighbourhood", params)

@@ -12,6 +12,8 @@
     evidence = rag.retrieve("...", doc="a.pdf", method="bm25")    # any of rag.methods(); plan=... reruns a plan
     rows = rag.run_cypher("MATCH (d:Document) RETURN d.name AS name")   # your own Cypher, read-only
     edges = rag.evidence_graph(answer)            # the answer's evidence subgraph, to draw
+    with rag.entity_graph("AMAZON_2017_10K.pdf") as G:    # its entity graph in GDS, dropped after the block
+        communities = rag.gds.leiden.stream(G)            # rag.gds: the graphdatascience client (DataFrames)
 
     for d in rag.documents():                     # the library: Document models
         print(d.name, d.pages, rag.stats(d.key)["graph"]["entities"])
@@ -32,16 +34,18 @@ a running event loop they run on a worker thread); there ``await rag.aask(...)``
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .browse import answer_trace_params
 from .config import Settings
 from .content.build import ContentGraphReport, Evolution
 from .eval.benchmark import Benchmark, load_benchmark
-from .graph.client import USER_QUERY_TIMEOUT, GraphClient
+from .graph import analytics
+from .graph.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, GraphClient
 from .index.pipeline import Indexer, IndexReport
 from .keys import file_key
 from .kg.build import GraphReport
@@ -58,6 +62,10 @@ from .retrieval.plan import Plan
 from .retrieval.replies import QueryCategory
 from .server import connection_info
 
+if TYPE_CHECKING:
+    from graphdatascience import Graph, GraphDataScience
+    from pandas import DataFrame
+
 Docs = str | Sequence[str] | None
 ErMode = Literal["gradient", "basic"] | None
 T = TypeVar("T")
@@ -71,6 +79,7 @@ class BookRAG:
         self._models = models
         self.use_llm = use_llm
         self._graph: GraphClient | None = None
+        self._gds: GraphDataScience | None = None
         self._indexers: dict[ErMode, Indexer] = {}  # kept: each holds its loaded extractor
 
     @classmethod
@@ -92,6 +101,17 @@ class BookRAG:
         await self.aclose()
 
     async def aclose(self) -> None:
+        """Close the driver and the GDS client (:attr:`gds`)."""
+        await self._close_driver()
+        if (gds := self._gds) is not None:
+            self._gds = None
+            await asyncio.to_thread(gds.close)
+
+    def close(self) -> None:
+        """The sync twin of :meth:`aclose` (each sync method closes the driver; this closes :attr:`gds` too)."""
+        self._run(self.aclose())
+
+    async def _close_driver(self) -> None:
         self._indexers.clear()
         if self._graph is not None:
             await self._graph.close()
@@ -146,15 +166,18 @@ class BookRAG:
         return list(METHODS.values())
 
     async def arun_cypher(self, query: str, params: dict[str, Any] | None = None, *,
-                          timeout: float = USER_QUERY_TIMEOUT) -> list[dict[str, Any]]:
+                          timeout: float = USER_QUERY_TIMEOUT, max_rows: int | None = USER_QUERY_MAX_ROWS,
+                          truncate: bool = False) -> list[dict[str, Any]]:
         """Run Cypher you (or your users) wrote, read-only: refused unless the server plans it as a read
         query (:class:`~bookrag_neo4j.errors.QueryRefusedError`), then run with read routing and a timeout in
-        seconds. Rows as dicts::
+        seconds. More than ``max_rows`` rows is a :class:`~bookrag_neo4j.errors.UserQueryError`, or with
+        ``truncate`` the first ``max_rows``. Rows as dicts::
 
             rag.run_cypher("MATCH (d:Document) RETURN d.name AS name, d.pages AS pages")
             rag.run_cypher("MATCH (e:Entity {name: $name}) RETURN count(*) AS n", {"name": "lm"})
         """
-        return await (await self._client()).run_user_query(query, params, timeout=timeout)
+        return await (await self._client()).run_user_query(query, params, timeout=timeout, max_rows=max_rows,
+                                                            truncate=truncate)
 
     async def aevidence_graph(self, answer: Answer | Evidence, *, limit: int = 300) -> list[dict[str, Any]]:
         """An answer's evidence as a small graph to draw: one dict an edge (``source``, ``source_kind``,
@@ -182,6 +205,35 @@ class BookRAG:
 
     def evidence_graph(self, answer: Answer | Evidence, **kwargs: Any) -> list[dict[str, Any]]:
         return self._run(self.aevidence_graph(answer, **kwargs))
+
+    # --- Graph Data Science through its Python client (sync, as the client is) ---
+    @property
+    def gds(self) -> GraphDataScience:
+        """A ``graphdatascience`` client on this library's server and database (made on first use, closed by
+        :meth:`close`): its algorithms return pandas DataFrames, e.g. ``rag.gds.page_rank.stream(G)``."""
+        if self._gds is None:
+            self._gds = analytics.open_gds(connection_info(self.settings))
+        return self._gds
+
+    @contextmanager
+    def entity_graph(self, doc: str) -> Iterator[Graph]:
+        """A document's entity graph projected into GDS (entities, undirected ``RELATED``/``CONTAINED_IN`` with
+        their ``weight``) under a unique name, dropped when the block ends (also on error): ``with
+        rag.entity_graph("R-intro.pdf") as G: rag.gds.louvain.stream(G)``."""
+        with analytics.entity_graph(self.gds, self.document(doc).key) as G:
+            yield G
+
+    @asynccontextmanager
+    async def aentity_graph(self, doc: str) -> AsyncIterator[Graph]:
+        """The async twin of :meth:`entity_graph` (projection and drop on a worker thread)."""
+        key = (await self.adocument(doc)).key
+        async with analytics.aentity_graph(await asyncio.to_thread(lambda: self.gds), key) as G:
+            yield G
+
+    def entity_table(self, G: Graph) -> DataFrame:
+        """The entities of an :meth:`entity_graph`, one row a node, to join its streams on ``nodeId``: ``key``,
+        ``name``, ``type``, ``degree``, ``mentions`` (GT-Links), ``chapter`` (its top-level section with most)."""
+        return analytics.entity_table(self.gds, G)
 
     # --- the library: its documents, schema, BI queries and evaluation (async, then the sync twins) ---
     async def abuild_graph(self, doc: str | Path, *, force: bool = False, er_mode: ErMode = None,
@@ -323,7 +375,7 @@ class BookRAG:
             try:
                 return await work
             finally:
-                await self.aclose()  # the driver belongs to this event loop
+                await self._close_driver()  # the driver belongs to this event loop (rag.gds does not)
 
         try:
             asyncio.get_running_loop()

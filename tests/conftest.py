@@ -1,9 +1,12 @@
 """Test fixtures: a real Neo4j with GDS, never a mock.
 
-With ``NEO4J_URI`` set, tests use that server (they only touch data whose ``doc_key`` starts with ``test-``).
-Otherwise they start (or reuse) a managed server instance named ``test`` on ports 17687/17474 with a small
-heap, separate from the ``default`` instance that ``make demo`` uses. It keeps running between test runs for
-speed; ``make stop`` (or ``bookrag neo4j stop --instance test``) stops it, and ``.ci/run`` always does.
+Which server is the choice of ``BOOKRAG_TEST_NEO4J`` (the package's own test plugin,
+:mod:`bookrag_neo4j.testing`, decides; ``auto`` by default). With ``NEO4J_URI`` set, tests use that server (they
+only touch data whose ``doc_key`` starts with ``test-``). Else, where a Docker engine answers, a throw-away
+``neo4j:5.26`` container with GDS (testcontainers), removed after the session. Otherwise they start (or reuse) a
+managed server instance named ``test`` on ports 17687/17474 with a small heap, separate from the ``default``
+instance that ``make demo`` uses. It keeps running between test runs for speed; ``make stop`` (or
+``bookrag neo4j stop --instance test``) stops it, and ``.ci/run`` always does.
 
 These fixtures serve both layers of the suite: ``tests/unit`` (no server: its conftest refuses ``neo4j_server``)
 and ``tests/integration``. Code the tests share lives in ``tests/helpers``.
@@ -11,8 +14,8 @@ and ``tests/integration``. Code the tests share lives in ``tests/helpers``.
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -25,23 +28,34 @@ from bookrag_neo4j.llm import Models, index_dimensions
 from bookrag_neo4j.server import ServerStatus, connection_info, start_server
 
 from .helpers.pdfs import ACL_PAPER, need
-from .helpers.server import external
+from .helpers.server import server_backend
+
+if TYPE_CHECKING:  # pytest_plugins imports the module itself (an earlier import would escape assertion rewriting)
+    from bookrag_neo4j.testing import ServerForTests
+
+pytest_plugins = ["bookrag_neo4j.testing"]  # the `bookrag_neo4j` fixture: the testcontainers backend
 
 TEST_PREFIX = "test-"
 
 
 @pytest.fixture(scope="session")
-def settings() -> Settings:
-    if external():
-        return Settings()
-    return Settings(
-        neo4j_instance=os.environ.get("BOOKRAG_TEST_INSTANCE", "test"),
-        neo4j_bolt_port=int(os.environ.get("BOOKRAG_TEST_BOLT_PORT", "17687")),
-        neo4j_http_port=int(os.environ.get("BOOKRAG_TEST_HTTP_PORT", "17474")),
-        neo4j_heap="2g",
-        neo4j_pagecache="1g",
-        neo4j_runtime=os.environ.get("BOOKRAG_TEST_RUNTIME", "local"),
-    )
+def settings(request: pytest.FixtureRequest) -> Iterator[Settings]:
+    """The settings of the session's server. Nothing starts here, except a testcontainers container (its address
+    is known once it runs); ``bookrag`` subprocesses reach it through ``NEO4J_*`` in the environment."""
+    from bookrag_neo4j.testing import managed_settings
+
+    backend = server_backend()
+    with pytest.MonkeyPatch.context() as env:
+        if backend == "external":
+            yield Settings()
+        elif backend == "testcontainers":
+            server: ServerForTests = request.getfixturevalue("bookrag_neo4j")
+            for name, value in server.env().items():
+                env.setenv(name, value)
+            yield server.settings
+        else:
+            env.delenv("NEO4J_URI", raising=False)  # BOOKRAG_TEST_NEO4J=managed wins over NEO4J_URI
+            yield managed_settings()
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,9 @@ command group, the options and the output helpers they share in :mod:`.common`.
     bookrag ask, retrieve, methods, cypher                                     ask.py
     bookrag eval, bench models | ingest | graph | query | scale | headings      evaluate.py
     bookrag browse, bi, demo                                                   explore.py
+    bookrag serve (the web app)                                                web.py
     bookrag models [packages | prepare]                                        models.py
+    bookrag mcp (the MCP server over stdio)                                    mcp.py
 """
 
 from __future__ import annotations
@@ -19,23 +21,35 @@ import typer
 from rich.logging import RichHandler
 
 from ..errors import BookRAGError
-from . import ask, evaluate, explore, library, models, server
+from . import ask, evaluate, explore, library, mcp, models, server, web
 from .common import console
 
 app = typer.Typer(help="BookRAG on Neo4j: index long documents, ask questions with cited evidence.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
 
-_COMMANDS = server.COMMANDS | library.COMMANDS | ask.COMMANDS | evaluate.COMMANDS | explore.COMMANDS
+_COMMANDS = (server.COMMANDS | library.COMMANDS | ask.COMMANDS | evaluate.COMMANDS | explore.COMMANDS
+             | web.COMMANDS)
 for _name in ("doctor", "index", "ask", "retrieve", "cypher", "methods", "eval", "stats", "toc", "browse", "bi",
-              "demo"):  # help order
+              "demo", "serve"):  # help order
     app.command(_name)(_COMMANDS[_name])
 for _name, _group in {"neo4j": server.neo4j_app, "bench": evaluate.bench_app, "models": models.models_app,
                       "docs": library.docs_app}.items():
     app.add_typer(_group, name=_name)
+app.command("mcp")(mcp.mcp)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"bookrag-neo4j {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
-def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details.")] = False) -> None:
+def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details.")] = False,
+          version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                                help="Print the version and exit.")] = False) -> None:
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         format="%(message)s",

@@ -99,3 +99,6 @@ def _print_links(console: Console, settings: Settings, name: str, out: Path, ans
         if answer.evidence:
             console.print(f"Answer {i}'s evidence:           bookrag browse --answer-trace {out / f'answer-{i}.json'}"
                           " --open", soft_wrap=True)
+    console.print(Rule("Ask in the web app"))
+    console.print("Start it:  bookrag serve   then open  http://127.0.0.1:8000/  (upload PDFs, ask, see each "
+                  "citation's page with the evidence boxed)", soft_wrap=True)

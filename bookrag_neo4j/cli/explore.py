@@ -28,19 +28,14 @@ def browse(
 ) -> None:
     """A Neo4j Browser URL with a BookIndex query in the editor (press Run): the library, a document's table
     of contents, a section's subtree, an entity's pages, or an answer's evidence neighbourhood."""
-    from ..browse import answer_trace_params, browser_url, style_url
+    from ..browse import answer_url, browser_url, style_url
 
     rag = library(instance)
     base = browser or f"http://localhost:{rag.settings.neo4j_http_port}/browser/"
     if style:
         url = style_url(base)
     elif answer_trace is not None:
-        trace = json.loads(answer_trace.read_text())
-        params = answer_trace_params(trace)
-        if str((trace.get("plan") or {}).get("method", "")).startswith("g2"):  # G²-Reader: its readout subgraph
-            url = browser_url(base, "g2_readout", {"nodes": params["nodes"]})
-        else:
-            url = browser_url(base, "answer_neighbourhood", params)
+        url = answer_url(base, json.loads(answer_trace.read_text()))
     elif doc is None:
         url = browser_url(base, "library")
     else:

@@ -117,15 +117,17 @@ class GraphClient:
 
     async def run_user_query(self, query: str, params: dict[str, Any] | None = None, *,
                              timeout: float = USER_QUERY_TIMEOUT,
-                             max_rows: int | None = USER_QUERY_MAX_ROWS) -> list[dict[str, Any]]:
+                             max_rows: int | None = USER_QUERY_MAX_ROWS,
+                             truncate: bool = False) -> list[dict[str, Any]]:
         """Run Cypher a user wrote (a BI tool, a notebook, an LLM) only if the read-only gate passes it: the server
         plans it first (``EXPLAIN``, nothing runs) and :func:`~bookrag_neo4j.graph.gate.check_plan` walks the
         plan; a query it refuses, or one the server will not plan, raises
         :class:`~bookrag_neo4j.errors.QueryRefusedError` naming the reason. A query that passes runs in a read
         transaction (read routing, read access mode) with a transaction ``timeout`` in seconds, and may return
         at most ``max_rows`` rows (``None``: no cap): it streams, and stops with
-        :class:`~bookrag_neo4j.errors.UserQueryError` at row ``max_rows + 1``. Other server errors become
-        :class:`~bookrag_neo4j.errors.UserQueryError`."""
+        :class:`~bookrag_neo4j.errors.UserQueryError` at row ``max_rows + 1``, or with ``truncate`` returns the
+        first ``max_rows`` rows (ask for one more than you show to learn whether there were more). Other server
+        errors become :class:`~bookrag_neo4j.errors.UserQueryError`."""
         params = params or {}
         try:
             plan = await self._execute(Query(f"EXPLAIN {query}", timeout=timeout), params, RoutingControl.READ)
@@ -133,17 +135,20 @@ class GraphClient:
             raise explain_refused(exc.code, exc.message) from exc
         check_plan(plan.summary.plan, query_type=plan.summary.query_type, database=plan.summary.database,
                    allowed_database=self.conn.database)
-        return await self._read_capped(query, params, timeout, max_rows)
+        return await self._read_capped(query, params, timeout, max_rows, truncate)
 
     async def _read_capped(self, query: str, params: dict[str, Any], timeout: float,
-                           max_rows: int | None) -> list[dict[str, Any]]:
-        """Run a checked user query in a read transaction, pulling at most ``max_rows + 1`` records."""
+                           max_rows: int | None, truncate: bool = False) -> list[dict[str, Any]]:
+        """Run a checked user query in a read transaction, pulling at most ``max_rows + 1`` records (``truncate``:
+        ``max_rows``, the rest discarded)."""
 
         @unit_of_work(timeout=timeout)
         async def work(tx: AsyncManagedTransaction) -> list[dict[str, Any]]:
             result = await tx.run(query, params)
             if max_rows is None:
                 return [record.data() async for record in result]
+            if truncate:  # the commit discards what was not fetched: nothing more streams
+                return [record.data() for record in await result.fetch(max_rows)]
             records = await result.fetch(max_rows + 1)
             if len(records) > max_rows:  # raising rolls back: the driver discards the rest, nothing more streams
                 raise UserQueryError(f"the query returned more than {max_rows} rows; add LIMIT (or pass a larger "

@@ -1,13 +1,17 @@
-"""Graph Data Science helpers: projections that are always dropped, and personalized PageRank.
+"""Graph Data Science on the async driver: projections that are always dropped, personalized PageRank, WCC.
 
     async with projected_entity_graph(graph, entity_keys) as projection:
         scores = await personalized_pagerank(graph, projection, source_keys=["e1"])
-    async with projected_layout_embeddings(graph, doc_key) as projection:
-        edges = await knn_write_similar(graph, projection, doc_key, top_k=5, cutoff=0.5)
+    async with projected_document_entities(graph, doc_key) as projection:
+        components = await weakly_connected_components(graph, projection)
 
-Each projection gets a unique name (``bookrag-<uuid>``) and is dropped when the ``async with`` block ends,
-even on error or cancellation, so no named graph leaks onto the server's heap. GDS procedures run with write
-routing, so projection, algorithm and drop reach the same cluster member.
+Each projection gets a unique name (``bookrag-<uuid>``, :func:`graph_name`) and is dropped when the ``async
+with`` block ends, even on error or cancellation, so no named graph leaks onto the server's heap. GDS
+procedures run with write routing, so projection, algorithm and drop reach the same cluster member.
+
+These serve the question path (PPR: one named query a step, no thread hop) and the statistics. The
+``graphdatascience`` client (DataFrames, ``Graph`` objects: ``rag.gds``, ``rag.entity_graph(doc)``) and the
+layout layer's KNN are in :mod:`bookrag_neo4j.graph.analytics`; both read the same projection files.
 """
 
 from __future__ import annotations
@@ -36,12 +40,19 @@ class Projection:
     relationship_count: int
 
 
+def graph_name() -> str:
+    """A fresh projection name: ``bookrag-<uuid>`` (:func:`list_projections` finds those left behind)."""
+    return f"{GRAPH_NAME_PREFIX}{uuid.uuid4().hex}"
+
+
 @asynccontextmanager
 async def _projection(graph: GraphClient, query: str, **params: object) -> AsyncIterator[Projection]:
-    name = f"{GRAPH_NAME_PREFIX}{uuid.uuid4().hex}"
+    """Run a projection file (one ``RETURN gds.graph.project(...)``: a map, null when no node matched)."""
+    name = graph_name()
     try:
         (row,) = await graph.write(query, graph_name=name, **params)
-        yield Projection(name=name, node_count=row["node_count"], relationship_count=row["relationship_count"])
+        projected = next(iter(row.values())) or {"nodeCount": 0, "relationshipCount": 0}
+        yield Projection(name=name, node_count=projected["nodeCount"], relationship_count=projected["relationshipCount"])
     finally:
         await graph.write("gds/drop_graph", graph_name=name)
         log.debug("dropped projection %s", name)
@@ -56,23 +67,6 @@ def projected_entity_graph(graph: GraphClient, entity_keys: Sequence[str]) -> As
 def projected_document_entities(graph: GraphClient, doc_key: str) -> AsyncContextManager[Projection]:
     """Project all entities of a document and the edges among them; drop the projection after."""
     return _projection(graph, "gds/project_document_entities", doc_key=doc_key)
-
-
-def projected_layout_embeddings(graph: GraphClient, doc_key: str) -> AsyncContextManager[Projection]:
-    """Project a document's passages, table rows, tables and images with their embeddings (no relationships),
-    for KNN; drop the projection after."""
-    return _projection(graph, "gds/project_layout_embeddings", doc_key=doc_key)
-
-
-async def knn_write_similar(graph: GraphClient, projection: Projection, doc_key: str, *, top_k: int, cutoff: float,
-                            seed: int = 42) -> int:
-    """``gds.knn.write`` of ``SIMILAR {score}`` edges over the projection's embeddings (one thread, fixed seed:
-    deterministic), then one edge kept of each mutual pair; the number of edges left."""
-    if projection.node_count < 2:
-        return 0
-    (row,) = await graph.write("gds/knn_write", graph_name=projection.name, top_k=top_k, cutoff=cutoff, seed=seed)
-    (dropped,) = await graph.write("gds/dedupe_similar", doc_key=doc_key)
-    return row["written"] - dropped["deleted"]
 
 
 async def weakly_connected_components(graph: GraphClient, projection: Projection) -> dict[str, int]:

@@ -195,7 +195,7 @@ class Indexer:
         for old in replaced:
             await delete_document(self.graph, old.key, self.image_dir)
         document = {
-            "name": name, "path": str(parsed.path), "title": tree.root.title, "pages": parsed.page_count,
+            "name": name, "path": str(parsed.path.absolute()), "title": tree.root.title, "pages": parsed.page_count,
             "parser": parsed.parser, "heading_source": source, "content_hash": parsed.content_hash,
             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"), "warnings": warnings,
         }

@@ -23,6 +23,7 @@ after a kill, gives the same layer; the same config on a complete layer is a no-
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -34,9 +35,9 @@ from pydantic import BaseModel, Field
 
 from ..config import Settings
 from ..errors import DocumentError
+from ..graph.analytics import write_similar
 from ..graph.batching import batches
 from ..graph.client import GraphClient
-from ..graph.gds import knn_write_similar, projected_layout_embeddings
 from ..graph.schema import apply_schema
 from ..keys import layout_key, page_key, term_key
 from ..library.catalogue import delete_layout
@@ -116,9 +117,8 @@ class LayoutBuilder:
         await self._references(blocks)
         await self._keywords(passages, passage_keys)
         lap("keywords")
-        async with projected_layout_embeddings(self.graph, doc_key) as projection:
-            await knn_write_similar(self.graph, projection, doc_key, top_k=self.settings.layout_knn_top_k,
-                                    cutoff=self.settings.layout_knn_cutoff)
+        await asyncio.to_thread(write_similar, self.graph.conn, doc_key, top_k=self.settings.layout_knn_top_k,
+                                cutoff=self.settings.layout_knn_cutoff)  # the GDS client: blocking
         lap("similar")
         (row,) = await self.graph.read("layout/counts", doc_key=doc_key)
         counts = LayoutCounts(**row)

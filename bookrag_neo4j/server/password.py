@@ -21,7 +21,8 @@ def new_password(settings: Settings) -> str:
     """``NEO4J_PASSWORD`` when set (Neo4j requires 8+ characters), else a random one."""
     if settings.neo4j_password is not None:
         return settings.neo4j_password.get_secret_value()
-    return secrets.token_urlsafe(18)
+    # A leading "-" would make neo4j-admin read the password as an option (1 in 32 of token_urlsafe's).
+    return "b" + secrets.token_urlsafe(18)
 
 
 def store_password(settings: Settings, password: str) -> None:

@@ -1,5 +1,6 @@
 // Project document $doc_key's passages, table rows, tables and images that have an embedding, with the
 // embedding as a node property and no relationships (for KNN), as the in-memory graph $graph_name, in key order.
+// One column: the projection's map (null when no node has an embedding), read by gds.graph.project.cypher.
 CALL () {
   MATCH (n:Passage {doc_key: $doc_key}) RETURN n
   UNION
@@ -9,5 +10,4 @@ CALL () {
 }
 WITH n WHERE n.embedding IS NOT NULL
 ORDER BY n.key  // the same nodes in the same order: KNN's seeded sampling then gives the same edges
-WITH gds.graph.project($graph_name, n, null, {sourceNodeProperties: {embedding: n.embedding}, targetNodeProperties: null}) AS g
-RETURN g.graphName AS graph_name, g.nodeCount AS node_count, g.relationshipCount AS relationship_count
+RETURN gds.graph.project($graph_name, n, null, {sourceNodeProperties: {embedding: n.embedding}, targetNodeProperties: null}) AS g

@@ -9,8 +9,10 @@ import pytest
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"  # tests/fixtures
 MINERU_SAMPLE = FIXTURES / "mineru_sample"
+MINERU_UNNUMBERED = FIXTURES / "mineru_unnumbered"  # headings without numbering: levels from text_level
 
 R_INTRO = Path("/usr/share/R/doc/manual/R-intro.pdf")
+R_DATA = Path("/usr/share/R/doc/manual/R-data.pdf")  # 41 pages, outline; the web app test uploads it
 BENCHMARKS = Path(__file__).resolve().parents[3] / "shared" / "benchmarks"  # ../shared/benchmarks of the checkout
 RAG_SURVEY = BENCHMARKS / "mmlongbench" / "pdfs" / "2312.10997v5.pdf"  # 21 pages, outline, figures, tables
 TEN_K = BENCHMARKS / "financebench" / "pdfs" / "AMAZON_2017_10K.pdf"  # 85 pages, no outline, financial tables
@@ -19,8 +21,8 @@ ACL_PAPER = BENCHMARKS / "mmlongbench" / "pdfs" / "2023.acl-long.386.pdf"  # 24 
 
 
 def need(path: Path) -> Path:
-    if path == R_INTRO and not path.exists():
-        pytest.fail("R-intro.pdf is missing: `make test` installs it (apt-get install r-doc-pdf)")
+    if path in (R_INTRO, R_DATA) and not path.exists():
+        pytest.fail(f"{path.name} is missing: `make test` installs it (apt-get install r-doc-pdf)")
     if not path.exists():
         pytest.skip(f"{path} is not here (the dev benchmarks live in ../shared/benchmarks)")
     return path

@@ -21,7 +21,7 @@ from ..helpers.server import external
 from ..helpers.timeouts import LONG_TEST
 
 pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(external(), reason="Browser is checked on the managed server (NEO4J_URI is set)"),
+              pytest.mark.skipif(external(), reason="Browser is checked on the managed server only"),
               pytest.mark.timeout(LONG_TEST)]  # indexes a real 8-K unless it is, then drives Chromium
 
 DOCUMENT_BLUE, SECTION_BLUE = "rgb(31, 58, 95)", "rgb(61, 106, 158)"  # bookindex.grass: #1F3A5F, #3D6A9E

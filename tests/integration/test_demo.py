@@ -10,6 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from bookrag_neo4j.graph.analytics import open_gds
+from bookrag_neo4j.graph.gds import GRAPH_NAME_PREFIX
+from bookrag_neo4j.server import connection_info
+
 from ..helpers.cli import run_cli
 from ..helpers.links import browser_editor_lines
 from ..helpers.pdfs import R_INTRO, need
@@ -38,11 +42,13 @@ async def test_demo_answers_three_kinds_of_question_with_citations(graph, settin
     toc_link = next(line.split()[-1] for line in out.splitlines() if line.startswith("The table of contents:"))
     assert browser_editor_lines(toc_link)[0].startswith(f'WITH "{R_INTRO.name}" AS doc\n')
     assert f"bookrag browse --answer-trace {tmp_path / 'answer-1.json'} --open" in out
+    assert "bookrag serve" in out and "http://127.0.0.1:8000/" in out  # the web app, beside the Browser links
 
 
 def test_quickstart_notebook_runs(settings, neo4j_server, tmp_path: Path, monkeypatch) -> None:
     """``notebooks/quickstart.ipynb`` executed cell by cell in a real kernel (nbclient), offline, against the
-    test server: any cell that raises fails the test; both pictures are written."""
+    test server: any cell that raises fails the test; the three pictures are written; the GDS projection of the
+    entity graph (``rag.entity_graph``) is dropped after."""
     import nbformat
     from nbclient import NotebookClient
 
@@ -62,6 +68,13 @@ def test_quickstart_notebook_runs(settings, neo4j_server, tmp_path: Path, monkey
     for category in ("[single-hop]", "[multi-hop]", "[global]"):
         assert category in printed
     assert f"localhost:{settings.neo4j_http_port}/browser/?cmd=edit" in printed
-    for picture in ("index_statistics.png", "evidence_graph.png"):
+    assert f"Graph(name={GRAPH_NAME_PREFIX}" in printed  # the projection, printed in its block
+    with open_gds(connection_info(settings)) as gds:
+        assert not [g.graph_name for g in gds.graph.list() if g.graph_name.startswith(GRAPH_NAME_PREFIX)]
+    tables = [o["data"]["text/plain"] for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs
+              if o.get("output_type") == "execute_result"]
+    assert any("most_central" in t and "communityId" in t for t in tables)  # the communities DataFrame
+    assert any("most_central" in t and "chapter" in t and "top_pagerank" in t for t in tables)  # central per chapter
+    for picture in ("index_statistics.png", "evidence_graph.png", "entity_communities.png"):
         data = (tmp_path / picture).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000

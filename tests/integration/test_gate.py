@@ -159,3 +159,6 @@ async def test_the_row_cap_refuses_a_result_longer_than_max_rows(graph: GraphCli
     # it streams and stops: a billion rows would outlast the timeout, the cap ends the query first
     with pytest.raises(UserQueryError, match="more than 10 rows"):
         await graph.run_user_query("UNWIND range(1, 1000000000) AS i RETURN i", max_rows=10)
+    # truncate: the first max_rows rows instead of the error, and the rest is discarded, not streamed
+    rows = await graph.run_user_query("UNWIND range(1, 1000000000) AS i RETURN i", max_rows=10, truncate=True)
+    assert [r["i"] for r in rows] == list(range(1, 11))

@@ -16,7 +16,7 @@ from bookrag_neo4j.server.local import LocalServer, pinned_versions
 
 from ..helpers.server import external
 
-pytestmark = pytest.mark.skipif(external(), reason="NEO4J_URI is set: an external server is never started or stopped")
+pytestmark = pytest.mark.skipif(external(), reason="NEO4J_URI or testcontainers: the tests never start or stop that server")
 
 
 def test_status_reports_versions(settings: Settings, neo4j_server) -> None:

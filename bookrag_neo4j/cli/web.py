@@ -1,0 +1,38 @@
+"""``bookrag serve``: the web app (:mod:`bookrag_neo4j.web`) on uvicorn, loopback only unless a token is set."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .common import InstanceOpt, console, settings_for
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (beyond loopback only with a token).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    token: Annotated[str | None, typer.Option(
+        help="Require this token on every request (default: BOOKRAG_SERVE_TOKEN); open the app with ?token=...",
+        show_default=False)] = None,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="Answer and index without an LLM.")] = False,
+    browser: Annotated[str | None, typer.Option(help="Neo4j Browser URL for the Explore links.")] = None,
+    instance: InstanceOpt = None,
+) -> None:
+    """The library in a web page: upload and index PDFs, browse tables of contents, ask with any method and see
+    each citation's page with the evidence boxed."""
+    import uvicorn
+
+    from ..web import create_app
+    from ..web.security import check_bind
+
+    settings = settings_for(instance)
+    token = token or (settings.serve_token.get_secret_value() if settings.serve_token else None)
+    check_bind(host, token)
+    app = create_app(settings, use_llm=not no_llm, browser=browser, token=token)
+    shown = f"[{host}]" if ":" in host else host
+    console.print(f"bookrag serve: http://{shown}:{port}/" + ("?token=…  (the token you set)" if token else ""))
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+COMMANDS = {"serve": serve}

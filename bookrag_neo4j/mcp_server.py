@@ -1,0 +1,286 @@
+"""An MCP server (Model Context Protocol, the official ``mcp`` SDK) over the SDK facade: an MCP client (Claude
+Desktop, an IDE, an agent) lists the library, reads a table of contents, retrieves cited evidence, asks, and runs
+its own read-only Cypher.
+
+    bookrag mcp                        # stdio: what an MCP client starts (see the README for its configuration)
+    bookrag mcp --no-llm               # LLM-free: plan without an LLM, ask answers with the ranked evidence
+
+    from bookrag_neo4j.mcp_server import build_server, serve_stdio
+    server = build_server(BookRAG.from_env())          # an mcp.server.mcpserver.MCPServer: add tools, run it
+    serve_stdio(BookRAG.from_env(use_llm=False))       # what `bookrag mcp` runs
+
+The tools (structured results: each has an output schema, and every evidence item carries its citation):
+
+- ``list_documents()``: the indexed documents (key, file name, pages, how far each layer is built).
+- ``table_of_contents(doc)``: a document's sections (title, level, first page) in reading order.
+- ``retrieve(question, docs=None, method="bookrag", limit=10)``: ranked evidence, each with document, section
+  path and pages; no answer synthesis.
+- ``ask(question, docs=None, method="bookrag", limit=10)``: the answer with its citations (the ranked evidence
+  itself when no LLM is configured, ``extractive`` then true).
+- ``read_cypher(query, params=None, max_rows=100)``: Cypher through the read-only gate; at most ``max_rows`` rows
+  (``truncated`` says when there were more).
+
+A failure the package expects (a refused write, an unknown document or method, Neo4j unreachable) comes back
+as a tool error with its message; stdout carries the protocol alone (logging goes to stderr).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
+
+from pydantic import BaseModel, Field
+
+from .errors import BookRAGError, PlanError
+from .retrieval.evidence import Citation, EvidenceNode
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+    from .library.documents import Document
+    from .sdk import BookRAG
+
+log = logging.getLogger(__name__)
+
+MAX_ROWS = 1000  # the most rows read_cypher returns in one call
+P = ParamSpec("P")
+T = TypeVar("T")
+
+INSTRUCTIONS = """BookRAG over a library of long PDFs indexed in Neo4j. Start with list_documents (the names that \
+`docs` and `doc` take), read a document's table_of_contents to see its structure, then retrieve (cited evidence) \
+or ask (an answer with citations). Cite the evidence by its citation label (document, section path, pages). \
+read_cypher runs your own read-only Cypher over the graph (Document, Section, Block, Entity nodes)."""
+
+
+# --- what the tools return ---
+class DocumentInfo(BaseModel):
+    """An indexed document and how far each of its layers is built (None: never built)."""
+
+    key: str
+    name: str
+    title: str = ""
+    pages: int | None = None
+    indexed_at: str | None = None
+    tree: str
+    embeddings: str | None = None
+    knowledge_graph: str | None = None
+    layout: str | None = None
+    content_graph: str | None = None
+
+    @classmethod
+    def of(cls, doc: Document) -> DocumentInfo:
+        def state(layer: Any) -> str | None:
+            return None if layer is None else str(layer.value)
+
+        return cls(key=doc.key, name=doc.name, title=doc.title, pages=doc.pages, indexed_at=doc.indexed_at,
+                   tree=doc.tree.value, embeddings=state(doc.embeddings), knowledge_graph=state(doc.graph),
+                   layout=state(doc.layout), content_graph=state(doc.g2))
+
+
+class DocumentList(BaseModel):
+    documents: list[DocumentInfo]
+
+
+class TocEntry(BaseModel):
+    title: str
+    level: int
+    page: int | None = None
+    key: str
+
+
+class TableOfContents(BaseModel):
+    document: str
+    key: str
+    sections: list[TocEntry]
+
+
+class Source(BaseModel):
+    """Where a piece of evidence is; ``label`` is the citation to quote (document, section path, pages)."""
+
+    label: str
+    document: str
+    doc_key: str
+    node_key: str
+    section_path: str = ""
+    pages: list[int] = Field(default_factory=list)
+
+    @classmethod
+    def of(cls, citation: Citation, pages: list[int] | None = None) -> Source:
+        if pages is None:
+            pages = list(range(citation.page_start, max(citation.page_start, citation.page_end) + 1)) \
+                if citation.page_start else []
+        return cls(label=citation.label(), document=citation.document, doc_key=citation.doc_key,
+                   node_key=citation.node_key, section_path=citation.section_path, pages=pages)
+
+
+class EvidenceItem(BaseModel):
+    """One piece of evidence, best first, with its citation."""
+
+    rank: int
+    kind: str
+    title: str = ""
+    text: str
+    graph_score: float
+    text_score: float
+    citation: Source
+
+    @classmethod
+    def of(cls, node: EvidenceNode) -> EvidenceItem:
+        return cls(rank=node.rank, kind=node.kind, title=node.title, text=node.text, graph_score=node.graph_score,
+                   text_score=node.text_score, citation=Source.of(node.citation, node.pages))
+
+
+class RetrieveResult(BaseModel):
+    question: str
+    method: str
+    category: str | None = None
+    count: int | None = Field(None, description="Global COUNT questions: the number of matching nodes.")
+    evidence: list[EvidenceItem]
+    more_evidence: int = Field(0, description="Evidence items beyond `limit`, left out.")
+    pages: dict[str, list[int]] = Field(description="The evidence's pages by document.")
+
+
+class AskResult(BaseModel):
+    question: str
+    method: str
+    category: str | None = None
+    answer: str
+    extractive: bool = Field(description="True when no LLM wrote the answer: it is the ranked evidence itself.")
+    count: int | None = None
+    citations: list[Source]
+    evidence: list[EvidenceItem]
+    more_evidence: int = 0
+
+
+class CypherResult(BaseModel):
+    columns: list[str]
+    rows: list[dict[str, Any]]
+    row_count: int
+    truncated: bool = Field(description="True when the query had more rows than max_rows (add LIMIT or ORDER BY).")
+    max_rows: int
+
+
+# --- the tools' parameters ---
+Question = Annotated[str, Field(min_length=1, description="The question, in natural language.")]
+Docs = Annotated[str | list[str] | None, Field(
+    description="Document file names or keys (list_documents names them); omit for the whole library.")]
+MethodName = Annotated[str, Field(description="The retrieval method (default bookrag); the tool's description "
+                                              "lists them.")]
+Limit = Annotated[int, Field(ge=1, le=100, description="The most evidence items to return, best first.")]
+
+
+def _tool_errors(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """The package's errors become tool errors carrying their message (anything else, the SDK's generic one)."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await fn(*args, **kwargs)
+        except BookRAGError as exc:
+            log.info("tool %s: %s: %s", fn.__name__, type(exc).__name__, exc)
+            raise ToolError(f"{type(exc).__name__}: {exc}") from exc
+
+    return wrapper
+
+
+def _jsonable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows as JSON values: temporal and spatial values become their strings."""
+    return json.loads(json.dumps(rows, default=str))
+
+
+def build_server(rag: BookRAG) -> MCPServer:
+    """The MCP server with the five tools over ``rag`` (not started: see :func:`serve_stdio`)."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations
+
+    from . import __version__
+
+    methods = {m.name: m.description for m in rag.methods()}
+    listing = "\n".join(f"- {name}: {description}" for name, description in methods.items())
+    server: MCPServer = MCPServer("bookrag", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    # a method may build a layer it reads on first use (e.g. the layout layer): additive, never destructive
+    asks = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+    def check_method(method: str) -> None:
+        if method not in methods:
+            raise PlanError(f"unknown method {method!r}; known: {', '.join(methods)}")
+
+    @_tool_errors
+    async def list_documents() -> DocumentList:
+        """The indexed documents: key, file name, title, pages, and the state of each layer."""
+        return DocumentList(documents=[DocumentInfo.of(d) for d in await rag.adocuments()])
+
+    @_tool_errors
+    async def table_of_contents(doc: Annotated[str, Field(description="A document's file name or key.")]
+                                ) -> TableOfContents:
+        """A document's table of contents: each section's title, level and first page, in reading order."""
+        found = await rag.adocument(doc)
+        return TableOfContents(document=found.name, key=found.key,
+                               sections=[TocEntry.model_validate(row) for row in await rag.atoc(found.key)])
+
+    @_tool_errors
+    async def retrieve(question: Question, docs: Docs = None, method: MethodName = "bookrag",
+                       limit: Limit = 10) -> RetrieveResult:
+        check_method(method)
+        evidence = await rag.aretrieve(question, docs, method=method)
+        return RetrieveResult(question=question, method=method,
+                              category=evidence.plan.category if evidence.plan else None, count=evidence.count,
+                              evidence=[EvidenceItem.of(n) for n in evidence.nodes[:limit]],
+                              more_evidence=max(0, len(evidence.nodes) - limit), pages=evidence.pages)
+
+    @_tool_errors
+    async def ask(question: Question, docs: Docs = None, method: MethodName = "bookrag",
+                  limit: Limit = 10) -> AskResult:
+        check_method(method)
+        answer = await rag.aask(question, docs, method=method)
+        pages = {n.key: n.pages for n in answer.evidence}
+        return AskResult(question=question, method=method, category=answer.plan.category if answer.plan else None,
+                         answer=answer.text, extractive=answer.extractive, count=answer.count,
+                         citations=[Source.of(c, pages.get(c.node_key)) for c in answer.citations],
+                         evidence=[EvidenceItem.of(n) for n in answer.evidence[:limit]],
+                         more_evidence=max(0, len(answer.evidence) - limit))
+
+    @_tool_errors
+    async def read_cypher(
+        query: Annotated[str, Field(min_length=1, description="A read-only Cypher query ($name parameters).")],
+        params: Annotated[dict[str, Any] | None, Field(description="The query's parameters.")] = None,
+        max_rows: Annotated[int, Field(ge=1, le=MAX_ROWS, description="The most rows to return.")] = 100,
+    ) -> CypherResult:
+        """Run your own Cypher, read-only: a query that writes, calls a procedure outside the allow-list, loads
+        files or names another database is refused before it runs. At most max_rows rows (truncated says when
+        there were more); a 30-second timeout."""
+        rows = await rag.arun_cypher(query, params, max_rows=max_rows + 1, truncate=True)
+        shown = _jsonable(rows[:max_rows])
+        return CypherResult(columns=list(shown[0]) if shown else [], rows=shown, row_count=len(shown),
+                            truncated=len(rows) > max_rows, max_rows=max_rows)
+
+    server.add_tool(list_documents, annotations=reads)
+    server.add_tool(table_of_contents, annotations=reads)
+    server.add_tool(retrieve, annotations=asks, description=(
+        "Ranked evidence for a question (no answer synthesis), best first; each item carries its citation "
+        f"(document, section path, pages) and its scores. Methods:\n{listing}"))
+    server.add_tool(ask, annotations=asks, description=(
+        "Answer a question about the indexed documents, with citations (document, section path, pages) and the "
+        "evidence behind them; without an LLM the answer is the ranked evidence itself (extractive). "
+        f"Methods:\n{listing}"))
+    server.add_tool(read_cypher, annotations=reads)
+    return server
+
+
+def serve_stdio(rag: BookRAG) -> None:
+    """Serve ``rag``'s tools over stdin/stdout until the client closes them; the driver closes at the end."""
+    import anyio
+
+    server = build_server(rag)
+
+    async def run() -> None:
+        async with rag:
+            await rag.agraph()  # one driver for every call, made before concurrent calls could race to make it
+            await server.run_stdio_async()
+
+    anyio.run(run)

@@ -1,0 +1,240 @@
+"""``bookrag serve``: the library in a web page. Upload a PDF and watch it being indexed, browse the library and
+a document's table of contents, ask with any method and see each citation's page with its evidence boxed.
+
+    from bookrag_neo4j.web import create_app
+    app = create_app(Settings(), use_llm=False)       # an ASGI app: uvicorn.run(app, host="127.0.0.1", port=8000)
+
+Server-rendered HTML (Jinja2) with a little JavaScript (progress polling, the large page view); no build step.
+Every failure reaches the page as a message, never as a traceback (the log keeps those).
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, File, Query, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException
+
+from ..browse import answer_url, browser_url
+from ..config import Settings
+from ..errors import BookRAGError, DocumentError, DocumentNotFoundError
+from ..hashing import sha256_file
+from ..library.documents import Document
+from ..llm.factory import Models
+from ..methods import METHODS
+from ..parsing.pymupdf_parser import open_pdf
+from ..sdk import BookRAG
+from .jobs import IndexJobs
+from .pages import CitationView, PageBox, render_page
+from .security import TokenGuard
+
+log = logging.getLogger(__name__)
+HERE = Path(__file__).parent
+MAX_QUESTION = 2_000  # characters
+CHUNK = 1 << 20
+
+
+def create_app(settings: Settings | None = None, *, models: Models | None = None, use_llm: bool = True,
+               upload_dir: Path | None = None, browser: str | None = None, token: str | None = None) -> FastAPI:
+    """The web app over one library. ``browser``: Neo4j Browser's URL for the "Explore" links (default: the
+    managed server's; none for a server of your own unless given); ``token``: required on every request."""
+    settings = settings or Settings()
+    models = models or Models.from_settings(settings)
+    uploads = upload_dir or settings.data_dir / "uploads"
+    if browser is None and settings.neo4j_uri is None:
+        browser = f"http://localhost:{settings.neo4j_http_port}/browser/"
+    rag = BookRAG(settings, models=models, use_llm=use_llm)
+    jobs = IndexJobs(settings, models, use_llm=use_llm)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI):  # noqa: ANN202
+        yield
+        jobs.close()
+        await rag.aclose()
+
+    app = FastAPI(title="bookrag-neo4j", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(TokenGuard, token=token)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    templates = Jinja2Templates(directory=HERE / "templates")
+
+    def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        return templates.TemplateResponse(request, name, {"browser": browser, **context}, status_code=status)
+
+    def message(request: Request, text: str, status: int) -> HTMLResponse:
+        return page(request, "message.html", status, text=text, code=status)
+
+    async def documents() -> list[tuple[Document, int]]:
+        rows = await (await rag.agraph()).read("library/listing")
+        return [(Document.model_validate(r["document"]), r["sections"]) for r in rows]
+
+    async def library_page(request: Request, status: int = 200, error: str | None = None) -> HTMLResponse:
+        return page(request, "library.html", status, docs=await documents(), jobs=jobs.all(), error=error,
+                    max_mb=settings.serve_max_upload_mb)
+
+    @app.exception_handler(BookRAGError)
+    async def _bookrag_error(request: Request, exc: BookRAGError) -> HTMLResponse:
+        return message(request, str(exc), 404 if isinstance(exc, DocumentNotFoundError) else 400)
+
+    @app.exception_handler(HTTPException)
+    async def _http_error(request: Request, exc: HTTPException) -> HTMLResponse:
+        return message(request, str(exc.detail), exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(request: Request, exc: RequestValidationError) -> HTMLResponse:
+        fields = ", ".join(".".join(map(str, e["loc"][1:])) or "request" for e in exc.errors())
+        return message(request, f"the request is missing or has a wrong value: {fields}", 400)
+
+    @app.exception_handler(Exception)
+    async def _server_error(request: Request, exc: Exception) -> HTMLResponse:
+        log.exception("%s %s failed", request.method, request.url.path)
+        return message(request, f"the server failed ({type(exc).__name__}); its log has the details", 500)
+
+    @app.get("/", response_class=HTMLResponse)
+    async def library(request: Request) -> HTMLResponse:
+        return await library_page(request)
+
+    @app.post("/upload", response_class=HTMLResponse)
+    async def upload(request: Request, pdf: Annotated[UploadFile, File()]) -> Response:
+        try:
+            path = await _save_pdf(pdf, uploads, settings.serve_max_upload_mb)
+        except DocumentError as exc:
+            return await library_page(request, 413 if "larger than" in str(exc) else 400, error=str(exc))
+        job = jobs.submit(path)
+        return RedirectResponse(f"/?job={job.id}", status_code=303)
+
+    @app.get("/api/jobs")
+    async def job_list() -> JSONResponse:
+        return JSONResponse([_job_json(j) for j in jobs.all()])
+
+    @app.get("/api/jobs/{job_id}")
+    async def job_status(job_id: str) -> JSONResponse:
+        if (job := jobs.get(job_id)) is None:
+            raise HTTPException(404, f"no indexing job {job_id}")
+        return JSONResponse(_job_json(job))
+
+    @app.post("/documents/{key}/delete")
+    async def delete(key: str) -> RedirectResponse:
+        found = await rag.adocument(key)
+        await rag.adelete(found.key)
+        _forget_upload(Path(found.path), uploads)
+        return RedirectResponse("/", status_code=303)
+
+    @app.get("/documents/{key}", response_class=HTMLResponse)
+    async def document(request: Request, key: str) -> HTMLResponse:
+        found = await rag.adocument(key)
+        toc = _nest(await rag.atoc(found.key))
+        link = browser_url(browser, "toc", {"doc": found.name}) if browser else None
+        return page(request, "document.html", doc=found, toc=toc, toc_link=link)
+
+    @app.get("/documents/{key}/pages/{number}.png")
+    async def page_image(key: str, number: int, scale: Annotated[float, Query(gt=0, le=3)] = 1.0) -> Response:
+        found = await rag.adocument(key)
+        png = render_page(Path(found.path), number, scale=scale)
+        return Response(png, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
+
+    @app.get("/ask", response_class=HTMLResponse)
+    async def ask(request: Request, question: str = "", doc: Annotated[list[str] | None, Query()] = None,
+                  method: str = "bookrag") -> HTMLResponse:
+        docs = await documents()
+        context = {"docs": docs, "methods": list(METHODS.values()), "question": question, "chosen": doc or [],
+                   "method": method}
+        if "question" not in request.query_params:
+            return page(request, "ask.html", **context)
+        error = _check_question(question, method)
+        if error:
+            return page(request, "ask.html", 400, error=error, **context)
+        answer = await rag.aask(question.strip(), doc or None, method=method)
+        paths = {d.key: Path(d.path) for d, _ in docs}
+        boxes = await _boxes(rag, [c.node_key for c in answer.citations])
+        texts = {n.key: n.text for n in answer.evidence}
+        citations = [CitationView.of(c, pdf=paths.get(c.doc_key), boxes=boxes.get(c.node_key, []),
+                                     text=texts.get(c.node_key, "")) for c in answer.citations]
+        link = None
+        if browser and answer.evidence:
+            link = answer_url(browser, answer.model_dump(mode="json"))
+        return page(request, "ask.html", answer=answer, citations=citations, graph_link=link, **context)
+
+    @app.get("/healthz")
+    async def health() -> JSONResponse:
+        return JSONResponse({"ok": True})
+
+    return app
+
+
+def _check_question(question: str, method: str) -> str | None:
+    if not question.strip():
+        return "write a question first"
+    if len(question) > MAX_QUESTION:
+        return f"the question is {len(question):,} characters long; ask in at most {MAX_QUESTION:,}"
+    if method not in METHODS:
+        return f"no method {method!r}: choose one of {', '.join(METHODS)}"
+    return None
+
+
+async def _save_pdf(upload: UploadFile, uploads: Path, max_mb: int) -> Path:
+    """The upload as ``uploads/<hash>/<name>.pdf``, checked as the CLI checks a PDF; nothing is kept on error."""
+    name = Path(upload.filename or "").name
+    if not name.lower().endswith(".pdf") or name.startswith("."):
+        raise DocumentError(f"{name or 'the upload'} is not a .pdf file")
+    uploads.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=uploads, suffix=".part", delete=False) as tmp:
+        temp, size = Path(tmp.name), 0
+        try:
+            while chunk := await upload.read(CHUNK):
+                size += len(chunk)
+                if size > max_mb * CHUNK:
+                    raise DocumentError(f"{name} is larger than {max_mb} MiB (BOOKRAG_SERVE_MAX_UPLOAD_MB)")
+                tmp.write(chunk)
+        except BaseException:
+            temp.unlink(missing_ok=True)
+            raise
+    try:
+        if size == 0:
+            raise DocumentError(f"{name} is empty")
+        open_pdf(temp)[0].close()  # corrupt, encrypted or empty PDFs: DocumentError
+        target = uploads / sha256_file(temp)[:16] / name
+        target.parent.mkdir(exist_ok=True)
+        temp.replace(target)
+        return target
+    finally:
+        temp.unlink(missing_ok=True)
+
+
+def _forget_upload(path: Path, uploads: Path) -> None:
+    """Remove a deleted document's uploaded PDF (never a file outside the uploads folder)."""
+    if path.is_relative_to(uploads) and path.is_file():
+        path.unlink()
+        if not any(path.parent.iterdir()):
+            path.parent.rmdir()
+
+
+async def _boxes(rag: BookRAG, keys: list[str]) -> dict[str, list[PageBox]]:
+    rows = await (await rag.agraph()).read("library/evidence_boxes", keys=list(dict.fromkeys(keys)))
+    return {r["key"]: [PageBox(b["page"], tuple(b["bbox"])) for b in r["boxes"] if b["page"] and b["bbox"]]
+            for r in rows}
+
+
+def _nest(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """ToC rows (title, level, page in reading order) as a tree: each entry with its ``children``."""
+    root: dict[str, Any] = {"level": 0, "children": []}
+    stack = [root]
+    for row in rows:
+        entry = {**row, "children": []}
+        while len(stack) > 1 and stack[-1]["level"] >= row["level"]:
+            stack.pop()
+        stack[-1]["children"].append(entry)
+        stack.append(entry)
+    return root["children"]
+
+
+def _job_json(job) -> dict[str, Any]:  # noqa: ANN001 - an IndexJob
+    return {"id": job.id, "name": job.name, "state": job.state.value, "doc_key": job.doc_key, "error": job.error,
+            "seconds": job.seconds, "stages": [vars(s) for s in job.stages]}

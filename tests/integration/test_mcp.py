@@ -1,0 +1,119 @@
+"""``bookrag mcp`` as an MCP client starts it: a subprocess over stdio, driven by the official SDK's client
+(``stdio_client`` and ``ClientSession``) against the test server, on the session's ACL paper (LLM-free). One
+server process answers every call: the five tools are listed with their schemas, each one runs, evidence and
+citations carry document, section path and pages, read_cypher caps rows and refuses a write, and a bad method
+name or document is a tool error with a clear message, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.types import CallToolResult
+
+from bookrag_neo4j.graph.client import ConnectionInfo
+
+from ..helpers.pdfs import ACL_PAPER
+from ..helpers.timeouts import LONG_TEST
+
+pytestmark = pytest.mark.timeout(LONG_TEST)
+
+BOOKRAG = str(Path(sys.executable).parent / "bookrag")
+TOOLS = {"list_documents", "table_of_contents", "retrieve", "ask", "read_cypher"}
+QUESTION = "Which model performs best in the closed-book setting?"
+
+
+def _server(conn: ConnectionInfo) -> StdioServerParameters:
+    """``bookrag mcp`` on the test server, as a user's MCP client configuration starts it (NEO4J_* in env)."""
+    env = {**os.environ, "NEO4J_URI": conn.uri, "NEO4J_USERNAME": conn.username, "NEO4J_PASSWORD": conn.password,
+           "NEO4J_DATABASE": conn.database, "BOOKRAG_LLM_PROVIDER": "none", "BOOKRAG_VLM_PROVIDER": "none"}
+    return StdioServerParameters(command=BOOKRAG, args=["mcp"], env=env)
+
+
+def _ok(result: CallToolResult) -> dict[str, Any]:
+    text = " ".join(getattr(c, "text", "") for c in result.content)
+    assert not result.is_error, text
+    assert result.structured_content is not None, text
+    return result.structured_content
+
+
+def _error(result: CallToolResult) -> str:
+    assert result.is_error, result.structured_content
+    text = " ".join(getattr(c, "text", "") for c in result.content)
+    assert "Traceback" not in text, text
+    return text
+
+
+def _assert_cited(source: dict[str, Any], section_paths: set[str]) -> None:
+    assert source["document"] == ACL_PAPER.name and source["doc_key"] and source["node_key"], source
+    assert source["pages"] and all(1 <= p <= 24 for p in source["pages"]), source
+    assert source["section_path"], source
+    assert source["section_path"].split(" > ")[0] in section_paths, source
+    assert source["label"].startswith(f"{ACL_PAPER.name}, {source['section_path']}, p"), source
+
+
+async def test_mcp_server_over_stdio(conn: ConnectionInfo, acl_paper: str) -> None:
+    started = time.perf_counter()
+    async with stdio_client(_server(conn)) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        assert set(tools) == TOOLS
+        assert tools["retrieve"].input_schema["required"] == ["question"]
+        assert {"question", "docs", "method", "limit"} == set(tools["ask"].input_schema["properties"])
+        assert tools["read_cypher"].input_schema["properties"]["max_rows"]["maximum"] == 1000
+        assert "superrag:" in tools["retrieve"].description  # the methods, listed for the client's model
+        assert all(t.output_schema for t in tools.values())
+
+        # list_documents and table_of_contents
+        docs = _ok(await session.call_tool("list_documents", {}))["documents"]
+        (doc,) = [d for d in docs if d["key"] == acl_paper]
+        assert doc["name"] == ACL_PAPER.name and doc["pages"] == 24 and doc["tree"] == "complete"
+        assert doc["layout"] == "complete" and doc["knowledge_graph"] is None  # indexed without its graph
+        toc = _ok(await session.call_tool("table_of_contents", {"doc": ACL_PAPER.name}))
+        assert toc["key"] == acl_paper and len(toc["sections"]) >= 5
+        assert all(s["title"] and s["level"] >= 1 for s in toc["sections"])
+        top = {s["title"] for s in toc["sections"]}
+
+        # retrieve: ranked evidence, each item with its citation; limit cuts the list
+        found = _ok(await session.call_tool("retrieve", {"question": QUESTION, "docs": [ACL_PAPER.name],
+                                                         "method": "superrag", "limit": 3}))
+        assert found["method"] == "superrag" and 1 <= len(found["evidence"]) <= 3
+        assert [e["rank"] for e in found["evidence"]] == sorted(e["rank"] for e in found["evidence"])
+        for item in found["evidence"]:
+            assert item["text"]
+            _assert_cited(item["citation"], top)
+        assert found["pages"][ACL_PAPER.name]
+
+        # ask (the default method, LLM-free: the answer is the ranked evidence itself), one document by key
+        answer = _ok(await session.call_tool("ask", {"question": QUESTION, "docs": acl_paper}))
+        assert answer["method"] == "bookrag" and answer["extractive"] and answer["answer"]
+        assert answer["citations"] and answer["evidence"]
+        for source in answer["citations"]:
+            _assert_cited(source, top)
+
+        # read_cypher: rows as JSON, a row cap that says it cut, a write refused before it runs
+        rows = _ok(await session.call_tool("read_cypher", {
+            "query": "MATCH (s:Section {doc_key: $key}) RETURN s.title AS title, s.page_start AS page "
+                     "ORDER BY s.order", "params": {"key": acl_paper}, "max_rows": 2}))
+        assert rows["columns"] == ["title", "page"] and rows["row_count"] == 2 and rows["truncated"]
+        assert [r["title"] for r in rows["rows"]] == [s["title"] for s in toc["sections"][:2]]
+        whole = _ok(await session.call_tool("read_cypher", {"query": "UNWIND range(1, 5) AS i RETURN i"}))
+        assert whole["row_count"] == 5 and not whole["truncated"] and whole["max_rows"] == 100
+        refused = _error(await session.call_tool("read_cypher", {"query": "CREATE (:Intruder {name: 'x'}) RETURN 1"}))
+        assert "QueryRefusedError" in refused and "write" in refused.lower(), refused
+        assert _ok(await session.call_tool("read_cypher", {"query": "MATCH (x:Intruder) RETURN count(x) AS n"})
+                   )["rows"] == [{"n": 0}]
+        too_many = _error(await session.call_tool("read_cypher", {"query": "RETURN 1", "max_rows": 5000}))
+        assert "max_rows" in too_many and "1000" in too_many, too_many
+
+        # bad input: a clear message naming what is known
+        bad = _error(await session.call_tool("retrieve", {"question": QUESTION, "method": "no-such-method"}))
+        assert "unknown method 'no-such-method'" in bad and "bookrag" in bad and "superrag" in bad, bad
+        missing = _error(await session.call_tool("table_of_contents", {"doc": "no-such.pdf"}))
+        assert "DocumentNotFoundError" in missing and "no-such.pdf" in missing, missing
+    print(f"bookrag mcp: one session, {len(TOOLS)} tools and 11 calls in {time.perf_counter() - started:.1f} s")

@@ -1,0 +1,142 @@
+"""The web app (``bookrag serve``) against the test server: the token on every request, bad uploads refused with
+a message and nothing written, and, in headless Chromium, a person's path: upload R-data.pdf, watch it being
+indexed, open its table of contents, ask, and see the answer with citations whose pages show the evidence boxed.
+Set BOOKRAG_SCREENSHOTS=docs/web to keep the screenshots the README shows."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import httpx
+import pymupdf
+import pytest
+
+from bookrag_neo4j.web import create_app
+
+from ..helpers.pdfs import R_DATA, need
+from ..helpers.server import external
+from ..helpers.timeouts import BROWSER_WAIT_MS, LONG_TEST
+from ..helpers.webapp import serving
+
+
+@pytest.fixture
+def web(settings, offline_models, schema, tmp_path: Path):
+    """The app served LLM-free on a free port, its uploads in a temporary folder, with token ``s3cret``."""
+    app = create_app(settings.model_copy(update={"serve_max_upload_mb": 1}), models=offline_models, use_llm=False,
+                     upload_dir=tmp_path / "uploads", token="s3cret")
+    with serving(app) as base:
+        yield base, tmp_path / "uploads"
+
+
+async def count_documents(graph) -> int:
+    return (await graph.run("MATCH (d:Document) RETURN count(d) AS n", read=True))[0]["n"]
+
+
+def test_every_request_needs_the_token(web) -> None:
+    base, _ = web
+    assert httpx.get(base + "/").status_code == 401
+    assert httpx.get(base + "/?token=wrong").status_code == 401
+    assert httpx.get(base + "/api/jobs", headers={"Authorization": "Bearer s3cret"}).status_code == 200
+    with httpx.Client(base_url=base, follow_redirects=True) as browser:
+        first = browser.get("/?token=s3cret")  # a browser's first visit: the token goes into a cookie
+        assert first.status_code == 200 and "Library" in first.text and "token" not in str(first.url)
+        assert browser.get("/ask").status_code == 200
+        refused = browser.post("/documents/x/delete", headers={"Origin": "http://evil.example"})
+        assert refused.status_code == 403
+
+
+async def test_bad_uploads_get_a_message_and_write_nothing(web, graph, tmp_path: Path) -> None:
+    base, uploads = web
+    before = await count_documents(graph)
+    encrypted = tmp_path / "secret.pdf"
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "confidential")
+    doc.save(encrypted, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="pw")
+    cases = {
+        "random.pdf": (os.urandom(5000), 400, "not a readable PDF"),
+        "secret.pdf": (encrypted.read_bytes(), 400, "encrypted"),
+        "notes.txt": (b"hello", 400, "not a .pdf file"),
+        "huge.pdf": (b"%PDF-1.7\n" + b"0" * (1 << 21), 413, "larger than 1 MiB"),
+        "empty.pdf": (b"", 400, "empty"),
+    }
+    auth = {"Authorization": "Bearer s3cret"}
+    for name, (data, status, text) in cases.items():
+        reply = httpx.post(base + "/upload", files={"pdf": (name, data, "application/pdf")}, headers=auth)
+        assert reply.status_code == status, (name, reply.text[:300])
+        assert text in reply.text and "Traceback" not in reply.text, name
+    assert await count_documents(graph) == before
+    assert not uploads.exists() or not any(p.is_file() for p in uploads.rglob("*"))
+    assert httpx.get(base + "/api/jobs", headers=auth).json() == []
+
+
+def test_errors_are_messages(web) -> None:
+    base, _ = web
+    auth = {"Authorization": "Bearer s3cret"}
+    missing = httpx.get(base + "/documents/no-such-document", headers=auth)
+    assert missing.status_code == 404 and "no-such-document" in missing.text and "Traceback" not in missing.text
+    empty = httpx.get(base + "/ask", params={"question": "  "}, headers=auth)
+    assert empty.status_code == 400 and "write a question first" in empty.text
+    long = httpx.get(base + "/ask", params={"question": "why " * 1000}, headers=auth)
+    assert long.status_code == 400 and "at most 2,000" in long.text
+    method = httpx.get(base + "/ask", params={"question": "why?", "method": "nope"}, headers=auth)
+    assert method.status_code == 400 and "no method &#39;nope&#39;" in method.text
+    page = httpx.get(base + "/documents/x/pages/abc.png", headers=auth)
+    assert page.status_code in (400, 404) and "Traceback" not in page.text
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.timeout(LONG_TEST)
+@pytest.mark.skipif(external(), reason="the browser path is checked on the managed server")
+async def test_upload_index_and_ask_in_chromium(settings, offline_models, schema, graph, tmp_path: Path) -> None:
+    from playwright.async_api import async_playwright
+
+    from bookrag_neo4j.keys import file_key
+    from bookrag_neo4j.library.catalogue import delete_document
+
+    from ..helpers.browser import CHROMIUM_FLAGS, chromium_path
+
+    pdf = need(R_DATA)
+    await delete_document(graph, file_key(pdf))  # a fresh index: the page must show it being built
+    shots = Path(os.environ.get("BOOKRAG_SCREENSHOTS") or tmp_path)
+    app = create_app(settings, models=offline_models, use_llm=False, upload_dir=tmp_path / "uploads")
+    try:
+        with serving(app) as base:
+            async with async_playwright() as playwright:
+                chromium = await playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+                page = await chromium.new_page(viewport={"width": 1280, "height": 1000})
+                await page.goto(base + "/")
+                await page.set_input_files("input[name=pdf]", str(pdf))
+                await page.click("form.upload button")
+                await page.wait_for_selector("li.job", timeout=BROWSER_WAIT_MS)  # progress shows up
+                row = page.locator("table.docs tr", has_text="R-data.pdf")
+                await row.wait_for(timeout=10 * BROWSER_WAIT_MS)  # indexed: the page reloads with it
+                assert int(await row.locator("td.num").nth(1).inner_text()) > 5  # sections
+                await row.get_by_role("link", name="R-data.pdf").click()
+                await page.wait_for_selector("ul.toc details")
+                assert await page.locator("ul.toc li").count() > 5
+                assert "/browser/" in await page.locator("a.browser-link").get_attribute("href")
+
+                await page.goto(base + "/ask")
+                await page.fill("textarea[name=question]", "How do I read a CSV file into R?")
+                await page.locator("label", has_text="R-data.pdf").locator("input").check()
+                await page.select_option("select[name=method]", "bookrag")
+                await page.click("form.ask button")
+                await page.wait_for_selector("#answer", timeout=BROWSER_WAIT_MS)
+                assert (await page.locator(".answer-text").inner_text()).strip()
+                citations = page.locator("li.citation")
+                assert await citations.count() >= 1
+                assert "R-data.pdf" in await citations.first.locator(".label").inner_text()
+                await page.wait_for_function("() => [...document.querySelectorAll('a.page img')]"
+                                             ".every(i => i.complete && i.naturalWidth > 0)", timeout=BROWSER_WAIT_MS)
+                assert await page.locator("a.page .hl").count() >= 1
+                assert await page.locator("a.browser-link").count() == 1
+                await page.evaluate("document.querySelector('#answer').scrollIntoView()")
+                await page.screenshot(path=str(shots / "web_ask.png"))
+                await page.locator("a.page:has(.hl)").first.click()
+                await page.wait_for_selector("#lightbox:not([hidden]) img")
+                assert await page.locator("#lightbox .hl").count() >= 1
+                await chromium.close()
+    finally:
+        await delete_document(graph, file_key(pdf))

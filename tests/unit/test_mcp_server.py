@@ -1,0 +1,43 @@
+"""The MCP server without Neo4j, through the SDK's in-memory client: the five tools and their schemas, and the
+errors that come before any query (an unknown method, arguments outside their schema). Over stdio against the
+test server: tests/integration/test_mcp.py."""
+
+from __future__ import annotations
+
+import datetime
+
+from mcp import Client
+
+from bookrag_neo4j.config import Settings
+from bookrag_neo4j.mcp_server import Source, _jsonable, build_server
+from bookrag_neo4j.retrieval.evidence import Citation
+from bookrag_neo4j.sdk import BookRAG
+
+
+async def test_tools_and_the_errors_before_any_query() -> None:
+    rag = BookRAG(Settings(neo4j_uri="bolt://127.0.0.1:9", neo4j_password="unused"), use_llm=False)  # never reached
+    async with Client(build_server(rag)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(tools) == {"list_documents", "table_of_contents", "retrieve", "ask", "read_cypher"}
+        assert tools["list_documents"].annotations.read_only_hint and tools["read_cypher"].annotations.read_only_hint
+        assert not tools["ask"].annotations.destructive_hint
+        for method in BookRAG.methods():
+            assert f"- {method.name}: " in tools["ask"].description
+        bad = await client.call_tool("ask", {"question": "What is lm?", "method": "bm42"})
+        assert bad.is_error and "PlanError: unknown method 'bm42'; known: bookrag, " in bad.content[0].text
+        capped = await client.call_tool("read_cypher", {"query": "RETURN 1", "max_rows": 1001})
+        assert capped.is_error and "less than or equal to 1000" in capped.content[0].text
+        empty = await client.call_tool("retrieve", {"question": ""})
+        assert empty.is_error and "question" in empty.content[0].text
+    await rag.aclose()
+
+
+def test_citations_and_rows_as_json() -> None:
+    citation = Citation(document="a.pdf", doc_key="k", node_key="n", section_path="2 Method > 2.1 Data",
+                        page_start=3, page_end=5)
+    source = Source.of(citation)
+    assert source.pages == [3, 4, 5] and source.label == "a.pdf, 2 Method > 2.1 Data, pp. 3–5"
+    assert Source.of(citation, [3, 5]).pages == [3, 5]  # a merged cross-page unit: its own pages
+    assert Source.of(citation.model_copy(update={"page_start": 0, "page_end": 0})).pages == []
+    day = datetime.date(2024, 5, 1)
+    assert _jsonable([{"d": day, "n": 1, "xs": [1.5, None]}]) == [{"d": "2024-05-01", "n": 1, "xs": [1.5, None]}]
