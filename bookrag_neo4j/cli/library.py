@@ -131,7 +131,7 @@ def _print_graph_report(g: dict) -> None:
     console.print(f"  [green]graph[/]: {g['entities']} entities from {g['extracted_mentions']} mentions, "
                   f"{g['relations']} relations, {g['contained_in']} CONTAINED_IN, {g['gt_links']} GT-Links; "
                   f"ER merges {er.get('merges', 0)} (exact {er.get('exact', 0)}), "
-                  f"{er.get('lookup_ms_mean', 0)} ms per vector lookup")
+                  f"{er.get('lookup_ms_mean', 0)} ms per candidate lookup")
     _print_timings_usage_warnings(g)
 
 

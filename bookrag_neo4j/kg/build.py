@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -51,6 +52,7 @@ from .types import Extraction
 log = logging.getLogger(__name__)
 
 MAX_DESCRIPTIONS = 5
+NAME_CACHE = 50_000  # entity-name embeddings a builder keeps across documents (about 75 MB at 384 dimensions)
 
 
 class DescriptionSummary(BaseModel):
@@ -86,6 +88,7 @@ class GraphBuilder:
         self.extractor = extractor or self._default_extractor()
         self.scorer = scorer or self._default_scorer()
         self.store = ExtractionStore(ResponseCache(settings.cache_dir / "extractions.sqlite"))
+        self._name_vectors: OrderedDict[str, list[float]] = OrderedDict()  # name -> embedding, least recent first
 
     def _default_extractor(self) -> Extractor:
         choice = self.settings.kg_extractor
@@ -104,7 +107,7 @@ class GraphBuilder:
     @property
     def config(self) -> str:
         s = self.settings
-        er = (f"gradient(k={s.er_top_k},g={s.er_gradient},min={s.er_min_score},single={s.er_single_candidate_score},"
+        er = (f"gradient(exact,k={s.er_top_k},g={s.er_gradient},min={s.er_min_score},single={s.er_single_candidate_score},"
               f"floor={s.er_similarity_floor},scorer={self.scorer.fingerprint},"
               f"judge={self.llm.model if self.llm else '-'})" if self.er_mode == "gradient" else "basic")
         return f"{self.extractor.fingerprint}|{er}"
@@ -148,7 +151,7 @@ class GraphBuilder:
 
         began = time.perf_counter()
         s = self.settings
-        resolver = Resolver(self.graph, doc_key, mode=self.er_mode, scorer=self.scorer, llm=self.llm,
+        resolver = Resolver(doc_key, mode=self.er_mode, scorer=self.scorer, llm=self.llm,
                             top_k=s.er_top_k, gradient=s.er_gradient, min_score=s.er_min_score,
                             single_candidate_score=s.er_single_candidate_score,
                             similarity_floor=s.er_similarity_floor)
@@ -156,19 +159,16 @@ class GraphBuilder:
         with stage(self.progress, f"resolving entities ({self.er_mode})", len(nodes)) as resolving:
             for node, extraction in zip(nodes, extractions, strict=True):
                 keys = await resolver.add_node(node.key, extraction, [vectors.get(e.name) for e in extraction.entities])
-                if self.er_mode == "gradient" and resolver.created:
-                    await self._write("kg/merge_entities", resolver.new_rows(resolver.flush_created()), doc_key)
                 _collect_relations(relations, extraction, keys)
                 resolving.advance()
-        await self._write("kg/merge_entities", resolver.new_rows(resolver.flush_created()), doc_key)
         seconds["resolve"] = time.perf_counter() - began
 
-        began = time.perf_counter()
+        began = time.perf_counter()  # the entities are written once, with everything resolution found
         entities = list(resolver.entities.values())
         descriptions = await self._descriptions(entities)
         await self._write("kg/merge_entities", [
-            {"key": e.key, "props": {"description": descriptions[e.key], "aliases": e.aliases, "merges": e.merges,
-                                     "merged_from": e.merged_from,
+            {"key": e.key, "props": {**resolver.properties(e), "description": descriptions[e.key], "aliases": e.aliases,
+                                     "merges": e.merges, "merged_from": e.merged_from,
                                      "mentions": len(e.mentions)}} for e in entities], doc_key)
         mentions = [{"entity": e.key, "node": n} for e in entities for n in e.mentions]
         await self._write("kg/merge_mentions", mentions, doc_key)
@@ -192,12 +192,19 @@ class GraphBuilder:
         )
 
     async def _embed_names(self, extractions: Sequence[Extraction]) -> dict[str, list[float]]:
+        """Each distinct name embedded once; names met in earlier documents of this builder come from its cache."""
         names = list(dict.fromkeys(e.name for x in extractions for e in x.entities))
-        vectors: dict[str, list[float]] = {}
-        with stage(self.progress, "embedding entity names", len(names)) as embedding:
-            for chunk in batches(names, 512):
+        vectors = {name: self._name_vectors[name] for name in names if name in self._name_vectors}
+        missing = [name for name in names if name not in vectors]
+        with stage(self.progress, "embedding entity names", len(missing)) as embedding:
+            for chunk in batches(missing, 512):
                 vectors.update(zip(chunk, await self.models.embedder.embed(list(chunk)), strict=True))
                 embedding.advance(len(chunk))
+        for name in names:
+            self._name_vectors[name] = vectors[name]
+            self._name_vectors.move_to_end(name)
+        while len(self._name_vectors) > NAME_CACHE:
+            self._name_vectors.popitem(last=False)
         return vectors
 
     async def _descriptions(self, entities: Sequence[Entity]) -> dict[str, str]:

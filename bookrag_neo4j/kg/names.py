@@ -13,6 +13,7 @@ are left alone). Exact identity is what basic ER uses and what gradient ER check
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _SPLIT = re.compile(r"[\s,;:/()\[\]{}\"“”‘’]+|(?<!\w)['.-]|['.-](?!\w)")
 _STOP = {"of", "and", "the", "for", "in", "on", "to", "a", "an", "&"}
@@ -30,6 +31,7 @@ def _singular(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=1 << 16)  # entity resolution normalises the same names again and again
 def normalise(name: str) -> str:
     """Lower case, punctuation between words removed, possessives dropped, words singular."""
     text = name.lower().replace("'s ", " ").removesuffix("'s")

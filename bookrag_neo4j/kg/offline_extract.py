@@ -83,7 +83,7 @@ def load_spacy(model: str | None = None) -> Any:
     data = sorted(Path(spec.submodule_search_locations[0]).glob("en_core_web_sm*-*"))
     if not data:
         raise ModelNotConfiguredError(f"no model data folder inside {spec.submodule_search_locations[0]}")
-    return spacy.load(data[-1])
+    return spacy.load(data[-1], exclude=["lemmatizer"])  # lemmas are never read: the rest runs unchanged
 
 
 class SpacyExtractor:

@@ -1,6 +1,7 @@
-"""Entity resolution (paper Algorithm 1), incremental and in document order, over the Neo4j vector index.
+"""Entity resolution (paper Algorithm 1), incremental and in document order, over an in-memory matrix of the
+document's entity embeddings.
 
-    resolver = Resolver(graph, doc_key, mode="gradient", scorer=NameScorer(), llm=llm)
+    resolver = Resolver(doc_key, mode="gradient", scorer=NameScorer(), llm=llm)
     for node, extraction, vectors in ...:                 # tree nodes in reading order
         keys = await resolver.add_node(node.key, extraction, vectors)   # entity name -> canonical key
     resolver.table.entities                              # the canonical entities, with mentions and aliases
@@ -10,15 +11,15 @@ For each new entity of a node:
 1. **Structural** entities (a table, figure or formula of that node) are always new.
 2. **Exact identity** (normalised name + type, see :mod:`.names`) with an entity seen before: the same
    entity. This is all that ``mode="basic"`` does: the baseline the paper compares against.
-3. ``mode="gradient"``: the top ``top_k`` entities of the document by cosine on the ``entity_embedding``
-   vector index (gate: cosine at least ``similarity_floor``), scored by the scorer, then
+3. ``mode="gradient"``: the top ``top_k`` entities of the document by cosine (exact, over the matrix of the
+   entities resolved so far; gate: cosine at least ``similarity_floor``), scored by the scorer, then
    :func:`~.gradient.gradient_decision`: **new**, **merge** into the single kept candidate, or **judge**: the
    LLM (``er_judge`` prompt) picks one of the kept candidates or none. Without an LLM a judge case merges
    into the top candidate only if it reaches ``single_candidate_score``; otherwise the entity is new.
 
-Entities of the same node are not resolved against each other (they are written to Neo4j after their
-node), as in the reference code. New entities are written as soon as their node is resolved, so the
-next node's lookups see them.
+Entities of the same node are not resolved against each other (they join the matrix after their node), as in
+the reference code. The candidates are the document's own entities: no index query per name, and no other
+document's entities crowding them out of a library-wide top k. The builder writes the entities once, at the end.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy as np
+
 from ..errors import ModelError
-from ..graph.client import GraphClient
 from ..keys import entity_key
 from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
@@ -62,10 +64,13 @@ class Entity:
     mentions: list[str] = field(default_factory=list)
     merges: int = 0  # entities the gradient rule (or the judge) merged into this one
     merged_from: list[str] = field(default_factory=list)  # their names, for auditing ER
+    array: np.ndarray | None = field(default=None, repr=False)  # the embedding as an array, made once for scoring
 
     def view(self) -> EntityView:
+        if self.array is None and self.embedding is not None:
+            self.array = np.asarray(self.embedding)
         return EntityView(self.key, self.name, self.type, self.descriptions[0] if self.descriptions else "",
-                          self.embedding)
+                          self.array)
 
     def absorb(self, entity: ExtractedEntity, node_key: str) -> None:
         if entity.name != self.name and entity.name not in self.aliases:
@@ -79,7 +84,7 @@ class Entity:
 
 @dataclass
 class ERStats:
-    """What resolution did: decisions by kind, vector lookups and their Neo4j time."""
+    """What resolution did: decisions by kind, candidate lookups (one a node with new names) and their time."""
 
     decisions: Counter = field(default_factory=Counter)
     lookups: int = 0
@@ -93,7 +98,43 @@ class ERStats:
     def as_dict(self) -> dict[str, float | int]:
         per = self.lookup_seconds / self.lookups * 1000 if self.lookups else 0.0
         return {**dict(sorted(self.decisions.items())), "merges": self.merges, "lookups": self.lookups,
-                "lookup_entities": self.lookup_entities, "lookup_ms_mean": round(per, 2)}
+                "lookup_entities": self.lookup_entities, "lookup_ms_mean": round(per, 3)}
+
+
+class EntityMatrix:
+    """The unit-length embeddings of the entities that may be candidates, as rows of one growing matrix."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        self._rows = np.zeros((0, 0), dtype=np.float32)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def add(self, key: str, vector: Sequence[float]) -> None:
+        v = np.asarray(vector, dtype=np.float32)
+        if not self.keys:
+            self._rows = np.zeros((64, v.shape[0]), dtype=np.float32)
+        elif len(self.keys) == self._rows.shape[0]:
+            self._rows = np.concatenate([self._rows, np.zeros_like(self._rows)])
+        norm = float(np.linalg.norm(v))
+        self._rows[len(self.keys)] = v / norm if norm else v
+        self.keys.append(key)
+
+    def nearest(self, vectors: Sequence[Sequence[float]], *, among: int, top: int, floor: float) -> list[list[str]]:
+        """For each vector, the keys of the ``top`` rows of the first ``among`` by cosine, those at ``floor`` or
+        above, best first."""
+        if among == 0 or not vectors:
+            return [[] for _ in vectors]
+        queries = np.asarray(vectors, dtype=np.float32)
+        queries /= np.maximum(np.linalg.norm(queries, axis=1, keepdims=True), 1e-12)
+        sims = queries @ self._rows[:among].T
+        out = []
+        for row in sims:
+            best = np.argpartition(-row, top - 1)[:top] if among > top else np.arange(among)
+            best = best[np.argsort(-row[best], kind="stable")]
+            out.append([self.keys[i] for i in best if row[i] >= floor])
+        return out
 
 
 class Resolver:
@@ -101,14 +142,12 @@ class Resolver:
 
     def __init__(
         self,
-        graph: GraphClient,
         doc_key: str,
         *,
         mode: ERMode = "gradient",
         scorer: EntityScorer | None = None,
         llm: ChatModel | None = None,
         top_k: int = 10,
-        oversample: int = 4,
         gradient: float = 0.6,
         min_score: float = 0.5,
         single_candidate_score: float = 0.9,
@@ -116,26 +155,25 @@ class Resolver:
     ) -> None:
         if mode == "gradient" and scorer is None:
             raise ValueError("gradient ER needs a scorer")
-        self.graph = graph
         self.doc_key = doc_key
         self.mode = mode
         self.scorer = scorer
         self.llm = llm
         self.top_k = top_k
-        self.oversample = oversample
         self.gradient = gradient
         self.min_score = min_score
         self.single_candidate_score = single_candidate_score
         self.similarity_floor = similarity_floor
         self.entities: dict[str, Entity] = {}
         self._by_identity: dict[str, str] = {}
-        self.created: list[str] = []  # keys created since the last flush_created()
+        self.matrix = EntityMatrix()  # the candidates: non-structural entities with an embedding
         self.stats = ERStats()
 
     async def add_node(self, node_key: str, extraction: Extraction,
                        embeddings: Sequence[list[float] | None]) -> dict[str, str]:
         """Resolve one node's entities; returns lower-cased entity name -> canonical key."""
         resolved: dict[str, str] = {}
+        visible = len(self.matrix)  # entities of earlier nodes: this node's own are not candidates
         pending: list[tuple[ExtractedEntity, list[float] | None]] = []
         for entity, vector in zip(extraction.entities, embeddings, strict=True):
             if entity.type in NODE_ENTITY_TYPES:
@@ -154,21 +192,18 @@ class Resolver:
             else:
                 pending.append((entity, vector))
         if pending:
-            candidates = await self._candidates([v for _, v in pending])
+            candidates = self._candidates([v for _, v in pending], visible)
             for (entity, vector), keys in zip(pending, candidates, strict=True):
                 resolved[entity.name.lower()] = await self._resolve(entity, vector, keys, node_key)
         return resolved
 
-    def new_rows(self, keys: Sequence[str]) -> list[dict]:
-        """Rows for ``kg/merge_entities`` that create the given entities (before their final properties)."""
-        rows = []
-        for key in keys:
-            e = self.entities[key]
-            props = {"key": e.key, "name": e.name, "type": e.type, "name_key": e.name_key, "doc_key": self.doc_key}
-            if e.embedding is not None:
-                props["embedding"] = e.embedding
-            rows.append({"key": e.key, "props": props})
-        return rows
+    def properties(self, entity: Entity) -> dict:
+        """What ``kg/merge_entities`` sets of an entity's identity (name, type, keys, embedding)."""
+        props = {"key": entity.key, "name": entity.name, "type": entity.type, "name_key": entity.name_key,
+                 "doc_key": self.doc_key}
+        if entity.embedding is not None:
+            props["embedding"] = entity.embedding
+        return props
 
     # --- internals ---
     def _create(self, entity: ExtractedEntity, vector: list[float] | None, node_key: str, identity: str) -> str:
@@ -176,34 +211,25 @@ class Resolver:
         if key not in self.entities:
             self.entities[key] = Entity(key, entity.name, entity.type, name_key(entity.name, entity.type), vector)
             self._by_identity.setdefault(name_key(entity.name, entity.type), key)
-            self.created.append(key)
+            if vector is not None and entity.type not in NODE_ENTITY_TYPES:
+                self.matrix.add(key, vector)
         self.entities[key].absorb(entity, node_key)
         return key
 
-    def flush_created(self) -> list[str]:
-        """Keys of entities created since the last call (to be written before the next node's lookups)."""
-        keys, self.created = self.created, []
-        return keys
-
-    async def _candidates(self, vectors: list[list[float]]) -> list[list[str]]:
+    def _candidates(self, vectors: list[list[float]], visible: int) -> list[list[str]]:
         began = time.perf_counter()
-        rows = await self.graph.read(
-            "kg/entity_candidates", rows=[{"i": i, "embedding": v} for i, v in enumerate(vectors)],
-            doc_key=self.doc_key, k=self.top_k * self.oversample, top=self.top_k,
-            floor=(1 + self.similarity_floor) / 2, skip_types=list(NODE_ENTITY_TYPES),
-        )
+        found = self.matrix.nearest(vectors, among=visible, top=self.top_k, floor=self.similarity_floor)
         self.stats.lookup_seconds += time.perf_counter() - began
         self.stats.lookups += 1
         self.stats.lookup_entities += len(vectors)
-        by_index = {r["i"]: [k for k in r["keys"] if k in self.entities] for r in rows}
-        return [by_index.get(i, []) for i in range(len(vectors))]
+        return found
 
     async def _resolve(self, entity: ExtractedEntity, vector: list[float], keys: list[str], node_key: str) -> str:
         identity = name_key(entity.name, entity.type)
         if not keys:
             self.stats.decisions["new"] += 1
             return self._create(entity, vector, node_key, identity)
-        new = EntityView("", entity.name, entity.type, entity.description, vector)
+        new = EntityView("", entity.name, entity.type, entity.description, np.asarray(vector))
         views = [self.entities[k].view() for k in keys]
         scores = await self.scorer.score(new, views)
         decision = gradient_decision(

@@ -43,7 +43,7 @@ class EntityView:
     name: str
     type: str
     description: str = ""
-    embedding: Sequence[float] | None = None
+    embedding: Sequence[float] | np.ndarray | None = None
 
     def as_text(self) -> str:
         return f"{self.name} ({self.type}): {self.description[:300]}".strip()
