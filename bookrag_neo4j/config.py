@@ -77,6 +77,9 @@ class Settings(BaseSettings):
     tables: Literal["layout", "lines", "off"] = Field(
         "layout", description="Table detection: layout (PyMuPDF's layout model, best), lines (ruled tables, faster), off."
     )
+    parse_workers: int = Field(
+        0, ge=0, description="Processes that find tables side by side: 0 one per core (at most 8), 1 in-process."
+    )
 
     # --- Chat models (LLM and VLM) ---
     llm_provider: Literal["auto", "openai", "local", "langchain", "none"] = Field(

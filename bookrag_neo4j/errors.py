@@ -102,3 +102,8 @@ class StepError(PlanError):
         super().__init__(f"step {step!r} ({operator}) failed: {type(cause).__name__}: {cause}")
         self.step = step
         self.operator = operator
+
+
+class ScaleRunError(BookRAGError):
+    """A ``bookrag bench scale`` run folder that does not fit the command: recorded with other options or other
+    documents first, or not a run file at all."""

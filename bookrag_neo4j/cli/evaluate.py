@@ -1,5 +1,6 @@
 """The measuring commands: ``bookrag eval`` (BookRAG, ablations and baselines on a benchmark) and ``bookrag bench
-models | ingest | graph | query | scale | headings`` (the speed and memory figures the README reports)."""
+models | ingest | graph | query | scale | headings`` (the speed and memory figures the README reports; ``scale``
+lives in :mod:`.scale`)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from .common import (
     run_with_graph,
     settings_for,
 )
+from .scale import bench_scale_cmd
 
 if TYPE_CHECKING:
     from ..graph.client import GraphClient
@@ -113,26 +115,48 @@ def bench_ingest_cmd(
         "--all-stages", help="The whole pipeline (embeddings, knowledge graph), seconds and throughput per stage.")
     ] = False,
     plot: Annotated[Path | None, typer.Option(help="Also write a PNG: seconds per stage.")] = None,
+    workers: Annotated[int | None, typer.Option(
+        help="Table-finder processes (default BOOKRAG_PARSE_WORKERS: one per core; 1: in-process).")] = None,
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Indexing throughput without an LLM: pages/s for parsing, nodes+relationships/s for writing; with
     --all-stages every stage of the pipeline."""
     from ..eval.bench_ingest import bench_ingest, bench_ingest_all_stages
+    from ..parsing.table_pool import default_workers
 
     pdfs = pdf_paths(paths)
     rag = library(instance)
+    rag.settings.parse_workers = workers or rag.settings.parse_workers or default_workers()
 
     async def work(graph: GraphClient) -> dict:
         if all_stages:
             return await bench_ingest_all_stages(graph, rag.settings, rag.models, pdfs)
-        return await bench_ingest(graph, pdfs, tables=tables)
+        return await bench_ingest(graph, pdfs, tables=tables, workers=rag.settings.parse_workers)
 
     with console.status(f"Indexing {len(pdfs)} PDFs..."):
         report = run_with_graph(rag, work)
     stages = report["seconds"]
     _plot(plot, list(stages), list(stages.values()), ylabel="seconds",
           title=f"Indexing: seconds per stage, {report['documents']} PDFs, {report['pages']} pages")
+    print_json(report if as_json else {k: v for k, v in report.items() if k != "per_document"})
+
+
+@bench_app.command("tables")
+def bench_tables_cmd(
+    paths: PdfPathsArg,
+    tables: Annotated[str, typer.Option(help="Table detection: layout or lines.")] = "layout",
+    workers: Annotated[int | None, typer.Option(help="Table-finder processes (default: one per core).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The table prefilter's precision and recall over pages, against running the table finder on every page."""
+    from ..eval.bench_tables import bench_tables
+    from ..parsing.table_pool import default_workers
+
+    if tables not in ("layout", "lines"):
+        raise typer.BadParameter("--tables is layout or lines")
+    with console.status("Finding tables on every page..."):
+        report = bench_tables(pdf_paths(paths), mode=tables, workers=workers or default_workers())  # type: ignore[arg-type]
     print_json(report if as_json else {k: v for k, v in report.items() if k != "per_document"})
 
 
@@ -232,29 +256,7 @@ def bench_cypher_cmd(
     console.print({k: v for k, v in report.items() if k != "per_question"})
 
 
-@bench_app.command("scale")
-def bench_scale_cmd(
-    question: Annotated[list[str], typer.Option(help="A question (repeatable), asked of the whole library.")],
-    sizes: Annotated[str, typer.Option(help="Library sizes (documents), comma-separated.")] = "1,5,20",
-    repeat: RepeatOpt = 3,
-    no_llm: NoLlmPlanOpt = False,
-    method: MethodOpt = "bookrag",
-    plot: Annotated[Path | None, typer.Option(help="Also write a PNG: p50 by library size.")] = None,
-    instance: InstanceOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Retrieval latency as the library grows: the questions asked of the first 1, 5, 20... indexed documents."""
-    from ..eval.bench_query import bench_scale
-
-    rag = library(instance, use_llm=not no_llm)
-    rows = run_with_graph(rag, lambda graph: bench_scale(rag.retriever(graph), question,
-                                                         sizes=[int(s) for s in sizes.split(",")], repeat=repeat,
-                                                         method=method))
-    _plot(plot, [f"{r['documents']} docs" for r in rows], [r["without_model_inference"]["p50_ms"] for r in rows],
-          ylabel="p50 ms, without model inference", title="Retrieval latency as the library grows")
-    render(rows, ("documents", "pages", "tree nodes", "entities", "p50 ms", "p95 ms", "p50 ms with models"),
-           ((r["documents"], r["pages"], r["tree_nodes"], r["entities"], r["without_model_inference"]["p50_ms"],
-             r["without_model_inference"]["p95_ms"], r["with_model_inference"]["p50_ms"]) for r in rows), as_json)
+bench_app.command("scale")(bench_scale_cmd)  # in .scale: the growing library, its projection
 
 
 @bench_app.command("compare")

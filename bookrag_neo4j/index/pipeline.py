@@ -42,6 +42,7 @@ from ..llm.usage import track_usage
 from ..parsing.blocks import ParsedDocument
 from ..parsing.mineru import load_mineru_output
 from ..parsing.pymupdf_parser import parse_pdf
+from ..parsing.table_pool import default_workers
 from ..progress import ProgressCallback, stage
 from ..tree.build import build_tree
 from ..tree.headings import detect_headings
@@ -109,9 +110,24 @@ class Indexer:
                     force: bool = False) -> IndexReport:
         """Index a PDF (or a MinerU output folder): the tree, block embeddings (``embed``), the knowledge
         graph (``graph``), the layout layer (``layout``) and the content graph on it (``content_graph``; default:
-        with the layout layer). Bad input raises ``DocumentError`` before anything is written."""
-        report = await self._index_tree(path, mineru_output=mineru_output, embed=embed, force=force)
-        if graph:
+        with the layout layer). Bad input raises ``DocumentError`` before anything is written.
+
+        The block embeddings and the knowledge graph run side by side: the graph needs only the tree, and its
+        extractor (spaCy, or an LLM service) works on one core while the embedder uses the rest."""
+        report = await self._index_tree(path, mineru_output=mineru_output, embed=embed and not graph, force=force)
+        if graph and embed:
+            async def timed_embed() -> int:
+                began = time.perf_counter()
+                embedded = await self.embed(report.doc_key)
+                if report.status != "unchanged":
+                    report.seconds["embed"] = round(time.perf_counter() - began, 3)
+                return embedded
+
+            async with asyncio.TaskGroup() as group:  # a failure in one cancels the other
+                embedding = group.create_task(timed_embed())
+                building = group.create_task(self.build_graph(report.doc_key, force=force))
+            report.embedded, report.graph = embedding.result(), building.result()
+        elif graph:
             report.graph = await self.build_graph(report.doc_key, force=force)
         if layout:
             report.layout = await self.build_layout(report.doc_key, force=force)
@@ -164,7 +180,8 @@ class Indexer:
         if parsed is None:
             with stage(self.progress, f"parsing {path.name}") as parsing:
                 parsed = await asyncio.to_thread(
-                    parse_pdf, path, image_dir=self.image_dir, tables=self.settings.tables, on_page=parsing.update)
+                    parse_pdf, path, image_dir=self.image_dir, tables=self.settings.tables, on_page=parsing.update,
+                    workers=self.settings.parse_workers or default_workers())
         timings["parse"] = time.perf_counter() - began
         return await self._index_parsed(parsed, timings, embed=embed)
 

@@ -16,8 +16,9 @@ import logging
 import re
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pymupdf
 
@@ -36,12 +37,12 @@ from .layout import (
     running_lines,
 )
 from .refine import dehyphenate, refine
-from .tables import clean_cells, set_table
+from .table_pool import table_finder
+from .tables import TableMode, set_table
 
 log = logging.getLogger(__name__)
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|CMBX|CMB\d", re.IGNORECASE)
-TableMode = Literal["layout", "lines", "off"]
 MIN_IMAGE_SIDE = 40.0  # points; smaller images are icons, bullets, logos
 CAPTION_GAP = 80.0  # points between a table/figure and its caption
 
@@ -138,41 +139,6 @@ def _image_blocks(page: pymupdf.Page, number: int) -> list[Block]:
     return found
 
 
-def _table_blocks(page: pymupdf.Page, number: int, mode: TableMode) -> list[Block]:
-    try:
-        tables = page.find_tables(use_layout=mode == "layout").tables
-    except Exception as exc:  # a damaged page must not stop the document
-        log.warning("table detection failed on page %d: %s", number, exc)
-        return []
-    out = []
-    words = page.get_text("words") if tables else []
-    for table in tables:
-        cells = clean_cells(_cell_texts(table, words))
-        filled = sum(bool(c) for row in cells for c in row)
-        if len(cells) < 2 or not cells[0] or len(cells[0]) < 2 or filled < 0.4 * len(cells) * len(cells[0]):
-            continue
-        out.append(set_table(Block(kind="table", text="", page=number, bbox=tuple(table.bbox)), cells))
-    return out
-
-
-def _cell_texts(table: Any, words: list[tuple]) -> list[list[str]]:
-    """Cell text from the page's words (which carry the spaces PyMuPDF synthesises between them): each word
-    goes to the cell holding its centre. ``Table.extract()`` glues words in PDFs without space characters."""
-    x0, y0, x1, y1 = table.bbox
-    inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
-    grid: list[list[list[tuple]]] = [[[] for _ in row.cells] for row in table.rows]
-    for w in inside:
-        cx, cy = (w[0] + w[2]) / 2, (w[1] + w[3]) / 2
-        for r, row in enumerate(table.rows):
-            if row.bbox[1] - 1 <= cy <= row.bbox[3] + 1:
-                for c, cell in enumerate(row.cells):
-                    if cell and cell[0] - 1 <= cx <= cell[2] + 1:
-                        grid[r][c].append(w)
-                        break
-                break
-    return [[" ".join(w[4] for w in sorted(cell, key=lambda w: (round(w[1]), w[0]))) for cell in row] for row in grid]
-
-
 def _inside(block: Block, region: Block) -> bool:
     cx, cy = (block.bbox[0] + block.bbox[2]) / 2, (block.bbox[1] + block.bbox[3]) / 2
     x0, y0, x1, y1 = region.bbox
@@ -232,13 +198,59 @@ def _save_images(page: pymupdf.Page, blocks: list[Block], image_dir: Path, conte
         block.image_path = str(path)
 
 
+@dataclass
+class _Pages:
+    """The first pass over a PDF: each page's text and image blocks without running lines, its size, and how
+    many of its text rows have three or more cells."""
+
+    blocks: dict[int, list[Block]]
+    sizes: dict[int, tuple[float, float]]
+    cell_rows: dict[int, int]
+    body_size: float
+
+    def table_candidates(self) -> list[int]:
+        """The table prefilter: pages that can hold a table (three text rows of three or more cells, or a
+        "Table N" caption). ``bookrag bench tables`` measures it against running the finder on every page."""
+        return [n for n, blocks in self.blocks.items() if blocks and (
+            self.cell_rows[n] >= 3 or any(b.kind == "caption" and TABLE_CAPTION.match(b.text) for b in blocks))]
+
+
+def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int], None] | None) -> _Pages:
+    pages: dict[int, list[Block]] = {}
+    cell_rows: dict[int, int] = {}
+    sizes: dict[int, tuple[float, float]] = {}
+    for page in doc:
+        number = page.number + 1
+        sizes[number] = (page.rect.width, page.rect.height)
+        text_blocks, cell_rows[number] = _text_blocks(page, number)
+        pages[number] = text_blocks + _image_blocks(page, number)
+        if on_page:
+            on_page(number, 2 * doc.page_count)
+    if not any(b.text.strip() for blocks in pages.values() for b in blocks):
+        raise DocumentError(
+            f"{path.name} has no text layer (scanned or image-only): OCR it first (e.g. `ocrmypdf in.pdf out.pdf`) "
+            "or index MinerU output with --mineru-output"
+        )
+    running = running_lines(pages, {n: h for n, (_, h) in sizes.items()})
+    pages = {n: [b for b in blocks if id(b) not in running] for n, blocks in pages.items()}
+    return _Pages(pages, sizes, cell_rows, body_font_size([b for blocks in pages.values() for b in blocks]))
+
+
+def table_candidate_pages(path: Path) -> list[int]:
+    """The pages (1-based) on which :func:`parse_pdf` runs the table finder."""
+    doc, _ = open_pdf(path)
+    with doc:
+        return _read_pages(doc, path, None).table_candidates()
+
+
 def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | bool = "layout",
-              on_page: Callable[[int, int], None] | None = None) -> ParsedDocument:
+              on_page: Callable[[int, int], None] | None = None, workers: int = 1) -> ParsedDocument:
     """Parse a PDF into blocks in reading order (see the module docstring).
 
-    ``tables``: ``"layout"`` (PyMuPDF's layout model decides, the most accurate, ~0.3 s a candidate page),
-    ``"lines"`` (ruled tables only, several times faster) or ``"off"``. ``on_page(done, total)`` is called as
-    pages are read and again as they are laid out (``total`` counts both passes)."""
+    ``tables``: ``"layout"`` (PyMuPDF's layout model decides, the most accurate, ~0.5 CPU-s a candidate page),
+    ``"lines"`` (ruled tables only, several times faster) or ``"off"``. ``workers``: processes that find tables
+    side by side (:mod:`.table_pool`; 1: in-process). ``on_page(done, total)`` is called as pages are read and
+    again as they are laid out (``total`` counts both passes)."""
     mode: TableMode = "layout" if tables is True else "off" if tables is False else tables
     doc, content_hash = open_pdf(path)
     with doc:
@@ -247,50 +259,33 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
             point = dest.get("to") if isinstance(dest, dict) else None
             if page >= 1 and title.strip():
                 outline.append(OutlineEntry(level, " ".join(title.split()), page, point.y if point else None))
-        pages: dict[int, list[Block]] = {}
-        table_signal: dict[int, int] = {}
-        sizes: dict[int, tuple[float, float]] = {}
-        for page in doc:
-            number = page.number + 1
-            sizes[number] = (page.rect.width, page.rect.height)
-            text_blocks, cell_rows = _text_blocks(page, number)
-            pages[number] = text_blocks + _image_blocks(page, number)
-            table_signal[number] = cell_rows
-            if on_page:
-                on_page(number, 2 * doc.page_count)
-        if not any(b.text.strip() for blocks in pages.values() for b in blocks):
-            raise DocumentError(
-                f"{path.name} has no text layer (scanned or image-only): OCR it first (e.g. `ocrmypdf in.pdf out.pdf`) "
-                "or index MinerU output with --mineru-output"
-            )
-        running = running_lines(pages, {n: h for n, (_, h) in sizes.items()})
-        everything = [b for blocks in pages.values() for b in blocks if id(b) not in running]
-        body = body_font_size(everything)
+        first = _read_pages(doc, path, on_page)
+        candidates = set(first.table_candidates()) if mode != "off" else set()
+        find_tables = table_finder(path, content_hash, doc, sorted(candidates), mode, workers)
         warnings: list[str] = []
         ordered: list[Block] = []
         if image_dir is not None:
             image_dir.mkdir(parents=True, exist_ok=True)
-        for number, blocks in pages.items():
+        for number, blocks in first.blocks.items():
             if on_page:
                 on_page(doc.page_count + number, 2 * doc.page_count)
-            blocks = [b for b in blocks if id(b) not in running]
             if not blocks:
                 warnings.append(f"page {number} is empty")
                 continue
-            has_caption = any(b.kind == "caption" and TABLE_CAPTION.match(b.text) for b in blocks)
-            if mode != "off" and (table_signal[number] >= 3 or has_caption):
-                found = _table_blocks(doc[number - 1], number, mode)
+            if number in candidates:
+                found = find_tables(number)
                 if found:
                     blocks = [b for b in blocks if not any(_inside(b, t) for t in found) or b.kind == "caption"] + found
             for b in blocks:
-                if b.kind == "text" and is_title_candidate(b, body):
+                if b.kind == "text" and is_title_candidate(b, first.body_size):
                     b.kind = "title"
                 if b.kind in ("text", "title", "caption"):
                     b.text = dehyphenate(b.text)
-            blocks = _attach_captions(blocks, sizes[number][0])
+            width = first.sizes[number][0]
+            blocks = _attach_captions(blocks, width)
             if image_dir is not None:
                 _save_images(doc[number - 1], blocks, image_dir, content_hash)
-            ordered += reading_order(blocks, sizes[number][0])
+            ordered += reading_order(blocks, width)
         metadata_title = (doc.metadata or {}).get("title") or ""
         first_title = next((b.text for b in ordered if b.kind == "title"), "")
         return ParsedDocument(
@@ -300,7 +295,7 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
             page_count=doc.page_count,
             blocks=refine(ordered),
             outline=outline,
-            page_sizes=sizes,
+            page_sizes=first.sizes,
             parser="pymupdf",
             warnings=warnings,
         )

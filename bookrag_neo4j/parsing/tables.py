@@ -1,10 +1,19 @@
-"""Table rendering: cells to Markdown, HTML and a plain-text linearisation (what embedders and rerankers read)."""
+"""Tables: PyMuPDF's table finder on one page, and rendering of cells to Markdown, HTML and a plain-text
+linearisation (what embedders and rerankers read)."""
 
 from __future__ import annotations
 
 import html
+import logging
+from typing import Any, Literal
+
+import pymupdf
 
 from .blocks import Block
+
+log = logging.getLogger(__name__)
+
+TableMode = Literal["layout", "lines", "off"]
 
 
 def clean_cells(rows: list[list[str | None]]) -> list[list[str]]:
@@ -50,3 +59,40 @@ def set_table(block: Block, cells: list[list[str]]) -> Block:
     block.table_html = to_html(cells)
     block.text = linearise(cells, block.caption)
     return block
+
+
+def page_tables(page: pymupdf.Page, number: int, mode: TableMode) -> list[Block]:
+    """The tables PyMuPDF finds on a page (``mode`` layout or lines), as table blocks; noise (one row or column,
+    mostly empty cells) is dropped."""
+    try:
+        tables = page.find_tables(use_layout=mode == "layout").tables
+    except Exception as exc:  # a damaged page must not stop the document
+        log.warning("table detection failed on page %d: %s", number, exc)
+        return []
+    out = []
+    words = page.get_text("words") if tables else []
+    for table in tables:
+        cells = clean_cells(_cell_texts(table, words))
+        filled = sum(bool(c) for row in cells for c in row)
+        if len(cells) < 2 or not cells[0] or len(cells[0]) < 2 or filled < 0.4 * len(cells) * len(cells[0]):
+            continue
+        out.append(set_table(Block(kind="table", text="", page=number, bbox=tuple(table.bbox)), cells))
+    return out
+
+
+def _cell_texts(table: Any, words: list[tuple]) -> list[list[str]]:
+    """Cell text from the page's words (which carry the spaces PyMuPDF synthesises between them): each word
+    goes to the cell holding its centre. ``Table.extract()`` glues words in PDFs without space characters."""
+    x0, y0, x1, y1 = table.bbox
+    inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
+    grid: list[list[list[tuple]]] = [[[] for _ in row.cells] for row in table.rows]
+    for w in inside:
+        cx, cy = (w[0] + w[2]) / 2, (w[1] + w[3]) / 2
+        for r, row in enumerate(table.rows):
+            if row.bbox[1] - 1 <= cy <= row.bbox[3] + 1:
+                for c, cell in enumerate(row.cells):
+                    if cell and cell[0] - 1 <= cx <= cell[2] + 1:
+                        grid[r][c].append(w)
+                        break
+                break
+    return [[" ".join(w[4] for w in sorted(cell, key=lambda w: (round(w[1]), w[0]))) for cell in row] for row in grid]

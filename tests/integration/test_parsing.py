@@ -46,7 +46,7 @@ def test_paper_figures_and_tables_with_captions() -> None:
 
 
 def test_10k_tables_keep_words_apart() -> None:
-    parsed = parse_pdf(need(TEN_K))
+    parsed = parse_pdf(need(TEN_K), workers=2)  # the table pool (its equivalence: test_table_pool.py)
     tables = [b for b in parsed.blocks if b.kind == "table"]
     assert len(tables) >= 10
     assert any("Net sales" in t.text or "Total net sales" in t.text for t in tables)

@@ -275,7 +275,7 @@ async def test_ask_with_a_scripted_llm_cites_what_it_used(graph: GraphClient, bo
 
 
 async def test_bench_scale_grows_the_library(graph: GraphClient, book, settings, dimensions) -> None:
-    from bookrag_neo4j.eval.bench_query import bench_scale
+    from bookrag_neo4j.eval.bench_scale import bench_scale
     from bookrag_neo4j.llm.reranker import FusionReranker
 
     embedder = NearbyEmbedder(dimensions)

@@ -1,0 +1,377 @@
+"""``bookrag bench scale``: the library measured as it grows, document by document.
+
+    plan = plan_documents(paths, order="pages")                  # de-duplicated by content key, fewest pages first
+    indexer = Indexer(graph, run_settings(settings, out), models, use_llm=False)     # the run's own caches
+    run = await bench_scale_ingest(indexer, retriever, settings, plan, out=out, sizes=[1, 5, 10], config=config)
+    run.rows[-1].store_bytes, run.rows[-1].latency.p50_ms          # scale-out/scale.json, scale-out/report.md
+    rows = await bench_scale(retriever, questions, sizes=[1, 5, 20])  # no ingest: over the indexed library
+
+:func:`bench_scale_ingest` indexes the documents in order with the normal :class:`~bookrag_neo4j.index.pipeline.Indexer`
+(``stages``: ``tree`` = tree and embeddings, ``graph`` = also the knowledge graph, ``all`` = also the layout layer
+and content graph) and, each time the library reaches a size of ``sizes``, records a :class:`ScaleRow`: ingest
+pages/s of the documents added since the previous size and cumulatively, the store on disk, heap, page cache,
+the memory of a library-wide GDS projection (:mod:`.scale_probe`), retrieval p50/p95 with and without model
+inference (:func:`~bookrag_neo4j.eval.bench_query.bench_query`) and node and relationship counts. The run
+file (``scale.json``) and ``report.md`` are rewritten after each size.
+
+The run resumes: started again with the same ``out`` and options, it keeps the rows already recorded and goes
+on from the next size; indexing is idempotent, so a document already complete is a no-op (``reused``) and one
+left half-done by an interrupted run is finished (``partial``). Only documents indexed from nothing in this run
+(``indexed``) count in pages/s. A document the parser rejects is recorded as ``failed`` and left out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from ..config import Settings
+from ..errors import DocumentError, ScaleRunError
+from ..graph.client import GraphClient
+from ..index.pipeline import Indexer, IndexReport
+from ..keys import file_key
+from ..library.documents import get_document
+from ..methods import Retriever
+from ..retrieval import selectors
+from .bench_query import bench_query
+from .scale_probe import Footprint, ProjectionMemory, projection_memory, server_footprint
+
+log = logging.getLogger(__name__)
+
+Stages = Literal["tree", "graph", "all"]
+Outcome = Literal["indexed", "partial", "reused", "failed"]
+DEFAULT_QUESTIONS = ("What are the main topics of this document?",
+                     "What figures does the main table report?",
+                     "Who is responsible for what the document describes?")
+RUN_FILE, REPORT_FILE = "scale.json", "report.md"
+
+
+class PlannedDocument(BaseModel):
+    path: str
+    key: str
+    name: str
+    pages: int
+
+
+class DocumentOutcome(BaseModel):
+    """One document of the run: ``indexed`` (from nothing, timed), ``partial`` (finished after an interrupted
+    run), ``reused`` (already complete: a no-op) or ``failed`` (rejected; left out of the library)."""
+
+    name: str
+    key: str
+    pages: int = 0
+    outcome: Outcome
+    seconds: float = 0.0
+    stage_seconds: dict[str, float] = Field(default_factory=dict)  # the index report's, e.g. tree.parse, graph.extract
+    error: str | None = None
+
+
+class Latency(BaseModel):
+    p50_ms: float
+    p95_ms: float
+    with_models_p50_ms: float
+    with_models_p95_ms: float
+    runs: int
+    mean_evidence_nodes: float
+
+
+class ScaleRow(BaseModel):
+    """The library at one size."""
+
+    documents: int
+    pages: int
+    tree_nodes: int
+    entities: int
+    nodes: int  # the whole database's
+    relationships: int
+    new_documents: int  # added since the previous size: indexed + partial + reused
+    indexed_documents: int
+    partial_documents: int
+    reused_documents: int
+    indexed_pages: int  # pages of the ``indexed`` ones: the numerator of ingest_pages_per_s
+    ingest_seconds: float
+    ingest_pages_per_s: float | None
+    cumulative_pages_per_s: float | None  # every row's indexed pages over their seconds, up to this size
+    store_bytes: int | None
+    tx_log_bytes: int | None
+    store_source: str
+    heap_used_bytes: int | None
+    heap_committed_bytes: int | None
+    heap_max_bytes: int | None
+    old_gen_used_bytes: int | None
+    pagecache_bytes: int | None
+    projection: ProjectionMemory | None
+    latency: Latency | None
+    run: int
+    measured_at: str
+    outcomes: list[DocumentOutcome] = Field(default_factory=list)
+
+
+class ScaleConfig(BaseModel):
+    stages: Stages
+    questions: list[str]
+    method: str
+    repeat: int
+    llm: bool
+    checkpoint: bool = True  # restart a managed server before reading its store size (scale_probe.store_size)
+
+
+class RunRecord(BaseModel):
+    """One invocation of the command on a run folder (a resumed run adds one)."""
+
+    run: int
+    started_at: str
+    warm_up_seconds: float = 0.0  # loading the models before anything is timed
+    finished_at: str | None = None
+    last_size: int | None = None
+
+
+class ScaleRun(BaseModel):
+    """What ``scale.json`` holds: the options, the planned documents, a row per size, the invocations."""
+
+    config: ScaleConfig
+    sizes: list[int]
+    documents: list[PlannedDocument]
+    rows: list[ScaleRow] = Field(default_factory=list)
+    runs: list[RunRecord] = Field(default_factory=list)
+
+
+def run_settings(settings: Settings, out: Path) -> Settings:
+    """The indexer's settings for a run in ``out``: its own cache folder (``out/cache``, where the graph stage keeps
+    its extraction store), so that no document is timed on extractions cached by an earlier run elsewhere; a
+    resumed run reuses it, and the documents it could serve are the ``partial`` ones, not timed anyway. (The
+    LLM's response cache belongs to the models: with an LLM, ``BOOKRAG_LLM_CACHE=false`` times real calls.)"""
+    return settings.model_copy(update={"cache_dir": out / "cache"})
+
+
+def plan_documents(paths: list[Path], *, order: Literal["given", "pages"] = "given") -> list[PlannedDocument]:
+    """The PDFs to grow the library with: de-duplicated by content key (the first path wins), in the given order
+    or by page count (fewest first, then name). Two different files with one name are an error: the library
+    keeps one document per file name."""
+    import pymupdf
+
+    planned: dict[str, PlannedDocument] = {}
+    for path in paths:
+        if not path.is_file():
+            raise DocumentError(f"{path}: no such file")
+        key = file_key(path)
+        if key in planned:
+            continue
+        try:
+            with pymupdf.open(path) as pdf:
+                pages = pdf.page_count
+        except (RuntimeError, ValueError) as exc:
+            raise DocumentError(f"{path}: not a PDF PyMuPDF can open ({exc})") from exc
+        planned[key] = PlannedDocument(path=str(path.absolute()), key=key, name=path.name, pages=pages)
+    names: dict[str, str] = {}
+    for doc in planned.values():
+        if doc.name in names:
+            raise DocumentError(f"{names[doc.name]} and {doc.path} are different files named {doc.name}: the library "
+                                "keeps one document per file name (indexing one replaces the other); rename one")
+        names[doc.name] = doc.path
+    docs = list(planned.values())
+    return sorted(docs, key=lambda d: (d.pages, d.name)) if order == "pages" else docs
+
+
+def assemble_row(*, size: int, batch: list[DocumentOutcome], previous: list[ScaleRow], counts: dict[str, int],
+                 footprint: Footprint, projection: ProjectionMemory | None, latency: Latency | None,
+                 run: int) -> ScaleRow:
+    """The row for the library at ``size`` documents from what was indexed since the previous size (``batch``),
+    the rows before it, the library's ``counts`` (pages, tree_nodes, entities) and the server's figures."""
+    timed = [o for o in batch if o.outcome == "indexed"]
+    pages, seconds = sum(o.pages for o in timed), sum(o.seconds for o in timed)
+    all_pages = pages + sum(r.indexed_pages for r in previous)
+    all_seconds = seconds + sum(r.ingest_seconds for r in previous)
+    return ScaleRow(
+        documents=size, pages=counts["pages"], tree_nodes=counts["tree_nodes"], entities=counts["entities"],
+        nodes=footprint.nodes, relationships=footprint.relationships,
+        new_documents=sum(o.outcome != "failed" for o in batch), indexed_documents=len(timed),
+        partial_documents=sum(o.outcome == "partial" for o in batch),
+        reused_documents=sum(o.outcome == "reused" for o in batch),
+        indexed_pages=pages, ingest_seconds=round(seconds, 2),
+        ingest_pages_per_s=round(pages / seconds, 2) if seconds > 0 else None,
+        cumulative_pages_per_s=round(all_pages / all_seconds, 2) if all_seconds > 0 else None,
+        store_bytes=footprint.store_bytes, tx_log_bytes=footprint.tx_log_bytes, store_source=footprint.store_source,
+        heap_used_bytes=footprint.heap_used_bytes, heap_committed_bytes=footprint.heap_committed_bytes,
+        heap_max_bytes=footprint.heap_max_bytes, old_gen_used_bytes=footprint.old_gen_used_bytes,
+        pagecache_bytes=footprint.pagecache_bytes,
+        projection=projection, latency=latency, run=run,
+        measured_at=datetime.now(UTC).isoformat(timespec="seconds"), outcomes=batch)
+
+
+def latency_of(report: dict[str, Any]) -> Latency:
+    """:func:`bench_query`'s report as a :class:`Latency`."""
+    without, with_models = report["without_model_inference"], report["with_model_inference"]
+    return Latency(p50_ms=without["p50_ms"], p95_ms=without["p95_ms"], with_models_p50_ms=with_models["p50_ms"],
+                   with_models_p95_ms=with_models["p95_ms"], runs=report["runs"],
+                   mean_evidence_nodes=report["mean_evidence_nodes"])
+
+
+def load_run(out: Path, config: ScaleConfig, sizes: list[int], plan: list[PlannedDocument]) -> ScaleRun:
+    """The run recorded in ``out`` (checked against this command's options and documents), or a new one."""
+    path = out / RUN_FILE
+    if not path.is_file():
+        return ScaleRun(config=config, sizes=sizes, documents=plan)
+    try:
+        run = ScaleRun.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ScaleRunError(f"{path} is not a bench scale run file ({exc}); use another --out") from exc
+    if run.config != config:
+        raise ScaleRunError(f"{path} was recorded with other options ({run.config.model_dump()}); use another --out "
+                            "or the same options")
+    done = [o.key for r in run.rows for o in r.outcomes]
+    if [d.key for d in plan[:len(done)]] != done:
+        raise ScaleRunError(f"{path} recorded other documents first ({len(done)} so far): give the same documents in "
+                            "the same order, or use another --out")
+    return run.model_copy(update={"sizes": sizes, "documents": plan})
+
+
+def write_run(out: Path, run: ScaleRun) -> None:
+    """``scale.json`` (replaced atomically) and ``report.md``."""
+    out.mkdir(parents=True, exist_ok=True)
+    scratch = out / f".{RUN_FILE}.tmp"
+    scratch.write_text(run.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    scratch.replace(out / RUN_FILE)
+    from .scale_projection import markdown_rows
+
+    (out / REPORT_FILE).write_text(markdown_rows(run), encoding="utf-8")
+
+
+async def warm_up(indexer: Indexer, stages: Stages) -> float:
+    """Load the models indexing uses (the embedder; spaCy unless the extractor is the LLM's) so that the first
+    document's time is indexing, not loading. Seconds it took."""
+    began = time.perf_counter()
+    await indexer.models.embedder.embed(["warm-up"])
+    if stages != "tree" and indexer.settings.kg_extractor != "llm":
+        from ..kg.offline_extract import load_spacy
+
+        await asyncio.to_thread(load_spacy, None)  # the extractor's call: the same cached pipeline
+    return round(time.perf_counter() - began, 2)
+
+
+async def index_one(indexer: Indexer, doc: PlannedDocument, stages: Stages) -> DocumentOutcome:
+    """Index ``doc`` up to ``stages``, timed, and say whether that built it, finished it or found it complete."""
+    before = await get_document(indexer.graph, doc.key)
+    began = time.perf_counter()
+    try:
+        report = await indexer.index(Path(doc.path), graph=stages != "tree", layout=stages == "all")
+    except DocumentError as exc:
+        return DocumentOutcome(name=doc.name, key=doc.key, outcome="failed", error=str(exc))
+    seconds = time.perf_counter() - began
+    outcome: Outcome = "reused" if not _built(report) else "indexed" if before is None else "partial"
+    stage_seconds = {f"tree.{k}": v for k, v in report.seconds.items()}
+    for layer, part in (("graph", report.graph), ("layout", report.layout), ("content_graph", report.content_graph)):
+        stage_seconds |= {f"{layer}.{k}": round(v, 3) for k, v in (part.seconds if part else {}).items()}
+    return DocumentOutcome(name=doc.name, key=doc.key, pages=report.pages, outcome=outcome, seconds=round(seconds, 2),
+                           stage_seconds=stage_seconds)
+
+
+def _built(report: IndexReport) -> bool:
+    layers = (report.graph, report.layout, report.content_graph)
+    return report.status != "unchanged" or any(layer is not None and layer.status == "built" for layer in layers)
+
+
+async def measure(graph: GraphClient, retriever: Retriever, settings: Settings, keys: list[str], config: ScaleConfig,
+                  ) -> tuple[dict[str, int], Footprint, ProjectionMemory | None, Latency | None]:
+    """The library ``keys`` now: its counts, the server's footprint, the projection's memory, retrieval latency."""
+    (counts,) = await graph.read("library/library_size", doc_keys=keys)
+    # before the projection and the questions touch the heap
+    footprint = await server_footprint(graph, settings, checkpoint=config.checkpoint)
+    projection = await projection_memory(graph, keys) if config.stages != "tree" else None
+    latency = None
+    if config.questions:
+        latency = latency_of(await bench_query(retriever, keys, config.questions, repeat=config.repeat,
+                                               method=config.method))
+    return counts, footprint, projection, latency
+
+
+async def bench_scale_ingest(indexer: Indexer, retriever: Retriever, settings: Settings, plan: list[PlannedDocument],
+                             *, out: Path, sizes: list[int], config: ScaleConfig,
+                             progress: Callable[[str], None] | None = None) -> ScaleRun:
+    """Grow the library with ``plan`` and measure it at each of ``sizes`` (see the module docstring)."""
+    say = progress or log.info
+    run = load_run(out, config, sorted(set(sizes)), plan)
+    number = len(run.runs) + 1
+    run.runs.append(RunRecord(run=number, started_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                              warm_up_seconds=await warm_up(indexer, config.stages)))
+    recorded = [o for r in run.rows for o in r.outcomes]
+    library = []
+    for doc, before in zip(plan, recorded, strict=False):  # recorded rows: their documents must still be there
+        if before.outcome != "failed":
+            again = await index_one(indexer, doc, config.stages)
+            if again.outcome != "reused":
+                say(f"{doc.name} was recorded but was {again.outcome} again: the earlier rows' library changed since")
+            library.append(doc.key)
+    if recorded:
+        say(f"resuming after {len(library)} documents ({len(run.rows)} sizes recorded)")
+    position = len(recorded)
+    for size in run.sizes:
+        if size <= len(library):
+            continue
+        batch: list[DocumentOutcome] = []
+        while len(library) < size and position < len(plan):
+            doc = plan[position]
+            position += 1
+            outcome = await index_one(indexer, doc, config.stages)
+            batch.append(outcome)
+            if outcome.outcome != "failed":
+                library.append(doc.key)
+            say(f"[{len(library)}/{size}] {doc.name}: {outcome.outcome}, {outcome.pages} pages in {outcome.seconds} s"
+                + (f" ({outcome.error})" if outcome.error else ""))
+        if len(library) < size:  # the documents ran out: measure what there is, if anything was added
+            say(f"only {len(library)} documents could be indexed, not {size}")
+            if not any(o.outcome != "failed" for o in batch):
+                break
+            size = len(library)
+        say(f"measuring the library at {size} documents")
+        counts, footprint, projection, latency = await measure(indexer.graph, retriever, settings, library, config)
+        row = assemble_row(size=size, batch=batch, previous=run.rows, counts=counts, footprint=footprint,
+                           projection=projection, latency=latency, run=number)
+        run.rows.append(row)
+        run.runs[-1].finished_at, run.runs[-1].last_size = row.measured_at, size
+        write_run(out, run)
+        say(f"size {size}: {row.pages} pages, store {_mib(row.store_bytes)} MiB, heap {_mib(row.heap_used_bytes)} MiB, "
+            f"projection {_mib(row.projection.size_bytes if row.projection else None)} MiB, "
+            f"p50 {row.latency.p50_ms if row.latency else 'n/a'} ms")
+    run.runs[-1].finished_at = datetime.now(UTC).isoformat(timespec="seconds")
+    write_run(out, run)
+    return run
+
+
+def _mib(value: int | None) -> str:
+    return "n/a" if value is None else f"{value / 2**20:,.1f}"
+
+
+async def bench_scale(retriever: Retriever, questions: list[str], *, sizes: list[int],
+                      repeat: int = 3, method: str = "bookrag") -> list[dict[str, Any]]:
+    """Without ``--ingest``: the same questions asked of the library already indexed: the first N complete
+    documents with a knowledge graph (by name), for each N of ``sizes``; latency and library size."""
+    library = [d for d in await selectors.scope_documents(retriever.graph, None) if d.graph_version]
+    rows = []
+    for size in sizes:
+        if size > len(library):
+            break
+        keys = [d.key for d in library[:size]]
+        (counts,) = await retriever.graph.read("library/library_size", doc_keys=keys)
+        report = await bench_query(retriever, keys, questions, repeat=repeat, method=method)
+        rows.append({"documents": size, **counts, "without_model_inference": report["without_model_inference"],
+                     "with_model_inference": report["with_model_inference"],
+                     "mean_evidence_nodes": report["mean_evidence_nodes"]})
+    return rows
+
+
+def read_run(path: Path) -> ScaleRun:
+    """A ``scale.json`` (or the folder holding one); :class:`ScaleRunError` when it is missing or unreadable."""
+    path = path / RUN_FILE if path.is_dir() else path
+    try:
+        return ScaleRun.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError) as exc:
+        raise ScaleRunError(f"{path}: not a bench scale run file ({exc})") from exc

@@ -1,0 +1,102 @@
+"""``bookrag bench scale --ingest`` against the real server: four 3-page PDFs grow a library measured at sizes
+1 and 2, then a second run resumes: the recorded documents are not indexed again, a document left half-done
+is finished but not timed, the next one is, and the library is measured at 4 when 6 were asked for.
+(Row assembly, the projection, the plot: ``tests/unit/test_bench_scale.py``.)"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from bookrag_neo4j.config import Settings
+from bookrag_neo4j.errors import ScaleRunError
+from bookrag_neo4j.eval.bench_scale import ScaleConfig, bench_scale_ingest, plan_documents, read_run
+from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.graph.gds import list_projections
+from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.library.catalogue import delete_document
+from bookrag_neo4j.library.documents import get_document
+from bookrag_neo4j.llm import Models
+from bookrag_neo4j.methods import Retriever
+from bookrag_neo4j.server.manager import resolve_mode
+
+TOPICS = (("Harbour Authority of Lisbon", "Maria Costa", "Portugal", "cargo"),
+          ("Northwind Mining Group", "Peter Olsen", "Norway", "copper"),
+          ("Sunfield Solar Company", "Aiko Tanaka", "Japan", "panels"),
+          ("Riverside Rail Works", "Omar Haddad", "Egypt", "wagons"))
+CONFIG = ScaleConfig(stages="graph", questions=["Who leads the company?"], method="bookrag", repeat=1, llm=False,
+                     checkpoint=False)  # no restart of the shared test server
+
+
+def tiny_pdf(path: Path, org: str, person: str, country: str, thing: str) -> Path:
+    """Three numbered sections of sentences naming people, organisations and places (entities for spaCy)."""
+    pdf = pymupdf.open()
+    for number, title in enumerate(("Overview", "Operations", "Outlook"), start=1):
+        page = pdf.new_page()
+        page.insert_text((72, 72), f"{number} {title}", fontsize=16)
+        for line in range(8):
+            page.insert_text((72, 110 + 32 * line), f"{person} leads {org} in {country}; in {2018 + line} it shipped "
+                             f"{line + 3} million {thing}.", fontsize=10)
+            page.insert_text((72, 126 + 32 * line), f"{org} works with the Bank of {country} and {person} reports "
+                             "to the board in London.", fontsize=10)
+    pdf.save(path)
+    return path
+
+
+@pytest.fixture
+async def pdfs(tmp_path: Path, graph: GraphClient) -> AsyncIterator[list[Path]]:
+    paths = [tiny_pdf(tmp_path / f"scale-{i}.pdf", *topic) for i, topic in enumerate(TOPICS)]
+    plan = plan_documents(paths)
+    for doc in plan:  # left over by an interrupted session: start from nothing
+        await delete_document(graph, doc.key)
+    yield paths
+    for doc in plan:
+        await delete_document(graph, doc.key)
+
+
+async def test_the_library_grows_is_measured_and_resumes(graph: GraphClient, settings: Settings,
+                                                         offline_models: Models, schema, pdfs: list[Path],
+                                                         tmp_path: Path) -> None:
+    indexer = Indexer(graph, settings, offline_models, use_llm=False)
+    retriever = Retriever(graph, settings, offline_models, use_llm=False)
+    plan = plan_documents(pdfs)
+    out = tmp_path / "run"
+    run = await bench_scale_ingest(indexer, retriever, settings, plan, out=out, sizes=[2, 1], config=CONFIG)
+
+    assert [r.documents for r in run.rows] == [1, 2] and [r.pages for r in run.rows] == [3, 6]
+    assert all(r.indexed_documents == 1 and r.ingest_pages_per_s and r.ingest_pages_per_s > 0 for r in run.rows)
+    first, second = run.rows
+    assert 0 < first.entities < second.entities and second.nodes > first.nodes and second.relationships > 0
+    if resolve_mode(settings) == "external":
+        assert first.store_bytes is None and "n/a" in first.store_source
+    else:
+        assert first.store_bytes and second.store_bytes and second.store_bytes >= first.store_bytes > 0
+    assert all(r.heap_used_bytes and r.heap_max_bytes and r.heap_used_bytes <= r.heap_max_bytes for r in run.rows)
+    assert all(r.pagecache_bytes and r.pagecache_bytes > 0 for r in run.rows)
+    assert first.projection and second.projection and second.projection.nodes > first.projection.nodes > 0
+    assert first.projection.size_bytes > 0 and first.projection.estimate_bytes and first.projection.estimate_bytes > 0
+    assert not await list_projections(graph)  # every projection measured was dropped
+    assert all(r.latency and r.latency.runs == 1 and r.latency.with_models_p50_ms >= r.latency.p50_ms > 0
+               for r in run.rows)
+    assert read_run(out).rows == run.rows and "| 2 | 6 |" in (out / "report.md").read_text()
+
+    # a crash left the third document with its tree but no graph; the resumed run must not index 1-2 again
+    stamps = [(d.indexed_at, d.graph_built_at) for d in [await get_document(graph, doc.key) for doc in plan[:2]] if d]
+    assert len(stamps) == 2 and all(indexed and built for indexed, built in stamps)
+    await indexer.index(Path(plan[2].path), graph=False, layout=False)
+    resumed = await bench_scale_ingest(indexer, retriever, settings, plan, out=out, sizes=[1, 2, 6], config=CONFIG)
+    assert resumed.rows[:2] == run.rows and [r.documents for r in resumed.rows] == [1, 2, 4]  # 6: all there is
+    last = resumed.rows[-1]
+    assert (last.run, last.indexed_documents, last.partial_documents, last.reused_documents) == (2, 1, 1, 0)
+    assert [o.outcome for o in last.outcomes] == ["partial", "indexed"] and last.indexed_pages == 3
+    assert last.ingest_pages_per_s == round(3 / last.outcomes[1].seconds, 2)
+    assert [(d.indexed_at, d.graph_built_at) for d in [await get_document(graph, doc.key) for doc in plan[:2]]
+            if d] == stamps
+    assert [r.run for r in resumed.runs] == [1, 2] and resumed.runs[1].last_size == 4
+
+    with pytest.raises(ScaleRunError, match="other options"):
+        await bench_scale_ingest(indexer, retriever, settings, plan, out=out, sizes=[1],
+                                 config=CONFIG.model_copy(update={"stages": "tree"}))

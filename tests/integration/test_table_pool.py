@@ -1,0 +1,63 @@
+"""The table finder on worker processes (:mod:`bookrag_neo4j.parsing.table_pool`): the same blocks as in-process,
+a dead worker costs nothing, and a script without a ``__main__`` guard is not run again in the workers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from bookrag_neo4j.parsing import table_pool
+from bookrag_neo4j.parsing.pymupdf_parser import open_pdf, parse_pdf, table_candidate_pages
+
+from ..helpers.pdfs import ACL_PAPER, need
+from ..helpers.timeouts import LONG_TEST
+
+pytestmark = pytest.mark.timeout(LONG_TEST)
+
+
+@pytest.fixture
+def always_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(table_pool, "MIN_POOL_PAGES", 1)
+
+
+def test_pool_gives_the_same_blocks_as_in_process(always_pool: None) -> None:
+    path = need(ACL_PAPER)
+    pooled = parse_pdf(path, workers=2)
+    assert table_pool._pool is not None  # the pool really ran
+    alone = parse_pdf(path, workers=1)
+    assert any(b.kind == "table" for b in alone.blocks)
+    assert [asdict(b) for b in pooled.blocks] == [asdict(b) for b in alone.blocks]
+
+
+def test_a_dead_worker_falls_back_to_in_process(always_pool: None) -> None:
+    path = need(ACL_PAPER)
+    pages = table_candidate_pages(path)
+    doc, content_hash = open_pdf(path)
+    with doc:
+        find = table_pool.table_finder(path, content_hash, doc, pages, "layout", 2)
+        for process in list(table_pool._pool._processes.values()):  # workers still loading their models
+            process.kill()
+        found = {n: find(n) for n in pages}
+        expected = {n: table_pool.page_tables(doc[n - 1], n, "layout") for n in pages}
+    assert table_pool._pool is None  # dropped: the next document starts a new pool
+    assert {n: [asdict(b) for b in t] for n, t in found.items()} == {n: [asdict(b) for b in t] for n, t in expected.items()}
+    assert any(found.values())
+
+
+def test_a_script_without_a_main_guard_runs_once(tmp_path: Path) -> None:
+    script = tmp_path / "index_me.py"
+    script.write_text(
+        "from pathlib import Path\n"
+        "from bookrag_neo4j.parsing import table_pool\n"
+        "from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf\n"
+        "table_pool.MIN_POOL_PAGES = 1\n"
+        f"parsed = parse_pdf(Path({str(need(ACL_PAPER))!r}), workers=2)\n"
+        "print('parsed', sum(b.kind == 'table' for b in parsed.blocks), table_pool._pool is not None)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("parsed") == 1 and done.stdout.strip().endswith("True")
+    assert "bootstrapping" not in done.stderr and "worker died" not in done.stderr
