@@ -152,6 +152,11 @@ class Settings(BaseSettings):
         False, description="Link identical entities (same normalised name and type) of different documents by SAME_AS."
     )
 
+    # --- Parallel indexing (`bookrag index --workers N`; bookrag_neo4j.index.workers) ---
+    index_lease_seconds: float = Field(
+        120.0, gt=0, description="Seconds a document's indexing lease lasts unless renewed (every third of it); a "
+        "dead worker's documents are taken over this long after it stopped.")
+
     # --- Layout layer (SuperRAG, G²-Reader, the passage baselines) ---
     layout_passage_words: int = Field(400, ge=50, description="Words a passage holds (whole blocks, one section).")
     layout_knn_top_k: int = Field(5, ge=1, description="SIMILAR edges KNN writes per passage, row, table or image.")

@@ -80,6 +80,11 @@ class DocumentNotFoundError(DocumentError):
     """No indexed document has that key or file name."""
 
 
+class LeaseLostError(BookRAGError):
+    """A worker lost a document's indexing lease while indexing it (its renewal came too late, or another worker
+    took the document over): it stopped writing that document."""
+
+
 class UserQueryError(BookRAGError):
     """User-supplied Cypher (``run_cypher``) failed: a missing parameter, a timeout, more rows than ``max_rows``."""
 

@@ -7,6 +7,8 @@ CREATE CONSTRAINT document_key IF NOT EXISTS FOR (n:Document) REQUIRE n.key IS U
 CREATE CONSTRAINT tree_node_key IF NOT EXISTS FOR (n:TreeNode) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT page_key IF NOT EXISTS FOR (n:Page) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (n:Entity) REQUIRE n.key IS UNIQUE;
+// One indexing lease a document key (bookrag_neo4j.index.leases): concurrent claims MERGE on it.
+CREATE CONSTRAINT index_lease_key IF NOT EXISTS FOR (n:IndexLease) REQUIRE n.key IS UNIQUE;
 
 // Scoping every lookup to one document of a library.
 CREATE INDEX tree_node_doc IF NOT EXISTS FOR (n:TreeNode) ON (n.doc_key);

@@ -33,6 +33,9 @@ def index(
         "--no-llm", help="No LLM: sections from the outline or layout, entities by spaCy.")] = False,
     no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embedding the blocks.")] = False,
     force: Annotated[bool, typer.Option(help="Re-index even when the content is unchanged.")] = False,
+    workers: Annotated[int, typer.Option("--workers", min=1, help=(
+        "Worker processes indexing the PDFs side by side. Every `bookrag index` of PDFs, on this or other machines "
+        "against one Neo4j, shares them through leases (BOOKRAG_INDEX_LEASE_SECONDS)."))] = 1,
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -41,14 +44,16 @@ def index(
     options: dict[str, Any] = {"er_mode": er, "progress": None if as_json else RichProgress(), "force": force}
     sources: list[tuple[Path | None, Path | None]] = [(None, mineru_output)] if mineru_output else []
     layer = stage in ("graph", "layout", "content-graph")  # a stage over documents already indexed
-    if not layer:
-        sources += [(path, None) for path in pdf_paths(paths or [])]
+    leased = not layer and parser == "pymupdf"  # PDFs by their file's key: claimed under leases (index/workers.py)
+    check_workers(workers, leased=leased, mineru_output=mineru_output is not None)
+    pdfs = [] if layer else pdf_paths(paths or [])
+    sources += [] if leased else [(path, None) for path in pdfs]
     if not sources and not paths:
         raise typer.BadParameter("give PDF files, --mineru-output DIR, or (with --stage graph|layout|content-graph) "
                                  "documents")
 
-    async def work() -> list[dict]:
-        reports = []
+    async def work() -> tuple[list[dict], int]:
+        reports, failed = [], 0
         for doc in (paths or []) if layer else []:
             if stage == "graph":
                 reports.append((await rag.abuild_graph(doc, **options)).model_dump())
@@ -65,11 +70,30 @@ def index(
                                              graph=stage == "all", layout=stage == "all", **options)).model_dump())
             if not as_json:
                 _print_report(reports[-1])
-        return reports
+        if leased and pdfs:
+            from ..index.workers import IndexOptions  # the pipeline: imported when the command runs
+            from .indexing import index_pdfs
 
-    reports = rag.run(work())
-    if as_json:
+            summary = await index_pdfs(rag, pdfs, workers=workers, quiet=as_json, progress=options["progress"],
+                                       print_report=_print_report, options=IndexOptions(
+                                           embed=not no_embed, graph=stage == "all", layout=stage == "all", force=force,
+                                           er_mode=er, use_llm=not no_llm))
+            reports += [d.report.model_dump() for d in summary.documents if d.report is not None]
+            failed = summary.failed
+        return reports, failed
+
+    reports, failed = rag.run(work())
+    if as_json and reports:
         print_json(reports if len(reports) > 1 else reports[0])
+    if failed:
+        raise typer.Exit(1)
+
+
+def check_workers(workers: int, *, leased: bool, mineru_output: bool) -> None:
+    """``--workers`` above 1 indexes PDF files (pymupdf): not a layer stage, MinerU, or a MinerU output folder."""
+    if workers > 1 and (not leased or mineru_output):
+        raise typer.BadParameter("--workers indexes PDF files (parser pymupdf, --stage all or tree): not with "
+                                 "--stage graph|layout|content-graph, --parser mineru or --mineru-output")
 
 
 def _print_usage(llm_usage: dict) -> None:

@@ -127,8 +127,9 @@ def entity_table(gds: GraphDataScience, G: Graph) -> DataFrame:
 def write_similar(conn: ConnectionInfo, doc_key: str, *, top_k: int, cutoff: float, seed: int = 42) -> int:
     """The layout layer's ``SIMILAR {score}`` edges of a document: ``gds.knn.write`` over the embeddings of its
     passages, table rows, tables and images (cosine, at most ``top_k`` a node, above ``cutoff``; one thread and
-    a fixed seed: the same layer gives the same edges), then one edge kept of each mutual pair. The number of
-    edges left. Blocking: async code runs it with ``asyncio.to_thread``."""
+    a fixed seed: the same layer gives the same edges). The number of edges written; KNN writes both edges of a
+    mutual pair: the caller keeps one (``gds/dedupe_similar``, through the GraphClient's managed transactions,
+    retried on transient errors). Blocking: async code runs it with ``asyncio.to_thread``."""
     with open_gds(conn) as gds:
         projected = project(gds, "gds/project_layout_embeddings", doc_key=doc_key)
         if projected is None:
@@ -142,5 +143,4 @@ def write_similar(conn: ConnectionInfo, doc_key: str, *, top_k: int, cutoff: flo
                                 write_property="score")
         finally:
             G.drop(fail_if_missing=False)
-        deleted = gds.run_cypher(load_query("gds/dedupe_similar"), {"doc_key": doc_key})["deleted"].iloc[0]
-    return int(knn.relationships_written - deleted)
+    return int(knn.relationships_written)

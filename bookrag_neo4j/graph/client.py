@@ -12,6 +12,7 @@ Cypher a user wrote goes through ``run_user_query`` only: the read-only gate (``
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +27,7 @@ from neo4j import (
     RoutingControl,
     unit_of_work,
 )
-from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from ..errors import Neo4jUnavailableError, UserQueryError
 from .gate import check_plan, explain_refused
@@ -36,6 +37,12 @@ log = logging.getLogger(__name__)
 
 USER_QUERY_TIMEOUT = 30.0  # seconds a user's query may run (run_user_query)
 USER_QUERY_MAX_ROWS = 10_000  # rows a user's query may return (run_user_query); more is an error, not a cut
+# A write that matched a node which a concurrent transaction then deleted fails with this client error, which the
+# driver does not retry. Indexing workers meet it where documents share nodes (a :Keyword one document's rebuild
+# deletes while another links to it); every product write is an idempotent MERGE or DELETE on keys, so the
+# write runs again, as the driver reruns a deadlocked one (tests/integration/test_workers.py).
+DELETED_UNDER_US = "Neo.ClientError.Statement.EntityNotFound"
+WRITE_RERUNS = 3
 
 
 @dataclass(frozen=True)
@@ -97,9 +104,20 @@ class GraphClient:
         return await self.run(load_query(name), params, read=False)
 
     async def run(self, query: str, params: dict[str, Any] | None = None, *, read: bool = False) -> list[dict[str, Any]]:
-        """Run query text (from a named file; never built from user text) in a managed transaction."""
-        result = await self._execute(query, params or {}, RoutingControl.READ if read else RoutingControl.WRITE)
-        return [record.data() for record in result.records]
+        """Run query text (from a named file; never built from user text) in a managed transaction: the driver
+        retries transient errors (deadlocks, leader switches) with backoff for ``retry_time``; a write that met
+        a node deleted under it runs again (``DELETED_UNDER_US``)."""
+        reruns = 0
+        while True:
+            try:
+                result = await self._execute(query, params or {}, RoutingControl.READ if read else RoutingControl.WRITE)
+                return [record.data() for record in result.records]
+            except ClientError as exc:
+                if read or exc.code != DELETED_UNDER_US or reruns == WRITE_RERUNS:
+                    raise
+                log.info("a concurrent transaction deleted a node this write matched; running it again: %s", exc.message)
+                await asyncio.sleep(0.1 * 2 ** reruns)
+                reruns += 1
 
     async def _execute(self, query: str | Query, params: dict[str, Any], routing: RoutingControl) -> EagerResult:
         """``execute_query`` on the configured database; "Neo4j is not there" becomes ``Neo4jUnavailableError``."""

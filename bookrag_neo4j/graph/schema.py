@@ -3,8 +3,9 @@
     async with GraphClient(conn) as graph:
         indexes = await apply_schema(graph, dimensions=384)
 
-Applying twice is a no-op. A vector index created earlier with another dimension is reported as a
-:class:`~bookrag_neo4j.errors.SchemaError` (``IF NOT EXISTS`` would silently keep the old one).
+Applying twice is a no-op, also at once from several processes (indexing workers). A vector index created
+earlier with another dimension is reported as a :class:`~bookrag_neo4j.errors.SchemaError` (``IF NOT EXISTS``
+would silently keep the old one).
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ from .client import GraphClient
 from .queries import load_query, split_statements
 
 log = logging.getLogger(__name__)
+
+# What CREATE ... IF NOT EXISTS answers when a concurrent transaction (another indexing worker) created the same
+# index first: measured with four concurrent clients, vector indexes fail so (constraints deadlock and are retried).
+RACED = "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
+
 
 def schema_statements(name: str = "schema") -> list[str]:
     """The statements of a schema file (``cypher/schema.cypher``, or a layer's), in order."""
@@ -43,6 +49,8 @@ async def apply_schema(graph: GraphClient, *, dimensions: int, timeout_s: int = 
         try:
             await graph.run(statement, {"dimensions": dimensions})
         except ClientError as exc:
+            if exc.code == RACED:  # another worker created it between IF NOT EXISTS and the creation: it is there
+                continue
             raise SchemaError(f"schema statement failed: {exc.message}\n{statement}") from exc
     try:
         await graph.write("schema/await_indexes", seconds=timeout_s)

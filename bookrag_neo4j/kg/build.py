@@ -9,7 +9,7 @@ Graph shape::
     (:Entity)-[:MENTIONED_IN]->(:TreeNode)                GT-Links
     (:Entity)-[:RELATED {description, weight}]->(:Entity)
     (:Entity)-[:CONTAINED_IN {weight}]->(:Entity)         a table's headers -> the table
-    (:Entity)-[:SAME_AS]->(:Entity)                       optional, across documents
+    (:Entity)-[:SAME_AS]-(:Entity)                        optional, across documents (one edge a pair)
 
 The Document node records ``graph_status`` ('building' until everything is written, then 'complete'),
 ``graph_config`` (extractor, ER mode and parameters) and ``graph_built_at``. Building again with the same

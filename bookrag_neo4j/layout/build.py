@@ -119,6 +119,7 @@ class LayoutBuilder:
         lap("keywords")
         await asyncio.to_thread(write_similar, self.graph.conn, doc_key, top_k=self.settings.layout_knn_top_k,
                                 cutoff=self.settings.layout_knn_cutoff)  # the GDS client: blocking
+        await self.graph.write("gds/dedupe_similar", doc_key=doc_key)  # one edge a mutual pair
         lap("similar")
         (row,) = await self.graph.read("layout/counts", doc_key=doc_key)
         counts = LayoutCounts(**row)

@@ -1,0 +1,128 @@
+"""Indexing leases in Neo4j: a document is indexed by one worker at a time, on one machine or many.
+
+    leases = LeaseManager(graph, ttl=120.0)                 # owner: worker_id(), e.g. "host:4242:9f3a1c"
+    claim = await leases.claim(file_key(pdf), name=pdf.name)
+    if claim.claimed:                                       # new, ours, or expired (claim.takeover)
+        try:
+            report = await leases.hold(claim, indexer.index(pdf))   # renewed every ttl/3 while it runs
+        finally:
+            await leases.release(claim)
+    else:
+        ...                                                 # claim.owner holds it until claim.expires: later
+
+A lease is an ``(:IndexLease {key, owner, expires})`` node, one a document key (constraint ``index_lease_key``),
+claimed in one transaction (``cypher/index/claim_lease``) that locks the node before it reads the owner and the
+expiry, so of many concurrent claimers exactly one wins. Expiry is the server's clock. The holder renews it every
+third of its time to live; a worker that dies stops renewing, and once the lease has expired the next claim takes
+the document over (indexing is resumable: the new holder rebuilds what is not complete). A worker whose renewal
+finds the lease gone or taken stops that document with :class:`~bookrag_neo4j.errors.LeaseLostError` instead of
+writing on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TypeVar
+
+from ..errors import LeaseLostError
+from ..graph.client import GraphClient
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def worker_id() -> str:
+    """This worker's name in leases: host, process id and a random part (a pid is reused; a host name is not
+    unique across containers)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def heartbeat_interval(ttl: float) -> float:
+    """Seconds between renewals: a third of the time to live, so two renewals can be late before it expires."""
+    return ttl / 3
+
+
+@dataclass(frozen=True)
+class Claim:
+    """The answer to a claim: ``claimed`` (the lease is ours now), the ``owner`` and ``expires`` after it, the
+    ``previous`` owner, and whether it was a ``takeover`` of another worker's expired lease."""
+
+    key: str
+    claimed: bool
+    owner: str
+    expires: datetime
+    previous: str | None = None
+    takeover: bool = False
+
+
+class LeaseManager:
+    """Claims, renews and releases indexing leases for one worker (``owner``) with time to live ``ttl`` seconds."""
+
+    def __init__(self, graph: GraphClient, *, ttl: float, owner: str | None = None) -> None:
+        self.graph = graph
+        self.ttl = ttl
+        self.owner = owner or worker_id()
+        self.takeovers = 0
+
+    @property
+    def _ttl_ms(self) -> int:
+        return max(1, round(self.ttl * 1000))
+
+    async def claim(self, key: str, *, name: str = "") -> Claim:
+        """Claim document ``key``'s lease (``name``: the file, for whoever looks at the lease)."""
+        (row,) = await self.graph.write("index/claim_lease", key=key, owner=self.owner, doc_name=name, ttl_ms=self._ttl_ms)
+        claim = Claim(key=key, claimed=row["claimed"], owner=row["owner"], expires=row["expires"].to_native(),
+                      previous=row["previous"], takeover=row["takeover"])
+        if claim.takeover:
+            self.takeovers += 1
+            log.warning("%s: took over the lease of %s, which expired at %s", name or key, claim.previous,
+                        row["previous_expires"].to_native())
+        return claim
+
+    async def renew(self, claim: Claim) -> bool:
+        """Extend the lease if this worker still holds it; ``False`` when it is gone or another worker's."""
+        return bool(await self.graph.write("index/renew_lease", key=claim.key, owner=self.owner, ttl_ms=self._ttl_ms))
+
+    async def release(self, claim: Claim) -> bool:
+        """Delete the lease if this worker holds it (``False``: it was not ours any more)."""
+        (row,) = await self.graph.write("index/release_lease", key=claim.key, owner=self.owner)
+        return row["released"] > 0
+
+    async def hold(self, claim: Claim, work: Awaitable[T]) -> T:
+        """Run ``work`` while renewing the lease every third of its time to live. When a renewal finds the lease
+        lost, ``work`` is cancelled (it stops writing) and :class:`~bookrag_neo4j.errors.LeaseLostError` raised;
+        when renewing fails otherwise (Neo4j gone), that error. The lease is not released here."""
+        task = asyncio.ensure_future(work)
+        beat = asyncio.create_task(self._heartbeat(claim))
+        try:
+            await asyncio.wait({task, beat}, return_when=asyncio.FIRST_COMPLETED)
+            if not task.done():  # the heartbeat ends only when renewing failed
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+                beat.result()
+            return task.result()
+        finally:
+            for running in (task, beat):
+                running.cancel()
+            await asyncio.gather(task, beat, return_exceptions=True)
+
+    async def _heartbeat(self, claim: Claim) -> None:
+        interval = heartbeat_interval(self.ttl)
+        while True:
+            began = time.monotonic()
+            await asyncio.sleep(interval)
+            if (late := time.monotonic() - began - interval) > interval:  # the event loop was blocked that long
+                log.warning("the lease of %s was renewed %.1fs late: keep BOOKRAG_INDEX_LEASE_SECONDS (%s) well above "
+                            "the longest pause of this worker", claim.key, late, self.ttl)
+            if not await self.renew(claim):
+                raise LeaseLostError(f"{claim.key}: lost the indexing lease (another worker took it over, or it "
+                                     f"expired before a renewal): stopped indexing it")

@@ -1,0 +1,317 @@
+"""Parallel indexing that is safe, against the real server: leases (exactly one of many concurrent claimers wins,
+expiry, takeover, a lost lease stops the work), two worker processes indexing four documents once each with a
+sequential run's counts, a worker killed with SIGKILL mid-document taken over with a clean run's counts, a
+deadlock retried by the driver, and the writes documents share (keywords, stems, SAME_AS) under contention.
+
+The documents are small PDFs made here with PyMuPDF, indexed LLM-free. The two-worker test builds the tree, the
+embeddings and the knowledge graph, not the layout layer and content graph (a layout build costs seconds of GDS KNN
+a document on 2 cores; their shared writes, keywords and stems, are raced directly in the contention test); the
+killed worker's document gets every layer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import signal
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pymupdf
+import pytest
+from neo4j import AsyncGraphDatabase
+
+from bookrag_neo4j.config import Settings
+from bookrag_neo4j.errors import LeaseLostError
+from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.index.leases import LeaseManager
+from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.index.workers import IndexOptions, WorkerEvent, aindex_many
+from bookrag_neo4j.keys import file_key
+from bookrag_neo4j.library.catalogue import delete_document
+from bookrag_neo4j.library.documents import GraphStatus, TreeStatus, get_document
+
+from ..helpers.cli import BOOKRAG
+from ..helpers.timeouts import LONG_TEST
+
+STAGES = {"graph": True, "layout": False}  # tree + embeddings + knowledge graph
+OPTIONS = IndexOptions(use_llm=False, **STAGES)
+PEOPLE = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"]
+PLACES = ["London", "Paris", "Cambridge", "Amsterdam", "Boston", "Stanford"]
+ORGS = ["Acme Corporation", "Globex Inc.", "Initech", "Umbrella Group", "Stark Industries"]
+
+
+def make_pdf(path: Path, seed: int, pages: int) -> Path:
+    """A small PDF of numbered chapters with people, places and companies in them (different for each seed)."""
+    rnd = random.Random(seed)
+    doc = pymupdf.open()
+    for number in range(1, pages + 1):
+        page = doc.new_page()
+        page.insert_text((72, 72), f"{number} Chapter {seed}.{number}: the {rnd.choice(['ledger', 'index'])}",
+                         fontsize=18)
+        for line in range(6):
+            text = (f"In {1990 + rnd.randint(0, 30)}, {rnd.choice(PEOPLE)} met the board of {rnd.choice(ORGS)} in "
+                    f"{rnd.choice(PLACES)} to discuss revenue of {rnd.randint(2, 90)} million dollars.")
+            page.insert_textbox(pymupdf.Rect(72, 110 + 70 * line, 540, 170 + 70 * line), text, fontsize=11)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def fast(settings: Settings, ttl: float = 30.0) -> Settings:
+    return settings.model_copy(update={"llm_provider": "none", "index_lease_seconds": ttl})
+
+
+async def forget(graph: GraphClient, keys: list[str]) -> None:
+    for key in keys:
+        await delete_document(graph, key)
+    await graph.run("MATCH (l:IndexLease) WHERE l.key IN $keys DELETE l", {"keys": keys})
+
+
+async def doc_counts(graph: GraphClient, key: str) -> dict[str, int]:
+    """A document's nodes by label and its outgoing relationships by type."""
+    nodes = await graph.run("MATCH (n) WHERE n.doc_key = $key OR (n:Document AND n.key = $key) UNWIND labels(n) AS "
+                            "label RETURN label, count(*) AS n", {"key": key})
+    rels = await graph.run("MATCH (n)-[r]->() WHERE n.doc_key = $key OR (n:Document AND n.key = $key) "
+                           "RETURN type(r) AS label, count(*) AS n", {"key": key})
+    return {f"{kind}:{r['label']}": r["n"] for kind, rows in (("node", nodes), ("rel", rels)) for r in rows}
+
+
+async def test_of_many_concurrent_claims_exactly_one_wins(conn: ConnectionInfo, graph: GraphClient, schema) -> None:
+    key = f"test-lease-{uuid.uuid4().hex[:8]}"
+    clients = [GraphClient(conn) for _ in range(8)]
+    try:
+        managers = [LeaseManager(c, ttl=30) for c in clients]
+        claims = await asyncio.gather(*(m.claim(key, name="race.pdf") for m in managers))
+        winners = [m for m, c in zip(managers, claims, strict=True) if c.claimed]
+        assert len(winners) == 1 and all(c.owner == winners[0].owner for c in claims)
+        assert not any(c.takeover for c in claims)
+        (row,) = await graph.run("MATCH (l:IndexLease {key: $key}) RETURN count(l) AS n, l.name AS name", {"key": key})
+        assert row == {"n": 1, "name": "race.pdf"}
+        losers = [m for m in managers if m is not winners[0]]
+        assert not await losers[0].renew(claims[0]) and not await losers[0].release(claims[0])
+        assert (await winners[0].claim(key)).claimed  # claiming again what it holds
+        assert await winners[0].renew(claims[0]) and await winners[0].release(claims[0])
+        assert (await losers[0].claim(key)).claimed  # free again
+        await graph.run("MATCH (l:IndexLease {key: $key}) SET l.owner = 'dead:1:abc', l.expires = datetime() - "
+                        "duration('PT1S')", {"key": key})
+        claims = await asyncio.gather(*(m.claim(key) for m in managers))  # all race for a dead worker's lease
+        assert sum(c.claimed for c in claims) == 1 and sum(c.takeover for c in claims) == 1
+        assert len({c.owner for c in claims}) == 1 and {c.previous for c in claims if c.claimed} == {"dead:1:abc"}
+    finally:
+        for c in clients:
+            await c.close()
+        await graph.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
+
+
+async def test_an_expired_lease_is_taken_over_and_a_lost_lease_stops_the_work(graph: GraphClient, schema) -> None:
+    key = f"test-lease-{uuid.uuid4().hex[:8]}"
+    try:
+        dead, alive = LeaseManager(graph, ttl=0.3), LeaseManager(graph, ttl=0.6)
+        first = await dead.claim(key)
+        assert first.claimed and not (await alive.claim(key)).claimed  # held, not expired
+        await asyncio.sleep(0.5)  # `dead` never renews
+        taken = await alive.claim(key)
+        assert taken.claimed and taken.takeover and taken.previous == dead.owner and alive.takeovers == 1
+        assert await alive.hold(taken, asyncio.sleep(1.0, "done")) == "done"
+        (row,) = await graph.run("MATCH (l:IndexLease {key: $key}) RETURN l.expires AS expires", {"key": key})
+        assert row["expires"].to_native() > taken.expires  # renewed while the work ran past the 0.6 s
+        stopped = asyncio.Event()
+
+        async def work() -> None:
+            try:
+                await asyncio.sleep(30)
+            except asyncio.CancelledError:
+                stopped.set()
+                raise
+
+        async def steal() -> None:
+            await asyncio.sleep(0.1)
+            await graph.run("MATCH (l:IndexLease {key: $key}) SET l.owner = 'another:1:abc'", {"key": key})
+
+        began = time.perf_counter()
+        with pytest.raises(LeaseLostError, match="lost the indexing lease"):
+            await asyncio.gather(alive.hold(taken, work()), steal())
+        assert stopped.is_set() and time.perf_counter() - began < 5  # at the next renewal, not after the work
+    finally:
+        await graph.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
+
+
+@pytest.mark.timeout(LONG_TEST)
+async def test_two_workers_index_four_documents_once_with_a_sequential_runs_counts(
+        graph: GraphClient, settings: Settings, offline_models, schema, tmp_path: Path) -> None:
+    pdfs = [make_pdf(tmp_path / f"workers-{i}.pdf", seed=i, pages=3) for i in range(4)]
+    keys = [file_key(p) for p in pdfs]
+    await forget(graph, keys)
+    try:
+        indexer = Indexer(graph, fast(settings), offline_models, use_llm=False)
+        for pdf in pdfs:
+            await indexer.index(pdf, **STAGES)
+        sequential = {key: await doc_counts(graph, key) for key in keys}
+        assert all(c["node:Entity"] > 10 and c["rel:MENTIONED_IN"] > 10 for c in sequential.values())
+        await forget(graph, keys)
+        events: list[WorkerEvent] = []
+        summary = await aindex_many(fast(settings), pdfs, workers=2, options=OPTIONS, on_event=events.append)
+        indexed = [e.outcome for e in events if e.outcome and e.outcome.status == "indexed"]
+        assert sorted(o.doc_key for o in indexed) == sorted(keys)  # each document indexed once
+        assert len({o.worker for o in indexed}) == 2  # by two workers (processes)
+        assert (summary.indexed, summary.failed, summary.taken_over) == (4, 0, 0) and summary.pages == 12
+        assert {key: await doc_counts(graph, key) for key in keys} == sequential
+        assert not await graph.run("MATCH (l:IndexLease) WHERE l.key IN $keys RETURN l.key", {"keys": keys})
+    finally:
+        await forget(graph, keys)
+
+
+async def _wait_mid_document(graph: GraphClient, key: str, proc: subprocess.Popen[bytes]) -> str:
+    """Poll until the worker holds the lease and the document is half done: its tree being written (preferred)
+    or its graph not built yet; that state."""
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and proc.poll() is None:
+        rows = await graph.run("OPTIONAL MATCH (l:IndexLease {key: $key}) OPTIONAL MATCH (d:Document {key: $key}) "
+                               "RETURN l IS NOT NULL AS leased, d.status AS tree, d.graph_status AS graph", {"key": key})
+        state = rows[0]
+        if state["leased"] and state["tree"] == TreeStatus.WRITING:
+            return "writing the tree"
+        if state["leased"] and state["tree"] == TreeStatus.COMPLETE and state["graph"] != GraphStatus.COMPLETE:
+            return "building the graph"
+        await asyncio.sleep(0.02)
+    pytest.fail(f"the worker ended (code {proc.poll()}) before it was caught mid-document")
+
+
+@pytest.mark.timeout(LONG_TEST)
+async def test_a_worker_killed_mid_document_is_taken_over_with_a_clean_runs_counts(
+        graph: GraphClient, settings: Settings, offline_models, schema, tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "workers-killed.pdf", seed=7, pages=30)
+    key = file_key(pdf)
+    await forget(graph, [key])
+    env = {**os.environ, "BOOKRAG_NEO4J_INSTANCE": settings.neo4j_instance, "BOOKRAG_NEO4J_RUNTIME": "local",
+           "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j_bolt_port), "BOOKRAG_LLM_PROVIDER": "none",
+           "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j_http_port), "BOOKRAG_INDEX_LEASE_SECONDS": "5"}
+    log = (tmp_path / "worker.log").open("wb")
+    proc = subprocess.Popen([BOOKRAG, "index", "--no-llm", "--stage", "all", str(pdf)], env=env, stdout=log,
+                            stderr=subprocess.STDOUT)
+    try:
+        state = await _wait_mid_document(graph, key, proc)
+        proc.send_signal(signal.SIGKILL)
+        assert proc.wait() == -signal.SIGKILL
+        (lease,) = await graph.run("MATCH (l:IndexLease {key: $key}) RETURN l.owner AS owner", {"key": key})
+        doc = await get_document(graph, key)
+        assert doc is not None and GraphStatus.COMPLETE != doc.graph, state
+        events: list[WorkerEvent] = []
+        summary = await aindex_many(fast(settings, ttl=3), [pdf], options=IndexOptions(use_llm=False),
+                                    models=offline_models, on_event=events.append)
+        assert [e.outcome.held_by for e in events if e.outcome and e.outcome.status == "leased"] == [lease["owner"]]
+        assert [e.took_over_from for e in events if e.kind == "started"] == [lease["owner"]]
+        assert (summary.indexed, summary.taken_over, summary.failed) == (1, 1, 0), summary
+        taken_over = await doc_counts(graph, key)
+        doc = await get_document(graph, key)
+        assert doc is not None and doc.tree is TreeStatus.COMPLETE and doc.graph is GraphStatus.COMPLETE
+        await forget(graph, [key])
+        await Indexer(graph, fast(settings), offline_models, use_llm=False).index(pdf)  # a clean run
+        assert taken_over == await doc_counts(graph, key), state
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        log.close()
+        await forget(graph, [key])
+
+
+async def test_a_deadlock_between_two_writes_is_retried_and_both_succeed(
+        conn: ConnectionInfo, graph: GraphClient, caplog: pytest.LogCaptureFixture) -> None:
+    tag = f"test-deadlock-{uuid.uuid4().hex[:8]}"
+    await graph.run("UNWIND ['a', 'b', 'gate-a', 'gate-b'] AS name CREATE (:DeadlockProbe {key: $tag + name, "
+                    "doc_key: $tag, n: 0})", {"tag": tag})
+    # Lock `first`, wait at `gate`, then lock `second`: two such writes in opposite orders deadlock.
+    crossing = ("MATCH (first:DeadlockProbe {key: $first}) SET first.n = first.n + 1 "
+                "WITH first MATCH (gate:DeadlockProbe {key: $gate}) SET gate.n = gate.n + 1 "
+                "WITH first MATCH (second:DeadlockProbe {key: $second}) SET second.n = second.n + 1 RETURN second.n AS n")
+    caplog.set_level(logging.WARNING, logger="neo4j")
+    driver = AsyncGraphDatabase.driver(conn.uri, auth=(conn.username, conn.password))
+    one, two = GraphClient(conn), GraphClient(conn)
+    try:
+        async with driver.session(database=conn.database) as session:
+            gates = await session.begin_transaction()  # holds both gates until the two writes hold their first node
+            await gates.run("MATCH (g:DeadlockProbe) WHERE g.key IN $gates SET g.held = true",
+                            {"gates": [tag + "gate-a", tag + "gate-b"]})
+            writes = asyncio.gather(
+                one.run(crossing, {"first": tag + "a", "gate": tag + "gate-a", "second": tag + "b"}),
+                two.run(crossing, {"first": tag + "b", "gate": tag + "gate-b", "second": tag + "a"}))
+            for _ in range(600):
+                rows = await graph.run("SHOW TRANSACTIONS YIELD currentQuery, status WHERE currentQuery CONTAINS "
+                                       "'DeadlockProbe {key: $first}' AND status STARTS WITH 'Blocked' RETURN count(*) AS n")
+                if rows[0]["n"] == 2:
+                    break
+                await asyncio.sleep(0.05)
+            assert rows[0]["n"] == 2, "the two writes did not both wait at their gates"
+            await gates.rollback()
+            await asyncio.wait_for(writes, 60)
+        rows = await graph.run("MATCH (p:DeadlockProbe {doc_key: $tag}) RETURN p.key AS key, p.n AS n", {"tag": tag})
+        assert {r["key"][len(tag):]: r["n"] for r in rows} == {"a": 2, "b": 2, "gate-a": 1, "gate-b": 1}
+        retried = [r.getMessage() for r in caplog.records if "will be retried" in r.getMessage()]
+        assert any("DeadlockDetected" in m for m in retried), retried
+    finally:
+        await driver.close()
+        await one.close()
+        await two.close()
+
+
+async def test_writes_shared_between_documents_hold_under_contention(conn: ConnectionInfo, graph: GraphClient,
+                                                                     schema) -> None:
+    from bookrag_neo4j.graph.schema import apply_schema
+
+    await apply_schema(graph, dimensions=384, name="layout/schema")  # the :Keyword and :Stem constraints
+    tag = f"test-shared-{uuid.uuid4().hex[:8]}"
+    docs = [f"{tag}-a", f"{tag}-b"]
+    words = [f"{tag}-w{i}" for i in range(120)]
+    clients = [GraphClient(conn) for _ in range(6)]
+    try:
+        for doc in docs:
+            await graph.run("UNWIND range(0, 19) AS i CREATE (:Passage {key: $doc + '-p' + i, doc_key: $doc}) "
+                            "CREATE (:Entity {key: $doc + '-e' + i, doc_key: $doc, name_key: $tag + '-n' + i})",
+                            {"doc": doc, "tag": tag})
+
+        def rows(doc: str, part: int, suffix: str = "") -> list[dict[str, str]]:
+            return [{"passage": f"{doc}-p{i % 20}", "keyword": w + suffix, "stem": w + "-stem"}
+                    for i, w in enumerate(words) if i % 3 == part]
+
+        # Keywords and stems the two documents share, written at once (each row three times).
+        await asyncio.gather(*(c.write("layout/write_keywords", rows=rows(docs[i % 2], i % 3))
+                               for i, c in enumerate(clients)))
+        await asyncio.gather(*(c.write("layout/write_keywords", rows=rows(docs[i % 2], (i + 1) % 3))
+                               for i, c in enumerate(clients)))
+        counts = ("MATCH (n) WHERE (n:Keyword OR n:Stem) AND n.key STARTS WITH $tag "
+                  "RETURN count(n) AS nodes, count(DISTINCT n.key) AS keys, "
+                  "COUNT { MATCH (:Keyword)-[r:HAS_STEM]->(s:Stem) WHERE s.key STARTS WITH $tag } AS stem_links, "
+                  "COUNT { MATCH (p:Passage)-[r:HAS_KEYWORD]->() WHERE p.doc_key STARTS WITH $tag } AS keyword_links")
+        (row,) = await graph.run(counts, {"tag": tag})
+        assert row == {"nodes": 240, "keys": 240, "stem_links": 120, "keyword_links": 2 * 120}
+        # One document's rebuild deletes the keywords and stems only it uses while the other links to them.
+        for trial in range(5):
+            extra = f"-x{trial}"
+            await clients[0].write("layout/write_keywords", rows=[{**r, "stem": r["keyword"] + "-stem"} for part in
+                                                                  range(3) for r in rows(docs[0], part, extra)])
+            await asyncio.gather(clients[0].write("layout/delete_keywords", doc_key=docs[0]), clients[1].write(
+                "layout/write_keywords", rows=[{**r, "stem": r["keyword"] + "-stem"} for part in range(3)
+                                               for r in rows(docs[1], part, extra)]))
+            (row,) = await graph.run("MATCH (p:Passage {doc_key: $doc})-[:HAS_KEYWORD]->(k)-[:HAS_STEM]->(s) "
+                                     "WHERE k.key ENDS WITH $extra RETURN count(*) AS links, count(DISTINCT s) AS stems",
+                                     {"doc": docs[1], "extra": extra})
+            assert row == {"links": 120, "stems": 120}, trial
+        (row,) = await graph.run("MATCH (p:Passage {doc_key: $doc})-[:HAS_KEYWORD]->() RETURN count(*) AS n",
+                                 {"doc": docs[0]})
+        assert row["n"] == 0
+        # SAME_AS between the documents, linked by both at once: one edge a pair.
+        settled = await asyncio.gather(*(c.write("kg/link_same_as", doc_key=doc)
+                                         for c, doc in zip(clients[:2], docs, strict=True)))
+        assert [r[0]["linked"] for r in settled] == [20, 20]
+        (row,) = await graph.run("MATCH (a:Entity {doc_key: $a})-[r:SAME_AS]-(b:Entity {doc_key: $b}) "
+                                 "RETURN count(r) AS edges, count(DISTINCT [a, b]) AS pairs", {"a": docs[0], "b": docs[1]})
+        assert row == {"edges": 20, "pairs": 20}
+    finally:
+        for c in clients:
+            await c.close()
+        await graph.run("MATCH (n) WHERE (n:Keyword OR n:Stem) AND n.key STARTS WITH $tag DETACH DELETE n", {"tag": tag})
