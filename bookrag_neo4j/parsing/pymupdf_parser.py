@@ -3,10 +3,11 @@
     parsed = parse_pdf(Path("report.pdf"), image_dir=Path("~/.local/share/bookrag-neo4j/images"))
 
 Per page: text blocks with their fonts (split where the style of whole lines changes, so a heading glued to
-its paragraph becomes its own block), raster images, tables (``find_tables``, only on pages whose layout can
-hold a table: it costs ~0.2-0.3 s a page), captions attached to their table or figure (a "Figure N" caption
-without a raster image above it marks a vector figure), equations (math fonts), list items, the PDF outline.
-Running headers, footers and page numbers are removed; reading order handles two-column pages.
+its paragraph becomes its own block), raster images, tables (``find_tables``, ~0.5 CPU-s a page: only on pages
+whose layout can hold a table, on worker processes, :mod:`.table_pool`), captions attached to their table or
+figure (a "Figure N" caption without a raster image above it marks a vector figure), equations (math fonts),
+list items, the PDF outline. Running headers, footers and page numbers are removed; reading order handles
+two-column pages.
 """
 
 from __future__ import annotations
@@ -70,8 +71,8 @@ def _is_bold(span: dict[str, Any]) -> bool:
     return bool(span["flags"] & 16) or bool(_BOLD_FONT.search(span["font"]))
 
 
-def _text_blocks(page: pymupdf.Page, number: int) -> tuple[list[Block], int]:
-    """Text blocks of a page, and how many of its text rows have three or more cells (a table signal)."""
+def _text_blocks(page: pymupdf.Page, number: int) -> tuple[list[Block], list[int]]:
+    """Text blocks of a page, and how many cells (text lines side by side) each of its text rows has."""
     blocks: list[Block] = []
     rows: dict[int, int] = defaultdict(int)
     flags = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
@@ -94,7 +95,19 @@ def _text_blocks(page: pymupdf.Page, number: int) -> tuple[list[Block], int]:
             run.append(line)
         if run:
             blocks.append(_block(run, number))
-    return blocks, sum(1 for n in rows.values() if n >= 3)
+    return blocks, list(rows.values())
+
+
+def _horizontal_rules(page: pymupdf.Page) -> int:
+    """Horizontal lines (or hairline rectangles) at least 30 points long drawn on the page."""
+    count = 0
+    for drawing in page.get_drawings():
+        for item in drawing["items"]:
+            if item[0] == "l" and abs(item[1].y - item[2].y) < 1 and abs(item[1].x - item[2].x) > 30:
+                count += 1
+            elif item[0] == "re" and item[1].height < 2 and item[1].width > 30:
+                count += 1
+    return count
 
 
 def _block(lines: list[dict[str, Any]], page: int) -> Block:
@@ -205,24 +218,33 @@ class _Pages:
 
     blocks: dict[int, list[Block]]
     sizes: dict[int, tuple[float, float]]
-    cell_rows: dict[int, int]
+    table_signal: dict[int, bool]
     body_size: float
 
     def table_candidates(self) -> list[int]:
-        """The table prefilter: pages that can hold a table (three text rows of three or more cells, or a
-        "Table N" caption). ``bookrag bench tables`` measures it against running the finder on every page."""
+        """The table prefilter: pages that can hold a table. ``bookrag bench tables`` measures it against
+        running the finder on every page."""
         return [n for n, blocks in self.blocks.items() if blocks and (
-            self.cell_rows[n] >= 3 or any(b.kind == "caption" and TABLE_CAPTION.match(b.text) for b in blocks))]
+            self.table_signal[n] or any(b.kind == "caption" and TABLE_CAPTION.match(b.text) for b in blocks))]
+
+
+def _table_signal(page: pymupdf.Page, cells: list[int]) -> bool:
+    """Three text rows of three or more cells, or a ruled table: three rows of two or more cells and six
+    horizontal rules (two-column tables: grades, exhibits, specifications)."""
+    if sum(n >= 3 for n in cells) >= 3:
+        return True
+    return sum(n >= 2 for n in cells) >= 3 and _horizontal_rules(page) >= 6
 
 
 def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int], None] | None) -> _Pages:
     pages: dict[int, list[Block]] = {}
-    cell_rows: dict[int, int] = {}
+    signal: dict[int, bool] = {}
     sizes: dict[int, tuple[float, float]] = {}
     for page in doc:
         number = page.number + 1
         sizes[number] = (page.rect.width, page.rect.height)
-        text_blocks, cell_rows[number] = _text_blocks(page, number)
+        text_blocks, cells = _text_blocks(page, number)
+        signal[number] = _table_signal(page, cells)
         pages[number] = text_blocks + _image_blocks(page, number)
         if on_page:
             on_page(number, 2 * doc.page_count)
@@ -233,7 +255,7 @@ def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int],
         )
     running = running_lines(pages, {n: h for n, (_, h) in sizes.items()})
     pages = {n: [b for b in blocks if id(b) not in running] for n, blocks in pages.items()}
-    return _Pages(pages, sizes, cell_rows, body_font_size([b for blocks in pages.values() for b in blocks]))
+    return _Pages(pages, sizes, signal, body_font_size([b for blocks in pages.values() for b in blocks]))
 
 
 def table_candidate_pages(path: Path) -> list[int]:

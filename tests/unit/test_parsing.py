@@ -10,7 +10,7 @@ import pytest
 
 from bookrag_neo4j.errors import DocumentError
 from bookrag_neo4j.parsing.blocks import Block
-from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
+from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf, table_candidate_pages
 from bookrag_neo4j.parsing.refine import dehyphenate, refine
 
 
@@ -70,3 +70,26 @@ def test_refinement() -> None:
     out = refine(blocks)
     assert [b.text for b in out] == ["The results were consistent with earlier findings.", "Chapter 2"]
     assert out[0].page == 1 and out[0].page_end == 2
+
+
+def _two_column_rows(page: pymupdf.Page, rows: list[tuple[str, str]], *, ruled: bool) -> None:
+    for i, (left, right) in enumerate(rows):
+        y = 100 + 20 * i
+        page.insert_text((72, y), left, fontsize=10)
+        page.insert_text((300, y), right, fontsize=10)
+        if ruled:
+            page.draw_line((70, y + 5), (450, y + 5))
+
+
+def test_the_table_prefilter_takes_ruled_two_column_tables(tmp_path: Path) -> None:
+    rows = [("Grade", "Grade point"), ("A", "4.0"), ("B", "3.0"), ("C", "2.0"), ("D", "1.0"), ("F", "0.0")]
+    doc = pymupdf.open()
+    _two_column_rows(doc.new_page(), rows, ruled=True)       # a ruled two-column table: a candidate
+    _two_column_rows(doc.new_page(), rows, ruled=False)      # the same text without rules: two columns of prose
+    three = doc.new_page()                                   # three cells a row: a candidate without rules
+    for i in range(4):
+        for x, word in ((72, "Revenue"), (250, "2019"), (400, "2020")):
+            three.insert_text((x, 100 + 20 * i), word, fontsize=10)
+    path = tmp_path / "tables.pdf"
+    doc.save(path)
+    assert table_candidate_pages(path) == [1, 3]
