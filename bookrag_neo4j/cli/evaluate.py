@@ -123,11 +123,11 @@ def bench_ingest_cmd(
     """Indexing throughput without an LLM: pages/s for parsing, nodes+relationships/s for writing; with
     --all-stages every stage of the pipeline."""
     from ..eval.bench_ingest import bench_ingest, bench_ingest_all_stages
-    from ..parsing.table_pool import default_workers
+    from ..parsing.table_pool import pool_size
 
     pdfs = pdf_paths(paths)
     rag = library(instance)
-    rag.settings.parse_workers = workers or rag.settings.parse_workers or default_workers()
+    rag.settings.parse_workers = pool_size(workers or rag.settings.parse_workers)  # the count the report states
 
     async def work(graph: GraphClient) -> dict:
         if all_stages:
@@ -151,12 +151,12 @@ def bench_tables_cmd(
 ) -> None:
     """The table prefilter's precision and recall over pages, against running the table finder on every page."""
     from ..eval.bench_tables import bench_tables
-    from ..parsing.table_pool import default_workers
+    from ..parsing.table_pool import pool_size
 
     if tables not in ("layout", "lines"):
         raise typer.BadParameter("--tables is layout or lines")
     with console.status("Finding tables on every page..."):
-        report = bench_tables(pdf_paths(paths), mode=tables, workers=workers or default_workers())  # type: ignore[arg-type]
+        report = bench_tables(pdf_paths(paths), mode=tables, workers=pool_size(workers or 0))  # type: ignore[arg-type]
     print_json(report if as_json else {k: v for k, v in report.items() if k != "per_document"})
 
 

@@ -42,7 +42,6 @@ from ..llm.usage import track_usage
 from ..parsing.blocks import ParsedDocument
 from ..parsing.mineru import load_mineru_output
 from ..parsing.pymupdf_parser import parse_pdf
-from ..parsing.table_pool import default_workers
 from ..progress import ProgressCallback, stage
 from ..tree.build import build_tree
 from ..tree.headings import detect_headings
@@ -181,7 +180,7 @@ class Indexer:
             with stage(self.progress, f"parsing {path.name}") as parsing:
                 parsed = await asyncio.to_thread(
                     parse_pdf, path, image_dir=self.image_dir, tables=self.settings.tables, on_page=parsing.update,
-                    workers=self.settings.parse_workers or default_workers())
+                    workers=self.settings.parse_workers)
         timings["parse"] = time.perf_counter() - began
         return await self._index_parsed(parsed, timings, embed=embed)
 

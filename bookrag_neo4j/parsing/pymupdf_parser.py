@@ -266,13 +266,13 @@ def table_candidate_pages(path: Path) -> list[int]:
 
 
 def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | bool = "layout",
-              on_page: Callable[[int, int], None] | None = None, workers: int = 1) -> ParsedDocument:
+              on_page: Callable[[int, int], None] | None = None, workers: int = 0) -> ParsedDocument:
     """Parse a PDF into blocks in reading order (see the module docstring).
 
     ``tables``: ``"layout"`` (PyMuPDF's layout model decides, the most accurate, ~0.5 CPU-s a candidate page),
     ``"lines"`` (ruled tables only, several times faster) or ``"off"``. ``workers``: processes that find tables
-    side by side (:mod:`.table_pool`; 1: in-process). ``on_page(done, total)`` is called as pages are read and
-    again as they are laid out (``total`` counts both passes)."""
+    side by side (:mod:`.table_pool`; 0: one per core, 1: in-process). ``on_page(done, total)`` is called as pages
+    are read and again as they are laid out (``total`` counts both passes)."""
     mode: TableMode = "layout" if tables is True else "off" if tables is False else tables
     doc, content_hash = open_pdf(path)
     with doc:

@@ -43,8 +43,11 @@ _pool_lock = threading.Lock()
 _worker_doc: tuple[tuple[str, str], pymupdf.Document] | None = None  # in a worker: the PDF it has open
 
 
-def default_workers() -> int:
-    """One worker per core the process may use, at most ``MAX_WORKERS``."""
+def pool_size(workers: int) -> int:
+    """The table-finder processes ``workers`` asks for: itself, or for 0 one per core the process may use, at most
+    ``MAX_WORKERS`` (the single place where "0 = one per core" is decided)."""
+    if workers > 0:
+        return workers
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, min(cores, MAX_WORKERS))
 
@@ -122,7 +125,9 @@ def table_finder(path: Path, content_hash: str, doc: pymupdf.Document, pages: li
                  workers: int) -> Callable[[int], list[Block]]:
     """Start finding the tables of ``pages`` (1-based) and return ``find(page)``, which waits for one page's.
 
-    ``doc`` is the open document, used in-process (``workers`` 1, few pages, or a worker lost)."""
+    ``doc`` is the open document, used in-process (``workers`` 1, few pages, or a worker lost); ``workers`` 0 is
+    one per core (:func:`pool_size`)."""
+    workers = pool_size(workers)
     if workers <= 1 or len(pages) < MIN_POOL_PAGES:
         return lambda number: page_tables(doc[number - 1], number, mode)
     pool = _get_pool(min(workers, MAX_WORKERS))
