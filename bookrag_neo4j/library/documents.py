@@ -206,5 +206,5 @@ async def find_document(graph: GraphClient, name_or_key: str) -> Document:
 
 async def list_documents(graph: GraphClient, keys: Sequence[str] | None = None) -> list[Document]:
     """The documents with these keys, or (``None``) every document; by file name."""
-    rows = await graph.read("library/list_documents", doc_keys=None if keys is None else list(keys))
-    return [Document.model_validate(r["document"]) for r in rows]
+    rows = await graph.read_rows("library/list_documents", doc_keys=None if keys is None else list(keys))
+    return [Document.model_validate(r) for r in rows]

@@ -56,7 +56,8 @@ def bm25_scores(query: str, passages: Sequence[str], *, k1: float = 1.5, b: floa
     for passage in passages:
         tokens = _TOKEN.findall(passage.lower())
         lengths.append(len(tokens))
-        tfs.append(Counter(t for t in tokens if t in wanted))  # only the query's terms count
+        counts = Counter(tokens)  # counted in C; then only the query's terms are kept
+        tfs.append(Counter({t: counts[t] for t in wanted if t in counts}))
     avg_len = sum(lengths) / len(lengths) or 1.0
     df = Counter(term for tf in tfs for term in tf)
     n = len(passages)

@@ -100,8 +100,8 @@ async def select_by_section(ctx: RunContext, p: NoParams, question: Question) ->
                 return Selection(keys=await selectors.select_by_section(ctx.graph, picked))
             except ModelError as exc:
                 log.warning("section selection failed (%s); using the nearest blocks", exc)
-    nearest = await selectors.nearest_nodes(ctx.graph, ctx.scope, question.vector, top=s.max_sections)
-    return Selection(keys=await selectors.subtrees_around(ctx.graph, nearest, depth=s.section_depth))
+    return Selection(keys=await selectors.subtrees_near(ctx.graph, ctx.scope, question.vector, top=s.max_sections,
+                                                        depth=s.section_depth))
 
 
 @operator("Select_All", family="select")

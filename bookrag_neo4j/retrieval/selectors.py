@@ -24,20 +24,30 @@ async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) ->
 MAX_SECTION_NODES = 400
 
 
-async def _roots(graph: GraphClient, *, entity_keys: Sequence[str] = (), node_keys: Sequence[str] = (),
-                 depth: int, max_nodes: int) -> list[dict[str, Any]]:
-    return await graph.read_rows("retrieval/subtree_roots", entity_keys=list(entity_keys), node_keys=list(node_keys),
-                            depth=depth, max_nodes=max_nodes)
-
-
 async def subtrees_around(graph: GraphClient, node_keys: Sequence[str], *, depth: int = 2,
                           max_nodes: int = MAX_SECTION_NODES) -> list[str]:
     """The nodes lifted to their section at depth <= ``depth`` (document = 0), or to their nearest section
     when that one holds more than ``max_nodes`` nodes, with whole subtrees."""
     if not node_keys:
         return []
-    rows = await _roots(graph, node_keys=node_keys, depth=depth, max_nodes=max_nodes)
-    return await select_by_section(graph, list(dict.fromkeys(r["root"] for r in rows)))
+    return await _subtrees(graph, node_keys=node_keys, depth=depth, max_nodes=max_nodes)
+
+
+async def subtrees_near(graph: GraphClient, doc_keys: Sequence[str], embedding: Sequence[float], *, top: int,
+                        depth: int = 2, max_nodes: int = MAX_SECTION_NODES, k: int = 100) -> list[str]:
+    """:func:`subtrees_around` the ``top`` content blocks of the scope nearest to a question embedding
+    (as ``retrieval/nearest_nodes`` finds them), in one round trip: the offline Select_by_Section."""
+    return await _subtrees(graph, doc_keys=doc_keys, embedding=embedding, top=top, k=k, depth=depth,
+                           max_nodes=max_nodes)
+
+
+async def _subtrees(graph: GraphClient, *, entity_keys: Sequence[str] = (), node_keys: Sequence[str] = (),
+                    doc_keys: Sequence[str] = (), embedding: Sequence[float] | None = None, top: int = 0,
+                    k: int = 0, depth: int, max_nodes: int, budget: int | None = None) -> list[str]:
+    return await graph.read_rows(
+        "retrieval/select_subtrees", entity_keys=list(entity_keys), node_keys=list(node_keys),
+        doc_keys=list(doc_keys), embedding=None if embedding is None else list(embedding), top=top, k=k,
+        depth=depth, max_nodes=max_nodes, budget=budget)
 
 
 async def select_by_entity(graph: GraphClient, entity_keys: Sequence[str], *, depth: int = 2,
@@ -46,24 +56,10 @@ async def select_by_entity(graph: GraphClient, entity_keys: Sequence[str], *, de
     subtrees. Entities are taken most specific first (fewest mentions), each adding its roots, smallest first,
     while the selection stays within ``budget`` nodes; the first root is always taken. An entity mentioned all
     over the document ("PepsiCo" in PepsiCo's 10-K) thus adds nothing once specific ones filled the budget,
-    but stays a PageRank seed."""
+    but stays a PageRank seed. One round trip (``retrieval/select_subtrees``)."""
     if not entity_keys:
         return []
-    rows = await _roots(graph, entity_keys=entity_keys, depth=depth, max_nodes=max_nodes)
-    chosen: dict[str, int] = {}
-    for row in sorted(rows, key=lambda r: (r["mentions"], r["tag"], r["size"])):
-        if row["root"] in chosen or (chosen and sum(chosen.values()) + row["size"] > budget):
-            continue
-        chosen[row["root"]] = row["size"]
-    return await select_by_section(graph, list(chosen))
-
-
-async def nearest_nodes(graph: GraphClient, doc_keys: Sequence[str], embedding: Sequence[float], *,
-                        top: int = 10, k: int = 100) -> list[str]:
-    """Content blocks of the scope nearest to a question embedding (the tree-node vector index)."""
-    rows = await graph.read("retrieval/nearest_nodes", doc_keys=list(doc_keys), embedding=list(embedding),
-                            top=top, k=k)
-    return [r["key"] for r in rows]
+    return await _subtrees(graph, entity_keys=entity_keys, depth=depth, max_nodes=max_nodes, budget=budget)
 
 
 async def select_by_section(graph: GraphClient, section_keys: Sequence[str]) -> list[str]:

@@ -1,5 +1,5 @@
-// The documents with keys in $doc_keys, or (null) every document, by file name.
+// The documents with keys in $doc_keys, or (null) every document, by file name, in one record.
 MATCH (d:Document)
 WHERE $doc_keys IS NULL OR d.key IN $doc_keys
-RETURN d {.*} AS document
-ORDER BY d.name
+WITH d ORDER BY d.name
+RETURN collect(d {.*}) AS rows

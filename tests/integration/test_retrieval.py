@@ -111,6 +111,16 @@ async def test_selectors_return_the_known_subtrees(graph: GraphClient, book) -> 
     assert named(book, await selectors.select_by_entity(graph, [region], depth=1)) == {
         "1", "1.1", "t1", "tb1", "1.2", "t2", "im1"}
     assert named(book, await selectors.select_by_section(graph, [book["1.2"]])) == {"1.2", "t2", "im1"}
+    assert named(book, await selectors.subtrees_around(graph, [book["t3"]], depth=2)) == {"2", "t3", "eq1"}
+    # the budget: the most specific entity's root first (always taken), the next only while within budget
+    (row,) = await graph.run("MATCH (e:Entity) WHERE e.key IN $k RETURN collect([e.key, e.mentions]) AS m",
+                             {"k": [lyra, region]})
+    first, second = sorted([lyra, region], key=lambda k: (dict(row["m"])[k], k))
+    subtree = {lyra: {"2", "t3", "eq1"}, region: {"1.1", "t1", "tb1"}}
+    assert named(book, await selectors.select_by_entity(graph, [lyra, region], budget=6)) == subtree[first] | subtree[
+        second]
+    assert named(book, await selectors.select_by_entity(graph, [lyra, region], budget=5)) == subtree[first]
+    assert named(book, await selectors.select_by_entity(graph, [second, first], budget=1)) == subtree[first]
     assert named(book, await selectors.filter_nodes(graph, [DOC], kinds=["table"])) == {"tb1"}
     assert named(book, await selectors.filter_nodes(graph, [DOC], page_from=3, page_to=5)) == {"t2", "im1", "t3", "eq1"}
     beta = await selectors.select_by_section(graph, [book["2"]])
@@ -148,13 +158,13 @@ async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient,
 
     graphs = EntityGraphCache(max_documents=1)
     reads = []
-    real_read = graph.read
+    real_read_rows = graph.read_rows
 
-    async def counting_read(name: str, **params):
+    async def counting_read_rows(name: str, **params):
         reads.append(name)
-        return await real_read(name, **params)
+        return await real_read_rows(name, **params)
 
-    graph.read = counting_read  # type: ignore[method-assign]
+    graph.read_rows = counting_read_rows  # type: ignore[method-assign]
     (doc,) = await selectors.scope_documents(graph, [DOC])
     assert doc.graph_version
     first = await graphs.get(graph, doc)
