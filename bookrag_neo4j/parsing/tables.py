@@ -85,10 +85,11 @@ def _cell_texts(table: Any, words: list[tuple]) -> list[list[str]]:
     goes to the cell holding its centre. ``Table.extract()`` glues words in PDFs without space characters."""
     x0, y0, x1, y1 = table.bbox
     inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
-    grid: list[list[list[tuple]]] = [[[] for _ in row.cells] for row in table.rows]
+    rows = table.rows  # a property that rebuilds the rows from the cells at each use
+    grid: list[list[list[tuple]]] = [[[] for _ in row.cells] for row in rows]
     for w in inside:
         cx, cy = (w[0] + w[2]) / 2, (w[1] + w[3]) / 2
-        for r, row in enumerate(table.rows):
+        for r, row in enumerate(rows):
             if row.bbox[1] - 1 <= cy <= row.bbox[3] + 1:
                 for c, cell in enumerate(row.cells):
                     if cell and cell[0] - 1 <= cx <= cell[2] + 1:
