@@ -40,7 +40,7 @@ from ..keys import term_key
 from ..layout.build import LayoutBuilder
 from ..layout.keywords import stem
 from ..library.catalogue import delete_content_graph
-from ..library.documents import ContentCounts, ContentStatus, LayoutStatus, get_document
+from ..library.documents import ContentCounts, ContentStatus, Document, LayoutStatus, get_document
 from ..llm.chat import ChatModel
 from ..llm.embedder import Embedder
 from ..progress import Laps, ProgressCallback, stage
@@ -88,6 +88,17 @@ class ContentGraphBuilder:
         self.llm = llm
         self.progress = progress
 
+    def config(self, doc: Document, evolution: str) -> str:
+        """The config a build of ``doc`` (as read, its layout layer built) with ``evolution`` would record."""
+        return content_config(self.settings, self.embedder, f"{doc.layout_config}@{doc.layout_built_at}", evolution,
+                              self.llm)
+
+    def current(self, doc: Document, evolution: Evolution | None = None) -> bool:
+        """Whether ``doc`` (as read) has a complete content graph of this config on a complete layout layer:
+        what :meth:`build` would leave alone, decided without a query."""
+        return (doc.layout is LayoutStatus.COMPLETE and doc.g2 is ContentStatus.COMPLETE
+                and doc.g2_config == self.config(doc, evolution or self.settings.g2_evolution))
+
     async def build(self, doc_key: str, *, evolution: Evolution | None = None, force: bool = False) -> ContentGraphReport:
         """Build (or rebuild) the content graph of ``doc_key``; a no-op when it is complete with the same config."""
         evolution = evolution or self.settings.g2_evolution
@@ -100,9 +111,8 @@ class ContentGraphBuilder:
         if doc.layout is not LayoutStatus.COMPLETE:
             await LayoutBuilder(self.graph, self.settings, self.embedder, progress=self.progress).build(doc_key)
             doc = await get_document(self.graph, doc_key)
-        config = content_config(self.settings, self.embedder, f"{doc.layout_config}@{doc.layout_built_at}",
-                                evolution, self.llm)
-        if doc.g2 is ContentStatus.COMPLETE and doc.g2_config == config and not force:
+        config = self.config(doc, evolution)
+        if self.current(doc, evolution) and not force:
             return ContentGraphReport(doc_key=doc_key, name=doc.name, status="unchanged", config=config,
                                       evolution=evolution, counts=doc.g2_counts)
         lap = Laps()

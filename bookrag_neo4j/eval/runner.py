@@ -29,6 +29,7 @@ from typing import Any, Literal
 from ..config import Settings
 from ..graph.client import GraphClient
 from ..index.pipeline import Indexer
+from ..library.documents import find_document
 from ..llm.factory import Models
 from ..llm.usage import track_usage
 from ..methods import METHODS, Retriever
@@ -62,7 +63,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
     for doc in sorted({q.doc for q in bench.questions}):  # a no-op for an indexed PDF, but for missing embeddings
         keys[doc] = (await indexer.index(bench.pdf(doc), graph=not only_indexed)).doc_key
         for name in methods:  # layers a method reads that are built on first use (the layout layer): not timed
-            await METHODS[name].prepare(graph, settings, models, keys[doc])
+            await METHODS[name].prepare(graph, settings, models, await find_document(graph, keys[doc]))
     retriever = Retriever(graph, settings, models, use_llm=use_llm)
     llm = models.llm if use_llm else None  # answer extraction and the judge
     rows = []

@@ -41,7 +41,7 @@ from ..graph.client import GraphClient
 from ..graph.schema import apply_schema
 from ..keys import layout_key, page_key, term_key
 from ..library.catalogue import delete_layout
-from ..library.documents import LayoutCounts, LayoutStatus, TreeStatus, get_document
+from ..library.documents import Document, LayoutCounts, LayoutStatus, TreeStatus, get_document
 from ..llm.embedder import Embedder
 from ..parsing.furniture import read_page_furniture
 from ..progress import Laps, ProgressCallback, stage
@@ -78,6 +78,12 @@ def layout_config(settings: Settings, embedder: Embedder) -> str:
             f"|knn-{settings.layout_knn_top_k}@{settings.layout_knn_cutoff}|{embedder.name}")
 
 
+def layout_current(doc: Document, settings: Settings, embedder: Embedder) -> bool:
+    """Whether ``doc`` (as read) has a complete layout layer of this config: what :meth:`LayoutBuilder.build`
+    would leave alone, decided without a query."""
+    return doc.layout is LayoutStatus.COMPLETE and doc.layout_config == layout_config(settings, embedder)
+
+
 class LayoutBuilder:
     """Builds the layout layer of indexed documents."""
 
@@ -95,7 +101,7 @@ class LayoutBuilder:
         if doc is None or doc.tree is not TreeStatus.COMPLETE:
             raise DocumentError(f"{doc_key}: no complete tree to build a layout layer on; index the PDF first")
         config = layout_config(self.settings, self.embedder)
-        if doc.layout is LayoutStatus.COMPLETE and doc.layout_config == config and not force:
+        if layout_current(doc, self.settings, self.embedder) and not force:
             return LayoutReport(doc_key=doc_key, name=doc.name, status="unchanged", config=config,
                                 counts=doc.layout_counts)
         lap = Laps()

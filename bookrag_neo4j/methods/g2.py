@@ -19,6 +19,7 @@ from typing import Any
 from ..config import Settings
 from ..content.build import ContentGraphBuilder
 from ..graph.client import GraphClient
+from ..library.documents import Document
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..retrieval.plan import Plan, PlanStep
@@ -28,10 +29,12 @@ from .registry import method, prepare_layout
 BUDGET = 10
 
 
-async def prepare_content_graph(graph: GraphClient, settings: Settings, models: Models, doc_key: str) -> None:
+async def prepare_content_graph(graph: GraphClient, settings: Settings, models: Models, doc: Document) -> None:
     """The preparer of the G²-Reader methods: the content graph (and the layout layer under it), unless built."""
     llm = models.llm if settings.g2_evolution == "llm" else None
-    await ContentGraphBuilder(graph, settings, models.embedder, llm=llm).build(doc_key)
+    builder = ContentGraphBuilder(graph, settings, models.embedder, llm=llm)
+    if not builder.current(doc):
+        await builder.build(doc.key)
 
 
 def _plan(name: str, question: str, search: list[PlanStep], last: str) -> Plan:

@@ -15,14 +15,15 @@ from dataclasses import dataclass
 from ..config import Settings
 from ..errors import PlanError
 from ..graph.client import GraphClient
-from ..layout.build import LayoutBuilder
+from ..layout.build import LayoutBuilder, layout_current
+from ..library.documents import Document
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..retrieval.plan import Plan
 from ..retrieval.replies import QueryCategory
 
 PlanBuilder = Callable[[str, ChatModel | None, QueryCategory | None], Awaitable[Plan]]
-Preparer = Callable[[GraphClient, Settings, Models, str], Awaitable[object]]
+Preparer = Callable[[GraphClient, Settings, Models, Document], Awaitable[object]]
 
 
 @dataclass(frozen=True)
@@ -32,10 +33,12 @@ class Method:
     build: PlanBuilder
     preparer: Preparer | None = None  # builds a layer the method reads on first use (the layout layer)
 
-    async def prepare(self, graph: GraphClient, settings: Settings, models: Models, doc_key: str) -> None:
-        """Build what the method reads of the document ahead of the first question (e.g. before timing)."""
+    async def prepare(self, graph: GraphClient, settings: Settings, models: Models, doc: Document) -> None:
+        """Build what the method reads of the document ahead of the first question (e.g. before timing). ``doc``
+        as read: a layer it shows built with this config costs no query (a question over 50 documents would
+        otherwise read each one again)."""
         if self.preparer is not None:
-            await self.preparer(graph, settings, models, doc_key)
+            await self.preparer(graph, settings, models, doc)
 
     async def plan(self, question: str, llm: ChatModel | None, category: QueryCategory | None = None) -> Plan:
         """The plan for ``question`` (``llm`` None: LLM-free; ``category`` skips the classification)."""
@@ -46,9 +49,10 @@ class Method:
 METHODS: dict[str, Method] = {}
 
 
-async def prepare_layout(graph: GraphClient, settings: Settings, models: Models, doc_key: str) -> None:
+async def prepare_layout(graph: GraphClient, settings: Settings, models: Models, doc: Document) -> None:
     """The preparer of the methods over passages and table rows: the layout layer, unless it is built."""
-    await LayoutBuilder(graph, settings, models.embedder).build(doc_key)
+    if not layout_current(doc, settings, models.embedder):
+        await LayoutBuilder(graph, settings, models.embedder).build(doc.key)
 
 
 def method(name: str, description: str, *, prepare: Preparer | None = None) -> Callable[[PlanBuilder], PlanBuilder]:

@@ -85,7 +85,7 @@ class Retriever:
             planned.append(step)
         for doc in documents:  # a layer the method reads that the document lacks is built now (a no-op after)
             if plan.method in METHODS:
-                await METHODS[plan.method].prepare(self.graph, self.settings, self.models, doc.key)
+                await METHODS[plan.method].prepare(self.graph, self.settings, self.models, doc)
         if answer and not plan.answer:
             raise PlanError("the plan has no answer step (Reduce): it can only retrieve")
         ctx = RunContext(self.graph, self.settings, self.models, self.llm, documents)
