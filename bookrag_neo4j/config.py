@@ -183,7 +183,12 @@ class Settings(BaseSettings):
     ppr_damping: float = Field(0.5, gt=0, lt=1, description="Damping factor of personalized PageRank (the "
                                "reference code's 0.5: scores stay near the question's entities).")
     ppr_engine: Literal["auto", "local", "gds"] = Field(
-        "auto", description="auto: in-process for subgraphs up to 10k entities (measured faster), GDS above.")
+        "auto", description="Graph_Reasoning's PageRank: auto = GDS (a catalog projection a document) when the "
+        "server has it, else in-process (the same scores).")
+    ppr_node_score: Literal["sum", "mean", "max"] = Field(
+        "sum", description="A tree node's graph score from the PageRank scores of its entities.")
+    gds_projection_budget_mb: int = Field(
+        512, ge=1, description="GDS heap the documents' catalog projections may hold (least recently used dropped).")
     skyline_min: int = Field(10, ge=1, description="Skyline backfills to at least this many evidence nodes "
                              "(the paper's top-k of 10).")
     skyline_max: int = Field(10, ge=1, description="Skyline keeps at most this many evidence nodes.")

@@ -16,11 +16,13 @@ from pydantic import BaseModel
 from .config import Settings
 from .errors import BookRAGError
 from .graph.client import GraphClient
+from .graph.projections import held_projections
 from .graph.schema import VECTOR_INDEXES
 from .llm.chat import ChatModel
 from .llm.factory import build_embedder, build_llm, build_reranker, build_vlm, llm_provider
 from .llm.langchain_chat import LangChainChatModel
 from .llm.prompts import render_prompt
+from .retrieval.reasoners import ppr_engine
 from .server.manager import connection_info
 
 REQUIRED = ("neo4j", "gds", "vector_index")
@@ -111,6 +113,13 @@ async def _graph_checks(settings: Settings) -> dict[str, Check]:
             if versions.gds_version
             else Check(ok=False, detail="the Graph Data Science plugin is not installed on this server")
         )
+        engine, why = await ppr_engine(graph, settings.ppr_engine)
+        held = await held_projections(graph) if versions.gds_version else {}
+        checks["graph_reasoning"] = Check(
+            ok=engine == "local" or versions.gds_version is not None,
+            detail=f"PageRank on {engine}: {why}" + (
+                f"; {len(held)} document projection(s) held, {sum(held.values()) / 2**20:.1f} of "
+                f"{settings.gds_projection_budget_mb} MB" if engine == "gds" else ""))
         (support,) = await graph.read("server/vector_support")
         if not support["supported"]:
             checks["vector_index"] = Check(ok=False, detail="this Neo4j has no vector indexes (needs 5.13 or later)")

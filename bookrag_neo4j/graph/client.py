@@ -98,7 +98,14 @@ class GraphClient:
         records and 3 ms as one list, so the queries on a question's path return one record. The list is
         taken as decoded, without ``Record.data()``'s walk over every nested value (which turns graph
         objects into dicts, ~20 ms a question at 50 documents): such queries return maps and scalars only."""
-        result = await self._execute(load_query(name), params, RoutingControl.READ)
+        return await self._rows(name, params, RoutingControl.READ)
+
+    async def write_rows(self, name: str, **params: Any) -> list[Any]:
+        """:meth:`read_rows` routed as a write: GDS calls on a catalog graph reach the member that holds it."""
+        return await self._rows(name, params, RoutingControl.WRITE)
+
+    async def _rows(self, name: str, params: dict[str, Any], routing: RoutingControl) -> list[Any]:
+        result = await self._execute(load_query(name), params, routing)
         (record,) = result.records
         return record["rows"]
 

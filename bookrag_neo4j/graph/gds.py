@@ -1,7 +1,5 @@
-"""Graph Data Science on the async driver: projections that are always dropped, personalized PageRank, WCC.
+"""Graph Data Science on the async driver: temporary projections that are always dropped, and WCC.
 
-    async with projected_entity_graph(graph, entity_keys) as projection:
-        scores = await personalized_pagerank(graph, projection, source_keys=["e1"])
     async with projected_document_entities(graph, doc_key) as projection:
         components = await weakly_connected_components(graph, projection)
 
@@ -9,7 +7,8 @@ Each projection gets a unique name (``bookrag-<uuid>``, :func:`graph_name`) and 
 with`` block ends, even on error or cancellation, so no named graph leaks onto the server's heap. GDS
 procedures run with write routing, so projection, algorithm and drop reach the same cluster member.
 
-These serve the question path (PPR: one named query a step, no thread hop) and the statistics. The
+These serve the statistics; Graph_Reasoning's PageRank runs on projections kept in the catalog
+(:mod:`.projections`). The
 ``graphdatascience`` client (DataFrames, ``Graph`` objects: ``rag.gds``, ``rag.entity_graph(doc)``) and the
 layout layer's KNN are in :mod:`bookrag_neo4j.graph.analytics`; both read the same projection files.
 """
@@ -18,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager as AsyncContextManager
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from .client import GraphClient
 log = logging.getLogger(__name__)
 
 GRAPH_NAME_PREFIX = "bookrag-"
+DOCUMENT_PREFIX = "bookrag-doc-"  # the documents' projections kept in the catalog (:mod:`.projections`)
 COMMUNITY_MAX_CONCURRENCY = 4  # OpenGDS caps concurrency at 4
 
 
@@ -58,12 +58,6 @@ async def _projection(graph: GraphClient, query: str, **params: object) -> Async
         log.debug("dropped projection %s", name)
 
 
-def projected_entity_graph(graph: GraphClient, entity_keys: Sequence[str]) -> AsyncContextManager[Projection]:
-    """Project the entities ``entity_keys`` and the ``RELATED``/``CONTAINED_IN`` edges among them (undirected,
-    weighted); drop the projection after."""
-    return _projection(graph, "gds/project_entity_subgraph", entity_keys=list(entity_keys))
-
-
 def projected_document_entities(graph: GraphClient, doc_key: str) -> AsyncContextManager[Projection]:
     """Project all entities of a document and the edges among them; drop the projection after."""
     return _projection(graph, "gds/project_document_entities", doc_key=doc_key)
@@ -75,30 +69,9 @@ async def weakly_connected_components(graph: GraphClient, projection: Projection
     return {row["key"]: row["component"] for row in rows}
 
 
-async def personalized_pagerank(
-    graph: GraphClient,
-    projection: Projection,
-    *,
-    source_keys: Sequence[str],
-    damping: float = 0.85,
-    max_iterations: int = 50,
-    tolerance: float = 1e-7,
-    concurrency: int = COMMUNITY_MAX_CONCURRENCY,
-) -> dict[str, float]:
-    """Personalized PageRank scores by entity key, teleporting to ``source_keys`` (``gds.pageRank.stream``)."""
-    rows = await graph.write(
-        "gds/personalized_pagerank",
-        graph_name=projection.name,
-        source_keys=list(source_keys),
-        damping=damping,
-        max_iterations=max_iterations,
-        tolerance=tolerance,
-        concurrency=concurrency,
-    )
-    return {row["key"]: row["score"] for row in rows}
-
-
 async def list_projections(graph: GraphClient) -> list[str]:
-    """Names of the projections this package created that are still on the server (should be none)."""
+    """Names of the temporary projections this package created that are still on the server (should be none;
+    the documents' catalog projections of :mod:`.projections` are kept on purpose and not listed)."""
     rows = await graph.write("gds/list_graphs")
-    return [row["graph_name"] for row in rows if row["graph_name"].startswith(GRAPH_NAME_PREFIX)]
+    return [row["graph_name"] for row in rows if row["graph_name"].startswith(GRAPH_NAME_PREFIX)
+            and not row["graph_name"].startswith(DOCUMENT_PREFIX)]

@@ -14,12 +14,14 @@ from typing import Any
 
 from ..graph.batching import delete_in_batches
 from ..graph.client import GraphClient
+from ..graph.projections import drop_document_projections
 from ..keys import image_file_glob
 
 
 async def delete_entities(graph: GraphClient, doc_key: str) -> int:
     """Delete a document's entities (with their relations and GT-Links), in batches, except those that a tree
-    node of another document still references."""
+    node of another document still references, and its entity graph's projections in the GDS catalog."""
+    await drop_document_projections(graph, doc_key)
     return await delete_in_batches(graph, "kg/delete_entities_batch", doc_key=doc_key)
 
 

@@ -106,7 +106,8 @@ async def _run_step(step: PlanStep, ctx: RunContext, outputs: dict[str, Any]) ->
     trace = TraceStep(step=step.id, operator=step.operator, seconds=round(time.perf_counter() - began, 4),
                       model_seconds=round(meter[0], 4), llm_calls=usage.calls, tokens=usage.total_tokens,
                       inputs=[f"{a}: {outputs[a].summary()}" for a in step.after], output=result.summary(),
-                      details=result.details() if hasattr(result, "details") else [])
+                      details=result.details() if hasattr(result, "details") else [],
+                      engine=getattr(result, "engine", None))
     return result, trace
 
 

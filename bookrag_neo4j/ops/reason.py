@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..retrieval import selectors
-from ..retrieval.reasoners import MAX_TEXT_CHARS, graph_reasoning, text_reasoning
+from ..retrieval.reasoners import MAX_TEXT_CHARS, graph_reasoning, ppr_engine, text_reasoning
 from ..retrieval.skyline import skyline
 from .registry import NoParams, RunContext, model_time, operator
 from .values import Candidate, Candidates, Entities, Question, Ranking, Scores, Selection
@@ -47,12 +47,16 @@ def candidate(row: dict) -> Candidate:
 
 @operator("Graph_Reasoning", family="reason")
 async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates, entities: Entities) -> Scores:
-    """Each candidate's sum of the personalized-PageRank scores of its entities, seeded by the linked ones."""
+    """Each candidate's score from the personalized-PageRank scores of its entities (the documents' whole graphs,
+    seeded by the linked entities), on GDS where the server has it."""
     holding = {r.doc_key for r in candidates.rows}  # only these documents' graphs are needed
     s = ctx.settings
-    values = await graph_reasoning(ctx.graph, candidates.keys, entities.seeds, damping=s.ppr_damping,
-                                   engine=s.ppr_engine, documents=[d for d in ctx.documents if d.key in holding])
-    return Scores(by="graph", values=values)
+    engine, _why = await ppr_engine(ctx.graph, s.ppr_engine)
+    values = await graph_reasoning(ctx.graph, candidates.keys, entities.seeds, engine=engine,
+                                   node_score=s.ppr_node_score, damping=s.ppr_damping,
+                                   budget_bytes=s.gds_projection_budget_mb * 2**20,
+                                   documents=[d for d in ctx.documents if d.key in holding])
+    return Scores(by="graph", values=values, engine=engine)
 
 
 @operator("Text_Reasoning", family="reason")

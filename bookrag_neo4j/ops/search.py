@@ -16,8 +16,7 @@ from ..graph.lucene import lucene_in_documents, lucene_terms
 from ..layout.vectors import nearest_units, passage_texts
 from ..llm.reranker import FusionReranker, bm25_scores
 from ..retrieval import selectors
-from ..retrieval.entity_graph import ENTITY_GRAPHS
-from ..retrieval.reasoners import pagerank, text_reasoning
+from ..retrieval.reasoners import entity_pagerank, ppr_engine, text_reasoning
 from .registry import RunContext, model_time, operator
 from .values import Candidates, Entities, Question, Ranking, Selection
 
@@ -177,16 +176,13 @@ async def toc_select(ctx: RunContext, p: TocParams) -> Selection:
 async def graph_rank(ctx: RunContext, p: TopParams, entities: Entities) -> Ranking:
     """Nodes by the summed personalized-PageRank scores of their entities over each document's whole graph
     (no selector: the GraphRanker baseline)."""
-    scored: list[tuple[str, float]] = []
-    for doc in ctx.documents:
-        whole = await ENTITY_GRAPHS.get(ctx.graph, doc)
-        position = {k: i for i, k in enumerate(whole.keys)}
-        sources = [position[s] for s in entities.seeds if s in position]
-        if not sources:
-            continue
-        ppr = pagerank(len(whole.keys), whole.source, whole.target, whole.weight, sources,
-                       damping=ctx.settings.ppr_damping)
-        scored += [(node, float(ppr[ents].sum())) for node, ents in whole.node_entities.items()]
+    s = ctx.settings
+    engine, _why = await ppr_engine(ctx.graph, s.ppr_engine)
+    scored = [(node, float(scores[ents].sum()))
+              for whole, scores in await entity_pagerank(ctx.graph, ctx.documents, entities.seeds, engine=engine,
+                                                         damping=s.ppr_damping,
+                                                         budget_bytes=s.gds_projection_budget_mb * 2**20)
+              for node, ents in whole.node_entities.items()]
     return _best([s for s in scored if s[1] > 0], p.top, by="graph")
 
 

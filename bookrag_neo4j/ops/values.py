@@ -99,9 +99,10 @@ class Scores:
 
     by: str
     values: dict[str, float]
+    engine: str | None = None  # Graph_Reasoning's PageRank engine: "gds" or "local"
 
     def summary(self) -> str:
-        return f"{len(self.values)} {self.by} scores"
+        return f"{len(self.values)} {self.by} scores" + (f" ({self.engine})" if self.engine else "")
 
 
 @dataclass(frozen=True)

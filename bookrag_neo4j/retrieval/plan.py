@@ -82,3 +82,4 @@ class TraceStep(BaseModel):
     inputs: list[str] = Field(default_factory=list)
     output: str = ""
     details: list[str] = Field(default_factory=list)  # more lines about the output (a planning graph's rounds)
+    engine: str | None = None  # Graph_Reasoning's PageRank engine: "gds" or "local"

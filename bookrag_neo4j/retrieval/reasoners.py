@@ -4,23 +4,20 @@
     graph_scores = await graph_reasoning(graph, node_keys, ["<entity key>"], documents=docs, damping=0.85)
     text_scores = await text_reasoning(question, nodes, reranker)   # nodes from selectors.candidates
 
-**Graph_Reasoning** projects the entities GT-Linked to the selected nodes (and the RELATED/CONTAINED_IN edges
-among them) as a GDS graph with a unique name, always dropped; runs personalized PageRank
-(``gds.pageRank.stream`` with ``sourceNodes`` = the question's linked entities); a node's score is the sum of
-the PPR scores of the entities GT-Linked to it. GDS procedures are called through the driver (named queries
-in ``cypher/gds/``), not the ``graphdatascience`` client. Tried: graphdatascience 2.2 works against OpenGDS
-2.13.9 (``gds.graph.project.cypher``, ``gds.page_rank.stream``), but its stream returns internal node ids,
-which need the deprecated ``id()`` or another round trip to map back to entity keys, and it makes pandas and
-pyarrow (~100 MB) core dependencies. Since subgraphs up to ``LOCAL_PPR_MAX_ENTITIES`` run in-process (twice
-as fast as GDS, measured with ``BOOKRAG_PPR_ENGINE=local|gds bookrag bench query``, see the README), the GDS
-path is the rare one and keeps to the driver.
+**Graph_Reasoning** runs personalized PageRank over each document's whole knowledge graph (the entities and
+their RELATED/CONTAINED_IN edges, undirected, weighted), teleporting to the question's linked entities, and
+scores each selected node from the PPR scores of the entities GT-Linked to it (their sum by default;
+``BOOKRAG_PPR_NODE_SCORE``). Two engines compute the same scores (``score = (1 - d)·[source] + d·Σ
+score(u)·w(u,v)/w(u)``, no redistribution from dangling nodes):
 
-Small subgraphs take a faster path that computes the same scores: the subgraph is cut from an in-memory copy
-of the document's entity graph (:mod:`.entity_graph`) and PageRank runs in-process with the same formula as
-GDS (``score = (1 - d)·[source] + d·Σ score(u)·w(u,v)/w(u)``, undirected, weighted, no redistribution from
-dangling nodes). ``engine="auto"`` uses it up to
-``LOCAL_PPR_MAX_ENTITIES`` entities, where it measured faster (see the README), and GDS above;
-``BOOKRAG_PPR_ENGINE`` forces either.
+- ``gds``, the default where the server has GDS: ``gds.pageRank.stream`` with ``sourceNodes`` on the document's
+  projection in the GDS graph catalog, made once per graph build (:mod:`bookrag_neo4j.graph.projections`).
+- ``local``, for servers without GDS: the same algorithm in numpy on an in-memory copy of the document's graph
+  (:mod:`.entity_graph`), which both engines read for the GT-Links (tree node -> entities).
+
+The paper runs PageRank on the subgraph of the selected nodes' entities. A subgraph a question meant a
+projection a question (359 ms of a 450 ms step); on the whole graph, the walk also passes through entities
+outside the selection (see the README for what it measured).
 
 **Text_Reasoning** scores every selected node's text (tables as their linearised text) against the question
 with the reranker. The offline fusion reranker reuses each block's similarity to the question, computed in
@@ -37,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..graph.client import GraphClient
-from ..graph.gds import personalized_pagerank, projected_entity_graph
+from ..graph.projections import PROJECTIONS, DocumentProjections
 from ..library.documents import Document
 from ..llm.reranker import Reranker
 from .entity_graph import ENTITY_GRAPHS, EntityGraph, EntityGraphCache
@@ -77,31 +74,62 @@ def pagerank_in_process(nodes: Sequence[str], edges: Sequence[tuple[str, str, fl
     return dict(zip(nodes, scores.tolist(), strict=True))
 
 
-LOCAL_PPR_MAX_ENTITIES = 10_000  # the largest subgraphs measured (a few thousand entities) were faster in-process
+_GDS_ON: dict[tuple[str, str], bool] = {}  # whether the server behind a connection has GDS, asked once
+
+
+async def ppr_engine(graph: GraphClient, configured: str = "auto") -> tuple[str, str]:
+    """The engine Graph_Reasoning uses, ``gds`` or ``local``, and why (``bookrag doctor`` shows it)."""
+    if configured != "auto":
+        return configured, f"BOOKRAG_PPR_ENGINE={configured}"
+    slot = (graph.conn.uri, graph.conn.database)
+    if slot not in _GDS_ON:
+        _GDS_ON[slot] = (await graph.versions()).gds_version is not None
+    if _GDS_ON[slot]:
+        return "gds", "the server has GDS: one catalog projection a document"
+    return "local", "the server has no GDS: in-process PageRank with GDS's formula"
+
+
+async def entity_pagerank(graph: GraphClient, documents: Sequence[Document], seeds: Sequence[str], *,
+                          engine: str, damping: float = 0.85, budget_bytes: int = 512 * 2**20,
+                          graphs: EntityGraphCache = ENTITY_GRAPHS,
+                          projections: DocumentProjections = PROJECTIONS) -> list[tuple[EntityGraph, np.ndarray]]:
+    """Personalized PageRank over each document's whole entity graph from the seeds it holds: the graph (whose
+    ``node_entities`` map tree nodes to entities) and a score per entity, for the documents holding a seed.
+    ``engine``: ``gds`` (the document's catalog projection, :mod:`bookrag_neo4j.graph.projections`; a graph
+    whose build is not complete runs in-process) or ``local``."""
+    found = []
+    for doc in documents:
+        whole = await graphs.get(graph, doc)
+        position = {k: i for i, k in enumerate(whole.keys)}
+        sources = [position[s] for s in dict.fromkeys(seeds) if s in position]
+        if not sources:
+            continue
+        if engine == "gds" and doc.graph_version is not None:
+            by_key = await projections.pagerank(graph, doc.key, doc.graph_version, [whole.keys[i] for i in sources],
+                                                budget_bytes=budget_bytes, damping=damping)
+            scores = np.array([by_key.get(k, 0.0) for k in whole.keys])
+        else:
+            scores = pagerank(len(whole.keys), whole.source, whole.target, whole.weight, sources, damping=damping)
+        found.append((whole, scores))
+    return found
+
+
+NODE_SCORES = {"sum": np.sum, "mean": np.mean, "max": np.max}
 
 
 async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: Sequence[str], *,
-                          documents: Sequence[Document], damping: float = 0.85, engine: str = "auto",
-                          graphs: EntityGraphCache = ENTITY_GRAPHS) -> dict[str, float]:
-    """Sum of the personalized-PageRank scores of each node's entities (empty without seeds in the subgraph).
-    ``documents``: the documents the nodes belong to; their entity graphs come from
-    ``graphs`` (see :mod:`.entity_graph`). ``engine``: ``gds``, ``local`` (in-process) or ``auto`` (local for
-    subgraphs up to ``LOCAL_PPR_MAX_ENTITIES`` entities)."""
-    if not node_keys:
-        return {}
-    sub = EntityGraph.union([(await graphs.get(graph, doc)).subgraph(node_keys) for doc in documents])
-    position = {k: i for i, k in enumerate(sub.keys)}
-    sources = [position[s] for s in dict.fromkeys(seeds) if s in position]
-    if not sources:
-        return {}
-    if engine == "local" or (engine == "auto" and len(sub.keys) <= LOCAL_PPR_MAX_ENTITIES):
-        ppr = pagerank(len(sub.keys), sub.source, sub.target, sub.weight, sources, damping=damping)
-    else:
-        async with projected_entity_graph(graph, sub.keys) as projection:
-            by_key = await personalized_pagerank(graph, projection, source_keys=[sub.keys[i] for i in sources],
-                                                 damping=damping)
-        ppr = np.array([by_key.get(k, 0.0) for k in sub.keys])
-    return {node: float(ppr[entities].sum()) for node, entities in sub.node_entities.items()}
+                          documents: Sequence[Document], engine: str = "local", node_score: str = "sum",
+                          **options: Any) -> dict[str, float]:
+    """Each node's score from the personalized-PageRank scores of its entities (``node_score``: their sum, mean
+    or max; :func:`entity_pagerank`, ``options`` go to it); empty when no seed is in the documents' graphs."""
+    combine = NODE_SCORES[node_score]
+    scored: dict[str, float] = {}
+    for whole, scores in await entity_pagerank(graph, documents, seeds, engine=engine, **options):
+        for node in node_keys:
+            entities = whole.node_entities.get(node)
+            if entities is not None:
+                scored[node] = float(combine(scores[entities]))
+    return scored
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,24 @@
-"""Personalized PageRank through GDS matches a reference computation; projections never leak."""
+"""Graph_Reasoning's PageRank on GDS: a document's catalog projection matches a reference computation and the
+in-process engine; it is made once per graph build, dropped with its document, held to a memory budget, and
+made again after a server restart. Temporary projections never leak."""
 
 from __future__ import annotations
 
+import asyncio
+
 import networkx as nx
+import numpy as np
 import pytest
 
+from bookrag_neo4j.config import Settings
 from bookrag_neo4j.graph.client import GraphClient
-from bookrag_neo4j.graph.gds import list_projections, personalized_pagerank, projected_entity_graph
+from bookrag_neo4j.graph.gds import list_projections, projected_document_entities
+from bookrag_neo4j.graph.projections import DocumentProjections, drop_document_projections, held_projections, projection_name
+from bookrag_neo4j.library.catalogue import delete_entities
+from bookrag_neo4j.retrieval.reasoners import pagerank
+from bookrag_neo4j.server import start_server, stop_server
+
+from ..helpers.server import external
 
 # A small weighted graph with two communities joined by one bridge, plus an isolated entity.
 EDGES = [
@@ -15,22 +27,31 @@ EDGES = [
     ("e", "f", 2.0), ("f", "g", 1.0), ("e", "g", 4.0), ("g", "h", 1.0),  # community 2
 ]
 NODES = list("abcdefghz")  # z is isolated
-OUTSIDE = "x"  # related to a, but not selected: must not enter the projection
+OUTSIDE = "x"  # another document's entity related to a: must not enter this document's projection
+DOC, OTHER = "test-ppr", "test-ppr-other"
+BUDGET = 512 * 2**20
 
 
-def key(name: str) -> str:
-    return f"test-ppr-{name}"
+def key(name: str, doc: str = DOC) -> str:
+    return f"{doc}-{name}"
 
 
-async def build(graph: GraphClient) -> None:
-    await graph.run(
-        "UNWIND $keys AS k CREATE (:Entity {key: k, doc_key: 'test-ppr'})", {"keys": [key(n) for n in NODES + [OUTSIDE]]}
-    )
-    edges = [{"s": key(s), "t": key(t), "w": w} for s, t, w in EDGES] + [{"s": key(OUTSIDE), "t": key("a"), "w": 9.0}]
-    await graph.run(
-        "UNWIND $edges AS e MATCH (s:Entity {key: e.s}), (t:Entity {key: e.t}) CREATE (s)-[:RELATED {weight: e.w}]->(t)",
-        {"edges": edges},
-    )
+async def build(graph: GraphClient, doc: str = DOC) -> None:
+    await graph.run("UNWIND $keys AS k CREATE (:Entity {key: k, doc_key: $doc})",
+                    {"keys": [key(n, doc) for n in NODES], "doc": doc})
+    await graph.run("CREATE (:Entity {key: $k, doc_key: $doc})", {"k": key(OUTSIDE, doc), "doc": f"{doc}-x"})
+    edges = [{"s": key(s, doc), "t": key(t, doc), "w": w} for s, t, w in EDGES]
+    edges.append({"s": key(OUTSIDE, doc), "t": key("a", doc), "w": 9.0})
+    await graph.run("UNWIND $edges AS e MATCH (s:Entity {key: e.s}), (t:Entity {key: e.t}) "
+                    "CREATE (s)-[:RELATED {weight: e.w}]->(t)", {"edges": edges})
+
+
+@pytest.fixture
+async def entities(graph: GraphClient, schema):
+    await build(graph)
+    yield
+    for doc in (DOC, OTHER):
+        await drop_document_projections(graph, doc)
 
 
 def reference(sources: list[str], damping: float) -> dict[str, float]:
@@ -42,30 +63,80 @@ def reference(sources: list[str], damping: float) -> dict[str, float]:
 
 
 @pytest.mark.parametrize(("sources", "damping"), [(["a"], 0.85), (["a", "g"], 0.85), (["f"], 0.5)])
-async def test_personalized_pagerank_matches_networkx(graph: GraphClient, schema, sources, damping) -> None:
-    await build(graph)
-    async with projected_entity_graph(graph, [key(n) for n in NODES]) as projection:
-        assert projection.node_count == len(NODES)
-        assert projection.relationship_count == 2 * len(EDGES)  # undirected: both directions
-        scores = await personalized_pagerank(
-            graph, projection, source_keys=[key(s) for s in sources], damping=damping, max_iterations=1000, tolerance=1e-12
-        )
+async def test_document_pagerank_matches_networkx_and_the_local_engine(graph: GraphClient, entities, sources,
+                                                                       damping) -> None:
+    got = await DocumentProjections().pagerank(graph, DOC, "v1", [key(s) for s in sources], budget_bytes=BUDGET,
+                                               damping=damping, max_iterations=1000, tolerance=1e-12)
+    scores = {k.removeprefix(f"{DOC}-"): v for k, v in got.items()}
+    assert OUTSIDE not in scores and "z" not in scores  # another document's entity; unreachable: score 0
     expected = reference(sources, damping)
-    got = {k.removeprefix("test-ppr-"): v for k, v in scores.items()}
-    assert set(got) == set(NODES)
-    ranked = sorted(NODES, key=lambda n: (-expected[n], n))
-    assert sorted(NODES, key=lambda n: (-got[n], n)) == ranked
-    total = sum(got.values())
+    total = sum(scores.values())
     for n in NODES:  # GDS scores are not normalised; their shares are networkx's
-        assert got[n] / total == pytest.approx(expected[n], abs=1e-6)
-    assert got["z"] == 0.0
-    assert await list_projections(graph) == []
+        assert scores.get(n, 0.0) / total == pytest.approx(expected[n], abs=1e-6)
+    # the in-process engine computes the same scores (not only the same shares)
+    index = {n: i for i, n in enumerate(NODES)}
+    local = pagerank(len(NODES), np.array([index[s] for s, _, _ in EDGES]), np.array([index[t] for _, t, _ in EDGES]),
+                     np.array([w for *_, w in EDGES]), [index[s] for s in sources], damping=damping,
+                     max_iterations=1000, tolerance=1e-12)
+    for n in NODES:
+        assert scores.get(n, 0.0) == pytest.approx(local[index[n]], abs=1e-4)
+    assert await list_projections(graph) == []  # no temporary projection: the document's is kept on purpose
 
 
-async def test_projection_is_dropped_on_error(graph: GraphClient, schema) -> None:
-    await build(graph)
+async def test_one_projection_a_graph_build_dropped_with_it(graph: GraphClient, entities) -> None:
+    projections = DocumentProjections()
+    writes: list[str] = []
+    real_write = graph.write
+
+    async def counting_write(name: str, **params):
+        writes.append(name)
+        return await real_write(name, **params)
+
+    graph.write = counting_write  # type: ignore[method-assign]
+    first = await projections.pagerank(graph, DOC, "v1", [key("a")], budget_bytes=BUDGET)
+    assert await projections.pagerank(graph, DOC, "v1", [key("a")], budget_bytes=BUDGET) == first
+    assert writes.count("gds/project_document_entities") == 1  # made once, used twice
+    assert set(await held_projections(graph)) >= {projection_name(DOC, "v1")}
+
+    # a rebuilt graph (another version) gets its own projection; the stale one is dropped
+    await projections.pagerank(graph, DOC, "v2", [key("a")], budget_bytes=BUDGET)
+    mine = [n for n in await held_projections(graph) if n.startswith(f"bookrag-doc-{DOC}-")]
+    assert mine == [projection_name(DOC, "v2")]
+
+    # gone behind this process's back (what a server restart does): made again, same scores
+    await graph.write("gds/drop_graph", graph_name=projection_name(DOC, "v2"))
+    assert await projections.pagerank(graph, DOC, "v2", [key("a")], budget_bytes=BUDGET) == pytest.approx(first)
+    assert writes.count("gds/project_document_entities") == 3
+
+    # over the budget: the least recently used document projection makes room for the new one
+    await build(graph, OTHER)
+    await projections.pagerank(graph, OTHER, "v1", [key("a", OTHER)], budget_bytes=1)
+    held = set(await held_projections(graph))
+    assert projection_name(OTHER, "v1") in held and projection_name(DOC, "v2") not in held
+
+    # deleting a document's graph (a rebuild, or `docs delete`) drops its projections
+    await delete_entities(graph, OTHER)
+    assert not [n for n in await held_projections(graph) if n.startswith(f"bookrag-doc-{OTHER}-")]
+
+
+@pytest.mark.server_lifecycle
+@pytest.mark.skipif(external(), reason="NEO4J_URI or testcontainers: the tests never restart that server")
+async def test_projection_is_made_again_after_a_server_restart(graph: GraphClient, entities,
+                                                               settings: Settings) -> None:
+    projections = DocumentProjections()
+    before = await projections.pagerank(graph, DOC, "v1", [key("g")], budget_bytes=BUDGET)
+    try:
+        await asyncio.to_thread(stop_server, settings)
+    finally:
+        await asyncio.to_thread(start_server, settings)
+    assert projection_name(DOC, "v1") not in await held_projections(graph)  # the restart emptied the catalog
+    assert await projections.pagerank(graph, DOC, "v1", [key("g")], budget_bytes=BUDGET) == pytest.approx(before)
+    assert projection_name(DOC, "v1") in await held_projections(graph)
+
+
+async def test_temporary_projection_is_dropped_on_error(graph: GraphClient, entities) -> None:
     with pytest.raises(RuntimeError, match="boom"):
-        async with projected_entity_graph(graph, [key("a"), key("b")]) as projection:
-            assert projection.node_count == 2
+        async with projected_document_entities(graph, DOC) as projection:
+            assert projection.node_count == len(NODES)
             raise RuntimeError("boom")
     assert await list_projections(graph) == []
