@@ -92,8 +92,8 @@ class DocumentProjections:
                     try:
                         await graph.write("gds/project_document_entities", graph_name=name, doc_key=doc_key)
                         log.info("projected the entity graph of %s as %s", doc_key, name)
-                    except ClientError as exc:
-                        if "already exists" not in (exc.message or ""):
+                    except ClientError as exc:  # another process made it first: "Graph name ... already loaded"
+                        if "already" not in (exc.message or ""):
                             raise
                 self._used[name] = time.monotonic()
         return name

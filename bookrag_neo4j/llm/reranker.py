@@ -17,7 +17,8 @@ import math
 import re
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -46,22 +47,40 @@ class Reranker(ABC):
         return asyncio.run(self.score(query, passages))
 
 
-def bm25_scores(query: str, passages: Sequence[str], *, k1: float = 1.5, b: float = 0.75) -> list[float]:
-    """Okapi BM25 of each passage for the query, with IDF over the given passages."""
+def tokens(text: str) -> list[str]:
+    """The lower-cased word tokens BM25 counts."""
+    return _TOKEN.findall(text.lower())
+
+
+@dataclass(frozen=True)
+class LexicalStats:
+    """A collection's BM25 statistics: how many passages, their mean length in tokens, and in how many of them
+    each term occurs."""
+
+    blocks: int
+    average_length: float
+    document_frequency: Mapping[str, int]
+
+
+def bm25_scores(query: str, passages: Sequence[str], *, k1: float = 1.5, b: float = 0.75,
+                stats: LexicalStats | None = None) -> list[float]:
+    """Okapi BM25 of each passage for the query, with IDF and mean length over the given passages, or over the
+    collection ``stats`` describes (the passages' own term counts either way)."""
     if not passages:
         return []
-    terms = _TOKEN.findall(query.lower())
+    terms = tokens(query)
     wanted = set(terms)
     lengths, tfs = [], []
     for passage in passages:
-        tokens = _TOKEN.findall(passage.lower())
-        lengths.append(len(tokens))
-        counts = Counter(tokens)  # counted in C; then only the query's terms are kept
+        words = tokens(passage)
+        lengths.append(len(words))
+        counts = Counter(words)  # counted in C; then only the query's terms are kept
         tfs.append(Counter({t: counts[t] for t in wanted if t in counts}))
-    avg_len = sum(lengths) / len(lengths) or 1.0
-    df = Counter(term for tf in tfs for term in tf)
-    n = len(passages)
-    idf = {t: math.log((n - df[t] + 0.5) / (df[t] + 0.5) + 1.0) for t in wanted}
+    if stats is None:
+        stats = LexicalStats(blocks=len(passages), average_length=sum(lengths) / len(lengths) or 1.0,
+                             document_frequency=Counter(term for tf in tfs for term in tf))
+    n, avg_len, df = stats.blocks, stats.average_length or 1.0, stats.document_frequency
+    idf = {t: math.log((n - min(df.get(t, 0), n) + 0.5) / (min(df.get(t, 0), n) + 0.5) + 1.0) for t in wanted}
     return [sum(idf[t] * tf[t] * (k1 + 1) / (tf[t] + k1 * (1 - b + b * length / avg_len)) for t in terms if tf[t])
             for tf, length in zip(tfs, lengths, strict=True)]
 
@@ -86,7 +105,10 @@ class FusionReranker(Reranker):
     reads_similarities = True
 
     async def score(self, query: str, passages: Sequence[str], *,
-                    similarities: Sequence[float | None] | None = None) -> list[float]:
+                    similarities: Sequence[float | None] | None = None,
+                    lexical: Sequence[float] | None = None) -> list[float]:
+        """``lexical``: BM25 scores computed elsewhere (e.g. with a whole document's statistics); default: BM25
+        over ``passages``."""
         if not passages:
             return []
         known = list(similarities) if similarities is not None else [None] * len(passages)
@@ -95,7 +117,7 @@ class FusionReranker(Reranker):
             vectors = np.asarray(await self.embedder.embed([query, *(passages[i] for i in missing)]))
             for i, value in zip(missing, (vectors[1:] @ vectors[0]).tolist(), strict=True):
                 known[i] = value
-        bm25 = bm25_scores(query, passages)
+        bm25 = list(lexical) if lexical is not None else bm25_scores(query, passages)
         best = 2.0 / (self.k + 1)
         return [(1.0 / (self.k + rc) + 1.0 / (self.k + rb)) / best
                 for rc, rb in zip(_ranks(known), _ranks(bm25), strict=True)]

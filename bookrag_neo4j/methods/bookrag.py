@@ -4,7 +4,8 @@
   Text_Reasoning -> Skyline_Ranker -> Fetch_Evidence -> Map -> Reduce;
 - multi-hop: Decompose -> the single-hop retrieval per retrieval sub-question -> Merge -> Map -> Reduce
   (without an LLM there is no decomposition: one single-hop retrieval, and the plan says so);
-- global: Filter_Range / Filter_Modal (nested) -> Count (no LLM needed), or Fetch_Evidence -> Map -> Reduce.
+- global: Filter_Range / Filter_Modal (nested) -> Count (no LLM needed), or Fetch -> Text_Reasoning -> Top_K
+  (the filtered nodes most relevant first, up to ``BOOKRAG_GLOBAL_MAX_NODES``) -> Fetch_Evidence -> Map -> Reduce.
 
 The paper's ablations (Table 7) are substitutions on these plans: ``no-plan`` plans every question as
 single-hop; ``no-selector`` puts Select_All (every content block) in place of the two selectors; ``no-graph``
@@ -64,7 +65,12 @@ def bookrag_plan(question: str, seen: Understanding) -> Plan:
                                                                              "operation": "COUNT"}, after=["count"])]
             plan.output, plan.answer = "count", "reduce"
             return plan
-        plan.steps.append(PlanStep(id="evidence", operator="Fetch_Evidence", after=previous))
+        plan.steps += [  # the filtered nodes ranked by the text reasoner, then cut (not the first in reading order)
+            PlanStep(id="embed", operator="Embed", params={"question": question}),
+            PlanStep(id="fetch", operator="Fetch", params={"widen": False}, after=[*previous, "embed"]),
+            PlanStep(id="text", operator="Text_Reasoning", after=["fetch", "embed"]),
+            PlanStep(id="rank", operator="Top_K", params={"by": "text", "budget": "global"}, after=["fetch", "text"]),
+            PlanStep(id="evidence", operator="Fetch_Evidence", after=["rank"])]
         plan.steps += synthesis_steps(question, "evidence", spec.operation)
         plan.output, plan.answer = "evidence", "reduce"
         return plan

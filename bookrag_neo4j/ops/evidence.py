@@ -32,6 +32,20 @@ def evidence_node(row: dict[str, Any], graph_score: float = 0.0, text_score: flo
     )
 
 
+def _unit(rows: dict[str, dict[str, Any]], key: str, ranking: Ranking) -> EvidenceNode:
+    """The evidence node of a ranked key, with the nodes merged into it (on its pages) after it in reading
+    order: one unit, cited by its first node."""
+    node = evidence_node(rows[key], ranking.graph.get(key, 0.0), ranking.text.get(key, 0.0))
+    parts = sorted([node, *(evidence_node(rows[k]) for k in ranking.merged.get(key, []) if k in rows)],
+                   key=lambda n: n.order)
+    if len(parts) == 1:
+        return node
+    pages = sorted({page for part in parts for page in part.pages})
+    text = "\n\n".join(part.text if part is node or part.kind == "text" else f"{part.title}\n{part.text}".strip()
+                       for part in parts)
+    return node.model_copy(update={"text": text, "page_list": pages, "page_start": pages[0], "page_end": pages[-1]})
+
+
 async def fetch_units(ctx: RunContext, keys: Sequence[str], unit: str) -> dict[str, dict[str, Any]]:
     """Rows to show and cite, by key: tree nodes (``node``), or the layout layer's passages and table rows with
     tree nodes for the other keys (``layout``)."""
@@ -55,9 +69,9 @@ async def fetch_evidence(ctx: RunContext, p: FetchParams, ranking: Ranking | Non
                          selection: Selection | None) -> EvidenceSet:
     """The units of a ranking (in its order, with its scores) or the first of a selection (reading order)."""
     if ranking is not None:
-        rows = await fetch_units(ctx, ranking.keys, p.unit)
-        return EvidenceSet(nodes=[evidence_node(rows[k], ranking.graph.get(k, 0.0), ranking.text.get(k, 0.0))
-                                  for k in ranking.keys if k in rows])
+        merged = [k for key in ranking.keys for k in ranking.merged.get(key, [])]
+        rows = await fetch_units(ctx, [*ranking.keys, *merged], p.unit)
+        return EvidenceSet(nodes=[_unit(rows, k, ranking) for k in ranking.keys if k in rows])
     if selection is None:
         raise ValueError("Fetch_Evidence reads a Ranking or a Selection")
     keys = selection.keys[:p.limit or ctx.settings.global_max_nodes]

@@ -16,6 +16,7 @@ from ..kg.names import normalise
 from ..kg.offline_extract import SpacyExtractor
 from ..kg.types import Extraction
 from ..llm.prompts import render_prompt
+from ..retrieval.entity_graph import ENTITY_GRAPHS
 from .registry import RunContext, model_time, operator
 from .values import Entities, Question, SubQuestions
 
@@ -53,19 +54,22 @@ async def question_entities(ctx: RunContext, question: str) -> list[str]:
 
 @operator("Extract", family="query", params=QuestionParams)
 async def extract(ctx: RunContext, p: QuestionParams) -> Entities:
-    """Question entities (LLM, else spaCy) linked to the scope's graph entities on the entity vector index."""
+    """Question entities (LLM, else spaCy) linked to the scope's graph entities: the same normalised name, or
+    an embedding within the link threshold, exactly over each document's entities (its in-memory graph copy),
+    so that the links do not depend on what else the library holds."""
     with model_time():
         names = await question_entities(ctx, p.question)
         vectors = await ctx.models.embedder.embed(names) if names else []
     if not names:
         return Entities(names=[], seeds=[])
     s = ctx.settings
-    rows = await ctx.graph.read(
-        "retrieval/link_entities", rows=[{"i": i, "name": normalise(n), "embedding": v}
-                                         for i, (n, v) in enumerate(zip(names, vectors, strict=True))],
-        doc_keys=ctx.scope, k=50, threshold=(1 + s.link_threshold) / 2, per_entity=s.link_per_entity)
-    seeds = list(dict.fromkeys(link["key"] for row in rows for link in row["linked"]))
-    return Entities(names=names, seeds=seeds)
+    graphs = [await ENTITY_GRAPHS.get(ctx.graph, doc) for doc in ctx.documents]
+    seeds: list[str] = []
+    for name, vector in zip(names, vectors, strict=True):
+        linked = [hit for whole in graphs for hit in whole.link(normalise(name), vector, top=s.link_per_entity,
+                                                                 threshold=(1 + s.link_threshold) / 2)]
+        seeds += [key for key, _ in sorted(linked, key=lambda hit: -hit[1])[:s.link_per_entity]]
+    return Entities(names=names, seeds=list(dict.fromkeys(seeds)))
 
 
 class DecomposeParams(BaseModel):

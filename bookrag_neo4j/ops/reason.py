@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..retrieval import selectors
+from ..retrieval.lexicon import LEXICONS
 from ..retrieval.reasoners import MAX_TEXT_CHARS, graph_reasoning, ppr_engine, text_reasoning
 from ..retrieval.skyline import skyline
 from .registry import NoParams, RunContext, model_time, operator
@@ -20,6 +21,7 @@ from .values import Candidate, Candidates, Entities, Question, Ranking, Scores, 
 class FetchParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
     unit: Literal["node", "layout"] = "node"  # layout: passages and table rows too
+    widen: bool = True  # a selection too small to fill the Skyline gives way to the scope (not for filters)
 
 
 @operator("Fetch", family="reason", params=FetchParams)
@@ -27,7 +29,9 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
                 question: Question) -> Candidates:
     """The selected content blocks (the union of the selections and rankings it reads; ``layout``: passages and
     table rows too) as the reasoners read them, with each one's similarity to the question computed in Neo4j
-    from its stored embedding; blocks in reading order (``layout``: in the order they were found)."""
+    from its stored embedding; blocks in reading order (``layout``: in the order they were found). Selected
+    blocks on fewer distinct pages than the Skyline's minimum units (``BOOKRAG_SKYLINE_MIN``), an empty
+    selection included, give way to every content block of the scope."""
     keys = list(dict.fromkeys(k for found in [*selections, *rankings] for k in found.keys))
     if p.unit == "layout":
         rows = await ctx.graph.read_rows("layout/unit_candidates", keys=keys, question_vector=question.vector,
@@ -36,13 +40,17 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
         rows.sort(key=lambda r: position[r["key"]])  # (ties downstream are broken by it: the same run twice)
     else:
         rows = await selectors.candidates(ctx.graph, keys, question.vector, max_chars=MAX_TEXT_CHARS)
+        if p.widen and selections and len({(r["doc_key"], r["page_start"]) for r in rows}) < ctx.settings.skyline_min:
+            keys = await selectors.filter_nodes(ctx.graph, ctx.scope)  # too little to fill the Skyline's units
+            rows = await selectors.candidates(ctx.graph, keys, question.vector, max_chars=MAX_TEXT_CHARS)
     return Candidates(rows=[candidate(r) for r in rows])
 
 
 def candidate(row: dict) -> Candidate:
     """A candidate from a ``retrieval/candidates`` or ``layout/unit_candidates`` row."""
     return Candidate(key=row["key"], doc_key=row["doc_key"], order=row["order"] or 0, title=row["title"] or "",
-                     section_path=row["section_path"] or "", text=row["text"] or "", similarity=row["similarity"])
+                     section_path=row["section_path"] or "", text=row["text"] or "", similarity=row["similarity"],
+                     page_start=row.get("page_start") or 0, page_end=row.get("page_end") or 0)
 
 
 @operator("Graph_Reasoning", family="reason")
@@ -63,8 +71,11 @@ async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidate
 async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates, question: Question) -> Scores:
     """Each candidate's reranker score against the question."""
     reranker = ctx.models.reranker
-    if reranker.reads_similarities:
-        values = await text_reasoning(question.text, candidates.rows, reranker)
+    if reranker.reads_similarities:  # the offline fusion reranker: BM25 with each document's statistics
+        holding = {r.doc_key for r in candidates.rows}
+        lexicons = {d.key: await LEXICONS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS)
+                    for d in ctx.documents if d.key in holding}
+        values = await text_reasoning(question.text, candidates.rows, reranker, lexicons=lexicons)
     else:
         with model_time():
             values = await text_reasoning(question.text, candidates.rows, reranker)
@@ -75,24 +86,36 @@ def _by(scores: list[Scores], name: str) -> dict[str, float]:
     return next((s.values for s in scores if s.by == name), {})
 
 
+def _pages(candidates: Candidates) -> dict[str, tuple[str, int, int]]:
+    return {c.key: (c.doc_key, c.page_start, c.page_end) for c in candidates.rows}
+
+
+def _ranking(units: list[list[str]], **scores: dict[str, float]) -> Ranking:
+    return Ranking(keys=[u[0] for u in units], merged={u[0]: u[1:] for u in units if len(u) > 1}, **scores)
+
+
 @operator("Skyline_Ranker", family="rank")
 async def skyline_ranker(ctx: RunContext, p: NoParams, candidates: Candidates, scores: list[Scores]) -> Ranking:
-    """The candidates no other beats on both graph and text score, backfilled to the minimum, capped."""
+    """The candidates no other beats on both graph and text score (the Pareto front), backfilled by fused rank
+    to the minimum, capped; nodes on a kept unit's pages are merged into it."""
     graph, text = _by(scores, "graph"), _by(scores, "text")
-    kept = skyline([(k, graph.get(k, 0.0), text.get(k, 0.0)) for k in candidates.keys],
-                   minimum=ctx.settings.skyline_min, maximum=ctx.settings.skyline_max)
-    return Ranking(keys=kept, graph=graph, text=text)
+    units = skyline([(k, graph.get(k, 0.0), text.get(k, 0.0)) for k in candidates.keys],
+                    minimum=ctx.settings.skyline_min, maximum=ctx.settings.skyline_max, pages=_pages(candidates))
+    return _ranking(units, graph=graph, text=text)
 
 
 class TopKParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
     by: Literal["graph", "text"]
-    k: int | None = Field(None, ge=1)  # default: the Skyline's minimum
+    k: int | None = Field(None, ge=1)  # default: the budget's
+    budget: Literal["skyline", "global"] = "skyline"  # BOOKRAG_SKYLINE_MIN units, or BOOKRAG_GLOBAL_MAX_NODES
 
 
 @operator("Top_K", family="rank", params=TopKParams)
 async def top_k(ctx: RunContext, p: TopKParams, candidates: Candidates, scores: list[Scores]) -> Ranking:
-    """The best k candidates by one reasoner's score (the one-reasoner ablations)."""
+    """The best k candidates by one reasoner's score (the one-reasoner ablations), units as the Skyline's."""
     values = _by(scores, p.by)
-    kept = sorted(candidates.keys, key=lambda k: -values.get(k, 0.0))[:p.k or ctx.settings.skyline_min]
-    return Ranking(keys=kept, **{p.by: values})
+    k = p.k or (ctx.settings.skyline_min if p.budget == "skyline" else ctx.settings.global_max_nodes)
+    units = skyline([(key, values.get(key, 0.0), values.get(key, 0.0)) for key in candidates.keys], minimum=k,
+                    maximum=k, pages=_pages(candidates))
+    return _ranking(units, **{p.by: values})

@@ -27,7 +27,6 @@ class SearchParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
     over: Literal["block", "passage", "row"] = "block"  # passage, row: the layout layer's, exact per document
     top: int = Field(TOP_K, ge=1)
-    k: int = Field(1000, ge=1)  # vector index candidates fetched before the document filter (block)
 
 
 
@@ -48,7 +47,7 @@ async def vector_search(ctx: RunContext, p: SearchParams, question: Question) ->
         return _best(scored, p.top)
     for doc in ctx.scope:
         rows = await ctx.graph.read("retrieval/nearest_nodes", doc_keys=[doc], embedding=question.vector,
-                                    top=p.top, k=p.k)
+                                    top=p.top)
         scored += [(r["key"], r["score"]) for r in rows]
     return _best(scored, p.top)
 

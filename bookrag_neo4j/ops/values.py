@@ -112,9 +112,11 @@ class Ranking:
     keys: list[str]
     graph: dict[str, float] = field(default_factory=dict)
     text: dict[str, float] = field(default_factory=dict)
+    merged: dict[str, list[str]] = field(default_factory=dict)  # a key -> the keys on its pages, shown with it
 
     def summary(self) -> str:
-        return f"{len(self.keys)} kept"
+        extra = sum(len(v) for v in self.merged.values())
+        return f"{len(self.keys)} kept" + (f" (+{extra} on their pages)" if extra else "")
 
 
 @dataclass(frozen=True)

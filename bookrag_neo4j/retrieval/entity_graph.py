@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,8 @@ class EntityGraph:
     source: np.ndarray
     target: np.ndarray
     weight: np.ndarray
+    names: list[str] = field(default_factory=list)  # normalised names, by position (whole graphs only)
+    vectors: np.ndarray | None = None  # unit-length embeddings, by position (zero rows where none)
 
     @classmethod
     def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> EntityGraph:
@@ -56,9 +58,27 @@ class EntityGraph:
                     source.append(i)
                     target.append(position[other])
                     weight.append(w)
+        dimension = next((len(r["embedding"]) for r in rows if r.get("embedding")), 0)
+        vectors = np.array([r.get("embedding") or [0.0] * dimension for r in rows], dtype=np.float32).reshape(
+            len(rows), dimension)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return cls(keys=keys, node_entities={n: np.array(v, dtype=np.int64) for n, v in linked.items()},
                    source=np.array(source, dtype=np.int64), target=np.array(target, dtype=np.int64),
-                   weight=np.array(weight, dtype=float))
+                   weight=np.array(weight, dtype=float), names=[r.get("name") or "" for r in rows],
+                   vectors=vectors / np.where(norms > 0, norms, 1.0))
+
+    def link(self, name: str, vector: Sequence[float], *, threshold: float, top: int) -> list[tuple[str, float]]:
+        """The entities a question entity links to: those with its normalised ``name`` (score 1.0) and those
+        whose embedding's cosine similarity to ``vector``, as (1 + cos) / 2, is at least ``threshold``; the
+        best ``top``, as (key, score). Exact over the whole document: the same for any library around it."""
+        scores = np.zeros(len(self.keys))
+        if self.vectors is not None and len(self.keys) and self.vectors.shape[1] == len(vector):
+            query = np.asarray(vector, dtype=np.float32)
+            scores = (1.0 + self.vectors @ (query / (np.linalg.norm(query) or 1.0))) / 2.0
+            scores[~self.vectors.any(axis=1)] = 0.0
+        scores = np.where(np.array([n == name for n in self.names], dtype=bool), 1.0, scores) if name else scores
+        best = [i for i in np.argsort(-scores, kind="stable")[:top] if scores[i] >= threshold]
+        return [(self.keys[i], round(float(scores[i]), 6)) for i in best]
 
     def subgraph(self, node_keys: Iterable[str]) -> EntityGraph:
         """The entities GT-Linked to the nodes and the edges among them, renumbered from 0."""

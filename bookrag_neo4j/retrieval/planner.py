@@ -8,8 +8,10 @@ With an LLM: ``query_classify`` for the category, ``query_decompose`` for multi-
 ``global_filter`` for a global question's filters and operation (each falls back to the heuristics below on
 a failed reply). Without one, heuristics:
 
-- **global** when the question aggregates ("how many", "number of", "list", "summarize", "all the") over a
-  structural noun (table, figure, image, chart, equation, formula, section, chapter, page, appendix);
+- **global** when the question aggregates ("how many", "number of", "list", "summarize", "every") and the
+  aggregate's object is a structural noun (table, figure, image, chart, equation, formula, section, chapter,
+  page, appendix), a word or two of modifiers apart ("how many line charts"); a structural noun elsewhere
+  ("how many people are in the figure on page 5?") leaves the question single-hop;
 - **multi-hop** when it compares or combines ("compare", "difference between", "both", "which ... larger /
   more / higher / greater", "than"); without an LLM it cannot be decomposed, so it is retrieved as one
   single-hop question (the plan says so);
@@ -31,21 +33,24 @@ from .replies import Decomposition, GlobalFilter, GlobalPlan, QueryCategory, Que
 
 log = logging.getLogger(__name__)
 
-_AGGREGATE = re.compile(r"\b(how many|number of|count|list|enumerate|summari[sz]e|all (?:the )?|every|total number)\b",
-                        re.IGNORECASE)
-_STRUCTURAL = re.compile(r"\b(tables?|figures?|images?|pictures?|charts?|plots?|diagrams?|equations?|formulas?|"
-                         r"formulae|sections?|chapters?|pages?|appendi(?:x|ces))\b", re.IGNORECASE)
+_STRUCTURE = (r"(?:tables?|figures?|images?|pictures?|charts?|plots?|diagrams?|equations?|formulas?|formulae|"
+              r"sections?|chapters?|pages?|appendi(?:x|ces))")
+# an aggregate whose object is a structural noun, a word or two of modifiers apart: "how many tables",
+# "list all the line charts", "summarise the appendices" (not "how many people ... in the figure")
+_TARGET = re.compile(r"\b(?:how many|number of|count(?: of)?|list(?: of)?|enumerate|summari[sz]e|every|"
+                     r"total number of)\s+(?:(?:all|the|of|these|those)\s+)*(?:[\w-]+\s+){0,2}?" + _STRUCTURE + r"\b",
+                     re.IGNORECASE)
 _COMPARE = re.compile(r"\b(compare[ds]?|comparison|difference between|differ|both|versus|vs\.?|than|"
                       r"(?:larger|greater|higher|lower|smaller|more|less|bigger)\b.*\bor\b)", re.IGNORECASE)
 _PAGES = re.compile(r"\bpages?\s+(\d+)(?:\s*(?:-|–|to|and|through)\s*(\d+))?", re.IGNORECASE)
 _SECTION = re.compile(r"\b(?:section|chapter|part|appendix)\s+(?:titled\s+|named\s+|called\s+)?[\"“'‘]?"
-                      r"([A-Z0-9][^\"”'’?,.]{1,80})", re.IGNORECASE)
+                      r"([A-Z0-9][^\"”'’?,.]{0,80})", re.IGNORECASE)
 _KINDS = {"table": "table", "figure": "image", "image": "image", "picture": "image", "chart": "image",
           "plot": "image", "diagram": "image", "equation": "equation", "formula": "equation"}
 
 
 def heuristic_category(question: str) -> QueryCategory:
-    if _AGGREGATE.search(question) and _STRUCTURAL.search(question):
+    if _TARGET.search(question):
         return "global"
     if _COMPARE.search(question):
         return "multi-hop"
@@ -58,7 +63,11 @@ def heuristic_global_plan(question: str) -> GlobalPlan:
     if m := _PAGES.search(question):
         filters.append(GlobalFilter(filter_type="page", filter_value=f"{m.group(1)}-{m.group(2) or m.group(1)}"))
     if m := _SECTION.search(question):
-        filters.append(GlobalFilter(filter_type="section", filter_value=m.group(1).strip()))
+        value = m.group(1).strip()
+        label = re.match(r"([A-Z]|[0-9]+(?:\.[0-9]+)*)(?:\s|$)", value)  # "Appendix C", "Section 3 have" -> C, 3
+        filters.append(GlobalFilter(filter_type="section", filter_value=label.group(1) if label else value))
+    elif re.search(r"\bappendi(?:x|ces)\b", question, re.IGNORECASE):  # "summarise the appendices"
+        filters.append(GlobalFilter(filter_type="section", filter_value="Appendix"))
     kinds = {kind for word, kind in _KINDS.items() if re.search(rf"\b{word}s?\b", question, re.IGNORECASE)}
     filters += [GlobalFilter(filter_type=k) for k in sorted(kinds)]
     if not kinds and re.search(r"\b(sections?|chapters?)\b", question, re.IGNORECASE) and not any(

@@ -21,13 +21,14 @@ outside the selection (see the README for what it measured).
 
 **Text_Reasoning** scores every selected node's text (tables as their linearised text) against the question
 with the reranker. The offline fusion reranker reuses each block's similarity to the question, computed in
-Neo4j from the embedding stored at indexing (no re-embedding at question time); a cross-encoder or
-``/rerank`` endpoint reads the texts.
+Neo4j from the embedding stored at indexing (no re-embedding at question time), and its BM25 takes IDF and
+mean length from the whole document (:mod:`.lexicon`); a cross-encoder or ``/rerank`` endpoint reads the
+texts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +37,7 @@ import numpy as np
 from ..graph.client import GraphClient
 from ..graph.projections import PROJECTIONS, DocumentProjections
 from ..library.documents import Document
-from ..llm.reranker import Reranker
+from ..llm.reranker import FusionReranker, LexicalStats, Reranker, bm25_scores
 from .entity_graph import ENTITY_GRAPHS, EntityGraph, EntityGraphCache
 
 MAX_TEXT_CHARS = 2000
@@ -115,6 +116,8 @@ async def entity_pagerank(graph: GraphClient, documents: Sequence[Document], see
 
 
 NODE_SCORES = {"sum": np.sum, "mean": np.mean, "max": np.max}
+SCORE_DIGITS = 9  # GDS sums in the projection's node order: equal scores may differ in the last bits, so that
+# a tie between two nodes would be decided by the order a projection happened to get; rounded, they stay ties
 
 
 async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: Sequence[str], *,
@@ -128,7 +131,7 @@ async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: S
         for node in node_keys:
             entities = whole.node_entities.get(node)
             if entities is not None:
-                scored[node] = float(combine(scores[entities]))
+                scored[node] = round(float(combine(scores[entities])), SCORE_DIGITS)
     return scored
 
 
@@ -144,7 +147,8 @@ class Candidate:
     section_path: str
     text: str
     similarity: float | None = None
-
+    page_start: int = 0
+    page_end: int = 0
 
 
 def node_text(node: Candidate) -> str:
@@ -153,12 +157,23 @@ def node_text(node: Candidate) -> str:
     return f"{head}\n{node.text}".strip()[:MAX_TEXT_CHARS]
 
 
-async def text_reasoning(question: str, nodes: Sequence[Candidate], reranker: Reranker) -> dict[str, float]:
+async def text_reasoning(question: str, nodes: Sequence[Candidate], reranker: Reranker, *,
+                         lexicons: Mapping[str, LexicalStats] | None = None) -> dict[str, float]:
     """Reranker score of each node against the question. The similarity of each node's stored embedding to the
     question (``node.similarity``, computed in Neo4j by the Fetch operator) goes along; the fusion reranker
-    uses it instead of embedding the texts again."""
+    uses it instead of embedding the texts again. ``lexicons``: whole-document BM25 statistics by document key
+    (:mod:`.lexicon`), which the fusion reranker then uses for its BM25 instead of the candidates' own."""
     if not nodes:
         return {}
-    scores = await reranker.score(question, [node_text(n) for n in nodes],
-                                  similarities=[n.similarity for n in nodes])
+    texts = [node_text(n) for n in nodes]
+    extra: dict[str, Any] = {}
+    if lexicons is not None and isinstance(reranker, FusionReranker):
+        lexical = [0.0] * len(nodes)
+        for doc in {n.doc_key for n in nodes}:
+            where = [i for i, n in enumerate(nodes) if n.doc_key == doc]
+            found = bm25_scores(question, [texts[i] for i in where], stats=lexicons.get(doc))
+            for i, score in zip(where, found, strict=True):
+                lexical[i] = score
+        extra["lexical"] = lexical
+    scores = await reranker.score(question, texts, similarities=[n.similarity for n in nodes], **extra)
     return {n.key: float(s) for n, s in zip(nodes, scores, strict=True)}

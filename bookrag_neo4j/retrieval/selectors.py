@@ -7,6 +7,7 @@ parameterised Cypher subtree queries (``cypher/retrieval/``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,19 +35,19 @@ async def subtrees_around(graph: GraphClient, node_keys: Sequence[str], *, depth
 
 
 async def subtrees_near(graph: GraphClient, doc_keys: Sequence[str], embedding: Sequence[float], *, top: int,
-                        depth: int = 2, max_nodes: int = MAX_SECTION_NODES, k: int = 100) -> list[str]:
+                        depth: int = 2, max_nodes: int = MAX_SECTION_NODES) -> list[str]:
     """:func:`subtrees_around` the ``top`` content blocks of the scope nearest to a question embedding
     (as ``retrieval/nearest_nodes`` finds them), in one round trip: the offline Select_by_Section."""
-    return await _subtrees(graph, doc_keys=doc_keys, embedding=embedding, top=top, k=k, depth=depth,
+    return await _subtrees(graph, doc_keys=doc_keys, embedding=embedding, top=top, depth=depth,
                            max_nodes=max_nodes)
 
 
 async def _subtrees(graph: GraphClient, *, entity_keys: Sequence[str] = (), node_keys: Sequence[str] = (),
                     doc_keys: Sequence[str] = (), embedding: Sequence[float] | None = None, top: int = 0,
-                    k: int = 0, depth: int, max_nodes: int, budget: int | None = None) -> list[str]:
+                    depth: int, max_nodes: int, budget: int | None = None) -> list[str]:
     return await graph.read_rows(
         "retrieval/select_subtrees", entity_keys=list(entity_keys), node_keys=list(node_keys),
-        doc_keys=list(doc_keys), embedding=None if embedding is None else list(embedding), top=top, k=k,
+        doc_keys=list(doc_keys), embedding=None if embedding is None else list(embedding), top=top,
         depth=depth, max_nodes=max_nodes, budget=budget)
 
 
@@ -75,8 +76,12 @@ async def sections(graph: GraphClient, doc_keys: Sequence[str]) -> list[dict[str
 
 
 def match_section_title(toc: Sequence[dict[str, Any]], title: str) -> list[str]:
-    """Keys of the sections whose (normalised) title contains ``title`` or shares most of its words."""
+    """Keys of the sections whose (normalised) title contains ``title`` or shares most of its words; a label
+    ("C", "3", "2.1") matches the titles it numbers ("Appendix C ...", "3 Results", "2.1 Setup")."""
     wanted = normalise(title)
+    if re.fullmatch(r"[a-z]|[0-9]+(?:\.[0-9]+)*", wanted):
+        numbered = re.compile(rf"^(?:(?:appendix|section|chapter|part)\s+)?{re.escape(wanted)}\b")
+        return [s["key"] for s in toc if numbered.search(normalise(s["title"] or ""))]
     words = set(wanted.split())
     exact = [s["key"] for s in toc if wanted and wanted in normalise(s["title"] or "")]
     if exact:

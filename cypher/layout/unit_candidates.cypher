@@ -19,5 +19,6 @@ WITH n, ord, title, path, parts,
      CASE WHEN n.embedding IS NULL THEN null ELSE vector.similarity.cosine(n.embedding, $question_vector) END AS own
 RETURN collect({
   key: n.key, doc_key: n.doc_key, order: ord, title: title, section_path: path, text: left(n.text, $max_chars),
+  page_start: n.page_start, page_end: n.page_end,
   similarity: reduce(best = own, s IN parts | CASE WHEN best IS NULL OR s > best THEN s ELSE best END)
 }) AS rows

@@ -2,7 +2,7 @@
 // chosen within a budget, and the keys of the whole subtrees below them, in one record.
 // Where selections start: each node GT-Linked to an entity of $entity_keys, each tree node of $node_keys,
 // and (unless $embedding is null) the $top content blocks of the documents $doc_keys nearest to $embedding
-// ($k fetched from the vector index, then filtered by document: retrieval/nearest_nodes). Each is lifted to
+// (exact cosine over their blocks, as retrieval/nearest_nodes: the same whatever the library). Each is lifted to
 // its deepest enclosing section at depth <= $depth; or to its nearest enclosing section when that one holds
 // more than $max_nodes nodes (documents whose top levels are single wrappers); or to itself outside any
 // section. One candidate per (tag, root): tag = the entity (with its mention count) or the node it came from,
@@ -17,9 +17,9 @@ CALL () {
   RETURN n.key AS tag, 0 AS mentions, n
   UNION
   WITH 1 AS asked WHERE $embedding IS NOT NULL
-  CALL db.index.vector.queryNodes('tree_node_embedding', $k, $embedding) YIELD node, score
-  WITH node, score WHERE node.doc_key IN $doc_keys
-  WITH node ORDER BY score DESC LIMIT $top
+  MATCH (node:TreeNode) WHERE node.doc_key IN $doc_keys AND node.kind <> 'section' AND node.embedding IS NOT NULL
+  WITH node, vector.similarity.cosine(node.embedding, $embedding) AS score
+  WITH node ORDER BY score DESC, node.key LIMIT $top
   RETURN node.key AS tag, 0 AS mentions, node AS n
 }
 OPTIONAL MATCH (s:Section)-[:HAS_CHILD*0..12]->(n)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pymupdf
 import pytest
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"  # tests/fixtures
@@ -25,4 +26,19 @@ def need(path: Path) -> Path:
         pytest.fail(f"{path.name} is missing: `make test` installs it (apt-get install r-doc-pdf)")
     if not path.exists():
         pytest.skip(f"{path} is not here (the dev benchmarks live in ../shared/benchmarks)")
+    return path
+
+
+def tiny_pdf(path: Path, org: str, person: str, country: str, thing: str) -> Path:
+    """Three numbered sections of sentences naming people, organisations and places (entities for spaCy)."""
+    pdf = pymupdf.open()
+    for number, title in enumerate(("Overview", "Operations", "Outlook"), start=1):
+        page = pdf.new_page()
+        page.insert_text((72, 72), f"{number} {title}", fontsize=16)
+        for line in range(8):
+            page.insert_text((72, 110 + 32 * line), f"{person} leads {org} in {country}; in {2018 + line} it shipped "
+                             f"{line + 3} million {thing}.", fontsize=10)
+            page.insert_text((72, 126 + 32 * line), f"{org} works with the Bank of {country} and {person} reports "
+                             "to the board in London.", fontsize=10)
+    pdf.save(path)
     return path

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pymupdf
 import pytest
 
 from bookrag_neo4j.config import Settings
@@ -23,27 +22,14 @@ from bookrag_neo4j.llm import Models
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.server.manager import resolve_mode
 
+from ..helpers.pdfs import tiny_pdf
+
 TOPICS = (("Harbour Authority of Lisbon", "Maria Costa", "Portugal", "cargo"),
           ("Northwind Mining Group", "Peter Olsen", "Norway", "copper"),
           ("Sunfield Solar Company", "Aiko Tanaka", "Japan", "panels"),
           ("Riverside Rail Works", "Omar Haddad", "Egypt", "wagons"))
 CONFIG = ScaleConfig(stages="graph", questions=["Who leads the company?"], method="bookrag", repeat=1, llm=False,
                      checkpoint=False)  # no restart of the shared test server
-
-
-def tiny_pdf(path: Path, org: str, person: str, country: str, thing: str) -> Path:
-    """Three numbered sections of sentences naming people, organisations and places (entities for spaCy)."""
-    pdf = pymupdf.open()
-    for number, title in enumerate(("Overview", "Operations", "Outlook"), start=1):
-        page = pdf.new_page()
-        page.insert_text((72, 72), f"{number} {title}", fontsize=16)
-        for line in range(8):
-            page.insert_text((72, 110 + 32 * line), f"{person} leads {org} in {country}; in {2018 + line} it shipped "
-                             f"{line + 3} million {thing}.", fontsize=10)
-            page.insert_text((72, 126 + 32 * line), f"{org} works with the Bank of {country} and {person} reports "
-                             "to the board in London.", fontsize=10)
-    pdf.save(path)
-    return path
 
 
 @pytest.fixture

@@ -119,6 +119,15 @@ async def test_one_projection_a_graph_build_dropped_with_it(graph: GraphClient, 
     assert not [n for n in await held_projections(graph) if n.startswith(f"bookrag-doc-{OTHER}-")]
 
 
+async def test_two_processes_projecting_the_same_document_at_once(graph: GraphClient, entities) -> None:
+    first, second = DocumentProjections(), DocumentProjections()  # two processes: neither knows the other's
+    scores = await asyncio.gather(*(p.pagerank(graph, DOC, "v1", [key("a")], budget_bytes=BUDGET)
+                                    for p in (first, second, first, second)))
+    assert all(s == pytest.approx(scores[0]) for s in scores)
+    assert [n for n in await held_projections(graph) if n.startswith(f"bookrag-doc-{DOC}-")] == [
+        projection_name(DOC, "v1")]
+
+
 @pytest.mark.server_lifecycle
 @pytest.mark.skipif(external(), reason="NEO4J_URI or testcontainers: the tests never restart that server")
 async def test_projection_is_made_again_after_a_server_restart(graph: GraphClient, entities,

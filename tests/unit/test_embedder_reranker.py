@@ -11,7 +11,7 @@ from pytest_httpserver import HTTPServer
 
 from bookrag_neo4j.errors import ModelError
 from bookrag_neo4j.llm import HTTPReranker
-from bookrag_neo4j.llm.reranker import bm25_scores
+from bookrag_neo4j.llm.reranker import LexicalStats, bm25_scores
 
 
 @pytest.fixture
@@ -28,6 +28,14 @@ def test_bm25() -> None:
     scores = bm25_scores("neo4j graph", ["neo4j is a graph database", "a database", "graph graph graph theory"])
     assert scores[0] > scores[2] > scores[1] == 0.0
     assert bm25_scores("anything", []) == []
+    # IDF from a whole collection's statistics, not from the candidates: among these two candidates both terms
+    # look alike; in the collection "revenue" is rare and "tax" common, so the revenue block ranks first
+    candidates = ["tax", "revenue"]
+    alone = bm25_scores("revenue tax", candidates)
+    assert alone[0] == pytest.approx(alone[1])
+    whole = LexicalStats(blocks=1000, average_length=1.0, document_frequency={"revenue": 3, "tax": 400})
+    scored = bm25_scores("revenue tax", candidates, stats=whole)
+    assert scored[1] > 5 * scored[0] > 0
 
 
 async def test_http_reranker(server: HTTPServer) -> None:

@@ -5,20 +5,42 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
 from bookrag_neo4j.retrieval.planner import heuristic_category, heuristic_global_plan
-from bookrag_neo4j.retrieval.skyline import pareto_front, skyline
+from bookrag_neo4j.retrieval.selectors import match_section_title
+from bookrag_neo4j.retrieval.skyline import fused_scores, pareto_front, skyline
 
 
-def test_skyline_dominance_backfill_and_cap() -> None:
+def test_skyline_against_a_hand_computed_front() -> None:
     points = [("a", 0.9, 0.1), ("b", 0.2, 0.8), ("c", 0.1, 0.1), ("d", 0.5, 0.5), ("e", 0.5, 0.4), ("f", 0.5, 0.5)]
-    assert set(pareto_front(points)) == {"a", "b", "d", "f"}  # e is dominated by d; c by everything
-    assert skyline(points, minimum=1, maximum=10) == ["b", "d", "f", "a"]  # by min-max normalised sum
-    assert set(skyline(points, minimum=5, maximum=10)) == {"a", "b", "d", "f", "e"}  # backfill: best text first
-    assert len(skyline(points, minimum=1, maximum=2)) == 2
+    assert pareto_front(points) == ["a", "d", "f", "b"]  # e is dominated by d; c by everything; d and f tie
+    # competition ranks, graph: a 1, d e f 2, b 5, c 6; text: b 1, d f 2, e 4, a c 5 (k = 60)
+    fused = fused_scores(points)
+    assert fused["d"] == fused["f"] == pytest.approx(2 / 62)
+    assert fused["a"] == fused["b"] == pytest.approx(1 / 61 + 1 / 65)
+    assert fused["e"] == pytest.approx(1 / 62 + 1 / 64) and fused["c"] == pytest.approx(1 / 66 + 1 / 65)
+    # the front, no backfill needed, shown by text score (ties in fused order: d before f)
+    assert skyline(points, minimum=1, maximum=10) == [["b"], ["d"], ["f"], ["a"]]
+    assert skyline(points, minimum=5, maximum=10) == [["b"], ["d"], ["f"], ["e"], ["a"]]  # e: the best fused rank left
+    assert skyline(points, minimum=1, maximum=2) == [["d"], ["f"]]  # capped by fused rank, not by text
     assert skyline([], minimum=3) == []
-    assert set(skyline([("x", 0.0, 0.3), ("y", 0.0, 0.1)], minimum=2)) == {"x", "y"}
+    # many nodes no entity reaches (graph score 0): the text score decides, not their keys
+    assert skyline([("z", 0.0, 0.1), ("y", 0.0, 0.3), ("x", 0.0, 0.2)], minimum=3) == [["y"], ["x"], ["z"]]
+
+
+def test_skyline_units_show_distinct_pages() -> None:
+    points = [("a", 0.9, 0.1), ("b", 0.2, 0.8), ("c", 0.1, 0.1), ("d", 0.5, 0.5), ("e", 0.5, 0.4), ("f", 0.5, 0.5),
+              ("g", 0.0, 0.0)]
+    pages = {"d": ("doc", 3, 3), "f": ("doc", 3, 3), "a": ("doc", 4, 5), "b": ("doc", 5, 5), "e": ("doc", 5, 6),
+             "c": ("other", 3, 3), "g": ("doc", 0, 0)}
+    # f is on d's page and b on a's: each joins the unit showing its page (led by its best text); e (pages 5-6)
+    # shows a new page
+    assert skyline(points, minimum=3, maximum=10, pages=pages) == [["b", "a"], ["d", "f"], ["e"]]
+    # page 3 of another document is another page; a node without a page is a unit of its own
+    assert skyline(points, minimum=5, maximum=10, pages=pages) == [["b", "a"], ["d", "f"], ["e"], ["c"], ["g"]]
 
 
 def test_heuristic_planner() -> None:
@@ -31,6 +53,19 @@ def test_heuristic_planner() -> None:
     assert [(f.filter_type, f.filter_value) for f in spec.filters] == [("page", "3-10"), ("image", None)]
     spec = heuristic_global_plan('Summarize the section "Related Work".')
     assert spec.operation == "SUMMARIZE" and spec.filters[0].filter_value == "Related Work"
+    # global needs the aggregate to target a structural noun; a noun elsewhere leaves the question single-hop
+    assert heuristic_category("How many people are in the figure on page 5?") == "single-hop"
+    assert heuristic_category("What share of the chart do all the respondents take?") == "single-hop"
+    assert heuristic_category("List the line charts of the report.") == "global"
+    # a one-character or numbered section label is a label: "Appendix C", "chapter 2"
+    assert [(f.filter_type, f.filter_value) for f in heuristic_global_plan("Summarize Appendix C.").filters] == [
+        ("section", "C")]
+    assert heuristic_global_plan("How many pages does chapter 2 have?").filters[0].filter_value == "2"
+    assert heuristic_global_plan("Summarize the appendices.").filters[0].filter_value == "Appendix"
+    toc = [{"key": k, "title": t} for k, t in (("a", "Appendix C: Details"), ("b", "Acknowledgements"),
+                                                ("c", "2 Method"), ("d", "2.1 Setup"), ("e", "12 Results"))]
+    assert match_section_title(toc, "C") == ["a"] and match_section_title(toc, "2") == ["c", "d"]
+    assert match_section_title(toc, "2.1") == ["d"]
 
 
 async def test_planner_with_a_scripted_llm() -> None:
@@ -56,7 +91,9 @@ async def test_planner_with_a_scripted_llm() -> None:
     assert sum(s.operator == "Extract" for s in multi.steps) == 2  # synthesis sub-questions get no retrieval
     glob = await make_plan("How many tables are there?", llm)
     assert glob.category == "global" and glob.operation == "LIST"
-    assert [s.operator for s in glob.steps] == ["Filter_Modal", "Fetch_Evidence", "Map", "Reduce"]
+    assert [s.operator for s in glob.steps] == ["Filter_Modal", "Embed", "Fetch", "Text_Reasoning", "Top_K",
+                                                "Fetch_Evidence", "Map", "Reduce"]  # ranked, then cut
+    assert glob.step("fetch").params == {"widen": False}  # filters select exactly: never widened to the scope
     assert "Filter_Modal(type='table'" in glob.explain()
     broken = await make_plan("What is Ursa?", ScriptedChatModel(["not json"] * 4))
     assert broken.classified_by == "heuristic"  # a failed reply falls back to the heuristics
