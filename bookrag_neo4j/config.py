@@ -183,8 +183,8 @@ class Settings(BaseSettings):
     ppr_damping: float = Field(0.5, gt=0, lt=1, description="Damping factor of personalized PageRank (the "
                                "reference code's 0.5: scores stay near the question's entities).")
     ppr_engine: Literal["auto", "local", "gds"] = Field(
-        "auto", description="Graph_Reasoning's PageRank: auto = GDS (a catalog projection a document) when the "
-        "server has it, else in-process (the same scores).")
+        "auto", description="Graph_Reasoning's PageRank: auto = in-process (measured faster than GDS), gds = "
+        "gds.pageRank.stream on a catalog projection a document (the same scores).")
     ppr_node_score: Literal["sum", "mean", "max"] = Field(
         "sum", description="A tree node's graph score from the PageRank scores of its entities.")
     gds_projection_budget_mb: int = Field(

@@ -72,6 +72,7 @@ class DocumentProjections:
 
     def __init__(self) -> None:
         self._used: dict[str, float] = {}  # name -> monotonic time of last use (known to exist then)
+        self._keys: dict[str, dict[int, str]] = {}  # name -> entity key by GDS node id
         self._locks: dict[str, asyncio.Lock] = {}
 
     async def ensure(self, graph: GraphClient, doc_key: str, version: str, *, budget_bytes: int,
@@ -81,6 +82,7 @@ class DocumentProjections:
         name = projection_name(doc_key, version)
         if fresh:
             self._used.pop(name, None)
+            self._keys.pop(name, None)
         if name in self._used:
             return name
         async with self._locks.setdefault(name, asyncio.Lock()):
@@ -109,6 +111,7 @@ class DocumentProjections:
             await graph.write("gds/drop_graph", graph_name=name)
             log.info("dropped projection %s (%d bytes) to stay within the budget", name, held.pop(name))
             self._used.pop(name, None)
+            self._keys.pop(name, None)
 
     async def pagerank(self, graph: GraphClient, doc_key: str, version: str, source_keys: Sequence[str], *,
                        budget_bytes: int, damping: float = 0.85, max_iterations: int = 50,
@@ -127,7 +130,10 @@ class DocumentProjections:
             name = await self.ensure(graph, doc_key, version, budget_bytes=budget_bytes, fresh=True)
             rows = await graph.write_rows("gds/document_pagerank", graph_name=name, **params)
         self._used[name] = time.monotonic()
-        return {key: score for key, score in rows}
+        if name not in self._keys:
+            self._keys[name] = dict(await graph.write_rows("gds/projection_node_keys", graph_name=name))
+        keys = self._keys[name]
+        return {keys[node]: score for node, score in rows if node in keys}
 
 
 PROJECTIONS = DocumentProjections()  # shared by every agent of the process

@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..retrieval import selectors
-from ..retrieval.lexicon import LEXICONS
+from ..retrieval.blocks import BLOCKS
 from ..retrieval.reasoners import MAX_TEXT_CHARS, graph_reasoning, ppr_engine, text_reasoning
 from ..retrieval.skyline import skyline
 from .registry import NoParams, RunContext, model_time, operator
@@ -73,7 +73,7 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
     reranker = ctx.models.reranker
     if reranker.reads_similarities:  # the offline fusion reranker: BM25 with each document's statistics
         holding = {r.doc_key for r in candidates.rows}
-        lexicons = {d.key: await LEXICONS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS)
+        lexicons = {d.key: (await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS)).stats
                     for d in ctx.documents if d.key in holding}
         values = await text_reasoning(question.text, candidates.rows, reranker, lexicons=lexicons)
     else:

@@ -100,7 +100,7 @@ async def select_by_section(ctx: RunContext, p: NoParams, question: Question) ->
                 return Selection(keys=await selectors.select_by_section(ctx.graph, picked))
             except ModelError as exc:
                 log.warning("section selection failed (%s); using the nearest blocks", exc)
-    return Selection(keys=await selectors.subtrees_near(ctx.graph, ctx.scope, question.vector, top=s.max_sections,
+    return Selection(keys=await selectors.subtrees_near(ctx.graph, ctx.documents, question.vector, top=s.max_sections,
                                                         depth=s.section_depth))
 
 

@@ -14,6 +14,8 @@ from typing import Any
 from ..graph.client import GraphClient
 from ..kg.names import normalise
 from ..library.documents import Document, TreeStatus, list_documents
+from .blocks import BLOCKS
+from .reasoners import MAX_TEXT_CHARS
 
 
 async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) -> list[Document]:
@@ -34,21 +36,20 @@ async def subtrees_around(graph: GraphClient, node_keys: Sequence[str], *, depth
     return await _subtrees(graph, node_keys=node_keys, depth=depth, max_nodes=max_nodes)
 
 
-async def subtrees_near(graph: GraphClient, doc_keys: Sequence[str], embedding: Sequence[float], *, top: int,
+async def subtrees_near(graph: GraphClient, documents: Sequence[Document], embedding: Sequence[float], *, top: int,
                         depth: int = 2, max_nodes: int = MAX_SECTION_NODES) -> list[str]:
-    """:func:`subtrees_around` the ``top`` content blocks of the scope nearest to a question embedding
-    (as ``retrieval/nearest_nodes`` finds them), in one round trip: the offline Select_by_Section."""
-    return await _subtrees(graph, doc_keys=doc_keys, embedding=embedding, top=top, depth=depth,
-                           max_nodes=max_nodes)
+    """:func:`subtrees_around` the ``top`` content blocks of the documents nearest to a question embedding, by
+    exact cosine over each document's blocks (:mod:`.blocks`): the offline Select_by_Section."""
+    near = [hit for doc in documents
+            for hit in (await BLOCKS.get(graph, doc, max_chars=MAX_TEXT_CHARS)).nearest(embedding, top)]
+    return await subtrees_around(graph, [key for key, _ in sorted(near, key=lambda hit: -hit[1])[:top]],
+                                 depth=depth, max_nodes=max_nodes)
 
 
 async def _subtrees(graph: GraphClient, *, entity_keys: Sequence[str] = (), node_keys: Sequence[str] = (),
-                    doc_keys: Sequence[str] = (), embedding: Sequence[float] | None = None, top: int = 0,
                     depth: int, max_nodes: int, budget: int | None = None) -> list[str]:
-    return await graph.read_rows(
-        "retrieval/select_subtrees", entity_keys=list(entity_keys), node_keys=list(node_keys),
-        doc_keys=list(doc_keys), embedding=None if embedding is None else list(embedding), top=top,
-        depth=depth, max_nodes=max_nodes, budget=budget)
+    return await graph.read_rows("retrieval/select_subtrees", entity_keys=list(entity_keys),
+                                 node_keys=list(node_keys), depth=depth, max_nodes=max_nodes, budget=budget)
 
 
 async def select_by_entity(graph: GraphClient, entity_keys: Sequence[str], *, depth: int = 2,

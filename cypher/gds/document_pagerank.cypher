@@ -1,6 +1,7 @@
 // Personalized PageRank on a document's catalog projection $graph_name (gds/project_document_entities),
-// teleporting to the entities with keys in $source_keys; GDS node ids map back to entity keys here. One record:
-// rows = [[entity key, score], ...] for the entities the walk reaches (score > 0).
+// teleporting to the entities with keys in $source_keys. One record: rows = [[GDS node id, score], ...] for the
+// entities the walk reaches (score > 0); gds/projection_node_keys maps the ids to keys (read once: mapping
+// 9,000 ids here with gds.util.asNode took 100 ms a question on PepsiCo's 10-K).
 MATCH (s:Entity) WHERE s.key IN $source_keys
 WITH collect(s) AS sources
 CALL gds.pageRank.stream($graph_name, {
@@ -13,4 +14,4 @@ CALL gds.pageRank.stream($graph_name, {
 })
 YIELD nodeId, score
 WITH nodeId, score WHERE score > 0
-RETURN collect([gds.util.asNode(nodeId).key, score]) AS rows
+RETURN collect([nodeId, score]) AS rows

@@ -1,8 +1,7 @@
 // Select_by_Entity and the offline Select_by_Section in one round trip: where selections start, the roots
 // chosen within a budget, and the keys of the whole subtrees below them, in one record.
-// Where selections start: each node GT-Linked to an entity of $entity_keys, each tree node of $node_keys,
-// and (unless $embedding is null) the $top content blocks of the documents $doc_keys nearest to $embedding
-// (exact cosine over their blocks, as retrieval/nearest_nodes: the same whatever the library). Each is lifted to
+// Where selections start: each node GT-Linked to an entity of $entity_keys, and each tree node of $node_keys
+// (the offline Select_by_Section: the blocks nearest to the question, retrieval/blocks.py). Each is lifted to
 // its deepest enclosing section at depth <= $depth; or to its nearest enclosing section when that one holds
 // more than $max_nodes nodes (documents whose top levels are single wrappers); or to itself outside any
 // section. One candidate per (tag, root): tag = the entity (with its mention count) or the node it came from,
@@ -15,12 +14,6 @@ CALL () {
   UNION
   MATCH (n:TreeNode) WHERE n.key IN $node_keys
   RETURN n.key AS tag, 0 AS mentions, n
-  UNION
-  WITH 1 AS asked WHERE $embedding IS NOT NULL
-  MATCH (node:TreeNode) WHERE node.doc_key IN $doc_keys AND node.kind <> 'section' AND node.embedding IS NOT NULL
-  WITH node, vector.similarity.cosine(node.embedding, $embedding) AS score
-  WITH node ORDER BY score DESC, node.key LIMIT $top
-  RETURN node.key AS tag, 0 AS mentions, node AS n
 }
 OPTIONAL MATCH (s:Section)-[:HAS_CHILD*0..12]->(n)
 WITH tag, mentions, n, s ORDER BY s.depth DESC

@@ -49,7 +49,7 @@ async def snapshot(graph: GraphClient, retriever: Retriever, doc_key: str) -> di
     answers = {}
     for question in QUESTIONS:
         vector = (await retriever.models.embedder.embed([question]))[0]
-        near = await selectors.subtrees_near(graph, [doc_key], vector, top=3)  # the offline Select_by_Section
+        near = await selectors.subtrees_near(graph, [doc], vector, top=3)  # the offline Select_by_Section
         evidence = await retriever.retrieve(question, [doc_key], method="bookrag")
         answers[question] = (sorted(near), evidence.seeds, [(n.key, round(n.graph_score, 6),
                                                               round(n.text_score, 6)) for n in evidence.nodes])
