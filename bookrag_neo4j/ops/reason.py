@@ -56,7 +56,7 @@ def candidate(row: dict) -> Candidate:
 @operator("Graph_Reasoning", family="reason")
 async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates, entities: Entities) -> Scores:
     """Each candidate's score from the personalized-PageRank scores of its entities (the documents' whole graphs,
-    seeded by the linked entities), on GDS where the server has it."""
+    seeded by the linked entities), in-process or on GDS (``BOOKRAG_PPR_ENGINE``; the trace records which)."""
     holding = {r.doc_key for r in candidates.rows}  # only these documents' graphs are needed
     s = ctx.settings
     engine, _why = await ppr_engine(ctx.graph, s.ppr_engine)

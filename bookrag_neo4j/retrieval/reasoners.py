@@ -10,14 +10,15 @@ scores each selected node from the PPR scores of the entities GT-Linked to it (t
 ``BOOKRAG_PPR_NODE_SCORE``). Two engines compute the same scores (``score = (1 - d)·[source] + d·Σ
 score(u)·w(u,v)/w(u)``, no redistribution from dangling nodes):
 
-- ``gds``, the default where the server has GDS: ``gds.pageRank.stream`` with ``sourceNodes`` on the document's
+- ``gds`` (``BOOKRAG_PPR_ENGINE=gds``): ``gds.pageRank.stream`` with ``sourceNodes`` on the document's
   projection in the GDS graph catalog, made once per graph build (:mod:`bookrag_neo4j.graph.projections`).
-- ``local``, for servers without GDS: the same algorithm in numpy on an in-memory copy of the document's graph
-  (:mod:`.entity_graph`), which both engines read for the GT-Links (tree node -> entities).
+- ``local``, the default (``auto``; measured faster, see :func:`ppr_engine`): the same algorithm in numpy on an
+  in-memory copy of the document's graph (:mod:`.entity_graph`), which both engines read for the GT-Links
+  (tree node -> entities).
 
 The paper runs PageRank on the subgraph of the selected nodes' entities. A subgraph a question meant a
 projection a question (359 ms of a 450 ms step); on the whole graph, the walk also passes through entities
-outside the selection (see the README for what it measured).
+outside the selection; the recall measured the same (README, "Measured: BookRAG after issue 20").
 
 **Text_Reasoning** scores every selected node's text (tables as their linearised text) against the question
 with the reranker. The offline fusion reranker reuses each block's similarity to the question, computed in
