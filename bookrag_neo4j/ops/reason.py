@@ -59,7 +59,7 @@ async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidate
     seeded by the linked entities), in-process or on GDS (``BOOKRAG_PPR_ENGINE``; the trace records which)."""
     holding = {r.doc_key for r in candidates.rows}  # only these documents' graphs are needed
     s = ctx.settings
-    engine, _why = await ppr_engine(ctx.graph, s.ppr_engine)
+    engine, _why = ppr_engine(s.ppr_engine)
     values = await graph_reasoning(ctx.graph, candidates.keys, entities.seeds, engine=engine,
                                    node_score=s.ppr_node_score, damping=s.ppr_damping,
                                    budget_bytes=s.gds_projection_budget_mb * 2**20,

@@ -176,7 +176,7 @@ async def graph_rank(ctx: RunContext, p: TopParams, entities: Entities) -> Ranki
     """Nodes by the summed personalized-PageRank scores of their entities over each document's whole graph
     (no selector: the GraphRanker baseline)."""
     s = ctx.settings
-    engine, _why = await ppr_engine(ctx.graph, s.ppr_engine)
+    engine, _why = ppr_engine(s.ppr_engine)
     scored = [(node, float(scores[ents].sum()))
               for whole, scores in await entity_pagerank(ctx.graph, ctx.documents, entities.seeds, engine=engine,
                                                          damping=s.ppr_damping,
