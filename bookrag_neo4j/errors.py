@@ -80,6 +80,10 @@ class DocumentNotFoundError(DocumentError):
     """No indexed document has that key or file name."""
 
 
+class QuestionError(BookRAGError, ValueError):
+    """A question that cannot be asked: empty (or only spaces), or longer than ``BOOKRAG_MAX_QUESTION_CHARS``."""
+
+
 class LeaseLostError(BookRAGError):
     """A worker lost a document's indexing lease while indexing it (its renewal came too late, or another worker
     took the document over): it stopped writing that document."""

@@ -19,6 +19,7 @@ from typing import Annotated
 
 import typer
 from rich.logging import RichHandler
+from rich.markup import escape
 
 from ..errors import BookRAGError
 from . import ask, evaluate, explore, library, mcp, models, server, web
@@ -46,10 +47,15 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
+_DEBUG = {"on": False}  # --debug: a failure shows its traceback (main() reads it)
+
+
 @app.callback()
 def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details.")] = False,
+          debug: Annotated[bool, typer.Option("--debug", help="Show the traceback of an error.")] = False,
           version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
                                                 help="Print the version and exit.")] = False) -> None:
+    _DEBUG["on"] = debug
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         format="%(message)s",
@@ -61,9 +67,23 @@ def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log pro
 
 
 def main() -> None:
-    """Console-script entry point: package errors become one red line and exit code 1."""
+    """Console-script entry point: every error becomes one red line on stderr and exit code 1 (130 for Ctrl-C);
+    ``bookrag --debug ...`` re-raises it with its traceback."""
     try:
         app()
-    except BookRAGError as exc:
-        console.print(f"[red]error:[/] {exc}")
+    except KeyboardInterrupt:
+        console.print("[red]interrupted[/]", soft_wrap=True)
+        raise SystemExit(130) from None
+    except Exception as exc:
+        if _DEBUG["on"]:
+            raise
+        console.print(f"[red]error:[/] {escape(one_line(exc))}", soft_wrap=True, highlight=False)
         raise SystemExit(1) from None
+
+
+def one_line(exc: BaseException) -> str:
+    """The error as one line: the package's own errors by their message, others with their type and a hint."""
+    message = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, BookRAGError):
+        return message
+    return f"{type(exc).__name__}: {message} (run `bookrag --debug ...` for the traceback)"

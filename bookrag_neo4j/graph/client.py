@@ -67,9 +67,12 @@ class ServerVersions:
 class GraphClient:
     """Async Neo4j client that runs named queries from ``cypher/``; use it as an async context manager."""
 
-    def __init__(self, conn: ConnectionInfo, *, connection_timeout: float = 10.0, retry_time: float = 30.0) -> None:
-        """``retry_time``: seconds the driver keeps retrying transient failures (0 for a single attempt)."""
+    def __init__(self, conn: ConnectionInfo, *, connection_timeout: float = 4.0, retry_time: float = 30.0) -> None:
+        """``retry_time``: seconds the driver keeps retrying transient failures (0 for a single attempt) once the
+        server has answered; the first contact is one attempt (:meth:`_first_contact`), so a client of a server
+        that is down fails within ``connection_timeout`` instead of retrying for ``retry_time``."""
         self.conn = conn
+        self._reached = False
         self._driver = AsyncGraphDatabase.driver(
             conn.uri,
             auth=(conn.username, conn.password),
@@ -131,17 +134,32 @@ class GraphClient:
 
     async def _execute(self, query: str | Query, params: dict[str, Any], routing: RoutingControl) -> EagerResult:
         """``execute_query`` on the configured database; "Neo4j is not there" becomes ``Neo4jUnavailableError``."""
+        await self._first_contact()
         try:
             return await self._driver.execute_query(query, parameters_=params, database_=self.conn.database,
                                                     routing_=routing)
         except (ServiceUnavailable, SessionExpired, AuthError) as exc:
             raise self._unavailable(exc) from exc
 
+    async def _first_contact(self) -> None:
+        """Reach the server once, without the driver's retries: a server that is down (or a wrong address or
+        password) fails the first call at once with a hint, not after ``retry_time`` of retrying. Later calls
+        keep the retries, which carry a run over a server restart."""
+        if self._reached:
+            return
+        try:
+            await self._driver.verify_connectivity()
+        except (ServiceUnavailable, SessionExpired, AuthError, OSError) as exc:
+            raise self._unavailable(exc) from exc
+        self._reached = True
+
     def _unavailable(self, exc: Exception) -> Neo4jUnavailableError:
         if isinstance(exc, AuthError):
             return Neo4jUnavailableError(
                 f"Neo4j at {self.conn.uri} refused the credentials of user {self.conn.username!r}: {exc}")
-        return Neo4jUnavailableError(f"Neo4j at {self.conn.uri} is not reachable: {exc}")
+        cause = " ".join(str(exc).split())
+        return Neo4jUnavailableError(f"Neo4j at {self.conn.uri} is not reachable ({cause}): start it with "
+                                     "`bookrag neo4j start`, or check NEO4J_URI")
 
     async def run_user_query(self, query: str, params: dict[str, Any] | None = None, *,
                              timeout: float = USER_QUERY_TIMEOUT,

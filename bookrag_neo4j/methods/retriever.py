@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..config import Settings
-from ..errors import DocumentNotFoundError, PlanError
+from ..errors import DocumentNotFoundError, PlanError, QuestionError
 from ..graph.client import GraphClient
 from ..llm.factory import Models
 from ..llm.usage import track_usage
@@ -30,6 +30,18 @@ from ..retrieval.replies import QueryCategory
 from .registry import METHODS, get_method
 
 
+def checked_question(question: str, limit: int) -> str:
+    """``question`` without surrounding spaces, or :class:`~bookrag_neo4j.errors.QuestionError` when it is empty
+    or longer than ``limit`` characters (``settings.max_question_chars``): refused before any work."""
+    text = question.strip() if isinstance(question, str) else ""
+    if not text:
+        raise QuestionError('the question is empty: ask something, e.g. bookrag ask "What were net sales?"')
+    if len(text) > limit:
+        raise QuestionError(f"the question has {len(text):,} characters; the limit is {limit:,} "
+                            "(BOOKRAG_MAX_QUESTION_CHARS)")
+    return text
+
+
 class Retriever:
     """Plans with a method and runs the plan over the documents of one Neo4j database."""
 
@@ -41,7 +53,7 @@ class Retriever:
 
     async def plan(self, question: str, *, method: str = "bookrag", category: QueryCategory | None = None) -> Plan:
         """The method's plan for ``question`` (what :meth:`retrieve` and :meth:`ask` run)."""
-        return (await self._plan(question, method, category))[0]
+        return (await self._plan(checked_question(question, self.settings.max_question_chars), method, category))[0]
 
     async def _plan(self, question: str, method: str, category: QueryCategory | None) -> tuple[Plan, TraceStep]:
         chosen = get_method(method)
@@ -76,6 +88,7 @@ class Retriever:
                    category: QueryCategory | None, plan: Plan | None, *, answer: bool
                    ) -> tuple[Plan, Run]:
         """The plan (made by the method unless given) and its run; the planning step opens the trace."""
+        question = checked_question(question if plan is None else plan.question, self.settings.max_question_chars)
         documents = await selectors.scope_documents(self.graph, doc_keys)
         if not documents:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
@@ -95,6 +108,7 @@ class Retriever:
     async def cypher(self, question: str, doc_keys: Sequence[str] | None = None) -> CypherRun:
         """text2Cypher alone: the query written for the question (the LLM, else a template) and its rows,
         through the read-only gate (``bookrag cypher``)."""
+        question = checked_question(question, self.settings.max_question_chars)
         documents = await selectors.scope_documents(self.graph, doc_keys)
         if not documents:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
