@@ -62,6 +62,11 @@ class Settings(BaseSettings):
     neo4j_heap: str = Field("6g", description="JVM heap of the managed server (-Xmx).")
     neo4j_pagecache: str = Field("4g", description="Page cache of the managed server.")
     neo4j_start_timeout: float = Field(180.0, description="Seconds to wait for Bolt and GDS to answer.")
+    neo4j_transaction_memory: str | None = Field(
+        None, description="Most heap one transaction may hold (db.memory.transaction.max); default a quarter of "
+        "the heap.")
+    neo4j_transaction_timeout: str = Field(
+        "15m", description="Longest any transaction may run (db.transaction.timeout); user Cypher has its own 30 s.")
 
     # --- Where things live ---
     cache_dir: Path = Field(

@@ -60,7 +60,7 @@ from .progress import ProgressCallback
 from .retrieval.evidence import Answer, Evidence
 from .retrieval.plan import Plan
 from .retrieval.replies import QueryCategory
-from .server import connection_info
+from .server import connection_info, instance_settings
 
 if TYPE_CHECKING:
     from graphdatascience import Graph, GraphDataScience
@@ -75,7 +75,7 @@ class BookRAG:
     """Index and ask over one Neo4j database (a library of documents)."""
 
     def __init__(self, settings: Settings | None = None, *, models: Models | None = None, use_llm: bool = True) -> None:
-        self.settings = settings or Settings()
+        self.settings = instance_settings(settings or Settings())  # a managed instance's recorded ports
         self._models = models
         self.use_llm = use_llm
         self._graph: GraphClient | None = None

@@ -36,8 +36,11 @@ T = TypeVar("T")
 
 
 def settings_for(instance: str | None = None) -> Settings:
-    """The settings from the environment, for the managed server ``instance`` when one is given."""
-    return Settings(neo4j_instance=instance) if instance else Settings()
+    """The settings from the environment, for the managed server ``instance`` when one is given, with the
+    instance's recorded ports and memory (:func:`~bookrag_neo4j.server.instance_settings`)."""
+    from ..server import instance_settings
+
+    return instance_settings(Settings(neo4j_instance=instance) if instance else Settings())
 
 
 def library(instance: str | None = None, *, use_llm: bool = True) -> BookRAG:

@@ -20,12 +20,11 @@ from typing import Any
 from neo4j import (
     READ_ACCESS,
     AsyncGraphDatabase,
-    AsyncManagedTransaction,
+    AsyncTransaction,
     EagerResult,
     NotificationDisabledClassification,
     Query,
     RoutingControl,
-    unit_of_work,
 )
 from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavailable, SessionExpired
 
@@ -188,8 +187,7 @@ class GraphClient:
         """Run a checked user query in a read transaction, pulling at most ``max_rows + 1`` records (``truncate``:
         ``max_rows``, the rest discarded)."""
 
-        @unit_of_work(timeout=timeout)
-        async def work(tx: AsyncManagedTransaction) -> list[dict[str, Any]]:
+        async def work(tx: AsyncTransaction) -> list[dict[str, Any]]:
             result = await tx.run(query, params)
             if max_rows is None:
                 return [record.data() async for record in result]
@@ -201,10 +199,13 @@ class GraphClient:
                                      f"max_rows)")
             return [record.data() for record in records]
 
-        try:
+        try:  # one attempt, no retries: a query over the memory limit fails at once instead of again and again
             async with self._driver.session(database=self.conn.database,
                                             default_access_mode=READ_ACCESS) as session:
-                return await session.execute_read(work)
+                async with await session.begin_transaction(timeout=timeout) as tx:
+                    rows = await work(tx)
+                    await tx.commit()
+                    return rows
         except (ServiceUnavailable, SessionExpired, AuthError) as exc:
             raise self._unavailable(exc) from exc
         except Neo4jError as exc:

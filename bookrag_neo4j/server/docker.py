@@ -11,6 +11,7 @@ from ..config import Settings
 from ..errors import ServerError
 from ..graph.client import ServerVersions
 from ..resources import resource_dir
+from .hardening import PRIVATE_RANGES, quarter
 from .password import managed_connection, new_password, read_password, store_password
 from .ready import wait_until_ready
 
@@ -48,6 +49,9 @@ class DockerServer:
             "BOOKRAG_NEO4J_HEAP": s.neo4j_heap,
             "BOOKRAG_NEO4J_PAGECACHE": s.neo4j_pagecache,
             "BOOKRAG_NEO4J_PASSWORD": read_password(s) or "",
+            "BOOKRAG_NEO4J_TRANSACTION_MEMORY": s.neo4j_transaction_memory or quarter(s.neo4j_heap),
+            "BOOKRAG_NEO4J_TRANSACTION_TIMEOUT": s.neo4j_transaction_timeout,
+            "BOOKRAG_NEO4J_IP_BLOCKLIST": ",".join(PRIVATE_RANGES),
         }
         compose_file = resource_dir("docker") / "compose.yml"
         command = [docker, "compose", "-f", str(compose_file), *args]

@@ -31,6 +31,7 @@ from ..config import Settings
 from ..errors import ServerError, ServerStartError
 from ..graph.client import ServerVersions
 from ..resources import resource_dir
+from .hardening import hardening
 from .password import managed_connection, new_password, read_password, store_password
 from .ready import wait_until_ready
 
@@ -173,7 +174,10 @@ class LocalServer:
             return False
         except PermissionError:
             return True
-        return True
+        try:  # a zombie (exited, not yet reaped by the process that started it, here or elsewhere) is gone
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except (OSError, IndexError):
+            return True
 
     def _is_ours(self, pid: int) -> bool:
         cmdline = Path(f"/proc/{pid}/cmdline")
@@ -284,7 +288,7 @@ server.memory.heap.initial_size=512m
 server.memory.heap.max_size={s.neo4j_heap}
 server.memory.pagecache.size={s.neo4j_pagecache}
 db.tx_log.rotation.retention_policy=1G size
-"""
+{hardening(s)}"""
         (self.home / "conf" / "neo4j.conf").write_text(conf, encoding="utf-8")
 
     def _ensure_initial_password(self, java: str, dist: Path) -> None:

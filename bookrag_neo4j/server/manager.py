@@ -6,8 +6,10 @@ Resolution order, decided at start:
 2. A Docker engine answers: ``docker/compose.yml`` (``neo4j:5.26.24-community`` with the GDS plugin).
 3. Otherwise: a local server assembled from Maven Central (see :mod:`.local`).
 
-``BOOKRAG_NEO4J_RUNTIME=docker|local`` skips the detection. The mode chosen is remembered in the instance
-folder, so ``stop`` and ``status`` act on the server that ``start`` started.
+``BOOKRAG_NEO4J_RUNTIME=docker|local`` skips the detection. The mode chosen, the ports and the memory are
+remembered in the instance folder (``state.json``), so every later command on the instance (``status``,
+``stop``, ``logs``, and any client) finds the server that ``start`` started without the environment it was
+started with; a setting given explicitly (``BOOKRAG_NEO4J_BOLT_PORT=...``) still wins.
 
     from bookrag_neo4j import Settings
     from bookrag_neo4j.server import start_server, connection_info
@@ -38,11 +40,41 @@ def _state_file(settings: Settings) -> Path:
     return settings.instance_dir / "state.json"
 
 
-def _recorded_mode(settings: Settings) -> Mode | None:
+# What an instance remembers of its start, besides its mode.
+RECORDED = ("neo4j_bolt_port", "neo4j_http_port", "neo4j_heap", "neo4j_pagecache", "neo4j_transaction_memory",
+            "neo4j_transaction_timeout")
+
+
+def _state(settings: Settings) -> dict[str, object]:
     try:
-        return json.loads(_state_file(settings).read_text())["mode"]
-    except (FileNotFoundError, ValueError, KeyError):
-        return None
+        state = json.loads(_state_file(settings).read_text())
+    except (FileNotFoundError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def _recorded_mode(settings: Settings) -> Mode | None:
+    mode = _state(settings).get("mode")
+    return mode if mode in ("docker", "local") else None  # type: ignore[return-value]
+
+
+def instance_settings(settings: Settings) -> Settings:
+    """``settings`` with the managed instance's recorded ports and memory in place of the defaults (not of
+    values given explicitly, in the environment or by argument). Unchanged for an external server."""
+    if settings.neo4j_uri:
+        return settings
+    state = _state(settings)
+    update = {name: state[name] for name in RECORDED if name in state and name not in settings.model_fields_set}
+    return settings.model_copy(update=update) if update else settings
+
+
+def _record(settings: Settings, mode: Mode) -> None:
+    path = _state_file(settings)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state = {"mode": mode, **{name: getattr(settings, name) for name in RECORDED}}
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(state, indent=2) + "\n")
+    tmp.replace(path)
 
 
 def resolve_mode(settings: Settings, *, for_start: bool = False) -> Mode:
@@ -63,6 +95,7 @@ def _runtime(settings: Settings, mode: Mode) -> LocalServer | DockerServer:
 
 def connection_info(settings: Settings) -> ConnectionInfo:
     """How to connect: ``NEO4J_*`` for an external server, else the managed server's port and password file."""
+    settings = instance_settings(settings)
     if settings.neo4j_uri:
         password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
         return ConnectionInfo(settings.neo4j_uri, settings.neo4j_username, password, settings.neo4j_database)
@@ -71,17 +104,18 @@ def connection_info(settings: Settings) -> ConnectionInfo:
 
 def start_server(settings: Settings) -> ServerStatus:
     """Make sure a server is up (a no-op when it already is) and return its status."""
+    settings = instance_settings(settings)
     mode = resolve_mode(settings, for_start=True)
     if mode == "external":
         return server_status(settings)
     versions = _runtime(settings, mode).start()
-    _state_file(settings).parent.mkdir(parents=True, exist_ok=True)
-    _state_file(settings).write_text(json.dumps({"mode": mode}) + "\n")
+    _record(settings, mode)
     return _status(settings, mode, versions)
 
 
 def stop_server(settings: Settings) -> bool:
     """Stop the managed server; returns whether one was running. An external server is never stopped."""
+    settings = instance_settings(settings)
     mode = resolve_mode(settings)
     if mode == "external":
         log.info("NEO4J_URI is set: bookrag-neo4j does not stop external servers")
@@ -91,6 +125,7 @@ def stop_server(settings: Settings) -> bool:
 
 def server_status(settings: Settings) -> ServerStatus:
     """Whether the server answers, with its versions and how to connect."""
+    settings = instance_settings(settings)
     mode = resolve_mode(settings)
     runtime = None if mode == "external" else _runtime(settings, mode)
     versions: ServerVersions | None = None
@@ -133,6 +168,7 @@ def _status(settings: Settings, mode: Mode, versions: ServerVersions | None, det
 
 def server_logs(settings: Settings, lines: int = 100) -> str:
     """The last lines of the managed server's log."""
+    settings = instance_settings(settings)
     mode = resolve_mode(settings)
     if mode == "external":
         return "NEO4J_URI is set: the external server's logs are not available to bookrag-neo4j"

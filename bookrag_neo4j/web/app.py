@@ -32,6 +32,7 @@ from ..llm.factory import Models
 from ..methods import METHODS
 from ..parsing.pymupdf_parser import open_pdf
 from ..sdk import BookRAG
+from ..server import instance_settings
 from .jobs import IndexJobs
 from .pages import CitationView, PageBox, render_page
 from .security import TokenGuard
@@ -46,7 +47,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
                upload_dir: Path | None = None, browser: str | None = None, token: str | None = None) -> FastAPI:
     """The web app over one library. ``browser``: Neo4j Browser's URL for the "Explore" links (default: the
     managed server's; none for a server of your own unless given); ``token``: required on every request."""
-    settings = settings or Settings()
+    settings = instance_settings(settings or Settings())
     models = models or Models.from_settings(settings)
     uploads = upload_dir or settings.data_dir / "uploads"
     if browser is None and settings.neo4j_uri is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -79,3 +80,61 @@ def test_failed_start_reports_the_log_tail(settings: Settings, neo4j_server, tmp
     with pytest.raises(ServerStartError, match="(?s)exited during start-up.*heap"):
         start_server(broken)
     assert LocalServer(broken).pid() is None  # nothing left running
+
+
+def test_the_managed_server_runs_hardened(settings: Settings, neo4j_server) -> None:
+    """Defence in depth beside the gate: even a direct admin session cannot fetch loopback or private URLs or
+    read files with LOAD CSV, and every transaction has a memory limit and a timeout (README, "Reliability and
+    security")."""
+    from neo4j import GraphDatabase
+    from neo4j.exceptions import ClientError, TransientError
+
+    from bookrag_neo4j.server import connection_info
+
+    conn = connection_info(settings)
+    with GraphDatabase.driver(conn.uri, auth=(conn.username, conn.password)) as driver, driver.session() as s:
+        found = {r["name"]: r["value"] for r in s.run(
+            "SHOW SETTINGS YIELD name, value WHERE name IN $names RETURN name, value",
+            names=["db.memory.transaction.max", "db.transaction.timeout", "dbms.security.procedures.allowlist",
+                   "dbms.security.http_access_control_allow_origin",
+                   "dbms.security.allow_csv_import_from_file_urls"])}
+        assert found["db.memory.transaction.max"] not in ("0", "0B", "0.00B")
+        assert found["db.transaction.timeout"] not in ("0", "0s", "PT0S")
+        assert found["dbms.security.procedures.allowlist"] == "gds.*"
+        assert found["dbms.security.http_access_control_allow_origin"] == f"http://localhost:{settings.neo4j_http_port}"
+        assert found["dbms.security.allow_csv_import_from_file_urls"] == "false"
+        for url in (f"http://127.0.0.1:{settings.neo4j_http_port}/", "http://169.254.169.254/", "http://10.0.0.1/",
+                    "file:///etc/passwd"):
+            with pytest.raises(ClientError, match="blocked|allow_csv_import_from_file_urls"):
+                s.run("LOAD CSV FROM $url AS row RETURN row LIMIT 1", url=url).consume()
+        with pytest.raises(TransientError, match="db.memory.transaction.max"):
+            s.run("UNWIND range(1, 100000000) AS x WITH collect(x) AS xs RETURN size(xs)").consume()
+        assert s.run("RETURN 1 AS one").single()["one"] == 1  # the server lives on
+
+
+@pytest.mark.server_lifecycle
+def test_a_named_instance_remembers_its_ports_and_memory(settings: Settings, neo4j_server, tmp_path) -> None:
+    """`status`, `logs` and `stop --instance NAME` work from a shell without the environment that started it."""
+    from ..helpers.cli import BOOKRAG
+
+    other = settings.model_copy(update={"neo4j_instance": "test-second", "data_dir": tmp_path, "neo4j_bolt_port": 27787,
+                                        "neo4j_http_port": 27574, "neo4j_heap": "768m", "neo4j_pagecache": "64m"})
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("BOOKRAG_NEO4J", "NEO4J_"))}
+    clean["BOOKRAG_DATA_DIR"] = str(tmp_path)
+    try:
+        assert start_server(other).running
+
+        def cli(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([BOOKRAG, "neo4j", *args, "--instance", "test-second"], env=clean,
+                                  capture_output=True, text=True, timeout=300, check=False)
+
+        status = json.loads(cli("status", "--json").stdout)
+        assert status["running"] is True and status["uri"] == "bolt://localhost:27787", status
+        assert (status["heap"], status["pagecache"]) == ("768m", "64m")
+        assert status["browser_url"] == "http://localhost:27574/browser/"
+        assert ":27787" in cli("logs").stdout  # the instance's own log: "Bolt enabled on localhost:27787."
+        stopped = cli("stop")
+        assert stopped.returncode == 0, stopped.stderr
+        assert LocalServer(other).pid() is None and not server_status(other).running
+    finally:
+        stop_server(other)

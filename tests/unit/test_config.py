@@ -48,3 +48,32 @@ def test_one_exception_hierarchy() -> None:
 
     classes = [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, Exception)]
     assert all(issubclass(c, BookRAGError) for c in classes)
+
+
+def test_the_managed_server_config_is_hardened() -> None:
+    from bookrag_neo4j.server.hardening import hardening, quarter
+
+    assert (quarter("6g"), quarter("2g"), quarter("512m"), quarter("1073741824")) == ("1536m", "512m", "128m", "256m")
+    lines = dict(line.split("=", 1) for line in hardening(Settings(neo4j_heap="2g", neo4j_http_port=17474)).splitlines())
+    assert lines["db.memory.transaction.max"] == "512m" and lines["db.transaction.timeout"] == "15m"
+    assert lines["dbms.security.http_access_control_allow_origin"] == "http://localhost:17474"
+    assert "127.0.0.0/8" in lines["internal.dbms.cypher_ip_blocklist"].split(",")
+    assert Settings(neo4j_transaction_memory="300m").neo4j_transaction_memory == "300m"
+
+
+def test_an_instance_is_found_by_its_recorded_ports_unless_they_are_given(tmp_path) -> None:
+    import json
+
+    from bookrag_neo4j.server import instance_settings
+
+    plain = Settings(data_dir=tmp_path, neo4j_instance="second")
+    assert instance_settings(plain) is plain  # nothing recorded yet
+    plain.instance_dir.mkdir(parents=True)
+    (plain.instance_dir / "state.json").write_text(json.dumps(
+        {"mode": "local", "neo4j_bolt_port": 27787, "neo4j_http_port": 27574, "neo4j_heap": "768m"}))
+    found = instance_settings(plain)
+    assert (found.neo4j_bolt_port, found.neo4j_http_port, found.neo4j_heap) == (27787, 27574, "768m")
+    given = instance_settings(Settings(data_dir=tmp_path, neo4j_instance="second", neo4j_bolt_port=9999))
+    assert (given.neo4j_bolt_port, given.neo4j_http_port) == (9999, 27574)
+    external = Settings(data_dir=tmp_path, neo4j_instance="second", neo4j_uri="bolt://db.example:7687")
+    assert instance_settings(external).neo4j_bolt_port == 7687
