@@ -13,6 +13,8 @@ When ``NEO4J_URI`` is unset, bookrag-neo4j manages a server of its own (see ``bo
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -212,6 +214,16 @@ class Settings(BaseSettings):
     def instance_dir(self) -> Path:
         """Home directory of the managed server instance (config, data, logs, password)."""
         return self.data_dir / "neo4j" / self.neo4j_instance
+
+    @property
+    def image_dir(self) -> Path:
+        """Where extracted images live: one folder a server and database (a managed instance by its name, a
+        server of your own by a digest of ``NEO4J_URI``), so that a delete in one never touches another's."""
+        if self.neo4j_uri:
+            server = "server-" + hashlib.sha256(self.neo4j_uri.encode()).hexdigest()[:12]
+        else:
+            server = f"instance-{self.neo4j_instance}"
+        return self.data_dir / "images" / server / re.sub(r"[^\w.-]", "_", self.neo4j_database)
 
     @property
     def llm_cache_path(self) -> Path:

@@ -32,6 +32,15 @@ def file_key(path: Path) -> str:
     return document_key(sha256_file(path))
 
 
+def stored_text(text: str) -> str:
+    """A file name or path as the index stores and shows it: valid UTF-8 as it is; bytes that are not (Python
+    holds them as surrogate escapes, ``\\udcff``) written as ``\\xff``, so any file name can be indexed."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that no file-name byte made
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def key_prefix(doc_key: str) -> str:
     """The 16 hex digits every key (and image file name) of a document's parts starts with; ``doc_key`` may
     also be the full content hash."""

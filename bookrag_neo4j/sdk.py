@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from .browse import answer_trace_params
 from .config import Settings
 from .content.build import ContentGraphReport, Evolution
+from .errors import QueryNotFoundError
 from .eval.benchmark import Benchmark, load_benchmark
 from .graph import analytics
 from .graph.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, GraphClient
@@ -269,12 +270,15 @@ class BookRAG:
     async def adelete(self, doc: str) -> dict[str, Any]:
         """Delete a document's index and images: its ``key``, ``name`` and how many nodes were ``deleted``."""
         found = await self.adocument(doc)
-        deleted = await delete_document(await self._client(), found.key, self.settings.data_dir / "images")
+        deleted = await delete_document(await self._client(), found.key, self.settings.image_dir)
         return {"key": found.key, "name": found.name, "deleted": deleted}
 
     async def astats(self, doc: str, *, with_graph: bool = True) -> dict[str, Any]:
-        """A document's counts (pages, sections, blocks) and its knowledge graph's statistics."""
-        return await document_stats(await self._client(), (await self.adocument(doc)).key, with_graph=with_graph)
+        """A document's counts (pages, sections, blocks) and its knowledge graph's statistics; ``partial`` is
+        true while a layer's build has not completed (``incomplete`` names them): its counts are not final."""
+        document = await self.adocument(doc)
+        stats = await document_stats(await self._client(), document.key, with_graph=with_graph)
+        return {**stats, "partial": bool(document.partial), "incomplete": document.partial}
 
     async def atoc(self, doc: str) -> list[dict[str, Any]]:
         """A document's table of contents: each section's title, level and first page, in reading order."""
@@ -295,9 +299,10 @@ class BookRAG:
         return sorted(p.stem for p in (resource_dir("cypher") / "bi").glob("*.cypher"))
 
     async def abi(self, name: str, *, doc: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
-        """The rows of a BI query (one document's by file name, or the library's); ValueError for another name."""
+        """The rows of a BI query (one document's by file name, or the library's); QueryNotFoundError (a KeyError)
+        for another name."""
         if name not in (names := self.bi_queries()):
-            raise ValueError(f"{name!r} is not a BI query: {', '.join(names)}")
+            raise QueryNotFoundError(f"{name!r} is not a BI query: {', '.join(names)}")
         return await (await self._client()).read(f"bi/{name}", doc=doc, limit=limit)
 
     async def aevaluate(self, benchmark: Benchmark | str | Path, **options: Any) -> list[dict[str, Any]]:

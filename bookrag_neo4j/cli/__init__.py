@@ -22,6 +22,7 @@ from rich.logging import RichHandler
 from rich.markup import escape
 
 from ..errors import BookRAGError
+from ..keys import stored_text
 from . import ask, evaluate, explore, library, mcp, models, server, web
 from .common import console
 
@@ -83,7 +84,7 @@ def main() -> None:
 
 def one_line(exc: BaseException) -> str:
     """The error as one line: the package's own errors by their message, others with their type and a hint."""
-    message = " ".join(str(exc).split()) or type(exc).__name__
+    message = " ".join(stored_text(str(exc)).split()) or type(exc).__name__
     if isinstance(exc, BookRAGError):
         return message
     return f"{type(exc).__name__}: {message} (run `bookrag --debug ...` for the traceback)"

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
+from rich.markup import escape
 
 from .common import DocOpt, InstanceOpt, JsonOpt, MethodOpt, console, library, print_json, render
 
@@ -71,7 +72,7 @@ def _show_evidence(evidence: Evidence, as_json: bool) -> None:
         console.print(f"count: {evidence.count}")
     rows = _evidence_rows(evidence.nodes)
     data = {"question": evidence.question, "count": evidence.count, "nodes": rows,
-            "seeds": evidence.seeds, "groups": [g.model_dump() for g in evidence.groups],
+            "seeds": evidence.seeds, "warnings": evidence.warnings, "groups": [g.model_dump() for g in evidence.groups],
             "plan": evidence.plan.model_dump() if evidence.plan else None,
             "trace": [t.model_dump() for t in evidence.trace]}
     render(data, ["#", "kind", "pages", "section", "graph", "text", "excerpt"],
@@ -98,6 +99,8 @@ def _question_command(answer: bool) -> Callable[..., None]:
         rag = library(instance, use_llm=not no_llm)
         run = rag.ask if answer else rag.retrieve
         result = run(question, doc=doc, method=method, category=category, plan=_load_plan(plan))
+        for warning in result.warnings:
+            console.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True, highlight=False)
         if explain and not as_json:
             _explain(result.plan, result.trace)
         if not answer:

@@ -16,6 +16,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ..config import Settings
+from ..errors import DocumentError
+from ..keys import stored_text
 
 if TYPE_CHECKING:  # the SDK pulls in the pipeline: commands import it when they run
     from ..graph.client import GraphClient
@@ -78,11 +80,15 @@ def render(data: object, columns: Sequence[str], rows: Iterable[Sequence[object]
 
 def pdf_paths(args: Iterable[str | Path]) -> list[Path]:
     """PDF arguments as files: a folder gives the PDFs under it, a glob pattern (quoted, or on a shell that
-    does not expand it) its matches, in order; anything else stays as given (its error comes later)."""
+    does not expand it) its matches, in order; anything else stays as given (its error comes later). A folder
+    without PDFs is an error of its own."""
     found: list[Path] = []
     for arg in map(Path, args):
         if arg.is_dir():
-            found += sorted(arg.rglob("*.pdf"))
+            pdfs = sorted(p for p in arg.rglob("*") if p.suffix.lower() == ".pdf" and p.is_file())
+            if not pdfs:
+                raise DocumentError(f"{stored_text(str(arg))}: a folder with no PDF files in it")
+            found += pdfs
         elif not arg.exists() and any(c in str(arg) for c in "*?["):
             found += sorted(Path(p) for p in glob.glob(str(arg), recursive=True))
         else:

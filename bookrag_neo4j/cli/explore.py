@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from ..errors import QueryNotFoundError
 from .common import InstanceOpt, library, render, settings_for
 
 
@@ -68,7 +69,7 @@ def bi_cmd(
 
     try:
         rows = library(instance).bi(name, doc=doc, limit=limit)
-    except ValueError as exc:
+    except QueryNotFoundError as exc:
         raise typer.BadParameter(str(exc)) from None
     columns = documented_columns(f"bi/{name}")
     if as_csv:

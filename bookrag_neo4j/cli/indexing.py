@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 
 from ..index.workers import IndexOptions, IndexSummary, WorkerEvent, aindex_many
+from ..keys import stored_text
 from .common import console
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 def event_line(event: WorkerEvent, workers: int) -> str | None:
     """The line an event prints (``None``: nothing to say). One worker: only what its report does not say."""
-    name, tag = escape(Path(event.path).name), escape(f"[w{event.worker}] ") if workers > 1 else ""
+    name, tag = escape(stored_text(Path(event.path).name)), escape(f"[w{event.worker}] ") if workers > 1 else ""
     o = event.outcome
     if event.kind == "exited":
         return f"[red]{tag}worker {event.worker} {event.detail}[/]"

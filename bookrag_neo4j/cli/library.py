@@ -33,6 +33,8 @@ def index(
         "--no-llm", help="No LLM: sections from the outline or layout, entities by spaCy.")] = False,
     no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embedding the blocks.")] = False,
     force: Annotated[bool, typer.Option(help="Re-index even when the content is unchanged.")] = False,
+    replace: Annotated[bool, typer.Option(help="Replace indexed documents of the same file name from other folders "
+                                               "(the same path with new content is always replaced).")] = False,
     workers: Annotated[int, typer.Option("--workers", min=1, help=(
         "Worker processes indexing the PDFs side by side. Every `bookrag index` of PDFs, on this or other machines "
         "against one Neo4j, shares them through leases (BOOKRAG_INDEX_LEASE_SECONDS)."))] = 1,
@@ -67,7 +69,8 @@ def index(
                  "content-graph": _print_content_graph_report}[stage](reports[-1])
         for pdf, folder in [] if layer else sources:
             reports.append((await rag.aindex(pdf, mineru_output=folder, parser=parser, embed=not no_embed,
-                                             graph=stage == "all", layout=stage == "all", **options)).model_dump())
+                                             graph=stage == "all", layout=stage == "all", replace=replace,
+                                             **options)).model_dump())
             if not as_json:
                 _print_report(reports[-1])
         if leased and pdfs:
@@ -77,7 +80,7 @@ def index(
             summary = await index_pdfs(rag, pdfs, workers=workers, quiet=as_json, progress=options["progress"],
                                        print_report=_print_report, options=IndexOptions(
                                            embed=not no_embed, graph=stage == "all", layout=stage == "all", force=force,
-                                           er_mode=er, use_llm=not no_llm))
+                                           replace=replace, er_mode=er, use_llm=not no_llm))
             reports += [d.report.model_dump() for d in summary.documents if d.report is not None]
             failed = summary.failed
         return reports, failed
@@ -163,9 +166,9 @@ def _print_graph_report(g: dict) -> None:
 def docs_list(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
     """List the indexed documents."""
     rows = [d.listing() for d in library(instance).documents()]
-    render(rows, ("key", "name", "pages", "sections from", "status", "indexed"),
-           ((r["key"][:16], r["name"], r["pages"], r["heading_source"], r["status"], r["indexed_at"]) for r in rows),
-           as_json)
+    render(rows, ("key", "name", "pages", "sections from", "tree", "graph", "layout", "g2", "indexed"),
+           ((r["key"][:16], r["name"], r["pages"], r["heading_source"], r["tree"], r["graph"] or "-",
+             r["layout"] or "-", r["content_graph"] or "-", r["indexed_at"]) for r in rows), as_json)
 
 
 @docs_app.command("delete")

@@ -6,12 +6,13 @@ idempotent and resumable.
     report.status        # "indexed", "unchanged" (same content already complete) or "replaced"
     report.graph         # the graph stage's report (entities, relations, GT-Links, ER decisions)
 
-A document's key is the SHA-256 of its content, so indexing the same file again changes nothing; a file with
-the same name and new content replaces the old index. The Document node keeps ``status = 'writing'`` until its
-tree is complete; an interrupted run is simply run again (every write is a MERGE on content-hash keys), and
-the embedding stage continues with the blocks that have no embedding yet, and the graph stage (see
-:mod:`bookrag_neo4j.kg.build`) and the layout stage (:mod:`bookrag_neo4j.layout.build`) rebuild a layer that is
-not complete.
+A document's key is the SHA-256 of its content, so indexing the same file again changes nothing; the same
+path with new content replaces the old index (and the report says so). A different file that only shares the
+name (``other/report.pdf``) is a document of its own, unless ``replace=True`` (``bookrag index --replace``).
+The Document node keeps ``status = 'writing'`` until its tree is complete; an interrupted run is simply run
+again (every write is a MERGE on content-hash keys), and the embedding stage continues with the blocks that have
+no embedding yet, and the graph stage (see :mod:`bookrag_neo4j.kg.build`) and the layout stage
+(:mod:`bookrag_neo4j.layout.build`) rebuild a layer that is not complete.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ..content.build import ContentGraphBuilder, ContentGraphReport, Evolution
 from ..errors import DocumentError
 from ..graph.client import GraphClient
 from ..graph.schema import apply_schema
-from ..keys import document_key, file_key
+from ..keys import document_key, file_key, stored_text
 from ..kg.build import GraphBuilder, GraphReport
 from ..layout.build import LayoutBuilder, LayoutReport
 from ..library.catalogue import delete_document
@@ -40,6 +41,7 @@ from ..library.stats import document_stats
 from ..llm.factory import Models, index_dimensions
 from ..llm.usage import track_usage
 from ..parsing.blocks import ParsedDocument
+from ..parsing.limits import split_long_blocks
 from ..parsing.mineru import load_mineru_output
 from ..parsing.pymupdf_parser import parse_pdf
 from ..progress import ProgressCallback, stage
@@ -97,7 +99,7 @@ class Indexer:
 
     @property
     def image_dir(self) -> Path:
-        return self.settings.data_dir / "images"
+        return self.settings.image_dir
 
     async def _ensure_schema(self) -> None:
         if not self._schema_ready:
@@ -106,14 +108,17 @@ class Indexer:
 
     async def index(self, path: Path | None = None, *, mineru_output: Path | None = None, embed: bool = True,
                     graph: bool = True, layout: bool = True, content_graph: bool | None = None,
-                    force: bool = False) -> IndexReport:
+                    force: bool = False, replace: bool = False) -> IndexReport:
         """Index a PDF (or a MinerU output folder): the tree, block embeddings (``embed``), the knowledge
         graph (``graph``), the layout layer (``layout``) and the content graph on it (``content_graph``; default:
-        with the layout layer). Bad input raises ``DocumentError`` before anything is written.
+        with the layout layer). ``replace``: replace the indexed documents of the same file name, wherever
+        their file was (else only the one indexed from this path). Bad input raises ``DocumentError`` before
+        anything is written.
 
         The block embeddings and the knowledge graph run side by side: the graph needs only the tree, and its
         extractor (spaCy, or an LLM service) works on one core while the embedder uses the rest."""
-        report = await self._index_tree(path, mineru_output=mineru_output, embed=embed and not graph, force=force)
+        report = await self._index_tree(path, mineru_output=mineru_output, embed=embed and not graph, force=force,
+                                        replace=replace)
         if graph and embed:
             async def timed_embed() -> int:
                 began = time.perf_counter()
@@ -159,7 +164,7 @@ class Indexer:
         return await self._builder.build(doc_key, force=force)
 
     async def _index_tree(self, path: Path | None, *, mineru_output: Path | None, embed: bool,
-                          force: bool) -> IndexReport:
+                          force: bool, replace: bool = False) -> IndexReport:
         if (path is None) == (mineru_output is None):
             raise DocumentError("give either a PDF path or a MinerU output folder")
         await self._ensure_schema()
@@ -168,7 +173,8 @@ class Indexer:
         parsed: ParsedDocument | None = None
         if path is not None:
             if not path.is_file():
-                raise DocumentError(f"{path}: no such file")
+                raise DocumentError(f"{stored_text(str(path))}: " + ("a folder, not a PDF file: give the PDFs in it"
+                                                                   if path.is_dir() else "no such file"))
             key = file_key(path)  # known before parsing: an unchanged PDF is not parsed again
         else:
             parsed = await asyncio.to_thread(load_mineru_output, mineru_output)
@@ -177,12 +183,18 @@ class Indexer:
         if existing is not None and existing.tree is TreeStatus.COMPLETE and not force:
             return await self._unchanged(existing, embed)
         if parsed is None:
-            with stage(self.progress, f"parsing {path.name}") as parsing:
-                parsed = await asyncio.to_thread(
-                    parse_pdf, path, image_dir=self.image_dir, tables=self.settings.tables, on_page=parsing.update,
-                    workers=self.settings.parse_workers)
+            with stage(self.progress, f"parsing {stored_text(path.name)}") as parsing:
+                try:
+                    parsed = await asyncio.to_thread(
+                        parse_pdf, path, image_dir=self.image_dir, tables=self.settings.tables,
+                        on_page=parsing.update, workers=self.settings.parse_workers)
+                except (DocumentError, asyncio.CancelledError):
+                    raise
+                except Exception as exc:  # MuPDF on a damaged page: nothing is written yet
+                    raise DocumentError(f"{stored_text(path.name)} could not be parsed (damaged PDF?): "
+                                        f"{type(exc).__name__}: {' '.join(str(exc).split())}") from exc
         timings["parse"] = time.perf_counter() - began
-        return await self._index_parsed(parsed, timings, embed=embed)
+        return await self._index_parsed(parsed, timings, embed=embed, replace=replace)
 
     async def _unchanged(self, existing: Document, embed: bool) -> IndexReport:
         embedded = await self.embed(existing.key) if embed else 0
@@ -193,9 +205,11 @@ class Indexer:
                            blocks_by_type=stats["blocks_by_type"], sections_by_level=stats["sections_by_level"],
                            embedded=embedded)
 
-    async def _index_parsed(self, parsed: ParsedDocument, timings: dict[str, float], *, embed: bool) -> IndexReport:
+    async def _index_parsed(self, parsed: ParsedDocument, timings: dict[str, float], *, embed: bool,
+                            replace: bool = False) -> IndexReport:
+        parsed = split_long_blocks(parsed)
         doc_key = document_key(parsed.content_hash)
-        name = parsed.path.name if parsed.parser == "pymupdf" else parsed.path.parent.name
+        name = stored_text(parsed.path.name if parsed.parser == "pymupdf" else parsed.path.parent.name)
         llm = self.models.llm if self.use_llm else None
         with track_usage() as ledger:
             began = time.perf_counter()
@@ -207,11 +221,18 @@ class Indexer:
         warnings = list(parsed.warnings)
         if failed:
             warnings.append(f"{failed} section-filtering batch(es) failed; layout heuristics used for them")
-        replaced = [d for d in await match_documents(self.graph, name) if d.key != doc_key]
+        path = stored_text(str(parsed.path.absolute()))
+        namesakes = [d for d in await match_documents(self.graph, name) if d.key != doc_key and d.name == name]
+        replaced = [d for d in namesakes if replace or d.path == path]
         for old in replaced:
+            log.info("replacing %s (key %s, from %s)", name, old.key, old.path)
             await delete_document(self.graph, old.key, self.image_dir)
+            warnings.append(f"replaced the earlier index of {old.path} (key {old.key[:12]})")
+        if kept := [d for d in namesakes if d not in replaced]:
+            warnings.append(f"{len(kept)} other file(s) named {name} stay indexed as separate documents "
+                            f"({', '.join(d.key[:12] for d in kept)}); --replace would replace them")
         document = {
-            "name": name, "path": str(parsed.path.absolute()), "title": tree.root.title, "pages": parsed.page_count,
+            "name": name, "path": path, "title": tree.root.title, "pages": parsed.page_count,
             "parser": parsed.parser, "heading_source": source, "content_hash": parsed.content_hash,
             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"), "warnings": warnings,
         }

@@ -42,7 +42,7 @@ from pydantic import BaseModel, Field
 from ..config import Settings
 from ..errors import BookRAGError, DocumentError, LeaseLostError
 from ..graph.client import GraphClient
-from ..keys import file_key
+from ..keys import file_key, stored_text
 from ..library.documents import get_document
 from ..llm.factory import Models
 from ..progress import ProgressCallback
@@ -63,6 +63,7 @@ class IndexOptions(BaseModel):
     layout: bool = True
     content_graph: bool | None = None  # default: with the layout layer
     force: bool = False
+    replace: bool = False  # replace indexed documents of the same file name from other folders
     er_mode: Literal["gradient", "basic"] | None = None
     use_llm: bool = True
 
@@ -157,14 +158,14 @@ class IndexWorker:
         """Claim, index, release one PDF; never raises for the document's own errors (``failed`` outcome).
         ``on_start`` is called once the lease is claimed, with the worker taken over from (or ``None``)."""
         began = time.perf_counter()
-        outcome = DocumentOutcome(path=str(path), name=path.name, status="failed", worker=self.leases.owner)
+        outcome = DocumentOutcome(path=str(path), name=stored_text(path.name), status="failed", worker=self.leases.owner)
         try:
             if not path.is_file():
                 raise DocumentError(f"{path}: no such file")
             outcome.doc_key = await asyncio.to_thread(file_key, path)
-            claim = await self.leases.claim(outcome.doc_key, name=path.name)
+            claim = await self.leases.claim(outcome.doc_key, name=outcome.name)
         except BookRAGError as exc:
-            outcome.error = str(exc)
+            outcome.error = stored_text(str(exc))
             return outcome
         if not claim.claimed:
             outcome.status, outcome.held_by = "leased", claim.owner
@@ -179,10 +180,10 @@ class IndexWorker:
             log.warning("%s", exc)
             outcome.status = "leased"
         except BookRAGError as exc:
-            outcome.error = str(exc)
+            outcome.error = stored_text(str(exc))
         except Exception as exc:  # a bug or a server error: this document fails, the others go on
             log.exception("indexing %s failed", path)
-            outcome.error = f"{type(exc).__name__}: {exc}"
+            outcome.error = stored_text(f"{type(exc).__name__}: {exc}")
         finally:
             try:
                 await self.leases.release(claim)
@@ -195,7 +196,7 @@ class IndexWorker:
         force = self.options.force and not await self._indexed_since_start(key)
         o = self.options
         return await self.indexer.index(path, embed=o.embed, graph=o.graph, layout=o.layout,
-                                        content_graph=o.content_graph, force=force)
+                                        content_graph=o.content_graph, force=force, replace=o.replace)
 
     async def _indexed_since_start(self, key: str) -> bool:
         """Whether another worker of this command (or a later one) already forced this document."""
@@ -267,7 +268,7 @@ class _Tally:
         return all(p in self.final for p in self.paths)
 
     def summary(self, workers: int, began: float, missing: str = "") -> IndexSummary:
-        docs = [self.final.get(p) or DocumentOutcome(path=p, name=Path(p).name, status="failed", error=missing)
+        docs = [self.final.get(p) or DocumentOutcome(path=p, name=stored_text(Path(p).name), status="failed", error=missing)
                 for p in self.paths]
         return IndexSummary(workers=workers, seconds=round(time.perf_counter() - began, 2), documents=docs,
                             taken_over=self.takeovers)

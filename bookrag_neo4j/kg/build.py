@@ -166,17 +166,20 @@ class GraphBuilder:
         began = time.perf_counter()  # the entities are written once, with everything resolution found
         entities = list(resolver.entities.values())
         descriptions = await self._descriptions(entities)
-        await self._write("kg/merge_entities", [
-            {"key": e.key, "props": {**resolver.properties(e), "description": descriptions[e.key], "aliases": e.aliases,
-                                     "merges": e.merges, "merged_from": e.merged_from,
-                                     "mentions": len(e.mentions)}} for e in entities], doc_key)
-        mentions = [{"entity": e.key, "node": n} for e in entities for n in e.mentions]
-        await self._write("kg/merge_mentions", mentions, doc_key)
         rows = _relation_rows(relations)
-        related = [r for r in rows if r["kind"] == "RELATED"]
-        contained = [r for r in rows if r["kind"] == "CONTAINED_IN"]
-        await self._write("kg/merge_related", related, doc_key)
-        await self._write("kg/merge_contained_in", contained, doc_key)
+        writes = [
+            ("kg/merge_entities", [{"key": e.key, "props": {
+                **resolver.properties(e), "description": descriptions[e.key], "aliases": e.aliases,
+                "merges": e.merges, "merged_from": e.merged_from, "mentions": len(e.mentions)}} for e in entities]),
+            ("kg/merge_mentions", [{"entity": e.key, "node": n} for e in entities for n in e.mentions]),
+            ("kg/merge_related", [r for r in rows if r["kind"] == "RELATED"]),
+            ("kg/merge_contained_in", [r for r in rows if r["kind"] == "CONTAINED_IN"]),
+        ]
+        with stage(self.progress, "writing the graph", len(writes)) as writing:
+            for query, batch in writes:
+                await self._write(query, batch, doc_key)
+                writing.advance()
+        mentions, related, contained = (batch for _, batch in writes[1:])
         same_as = 0
         if self.settings.link_across_documents:
             (row,) = await self.graph.write("kg/link_same_as", doc_key=doc_key)

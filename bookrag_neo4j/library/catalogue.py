@@ -48,13 +48,17 @@ async def delete_layout(graph: GraphClient, doc_key: str) -> int:
 
 async def delete_document(graph: GraphClient, doc_key: str, image_dir: Path | None = None) -> int:
     """Delete the document, its entities, layout layer, tree nodes and pages (in batches), and its extracted
-    images."""
+    images in ``image_dir`` (``settings.image_dir``: this server's and database's), but any that a node of the
+    database still references."""
     deleted = await delete_entities(graph, doc_key) + await delete_layout(graph, doc_key)
     deleted += await delete_in_batches(graph, "library/delete_tree_batch", doc_key=doc_key)
     (row,) = await graph.write("library/delete_pages_and_document", doc_key=doc_key)
     if image_dir is not None and image_dir.is_dir():
-        for image in image_dir.glob(image_file_glob(doc_key)):
-            image.unlink(missing_ok=True)
+        images = {str(p): p for p in image_dir.glob(image_file_glob(doc_key))}
+        kept = set(await graph.read_rows("library/referenced_images", paths=list(images))) if images else set()
+        for name, image in images.items():
+            if name not in kept:
+                image.unlink(missing_ok=True)
     return deleted + row["deleted"]
 
 

@@ -173,11 +173,26 @@ class Document(BaseModel):
         c = self.graph_counts
         return f"{self.graph_config}|{self.graph_built_at or ''}|{c.entities}|{c.relations}|{c.gt_links}"
 
+    def layer_states(self) -> dict[str, str | None]:
+        """Each layer's state: ``complete``, in progress (``writing``, ``embedding``, ``building``: an
+        interrupted build stays there until it is run again), or ``None`` (never built)."""
+        return {"tree": self.tree.value, "embeddings": _value(self.embeddings), "graph": _value(self.graph),
+                "layout": _value(self.layout), "content_graph": _value(self.g2)}
+
+    @property
+    def partial(self) -> list[str]:
+        """The layers whose build started and did not complete (a killed run, or one still going)."""
+        return [layer for layer, state in self.layer_states().items() if state not in (None, "complete")]
+
     def listing(self) -> dict[str, Any]:
-        """The row ``bookrag docs list`` shows."""
-        return {"key": self.key, "name": self.name, "title": self.title, "pages": self.pages,
-                "status": self.tree.value, "heading_source": self.heading_source, "tree_nodes": self.tree_nodes,
-                "indexed_at": self.indexed_at}
+        """The row ``bookrag docs list`` shows: ``status`` is ``complete`` only when no layer is partial."""
+        return {"key": self.key, "name": self.name, "path": self.path, "title": self.title, "pages": self.pages,
+                "status": "partial" if self.partial else "complete", **self.layer_states(),
+                "heading_source": self.heading_source, "tree_nodes": self.tree_nodes, "indexed_at": self.indexed_at}
+
+
+def _value(state: StrEnum | None) -> str | None:
+    return None if state is None else state.value
 
 
 async def match_documents(graph: GraphClient, name_or_key: str) -> list[Document]:
@@ -193,15 +208,20 @@ async def get_document(graph: GraphClient, key: str) -> Document | None:
 
 
 async def find_document(graph: GraphClient, name_or_key: str) -> Document:
-    """The document with this key, key prefix (6+ characters) or file name (the newest, if several)."""
+    """The document with this key, key prefix (6+ characters) or file name; several documents of that name
+    (files from different folders) or key prefix are an error that lists their keys."""
     found = await match_documents(graph, name_or_key)
     if not found:
         raise DocumentNotFoundError(f"no indexed document {name_or_key!r}: see `bookrag docs list`")
-    keys = {d.key for d in found}
-    if len(keys) > 1 and not any(d.key == name_or_key or d.name == name_or_key for d in found):
+    exact = [d for d in found if d.key == name_or_key]
+    if exact:
+        return exact[0]
+    named = [d for d in found if d.name == name_or_key] or found
+    keys = sorted({d.key for d in named})
+    if len(keys) > 1:
         raise DocumentNotFoundError(
-            f"{name_or_key!r} matches several documents ({', '.join(sorted(keys))}): give more of the key")
-    return found[0]
+            f"{name_or_key!r} matches several documents ({', '.join(k[:16] for k in keys)}): give more of the key")
+    return named[0]
 
 
 async def list_documents(graph: GraphClient, keys: Sequence[str] | None = None) -> list[Document]:

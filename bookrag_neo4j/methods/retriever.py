@@ -10,6 +10,7 @@ Nothing outlives a call: each run's trace and results come back in the returned 
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -17,6 +18,7 @@ from dataclasses import replace
 from ..config import Settings
 from ..errors import DocumentNotFoundError, PlanError, QuestionError
 from ..graph.client import GraphClient
+from ..library.documents import Document
 from ..llm.factory import Models
 from ..llm.usage import track_usage
 from ..ops.executor import Run, execute
@@ -29,6 +31,8 @@ from ..retrieval.plan import Plan, TraceStep
 from ..retrieval.replies import QueryCategory
 from .registry import METHODS, get_method
 
+log = logging.getLogger(__name__)
+
 
 def checked_question(question: str, limit: int) -> str:
     """``question`` without surrounding spaces, or :class:`~bookrag_neo4j.errors.QuestionError` when it is empty
@@ -40,6 +44,20 @@ def checked_question(question: str, limit: int) -> str:
         raise QuestionError(f"the question has {len(text):,} characters; the limit is {limit:,} "
                             "(BOOKRAG_MAX_QUESTION_CHARS)")
     return text
+
+
+SCOPE = "Scope"  # the trace step that reports documents in scope whose layers are incomplete
+
+
+def scope_warnings(documents: Sequence[Document]) -> list[TraceStep]:
+    """A ``Scope`` trace step naming each document whose build is partial (a killed run, or one still going),
+    or no step when every layer is complete; also logged as a warning."""
+    details = [f"{d.name}: the {' and '.join(d.partial)} build is incomplete; results may miss evidence until "
+               "`bookrag index` runs on it again" for d in documents if d.partial]
+    for line in details:
+        log.warning("%s", line)
+    return [TraceStep(step="scope", operator=SCOPE, output=f"{len(details)} of {len(documents)} documents partial",
+                      details=details)] if details else []
 
 
 class Retriever:
@@ -82,7 +100,7 @@ class Retriever:
             raise PlanError(f"the plan's answer step {plan.answer!r} gives {type(draft).__name__}, not a Draft")
         return Answer(question=plan.question, text=draft.text, citations=[n.citation for n in draft.used],
                       evidence=evidence.nodes, plan=plan, trace=run.trace, extractive=draft.extractive,
-                      count=evidence.count, groups=evidence.groups, seeds=evidence.seeds)
+                      count=evidence.count, groups=evidence.groups, seeds=evidence.seeds, warnings=evidence.warnings)
 
     async def _run(self, question: str, doc_keys: Sequence[str] | None, method: str,
                    category: QueryCategory | None, plan: Plan | None, *, answer: bool
@@ -92,7 +110,7 @@ class Retriever:
         documents = await selectors.scope_documents(self.graph, doc_keys)
         if not documents:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
-        planned: list[TraceStep] = []
+        planned = scope_warnings(documents)
         if plan is None:
             plan, step = await self._plan(question, method, category)
             planned.append(step)
@@ -122,5 +140,6 @@ class Retriever:
                             "not an EvidenceSet")
         nodes = [n.model_copy(update={"rank": rank}) for rank, n in enumerate(found.nodes, 1)]
         seeds = list(dict.fromkeys(s for e in run.of_type(Entities) for s in e.seeds))
+        warnings = [line for step in run.trace if step.operator == SCOPE for line in step.details]
         return Evidence(question=plan.question, nodes=nodes, plan=plan, trace=run.trace, count=found.count,
-                        groups=found.groups, seeds=seeds)
+                        groups=found.groups, seeds=seeds, warnings=warnings)

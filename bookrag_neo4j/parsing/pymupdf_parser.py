@@ -24,8 +24,8 @@ from typing import Any
 import pymupdf
 
 from ..errors import DocumentError
-from ..keys import image_file_name
-from .blocks import Block, OutlineEntry, ParsedDocument
+from ..keys import image_file_name, stored_text
+from .blocks import Block, ParsedDocument
 from .layout import (
     BULLET,
     CAPTION,
@@ -37,6 +37,7 @@ from .layout import (
     reading_order,
     running_lines,
 )
+from .limits import read_outline
 from .refine import dehyphenate, refine
 from .table_pool import table_finder
 from .tables import TableMode, set_table
@@ -49,21 +50,29 @@ CAPTION_GAP = 80.0  # points between a table/figure and its caption
 
 
 def open_pdf(path: Path) -> tuple[pymupdf.Document, str]:
-    """Open a PDF, or raise ``DocumentError`` saying why it cannot be indexed."""
+    """Open a PDF, or raise ``DocumentError`` saying why it cannot be indexed: unreadable, not a PDF (MuPDF would
+    open an HTML page, an image or a gzipped PDF as something else), damaged, encrypted, or without pages."""
+    name = stored_text(path.name)
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise DocumentError(f"{path}: cannot read the file ({exc.strerror})") from exc
+        raise DocumentError(f"{stored_text(str(path))}: cannot read the file ({exc.strerror})") from exc
+    if b"%PDF-" not in data[:1024]:  # the header may follow up to 1 KiB of junk (PDF 32000-1, annex H)
+        raise DocumentError(f"{name} is not a readable PDF (corrupt or not a PDF): it has no %PDF header")
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:  # PyMuPDF raises FileDataError / RuntimeError variants for damaged files
-        raise DocumentError(f"{path.name} is not a readable PDF (corrupt or not a PDF): {exc}") from exc
+        raise DocumentError(f"{name} is not a readable PDF (corrupt or not a PDF): {' '.join(str(exc).split())}"
+                            ) from exc
+    if not doc.is_pdf:
+        doc.close()
+        raise DocumentError(f"{name} is not a readable PDF (corrupt or not a PDF): MuPDF reads it as another format")
     if doc.needs_pass:
         doc.close()
-        raise DocumentError(f"{path.name} is encrypted: decrypt it first (e.g. `qpdf --decrypt --password=... in out`)")
+        raise DocumentError(f"{name} is encrypted: decrypt it first (e.g. `qpdf --decrypt --password=... in out`)")
     if doc.page_count == 0:
         doc.close()
-        raise DocumentError(f"{path.name} has no pages")
+        raise DocumentError(f"{name} has no pages")
     return doc, hashlib.sha256(data).hexdigest()
 
 
@@ -276,15 +285,10 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
     mode: TableMode = "layout" if tables is True else "off" if tables is False else tables
     doc, content_hash = open_pdf(path)
     with doc:
-        outline = []
-        for level, title, page, dest in doc.get_toc(simple=False):
-            point = dest.get("to") if isinstance(dest, dict) else None
-            if page >= 1 and title.strip():
-                outline.append(OutlineEntry(level, " ".join(title.split()), page, point.y if point else None))
+        outline, warnings = read_outline(doc)
         first = _read_pages(doc, path, on_page)
         candidates = set(first.table_candidates()) if mode != "off" else set()
         find_tables = table_finder(path, content_hash, doc, sorted(candidates), mode, workers)
-        warnings: list[str] = []
         ordered: list[Block] = []
         if image_dir is not None:
             image_dir.mkdir(parents=True, exist_ok=True)

@@ -77,6 +77,7 @@ class Evidence(BaseModel):
     count: int | None = None  # global COUNT questions: the number of matching nodes
     groups: list[EvidenceGroup] = Field(default_factory=list)  # multi-hop: the evidence of each sub-question
     seeds: list[str] = Field(default_factory=list)  # the graph entities the question's entities linked to
+    warnings: list[str] = Field(default_factory=list)  # e.g. a document in scope whose graph build is incomplete
 
     @property
     def pages(self) -> dict[str, list[int]]:
@@ -100,3 +101,4 @@ class Answer(BaseModel):
     count: int | None = None  # global COUNT questions: the number of matching nodes
     groups: list[EvidenceGroup] = Field(default_factory=list)  # multi-hop: the evidence of each sub-question
     seeds: list[str] = Field(default_factory=list)  # the graph entities the question's entities linked to
+    warnings: list[str] = Field(default_factory=list)  # e.g. a document in scope whose graph build is incomplete

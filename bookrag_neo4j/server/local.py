@@ -131,10 +131,18 @@ def ensure_distribution(settings: Settings) -> Path:
     return dist
 
 
-def port_in_use(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.settimeout(0.5)
-        return sock.connect_ex(("127.0.0.1", port)) == 0
+def port_in_use(port: int, *, grace: float = 0.0) -> bool:
+    """Whether something listens on the loopback ``port``, still after ``grace`` seconds of waiting for it to
+    go (a killed server's threads may hold its sockets a moment after its main thread is gone)."""
+    deadline = time.monotonic() + grace
+    while True:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.settimeout(0.5)
+            if sock.connect_ex(("127.0.0.1", port)) != 0:
+                return False
+        if time.monotonic() >= deadline:
+            return True
+        time.sleep(0.25)
 
 
 class LocalServer:
@@ -195,11 +203,12 @@ class LocalServer:
     # --- lifecycle ---
     def start(self) -> ServerVersions:
         """Start the server (a no-op when it runs) and return once Bolt and GDS answer."""
+        crashed = self.pid_file.exists()  # a pid file whose process is gone: its ports may take a moment to free
         if self.pid() is not None:
             log.info("local Neo4j already running (pid %s)", self.pid())
             return wait_until_ready(managed_connection(self.settings), timeout=self.settings.neo4j_start_timeout)
         for port, name in ((self.settings.neo4j_bolt_port, "BOLT"), (self.settings.neo4j_http_port, "HTTP")):
-            if port_in_use(port):
+            if port_in_use(port, grace=10.0 if crashed else 0.0):
                 raise ServerStartError(
                     f"port {port} is already in use (another Neo4j?): stop that process or set BOOKRAG_NEO4J_{name}_PORT"
                 )

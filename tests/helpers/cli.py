@@ -17,7 +17,13 @@ BOOKRAG = str(Path(sys.executable).parent / "bookrag")
 def run_cli(settings: Settings, *args: str, timeout: float = HANG, **extra_env: str) -> subprocess.CompletedProcess[str]:
     """``bookrag *args`` on the test server, offline (no LLM, no VLM); ``extra_env`` adds variables. ``timeout``
     only catches a hang: a slow machine is no failure (``bookrag demo`` indexes R-intro, minutes on 2 busy cores)."""
-    env = {
+    return subprocess.run([BOOKRAG, *args], env=cli_env(settings, **extra_env), capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+def cli_env(settings: Settings, **extra_env: str) -> dict[str, str]:
+    """The environment of a ``bookrag`` (or Python) subprocess on the test server, offline."""
+    return {
         **os.environ,
         "BOOKRAG_NEO4J_INSTANCE": settings.neo4j_instance,
         "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j_bolt_port),
@@ -27,4 +33,3 @@ def run_cli(settings: Settings, *args: str, timeout: float = HANG, **extra_env: 
         "BOOKRAG_VLM_PROVIDER": "none",
         **extra_env,
     }
-    return subprocess.run([BOOKRAG, *args], env=env, capture_output=True, text=True, timeout=timeout, check=False)

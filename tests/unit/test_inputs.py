@@ -46,3 +46,64 @@ def test_an_error_prints_as_one_line() -> None:
     assert one_line(QuestionError("the question\n  is empty")) == "the question is empty"
     line = one_line(UnicodeEncodeError("utf-8", "\udcff", 0, 1, "surrogates not allowed"))
     assert line.startswith("UnicodeEncodeError: ") and "--debug" in line and "\n" not in line
+
+
+def test_an_outline_nested_thousands_deep_is_read_without_recursion_and_capped(tmp_path) -> None:
+    import pymupdf
+
+    from bookrag_neo4j.parsing.limits import MAX_OUTLINE_DEPTH, read_outline
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "One page.")
+    doc.set_toc([[level, f"Level {level}", 1] for level in range(1, 2001)] + [[1, "Sibling", 1]])
+    doc.save(tmp_path / "deep.pdf")
+    with pymupdf.open(tmp_path / "deep.pdf") as again:
+        outline, warnings = read_outline(again)
+    assert [e.level for e in outline] == [*range(1, MAX_OUTLINE_DEPTH + 1), 1]
+    assert outline[-1].title == "Sibling" and outline[0].page == 1
+    assert warnings == [f"the outline nests deeper than {MAX_OUTLINE_DEPTH} levels: {2000 - MAX_OUTLINE_DEPTH} "
+                        "deeper entries ignored"]
+
+
+def test_a_long_block_is_split_at_boundaries_within_the_limit() -> None:
+    from pathlib import Path
+
+    from bookrag_neo4j.parsing.blocks import Block, ParsedDocument
+    from bookrag_neo4j.parsing.limits import MAX_BLOCK_CHARS, split_long_blocks, split_text
+
+    text = "A sentence of some words ends here. " * 2700  # 97,200 characters, one "page"
+    parts = split_text(text)
+    assert all(len(p) <= MAX_BLOCK_CHARS for p in parts) and all(p.endswith("here.") for p in parts)
+    assert " ".join(parts) == text.strip()
+    assert [len(p) for p in split_text("x" * 9000)] == [4000, 4000, 1000]  # no boundary: a hard cut
+    parsed = ParsedDocument(path=Path("a.pdf"), content_hash="0" * 64, title="a", page_count=1,
+                            blocks=[Block("title", "Title", 1), Block("text", text, 1), Block("table", "t" * 9000, 1)])
+    split = split_long_blocks(parsed)
+    assert [b.kind for b in split.blocks] == ["title", *["text"] * len(parts), "table"]
+    assert split.warnings == [f"page 1: a text block of {len(text):,} characters was split into {len(parts)} blocks "
+                              f"of at most {MAX_BLOCK_CHARS:,}"]
+    assert split_long_blocks(split) is split  # nothing left to split
+
+
+def test_a_file_name_that_is_not_utf8_is_stored_escaped() -> None:
+    import os
+
+    from bookrag_neo4j.keys import stored_text
+
+    name = os.fsdecode(b"report-\xff\xfe.pdf")  # what Python makes of such a name: surrogate escapes
+    assert stored_text(name) == "report-\\xff\\xfe.pdf"
+    assert stored_text(name).encode("utf-8")  # storable and printable
+    assert stored_text("Übersicht 2024.pdf") == "Übersicht 2024.pdf"
+    assert stored_text("lone \ud800 surrogate") == "lone \\ud800 surrogate"
+
+
+def test_a_folder_without_pdfs_is_its_own_error(tmp_path) -> None:
+    from bookrag_neo4j.cli.common import pdf_paths
+    from bookrag_neo4j.errors import DocumentError
+
+    (tmp_path / "notes.txt").write_text("not a PDF")
+    with pytest.raises(DocumentError, match="a folder with no PDF files in it"):
+        pdf_paths([tmp_path])
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "A.PDF").write_bytes(b"%PDF-1.4")
+    assert pdf_paths([tmp_path]) == [tmp_path / "sub" / "A.PDF"]

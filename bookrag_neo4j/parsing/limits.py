@@ -1,0 +1,98 @@
+"""Bounds on what a PDF may make of the index: the outline is read without recursion and kept to
+:data:`MAX_OUTLINE_DEPTH` levels, and a text block longer than :data:`MAX_BLOCK_CHARS` is split into blocks at
+paragraph, sentence or word boundaries (a page of one 95,000-character block made every lookup on it slow).
+
+    outline, warnings = read_outline(doc)       # [OutlineEntry(level, title, page, y)], a warning if capped
+    parsed = split_long_blocks(parsed)          # the same document, long text blocks split, a warning each
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import pymupdf
+
+from .blocks import Block, OutlineEntry, ParsedDocument
+
+MAX_OUTLINE_DEPTH = 32  # outline levels kept; deeper entries are dropped with a warning
+MAX_BLOCK_CHARS = 4000  # longest text block; a longer one is split (every kind of text block: text, list, ...)
+SPLIT_KINDS = frozenset({"text", "list", "caption", "title", "equation"})
+_BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"(?<=[.!?;:])\s+"), re.compile(r"\s+"))
+
+
+def read_outline(doc: pymupdf.Document) -> tuple[list[OutlineEntry], list[str]]:
+    """The document's outline (bookmarks) in order, as PyMuPDF's ``get_toc(simple=False)`` reads it but walked
+    with a stack instead of recursion: an outline nested thousands deep is no ``RecursionError``. Entries deeper
+    than :data:`MAX_OUTLINE_DEPTH` are dropped, with a warning."""
+    entries: list[OutlineEntry] = []
+    dropped = 0
+    stack: list[tuple[Any, int]] = [(doc.outline, 1)]
+    while stack:
+        item, level = stack.pop()
+        if not item or not item.this.m_internal:
+            continue
+        stack.append((item.next, level))  # the siblings after this entry's children
+        if level > MAX_OUTLINE_DEPTH:
+            dropped += 1 + _count(item.down)
+            continue
+        stack.append((item.down, level + 1))
+        page = _page(doc, item)
+        title = " ".join((item.title or "").split())
+        if page >= 1 and title:
+            point = pymupdf.utils.getLinkDict(item, doc).get("to")
+            entries.append(OutlineEntry(level, title, page, point.y if point is not None else None))
+    warnings = [f"the outline nests deeper than {MAX_OUTLINE_DEPTH} levels: {dropped} deeper entries ignored"
+                ] if dropped else []
+    return entries, warnings
+
+
+def _page(doc: pymupdf.Document, item: Any) -> int:
+    """The 1-based page an outline entry points to, or -1 (external link, no target)."""
+    if item.is_external or not item.uri:
+        return -1
+    return item.page + 1 if item.page != -1 else doc.resolve_link(item.uri)[0] + 1
+
+
+def _count(item: Any) -> int:
+    """Outline entries from ``item`` on: its siblings after it and all their descendants (without recursion)."""
+    count, stack = 0, [item]
+    while stack:
+        item = stack.pop()
+        if item and item.this.m_internal:
+            count += 1
+            stack += [item.next, item.down]
+    return count
+
+
+def split_long_blocks(parsed: ParsedDocument) -> ParsedDocument:
+    """``parsed`` with each text block over :data:`MAX_BLOCK_CHARS` characters split into consecutive blocks
+    of at most that many (same page, box and kind), and a warning for each block split."""
+    blocks: list[Block] = []
+    warnings = list(parsed.warnings)
+    for block in parsed.blocks:
+        if block.kind not in SPLIT_KINDS or len(block.text) <= MAX_BLOCK_CHARS:
+            blocks.append(block)
+            continue
+        parts = split_text(block.text)
+        warnings.append(f"page {block.page}: a {block.kind} block of {len(block.text):,} characters was split "
+                        f"into {len(parts)} blocks of at most {MAX_BLOCK_CHARS:,}")
+        blocks += [replace(block, text=part) for part in parts]
+    if len(blocks) == len(parsed.blocks):
+        return parsed
+    return replace(parsed, blocks=blocks, warnings=warnings)
+
+
+def split_text(text: str, limit: int = MAX_BLOCK_CHARS) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, each cut at the last paragraph break, else sentence
+    end, else space, in the piece's second half (a hard cut only where there is none)."""
+    parts: list[str] = []
+    rest = text.strip()
+    while len(rest) > limit:
+        window = rest[: limit + 1]
+        cut = next((m.start() for pattern in _BREAKS
+                    for m in reversed(list(pattern.finditer(window, limit // 2))) if m.start() <= limit), limit)
+        parts.append(rest[:cut].strip())
+        rest = rest[cut:].strip()
+    return [p for p in [*parts, rest] if p]
