@@ -58,6 +58,7 @@ from .llm.factory import Models
 from .methods import METHODS, Method, Retriever
 from .ops.layout import CypherRun
 from .progress import ProgressCallback
+from .resources import resource_dir
 from .retrieval.evidence import Answer, Evidence
 from .retrieval.plan import Plan
 from .retrieval.replies import QueryCategory
@@ -276,9 +277,9 @@ class BookRAG:
     async def astats(self, doc: str, *, with_graph: bool = True) -> dict[str, Any]:
         """A document's counts (pages, sections, blocks) and its knowledge graph's statistics; ``partial`` is
         true while a layer's build has not completed (``incomplete`` names them): its counts are not final."""
-        document = await self.adocument(doc)
-        stats = await document_stats(await self._client(), document.key, with_graph=with_graph)
-        return {**stats, "partial": bool(document.partial), "incomplete": document.partial}
+        d = await self.adocument(doc)
+        return {**await document_stats(await self._client(), d.key, with_graph=with_graph),
+                "partial": bool(d.partial), "incomplete": d.partial}
 
     async def atoc(self, doc: str) -> list[dict[str, Any]]:
         """A document's table of contents: each section's title, level and first page, in reading order."""
@@ -294,13 +295,10 @@ class BookRAG:
     @staticmethod
     def bi_queries() -> list[str]:
         """The names of the BI queries (``cypher/bi/``): flat, read-only tables."""
-        from .resources import resource_dir
-
         return sorted(p.stem for p in (resource_dir("cypher") / "bi").glob("*.cypher"))
 
     async def abi(self, name: str, *, doc: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
-        """The rows of a BI query (one document's by file name, or the library's); QueryNotFoundError (a KeyError)
-        for another name."""
+        """The rows of a BI query (one document's by file name, or the library's); QueryNotFoundError otherwise."""
         if name not in (names := self.bi_queries()):
             raise QueryNotFoundError(f"{name!r} is not a BI query: {', '.join(names)}")
         return await (await self._client()).read(f"bi/{name}", doc=doc, limit=limit)

@@ -105,7 +105,8 @@ class Retriever:
     async def _run(self, question: str, doc_keys: Sequence[str] | None, method: str,
                    category: QueryCategory | None, plan: Plan | None, *, answer: bool
                    ) -> tuple[Plan, Run]:
-        """The plan (made by the method unless given) and its run; the planning step opens the trace."""
+        """The plan (made by the method unless given) and its run; the planning step opens the trace (after a
+        ``Scope`` step when a document in scope is partial)."""
         question = checked_question(question if plan is None else plan.question, self.settings.max_question_chars)
         documents = await selectors.scope_documents(self.graph, doc_keys)
         if not documents:

@@ -310,7 +310,7 @@ db.tx_log.rotation.retention_policy=1G size
             )
         password = new_password(self.settings)
         proc = subprocess.run(
-            [java, "-cp", str(dist / "lib" / "*"), ADMIN_TOOL, "dbms", "set-initial-password", password],
+            [java, "-cp", str(dist / "lib" / "*"), ADMIN_TOOL, "dbms", "set-initial-password", "--", password],
             env=self._env(dist),
             capture_output=True,
             text=True,

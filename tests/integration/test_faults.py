@@ -5,6 +5,7 @@ database are the same after it. (Hostile Cypher: ``test_gate.py``; killed proces
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -199,3 +200,40 @@ async def test_bad_input_is_one_line_and_writes_nothing(library: tuple[BookRAG, 
     assert "\n" not in message.strip(), message
     assert message.encode("utf-8")  # printable: a name that is not UTF-8 arrives escaped
     assert await database_counts(graph) == before, name
+
+
+async def test_a_pdf_whose_name_is_not_utf8_is_indexed_under_an_escaped_name(library: tuple[BookRAG, str],
+                                                                             tmp_path: Path) -> None:
+    rag, _ = library
+    pdf = tmp_path / os.fsdecode(b"bericht-\xe4.pdf")  # PyMuPDF cannot save to such a name: renamed after
+    tiny_pdf(tmp_path / "bericht.pdf", "Zeta Corp", "Bo Lind", "Chile", "pumps").rename(pdf)
+    report = await rag.aindex(pdf, graph=False, layout=False)
+    try:
+        assert report.name == "bericht-\\xe4.pdf"
+        assert (await rag.adocument("bericht-\\xe4.pdf")).key == report.doc_key
+    finally:
+        await rag.adelete(report.doc_key)
+
+
+async def test_a_namesake_from_another_folder_is_another_document_unless_replaced(
+        library: tuple[BookRAG, str], tmp_path: Path) -> None:
+    from bookrag_neo4j.errors import DocumentNotFoundError
+
+    rag, _ = library
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = await rag.aindex(tiny_pdf(tmp_path / "a" / "report.pdf", "Zeta Corp", "Bo Lind", "Chile", "pumps"),
+                             graph=False, layout=False)
+    other = tiny_pdf(tmp_path / "b" / "report.pdf", "Omega Ltd", "Cy Holm", "Peru", "valves")
+    second = await rag.aindex(other, graph=False, layout=False)
+    try:
+        assert second.status == "indexed" and any("stay indexed as separate documents" in w for w in second.warnings)
+        assert {first.doc_key, second.doc_key} <= {d.key for d in await rag.adocuments()}
+        with pytest.raises(DocumentNotFoundError, match="matches several documents"):
+            await rag.adocument("report.pdf")
+        third = await rag.aindex(other, graph=False, layout=False, force=True, replace=True)
+        assert third.status == "replaced" and first.doc_key not in {d.key for d in await rag.adocuments()}
+    finally:
+        for key in (first.doc_key, second.doc_key):
+            with contextlib.suppress(DocumentNotFoundError):
+                await rag.adelete(key)

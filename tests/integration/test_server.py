@@ -114,11 +114,15 @@ def test_the_managed_server_runs_hardened(settings: Settings, neo4j_server) -> N
 
 @pytest.mark.server_lifecycle
 def test_a_named_instance_remembers_its_ports_and_memory(settings: Settings, neo4j_server, tmp_path) -> None:
-    """`status`, `logs` and `stop --instance NAME` work from a shell without the environment that started it."""
+    """`status`, `logs` and `stop --instance NAME` work from a shell without the environment that started it; a
+    password that begins with "-" reaches neo4j-admin as a password, not as an option."""
+    from pydantic import SecretStr
+
     from ..helpers.cli import BOOKRAG
 
     other = settings.model_copy(update={"neo4j_instance": "test-second", "data_dir": tmp_path, "neo4j_bolt_port": 27787,
-                                        "neo4j_http_port": 27574, "neo4j_heap": "768m", "neo4j_pagecache": "64m"})
+                                        "neo4j_http_port": 27574, "neo4j_heap": "768m", "neo4j_pagecache": "64m",
+                                        "neo4j_password": SecretStr("-starts-with-a-dash")})
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("BOOKRAG_NEO4J", "NEO4J_"))}
     clean["BOOKRAG_DATA_DIR"] = str(tmp_path)
     try:
