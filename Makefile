@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 BOOKRAG := $(BIN)/bookrag
 
-.PHONY: help install local-model manuals chromium jdbc neo4j demo test stop clean
+.PHONY: help install local-model manuals heading-corpus chromium jdbc neo4j demo test stop clean
 
 # torch (for sentence-transformers): the local CPU wheel where one lies in /opt/wheels, else PyPI's build.
 TORCH_VERSION := 2.13.0
@@ -65,6 +65,11 @@ endef
 MANUALS := /usr/share/R/doc/manual/R-intro.pdf /usr/share/doc/gnuplot/gnuplot.pdf /usr/share/doc/octave/octave.pdf
 manuals:
 	$(if $(strip $(foreach f,$(MANUALS),$(if $(wildcard $(f)),,$(f)))),$(call apt_install,r-doc-pdf gnuplot-doc octave-doc))
+
+# The heading classifier's training corpus (bookrag_neo4j/tree/heading-corpus.txt): Debian's bookmarked manuals,
+# LaTeX package manuals and journal/thesis samples. Only retraining needs it (`bookrag train headings --corpus ...`).
+heading-corpus: manuals
+	$(if $(wildcard /usr/share/doc/texlive-doc/latex/acmart),,$(call apt_install,asymptote-doc libtasn1-doc shared-mime-info texlive-latex-recommended-doc texlive-publishers-doc))
 
 # Headless Chromium for the Neo4j Browser test (Playwright drives it; it downloads no browser of its own).
 chromium:

@@ -87,6 +87,13 @@ class Settings(BaseSettings):
     parse_workers: int = Field(
         0, ge=0, description="Processes that find tables side by side: 0 one per core (at most 8), 1 in-process."
     )
+    headings: Literal["auto", "learned", "layout", "heuristic"] = Field(
+        "auto", description="Section detection without an outline or LLM: auto (the learned classifier, with the "
+        "layout model on pages where it is unsure), learned, layout (the layout model on every page), heuristic."
+    )
+    heading_model: Path | None = Field(
+        None, description="A heading classifier made by `bookrag train headings` (default: the one shipped)."
+    )
 
     # --- Chat models (LLM and VLM) ---
     llm_provider: Literal["auto", "openai", "local", "langchain", "none"] = Field(

@@ -8,6 +8,7 @@ command group, the options and the output helpers they share in :mod:`.common`.
     bookrag browse, bi, demo                                                   explore.py
     bookrag serve (the web app)                                                web.py
     bookrag models [packages | prepare]                                        models.py
+    bookrag train headings                                                     train.py
     bookrag mcp (the MCP server over stdio)                                    mcp.py
 """
 
@@ -23,7 +24,7 @@ from rich.markup import escape
 
 from ..errors import BookRAGError
 from ..keys import stored_text
-from . import ask, evaluate, explore, library, mcp, models, server, web
+from . import ask, evaluate, explore, library, mcp, models, server, train, web
 from .common import console
 
 app = typer.Typer(help="BookRAG on Neo4j: index long documents, ask questions with cited evidence.",
@@ -35,7 +36,7 @@ for _name in ("doctor", "index", "ask", "retrieve", "cypher", "methods", "eval",
               "demo", "serve"):  # help order
     app.command(_name)(_COMMANDS[_name])
 for _name, _group in {"neo4j": server.neo4j_app, "bench": evaluate.bench_app, "models": models.models_app,
-                      "docs": library.docs_app}.items():
+                      "docs": library.docs_app, "train": train.train_app}.items():
     app.add_typer(_group, name=_name)
 app.command("mcp")(mcp.mcp)
 

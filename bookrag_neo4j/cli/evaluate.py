@@ -279,18 +279,37 @@ def bench_compare_cmd(
 def bench_headings_cmd(
     paths: Annotated[list[Path], typer.Argument(help="PDF files with outlines (bookmarks), or folders.")],
     llm: Annotated[bool, typer.Option(help="Also score LLM section filtering (needs a configured LLM).")] = False,
+    corpus: Annotated[Path | None, typer.Option(
+        help="Also train without each family of this corpus (FAMILY=PATH lines) and score on it.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Section detection with the outline hidden, scored against the outline: precision, recall, F1, levels."""
-    from ..eval.bench_headings import bench_headings
+    """Section detection with the outline hidden, scored against the outline: precision, recall, F1, levels, for
+    each detector (heuristic, learned, layout) and the default (BOOKRAG_HEADINGS)."""
+    from ..eval.bench_headings import bench_headings, leave_one_family_out
     from ..llm.factory import build_llm
+    from ..tree.training import corpus_paths
+    from .train import corpus_arguments
 
-    model = build_llm(settings_for()) if llm else None
-    rows = asyncio.run(bench_headings(pdf_paths(paths), model))
-    scores = ("outline", "precision", "recall", "f1", "level_accuracy")
-    render(rows, ("document", "pages", "outline", "precision", "recall", "F1", "levels", *(["LLM F1"] if llm else [])),
-           ((r["document"][:40], r["pages"], *(r["heuristic"][k] for k in scores), *([r["llm"]["f1"]] if llm else []))
+    settings = settings_for()
+    model = build_llm(settings) if llm else None
+    with console.status("Detecting sections..."):
+        rows = asyncio.run(bench_headings(pdf_paths(paths), model, default=settings.headings,
+                                          workers=settings.parse_workers))
+    families = None
+    if corpus is not None:
+        with console.status("Leave one family out...") as status:
+            families = leave_one_family_out(corpus_paths(corpus_arguments([], corpus)), workers=settings.parse_workers,
+                                            progress=status.update)
+    detectors = ("heuristic", "learned", "layout", "default", *(["llm"] if llm else []))
+    render({"default_detector": settings.headings, "documents": rows, "leave_one_family_out": families},
+           ("document", "pages", "outline", *(f"{d} F1/levels" for d in detectors), "trained on"),
+           ((r["document"][:40], r["pages"], r["default"]["outline"],
+             *(f"{r[d]['f1']:.3f} / {r[d]['level_accuracy']:.3f}" for d in detectors), "yes" if r["in_training"] else "")
             for r in rows), as_json)
+    if families and not as_json:
+        render(None, ("held-out family", "documents", "learned F1/levels", "auto F1/levels", "heuristic F1/levels"),
+               ((f, s["documents"], *(f"{s[f'{k}_f1']:.3f} / {s[f'{k}_level_accuracy']:.3f}"
+                                      for k in ("learned", "auto", "heuristic"))) for f, s in families.items()), False)
 
 
 COMMANDS = {"eval": eval_cmd}

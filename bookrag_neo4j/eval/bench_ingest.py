@@ -29,7 +29,7 @@ from ..library.catalogue import delete_document
 from ..llm.factory import Models
 from ..parsing.pymupdf_parser import parse_pdf
 from ..tree.build import build_tree
-from ..tree.headings import detect_headings
+from ..tree.detect import detect_headings
 
 
 async def bench_ingest(graph: GraphClient, paths: list[Path], *, tables: str = "layout",

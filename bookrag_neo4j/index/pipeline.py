@@ -46,7 +46,8 @@ from ..parsing.mineru import load_mineru_output
 from ..parsing.pymupdf_parser import parse_pdf
 from ..progress import ProgressCallback, stage
 from ..tree.build import build_tree
-from ..tree.headings import detect_headings
+from ..tree.detect import detect_headings
+from ..tree.learned import HeadingModel
 from .store import row_count, write_tree
 
 log = logging.getLogger(__name__)
@@ -213,7 +214,9 @@ class Indexer:
         llm = self.models.llm if self.use_llm else None
         with track_usage() as ledger:
             began = time.perf_counter()
-            headings, source, failed = await detect_headings(parsed, llm)
+            headings, source, failed = await detect_headings(
+                parsed, llm, detector=self.settings.headings, workers=self.settings.parse_workers,
+                model=HeadingModel.shipped(self.settings.heading_model))
             timings["sections"] = time.perf_counter() - began
         began = time.perf_counter()
         tree = build_tree(parsed, headings, source)

@@ -19,11 +19,12 @@ BBox = tuple[float, float, float, float]  # x0, y0, x1, y1 in PDF points, origin
 class Block:
     """One layout block.
 
-    ``page`` is 1-based. ``font_size``/``bold``/``line_height`` are the layout features that section filtering
-    reads (the dominant span's; 0/False where the parser measures no fonts, as MinerU). ``heading_level`` is a
+    ``page`` is 1-based. ``font_size``/``bold``/``italic``/``line_height`` are the layout features that section
+    detection reads (the dominant span's; 0/False where the parser measures no fonts, as MinerU). ``heading_level`` is a
     parser's own level for a title (MinerU's ``text_level``), ``None`` when it has none: without a PDF outline
     it gives the sections (``bookrag_neo4j.tree.headings.from_parser``), and the LLM section filter reads it
-    with ``bbox``.
+    with ``bbox``. ``layout_class`` is set by the heading detectors that run the layout model
+    (:mod:`bookrag_neo4j.tree.layout_model`).
     """
 
     kind: BlockKind
@@ -33,9 +34,11 @@ class Block:
     page_end: int | None = None  # last page of a block stitched across pages
     font_size: float = 0.0
     bold: bool = False
+    italic: bool = False
     line_height: float = 0.0
     lines: int = 1
     heading_level: int | None = None
+    layout_class: str = ""  # PyMuPDF's layout model on the block's page ("section-header", "text" ...), "" if not run
     caption: str = ""
     table_markdown: str = ""
     table_html: str = ""

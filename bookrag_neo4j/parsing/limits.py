@@ -41,11 +41,23 @@ def read_outline(doc: pymupdf.Document) -> tuple[list[OutlineEntry], list[str]]:
         page = _page(doc, item)
         title = " ".join((item.title or "").split())
         if page >= 1 and title:
-            point = pymupdf.utils.getLinkDict(item, doc).get("to")
-            entries.append(OutlineEntry(level, title, page, point.y if point is not None else None))
+            entries.append(OutlineEntry(level, title, page, _top(doc, page, item)))
     warnings = [f"the outline nests deeper than {MAX_OUTLINE_DEPTH} levels: {dropped} deeper entries ignored"
                 ] if dropped else []
     return entries, warnings
+
+
+def _top(doc: pymupdf.Document, page: int, item: Any) -> float | None:
+    """The vertical position a bookmark points at, from the top of its page (as block boxes are measured); the
+    point of a named destination (LaTeX's hyperref, Texinfo) comes in PDF coordinates, from the bottom of the
+    page's media box; PyMuPDF has already turned an explicit one. ``None`` when there is none or it points off
+    the page."""
+    link = pymupdf.utils.getLinkDict(item, doc) if page <= doc.page_count else {}
+    point = link.get("to")
+    if point is None or not point.y:
+        return None
+    top = (point * doc[page - 1].transformation_matrix).y if link.get("kind") == pymupdf.LINK_NAMED else point.y
+    return top if 0.0 <= top <= doc[page - 1].rect.height else None
 
 
 def _page(doc: pymupdf.Document, item: Any) -> int:

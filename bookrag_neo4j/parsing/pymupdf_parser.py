@@ -2,10 +2,10 @@
 
     parsed = parse_pdf(Path("report.pdf"), image_dir=Path("~/.local/share/bookrag-neo4j/images"))
 
-Per page: text blocks with their fonts (split where the style of whole lines changes, so a heading glued to
-its paragraph becomes its own block), raster images, tables (``find_tables``, ~0.5 CPU-s a page: only on pages
-whose layout can hold a table, on worker processes, :mod:`.table_pool`), captions attached to their table or
-figure (a "Figure N" caption without a raster image above it marks a vector figure), equations (math fonts),
+Per page: text blocks with their fonts (split where the size, weight or slant of whole lines changes, so a
+heading glued to its paragraph becomes its own block), raster images, tables (``find_tables``, ~0.5 CPU-s a
+page: only on pages whose layout can hold a table, on worker processes, :mod:`.table_pool`), captions attached to
+their table or figure (a "Figure N" caption without a raster image above it marks a vector figure), equations (math fonts),
 list items, the PDF outline. Running headers, footers and page numbers are removed; reading order handles
 two-column pages.
 """
@@ -39,12 +39,14 @@ from .layout import (
 )
 from .limits import read_outline
 from .refine import dehyphenate, refine
+from .regions import assign_classes
 from .table_pool import table_finder
 from .tables import TableMode, set_table
 
 log = logging.getLogger(__name__)
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|CMBX|CMB\d", re.IGNORECASE)
+_ITALIC_FONT = re.compile(r"italic|oblique|CMTI|CMSL|-It\b|\bIt$", re.IGNORECASE)
 MIN_IMAGE_SIDE = 40.0  # points; smaller images are icons, bullets, logos
 CAPTION_GAP = 80.0  # points between a table/figure and its caption
 
@@ -80,6 +82,10 @@ def _is_bold(span: dict[str, Any]) -> bool:
     return bool(span["flags"] & 16) or bool(_BOLD_FONT.search(span["font"]))
 
 
+def _is_italic(span: dict[str, Any]) -> bool:
+    return bool(span["flags"] & 2) or bool(_ITALIC_FONT.search(span["font"]))
+
+
 def _text_blocks(page: pymupdf.Page, number: int) -> tuple[list[Block], list[int]]:
     """Text blocks of a page, and how many cells (text lines side by side) each of its text rows has."""
     blocks: list[Block] = []
@@ -89,15 +95,15 @@ def _text_blocks(page: pymupdf.Page, number: int) -> tuple[list[Block], list[int
         if raw.get("type") != 0:
             continue
         run: list[dict[str, Any]] = []
-        style: tuple[float, bool] | None = None
+        style: tuple[float, bool, bool] | None = None
         for line in raw["lines"]:
             spans = [s for s in line["spans"] if s["text"].strip()]  # for style; spaces come as their own spans
             if not spans:
                 continue
             rows[round((line["bbox"][1] + line["bbox"][3]) / 4)] += 1
             main = max(spans, key=lambda s: len(s["text"]))
-            line_style = (round(main["size"] * 2) / 2, all(_is_bold(s) for s in spans))
-            if style is not None and (abs(line_style[0] - style[0]) > 0.9 or line_style[1] != style[1]):
+            line_style = (round(main["size"] * 2) / 2, all(_is_bold(s) for s in spans), all(_is_italic(s) for s in spans))
+            if style is not None and (abs(line_style[0] - style[0]) > 0.9 or line_style[1:] != style[1:]):
                 blocks.append(_block(run, number))
                 run = []
             style = line_style
@@ -136,6 +142,7 @@ def _block(lines: list[dict[str, Any]], page: int) -> Block:
         bbox=(x0, y0, x1, y1),
         font_size=round(main["size"], 2),
         bold=all(_is_bold(s) for s in spans),  # whitespace spans excluded above
+        italic=all(_is_italic(s) for s in spans),
         line_height=round(sum(line["bbox"][3] - line["bbox"][1] for line in lines) / len(lines), 2),
         lines=len(lines),
     )
@@ -299,8 +306,10 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
                 warnings.append(f"page {number} is empty")
                 continue
             if number in candidates:
-                found = find_tables(number)
-                if found:
+                page_found = find_tables(number)
+                if page_found.regions is not None:  # the layout model ran: keep its classes for heading detection
+                    assign_classes(blocks, {number: page_found.regions})
+                if found := page_found.tables:
                     blocks = [b for b in blocks if not any(_inside(b, t) for t in found) or b.kind == "caption"] + found
             for b in blocks:
                 if b.kind == "text" and is_title_candidate(b, first.body_size):

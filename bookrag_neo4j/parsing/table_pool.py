@@ -1,7 +1,7 @@
 """PyMuPDF's table finder on a pool of worker processes, one page a task.
 
     find = table_finder(path, content_hash, doc, pages=[3, 7, 8], mode="layout", workers=2)
-    tables_on_page_7 = find(7)          # waits for that page only; the others keep running
+    tables_on_page_7 = find(7).tables   # waits for that page only; the others keep running
 
 The layout table finder costs about 0.5 CPU-seconds a candidate page, nearly all of a PDF's parse time. In one
 process its ONNX models spread each page over every core with spinning threads (about 1.6 cores busy for one
@@ -29,8 +29,7 @@ from pathlib import Path
 import pymupdf
 
 from ..errors import DocumentError
-from .blocks import Block
-from .tables import TableMode, page_tables
+from .tables import PageTables, TableMode, find_on_page
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +67,8 @@ def _init_worker() -> None:
     ort.SessionOptions = single_threaded  # pymupdf.layout builds its sessions with ort.SessionOptions()
 
 
-def _worker_tables(path: str, content_hash: str, number: int, mode: TableMode) -> list[Block]:
-    """In a worker: the tables of one page; the PDF stays open for the document's next pages."""
+def worker_document(path: str, content_hash: str) -> pymupdf.Document:
+    """In a worker: the PDF being parsed, opened once and kept open for the document's next pages."""
     global _worker_doc
     if _worker_doc is None or _worker_doc[0] != (path, content_hash):
         data = Path(path).read_bytes()
@@ -78,10 +77,15 @@ def _worker_tables(path: str, content_hash: str, number: int, mode: TableMode) -
         if _worker_doc is not None:
             _worker_doc[1].close()
         _worker_doc = ((path, content_hash), pymupdf.open(stream=data, filetype="pdf"))
-    return page_tables(_worker_doc[1][number - 1], number, mode)
+    return _worker_doc[1]
 
 
-def _get_pool(workers: int) -> ProcessPoolExecutor:
+def _worker_tables(path: str, content_hash: str, number: int, mode: TableMode) -> PageTables:
+    """In a worker: the tables (and layout regions) of one page."""
+    return find_on_page(worker_document(path, content_hash)[number - 1], number, mode)
+
+
+def get_pool(workers: int) -> ProcessPoolExecutor:
     global _pool, _pool_workers
     with _pool_lock:
         if _pool is None or _pool_workers != workers:
@@ -94,7 +98,7 @@ def _get_pool(workers: int) -> ProcessPoolExecutor:
         return _pool
 
 
-def _drop_pool() -> None:
+def drop_pool() -> None:
     global _pool
     with _pool_lock:
         if _pool is not None:
@@ -103,7 +107,7 @@ def _drop_pool() -> None:
 
 
 @contextmanager
-def _main_module_hidden() -> Iterator[None]:
+def main_module_hidden() -> Iterator[None]:
     """While workers start: hide the calling script from ``spawn``, which would import it again in each worker
     (a script without an ``if __name__ == "__main__":`` guard would index again there). The workers need
     nothing from it: their code lives in this module."""
@@ -122,25 +126,26 @@ def _main_module_hidden() -> Iterator[None]:
 
 
 def table_finder(path: Path, content_hash: str, doc: pymupdf.Document, pages: list[int], mode: TableMode,
-                 workers: int) -> Callable[[int], list[Block]]:
-    """Start finding the tables of ``pages`` (1-based) and return ``find(page)``, which waits for one page's.
+                 workers: int) -> Callable[[int], PageTables]:
+    """Start finding the tables of ``pages`` (1-based) and return ``find(page)``, which waits for one page's
+    tables (and, in layout mode, the layout model's regions).
 
     ``doc`` is the open document, used in-process (``workers`` 1, few pages, or a worker lost); ``workers`` 0 is
     one per core (:func:`pool_size`)."""
     workers = pool_size(workers)
     if workers <= 1 or len(pages) < MIN_POOL_PAGES:
-        return lambda number: page_tables(doc[number - 1], number, mode)
-    pool = _get_pool(min(workers, MAX_WORKERS))
-    with _main_module_hidden():  # a submit starts a worker when none is idle
-        futures: dict[int, Future[list[Block]]] = {
+        return lambda number: find_on_page(doc[number - 1], number, mode)
+    pool = get_pool(min(workers, MAX_WORKERS))
+    with main_module_hidden():  # a submit starts a worker when none is idle
+        futures: dict[int, Future[PageTables]] = {
             n: pool.submit(_worker_tables, str(path.absolute()), content_hash, n, mode) for n in pages}
 
-    def find(number: int) -> list[Block]:
+    def find(number: int) -> PageTables:
         try:
             return futures[number].result()
         except BrokenProcessPool:
             log.warning("a table-finder worker died; page %d is parsed in-process", number)
-            _drop_pool()
-            return page_tables(doc[number - 1], number, mode)
+            drop_pool()
+            return find_on_page(doc[number - 1], number, mode)
 
     return find

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import logging
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import pymupdf
@@ -61,9 +62,32 @@ def set_table(block: Block, cells: list[list[str]]) -> Block:
     return block
 
 
+Region = tuple[float, float, float, float, str]  # a region of the layout model: x0, y0, x1, y1, class
+
+
+@dataclass
+class PageTables:
+    """What the table finder found on a page: its tables, and the layout model's regions where it ran."""
+
+    tables: list[Block]
+    regions: list[Region] | None = None
+
+
+def layout_regions(page: pymupdf.Page) -> list[Region]:
+    """The layout model's regions left on a page by ``find_tables(use_layout=True)`` or ``get_layout()``."""
+    return [(float(r[0]), float(r[1]), float(r[2]), float(r[3]), str(r[4])) for r in page.layout_information or []]
+
+
+def find_on_page(page: pymupdf.Page, number: int, mode: TableMode) -> PageTables:
+    """:func:`page_tables`, with the layout model's regions in ``layout`` mode."""
+    tables = page_tables(page, number, mode)
+    return PageTables(tables, layout_regions(page) if mode == "layout" else None)
+
+
 def page_tables(page: pymupdf.Page, number: int, mode: TableMode) -> list[Block]:
     """The tables PyMuPDF finds on a page (``mode`` layout or lines), as table blocks; noise (one row or column,
-    mostly empty cells) is dropped."""
+    mostly empty cells) is dropped. In ``layout`` mode the layout model's regions stay on the page
+    (``page.layout_information``)."""
     try:
         tables = page.find_tables(use_layout=mode == "layout").tables
     except Exception as exc:  # a damaged page must not stop the document

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from ..keys import document_key
 from ..parsing.blocks import ParsedDocument
-from .headings import Heading
-from .model import LEAF_KIND, DocumentTree, TreeNode, finalize
+from .model import LEAF_KIND, DocumentTree, Heading, TreeNode, finalize
 
 
 def build_tree(doc: ParsedDocument, headings: list[Heading], source: str) -> DocumentTree:

@@ -1,37 +1,34 @@
-"""Which blocks start sections, and at which level.
-
-Four sources, in order of trust:
+"""The section sources that :mod:`.detect` chooses from, in order of trust.
 
 1. **The PDF outline** (bookmarks written by the author), when it has at least 3 entries: each entry is matched
    to the block on its page whose text is its title (nearest the bookmark's position); when no block matches,
    the section starts at the bookmark's position.
 2. **LLM section filtering** (paper §4.2.2): title candidates with their layout features (page, the parser's
-   heading level, box on the page, font size and weight where the parser measured them) go to the LLM in
-   batches; each batch carries the outline found so far; the reply gives each candidate a level or -1 ("not a
-   section", it stays text). A failed batch falls back to the parser's levels, else the heuristics.
+   heading level, box on the page, font size, weight and slant where the parser measured them, the heading
+   classifier's probability) go to the LLM in batches; each batch carries the outline found so far; the reply
+   gives each candidate a level or -1 ("not a section", it stays text). A failed batch keeps the fallback's
+   verdicts.
 3. **The parser's heading levels** (MinerU's ``text_level``, in :attr:`Block.heading_level`): each title is a
    section at its level, levels renumbered 1, 2, 3 ... in order; a title alone at the top level at the start
    is the document's title, not a section. When the parser gives every title the same level (MinerU's
    pipeline backend without title-level detection), numbering gives the levels where most titles are numbered.
-4. **Layout heuristics**: candidates larger than body text are ranked into levels by font size; numbering
-   ("2.3.1 ...", "Chapter 4", "Appendix A") gives the level where most candidates are numbered; a single
-   largest title on the first pages is the document's title, not a section.
+4. **Offline detectors** (:mod:`.detect`): the learned classifier (:mod:`.learned`), the layout model, or the
+   layout heuristics here (:func:`from_layout`): candidates larger than body text are ranked into levels by
+   font size; numbering ("2.3.1 ...", "Chapter 4", "Appendix A") gives the level where most candidates are
+   numbered; a single largest title on the first pages is the document's title, not a section.
 
 ::
 
     doc = load_mineru_output(Path("tests/fixtures/mineru_unnumbered"))
-    headings, source, failed = await detect_headings(doc)  # no outline, no LLM
-    source                                  # 'mineru': the sections are MinerU's text_level
-    [(h.level, h.title) for h in headings]  # [(1, 'Introduction'), (1, 'Background'), (2, 'Capacitive and ...'), ...]
+    headings = from_parser(doc)              # no outline, no LLM: MinerU's text_level
+    [(h.level, h.title) for h in headings]   # [(1, 'Introduction'), (1, 'Background'), (2, 'Capacitive and ...'), ...]
 """
-
 from __future__ import annotations
 
 import difflib
 import logging
 import re
 from collections import Counter
-from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
@@ -40,29 +37,21 @@ from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
 from ..parsing.blocks import Block, ParsedDocument
 from ..parsing.layout import HEADING_SIZE_RATIO, body_font_size, numbering_depth, strip_numbering
+from .features import toc_pages
+from .model import Heading
 
 log = logging.getLogger(__name__)
 
 MIN_OUTLINE = 3
 LLM_BATCH = 50
-
-
-@dataclass(frozen=True)
-class Heading:
-    """A section start: before block ``position``; ``consumes`` when that block is the heading's own text."""
-
-    position: int
-    level: int
-    title: str
-    page: int
-    consumes: bool = True
+MIN_SCORE = 0.15  # a block the heading classifier rates this high goes to the LLM as a candidate
 
 
 def _norm(text: str) -> str:
     return " ".join(re.sub(r"\W+", " ", strip_numbering(text).lower()).split())
 
 
-def _similarity(title: str, text: str) -> float:
+def similarity(title: str, text: str) -> float:
     a, b = _norm(title), _norm(text)
     if not a or not b:
         return 0.0
@@ -84,7 +73,7 @@ def from_outline(doc: ParsedDocument) -> list[Heading]:
             b = doc.blocks[i]
             if i < cursor or b.kind not in ("title", "text", "list"):
                 continue
-            score = _similarity(entry.title, b.text)
+            score = similarity(entry.title, b.text)
             if entry.y is not None:
                 score -= abs(b.bbox[1] - entry.y) / 2000
             if score > best_score:
@@ -109,7 +98,7 @@ def has_parser_levels(doc: ParsedDocument) -> bool:
 
 def from_parser(doc: ParsedDocument) -> list[Heading]:
     """Sections from the parser's heading levels (MinerU's ``text_level``); titles on contents pages skipped."""
-    skip_pages = _toc_pages(doc)
+    skip_pages = toc_pages(doc)
     raw = [(i, b.heading_level, b) for i, b in enumerate(doc.blocks)
            if b.kind == "title" and b.heading_level and b.heading_level >= 1 and b.page not in skip_pages]
     if not raw:
@@ -162,20 +151,10 @@ def from_layout(doc: ParsedDocument) -> list[Heading]:
     return [Heading(i, min(levels[lvl], 6), b.text, b.page) for i, lvl, b in raw]
 
 
-_ENDS_WITH_PAGE = re.compile(r"\s\.?\s*[\dixv]{1,4}\s*$")
-
-
-def _toc_pages(doc: ParsedDocument) -> set[int]:
-    """Table-of-contents pages: five or more lines ending in a page number."""
-    ends: Counter[int] = Counter(b.page for b in doc.blocks if b.kind in ("title", "text", "list")
-                                 and len(b.text) < 150 and _ENDS_WITH_PAGE.search(b.text))
-    return {page for page, n in ends.items() if n >= 5}
-
-
 def _toc_and_cover_pages(doc: ParsedDocument) -> set[int]:
     """Pages whose titles are not headings (to layout heuristics): table-of-contents pages and a cover page (the
     first page, when it has no paragraph of 40 words)."""
-    pages = _toc_pages(doc)
+    pages = toc_pages(doc)
     if not any(len(b.text.split()) >= 40 for b in doc.blocks if b.page == 1):
         pages.add(1)
     return pages
@@ -192,17 +171,25 @@ class SectionFilterReply(BaseModel):
     sections: list[SectionVerdict]
 
 
-async def from_llm(doc: ParsedDocument, llm: ChatModel, *, batch_size: int = LLM_BATCH) -> tuple[list[Heading], int]:
-    """LLM section filtering; returns the headings and how many batches fell back to the parser's levels (else the
-    heuristics)."""
-    fallback = {h.position: h for h in (from_parser(doc) if has_parser_levels(doc) else from_layout(doc))}
-    candidates = [(i, b) for i, b in enumerate(doc.blocks) if b.kind == "title"]
+async def from_llm(doc: ParsedDocument, llm: ChatModel, *, batch_size: int = LLM_BATCH,
+                   fallback: list[Heading] | None = None, scores: dict[int, float] | None = None,
+                   ) -> tuple[list[Heading], int]:
+    """LLM section filtering; returns the headings and how many batches failed. A failed batch, and a candidate
+    the reply leaves out, keeps the ``fallback`` verdict (default: the parser's levels, else the heuristics).
+    ``scores``: the heading classifier's probability of each block position, shown to the LLM; a block the
+    classifier rates at least ``MIN_SCORE`` is a candidate even when the parser did not mark it a title."""
+    if fallback is None:
+        fallback = from_parser(doc) if has_parser_levels(doc) else from_layout(doc)
+    by_position = {h.position: h for h in fallback}
+    scores = scores or {}
+    candidates = [(i, b) for i, b in enumerate(doc.blocks) if b.kind == "title" or scores.get(i, 0.0) >= MIN_SCORE]
     body = body_font_size(doc.blocks)
     accepted: list[Heading] = []
     failed = 0
     for start in range(0, len(candidates), batch_size):
         batch = candidates[start:start + batch_size]
-        lines = "\n".join(f"{i} | page {b.page} | {candidate_features(doc, b, body)} | {b.text[:120]}" for i, b in batch)
+        lines = "\n".join(f"{i} | page {b.page} | {candidate_features(doc, b, body, scores.get(i))} | {b.text[:120]}"
+                          for i, b in batch)
         so_far = "\n".join(f"{'  ' * (h.level - 1)}- [{h.level}] {h.title[:80]}" for h in accepted[-15:]) or "(none yet)"
         prompt = render_prompt("section_filter", title=doc.title, outline=so_far, candidates=lines)
         try:
@@ -210,42 +197,32 @@ async def from_llm(doc: ParsedDocument, llm: ChatModel, *, batch_size: int = LLM
         except ModelError as exc:
             log.warning("section filtering batch %d failed (%s); using the fallback levels", start // batch_size, exc)
             failed += 1
-            accepted += [fallback[i] for i, _ in batch if i in fallback]
+            accepted += [by_position[i] for i, _ in batch if i in by_position]
             continue
         verdicts = {v.id: v.level for v in reply.sections}
         for i, b in batch:
             level = verdicts.get(i)
             if level is None:
-                if i in fallback:
-                    accepted.append(fallback[i])
+                if i in by_position:
+                    accepted.append(by_position[i])
             elif level >= 1:
                 accepted.append(Heading(i, level, b.text, b.page))
     return accepted, failed
 
 
-def candidate_features(doc: ParsedDocument, block: Block, body: float) -> str:
+def candidate_features(doc: ParsedDocument, block: Block, body: float, score: float | None = None) -> str:
     """A title candidate's layout features for the LLM, e.g. ``mineru level 2, box 72,88,300,108 on 612x792`` or
-    ``size 14.0 (body 10.0), bold, box 72,88,300,108 on 612x792``: only what the parser measured."""
+    ``size 14.0 (body 10.0), bold, classifier 0.91, box 72,88,300,108 on 612x792``: only what was measured."""
     features = []
     if block.heading_level:
         features.append(f"{doc.parser} level {block.heading_level}")
     if block.font_size:  # MinerU measures no fonts: no "size 0.0", no "regular"
         features += [f"size {block.font_size:.1f} (body {body:.1f})", "bold" if block.bold else "regular"]
+        features += ["italic"] if block.italic else []
+    if score is not None:
+        features.append(f"classifier {score:.2f}")
     if any(block.bbox):
         box = ",".join(f"{v:.0f}" for v in block.bbox)
         size = doc.page_sizes.get(block.page)
         features.append(f"box {box} on {size[0]:.0f}x{size[1]:.0f}" if size else f"box {box}")
     return ", ".join(features) or "no layout features"
-
-
-async def detect_headings(doc: ParsedDocument, llm: ChatModel | None = None) -> tuple[list[Heading], str, int]:
-    """Headings, their source (``outline``/``llm``/the parser's name, e.g. ``mineru``/``heuristic``), and the
-    count of failed LLM batches."""
-    if len(doc.outline) >= MIN_OUTLINE:
-        return from_outline(doc), "outline", 0
-    if llm is not None:
-        headings, failed = await from_llm(doc, llm)
-        return headings, "llm", failed
-    if has_parser_levels(doc):
-        return from_parser(doc), doc.parser, 0
-    return from_layout(doc), "heuristic", 0

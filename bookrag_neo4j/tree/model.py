@@ -15,6 +15,17 @@ LEAF_KIND = {"text": "text", "list": "text", "caption": "text", "title": "text",
              "image": "image", "equation": "equation"}
 
 
+@dataclass(frozen=True)
+class Heading:
+    """A section start: before block ``position``; ``consumes`` when that block is the heading's own text."""
+
+    position: int
+    level: int
+    title: str
+    page: int
+    consumes: bool = True
+
+
 @dataclass
 class TreeNode:
     """A node of the document tree. ``order`` is the position in reading sequence (pre-order)."""

@@ -12,6 +12,7 @@ import pytest
 
 from bookrag_neo4j.parsing import table_pool
 from bookrag_neo4j.parsing.pymupdf_parser import open_pdf, parse_pdf, table_candidate_pages
+from bookrag_neo4j.parsing.tables import page_tables
 
 from ..helpers.pdfs import ACL_PAPER, need
 from ..helpers.timeouts import LONG_TEST
@@ -41,8 +42,8 @@ def test_a_dead_worker_falls_back_to_in_process(always_pool: None) -> None:
         find = table_pool.table_finder(path, content_hash, doc, pages, "layout", 2)
         for process in list(table_pool._pool._processes.values()):  # workers still loading their models
             process.kill()
-        found = {n: find(n) for n in pages}
-        expected = {n: table_pool.page_tables(doc[n - 1], n, "layout") for n in pages}
+        found = {n: find(n).tables for n in pages}
+        expected = {n: page_tables(doc[n - 1], n, "layout") for n in pages}
     assert table_pool._pool is None  # dropped: the next document starts a new pool
     assert {n: [asdict(b) for b in t] for n, t in found.items()} == {n: [asdict(b) for b in t] for n, t in expected.items()}
     assert any(found.values())

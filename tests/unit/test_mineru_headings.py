@@ -16,7 +16,8 @@ from bookrag_neo4j.llm import ScriptedChatModel
 from bookrag_neo4j.parsing.blocks import Block, OutlineEntry, ParsedDocument
 from bookrag_neo4j.parsing.mineru import load_mineru_output
 from bookrag_neo4j.tree.build import build_tree
-from bookrag_neo4j.tree.headings import detect_headings, from_llm, from_parser
+from bookrag_neo4j.tree.detect import detect_headings
+from bookrag_neo4j.tree.headings import from_llm, from_parser
 from bookrag_neo4j.tree.model import DocumentTree
 
 from ..helpers.pdfs import MINERU_SAMPLE, MINERU_UNNUMBERED

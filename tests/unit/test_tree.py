@@ -10,7 +10,8 @@ from bookrag_neo4j.errors import ModelUnavailableError
 from bookrag_neo4j.llm import ScriptedChatModel
 from bookrag_neo4j.parsing.blocks import Block, ParsedDocument
 from bookrag_neo4j.tree.build import build_tree
-from bookrag_neo4j.tree.headings import detect_headings, from_layout, from_llm
+from bookrag_neo4j.tree.detect import detect_headings, offline_headings
+from bookrag_neo4j.tree.headings import from_layout, from_llm
 
 
 def synthetic() -> ParsedDocument:
@@ -59,11 +60,14 @@ async def test_llm_section_filtering_with_a_scripted_model() -> None:
     assert "1 | page 1 | size 16.0 (body 10.0), bold | 1 Introduction" in llm.requests[0][-1]["content"]
 
 
-async def test_llm_failure_falls_back_to_heuristics() -> None:
+async def test_llm_failure_falls_back_to_the_offline_detector() -> None:
     doc = synthetic()
     llm = ScriptedChatModel(lambda m: ModelUnavailableError("down"), max_retries=0)
     headings, source, failed = await detect_headings(doc, llm)
     assert source == "llm" and failed == 1
+    offline = offline_headings(doc)[0]
+    assert offline and [h.title for h in headings] == [h.title for h in offline]
+    headings, _, _ = await detect_headings(doc, llm, detector="heuristic")
     assert [h.title for h in headings] == ["1 Introduction", "1.1 Scope", "2 Methods"]
 
 

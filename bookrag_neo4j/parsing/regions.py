@@ -1,0 +1,96 @@
+"""PyMuPDF's layout model (``pymupdf.layout``, the ONNX model behind ``pymupdf4llm``) as a heading signal.
+
+The model classifies regions of a page as ``title``, ``section-header``, ``text``, ``list-item``, ``table``,
+``page-header`` ... . The layout table finder runs it anyway on the pages that can hold a table, and the parser
+keeps its classes there (:func:`assign_classes`). :func:`classify_pages` runs it on more pages of a parsed PDF and
+stores, on each text block there, the class of the region that covers most of it (:attr:`Block.layout_class`).
+It costs about 0.35 CPU-s a page, so the heading detectors run it on every page (``layout``) or only where the
+cheaper classifier is unsure (``auto``); pages go to the table finder's worker processes
+(:mod:`.table_pool`).
+
+::
+
+    parsed = parse_pdf(Path("paper.pdf"), tables="off")     # "layout" classifies the table pages already
+    classify_pages(parsed, [1, 2])
+    [b.text for b in parsed.blocks if b.layout_class == "section-header"]   # ['I. INTRODUCTION', ...]
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from concurrent.futures.process import BrokenProcessPool
+
+import pymupdf
+
+from .blocks import Block, ParsedDocument
+from .table_pool import MIN_POOL_PAGES, drop_pool, get_pool, main_module_hidden, pool_size, worker_document
+from .tables import Region, layout_regions
+
+log = logging.getLogger(__name__)
+
+HEADING_CLASSES = ("title", "section-header")
+
+
+def page_regions(page: pymupdf.Page) -> list[Region]:
+    """The layout model's regions of one page: ``(x0, y0, x1, y1, class)``."""
+    import pymupdf.layout  # noqa: F401  (registers the model with PyMuPDF)
+
+    page.get_layout()
+    return layout_regions(page)
+
+
+def _worker_regions(path: str, content_hash: str, numbers: list[int]) -> dict[int, list[Region]]:
+    """In a worker (or in-process): the regions of some pages."""
+    pdf = worker_document(path, content_hash)
+    return {n: page_regions(pdf[n - 1]) for n in numbers}
+
+
+def regions(doc: ParsedDocument, pages: Iterable[int], workers: int = 0) -> dict[int, list[Region]]:
+    """The layout model's regions of ``pages`` of a PDF parsed by PyMuPDF (empty for other parsers)."""
+    numbers = sorted(set(pages))
+    if not numbers or doc.parser != "pymupdf" or not doc.path.is_file():
+        return {}
+    size = pool_size(workers)
+    if size == 1 or len(numbers) < MIN_POOL_PAGES:
+        return _worker_regions(str(doc.path), doc.content_hash, numbers)
+    chunks = [numbers[k::size * 4] for k in range(size * 4)]
+    found: dict[int, list[Region]] = {}
+    try:
+        with main_module_hidden():  # the pool's workers start on first submit
+            futures = [get_pool(size).submit(_worker_regions, str(doc.path.absolute()), doc.content_hash, chunk)
+                       for chunk in chunks if chunk]
+        for future in futures:
+            found.update(future.result())
+    except BrokenProcessPool:
+        log.warning("a layout worker died; the pages are read in-process")
+        drop_pool()
+        found.update(_worker_regions(str(doc.path), doc.content_hash, [n for n in numbers if n not in found]))
+    return found
+
+
+def _overlap(block: Block, box: Region) -> float:
+    x0, y0, x1, y1 = block.bbox
+    w = max(0.0, min(x1, box[2]) - max(x0, box[0]))
+    h = max(0.0, min(y1, box[3]) - max(y0, box[1]))
+    area = max((x1 - x0) * (y1 - y0), 1e-6)
+    return w * h / area
+
+
+def assign_classes(blocks: list[Block], found: dict[int, list[Region]]) -> None:
+    """Set :attr:`Block.layout_class` on the text blocks of the pages in ``found`` ("none" where no region
+    covers half of a block)."""
+    for block in blocks:
+        boxes = found.get(block.page)
+        if boxes is None or block.kind not in ("text", "title", "list", "caption"):
+            continue
+        best = max(boxes, key=lambda box: _overlap(block, box), default=None)
+        block.layout_class = best[4] if best is not None and _overlap(block, best) >= 0.5 else "none"
+
+
+def classify_pages(doc: ParsedDocument, pages: Iterable[int], workers: int = 0) -> int:
+    """Run the layout model on ``pages`` and set the classes of their blocks; returns how many pages it read."""
+    found = regions(doc, pages, workers)
+    assign_classes(doc.blocks, found)
+    log.debug("layout model read %d pages of %s", len(found), doc.path.name)
+    return len(found)

@@ -1,0 +1,147 @@
+"""Training the heading classifier from bookmarked PDFs: every outline is free supervision.
+
+For each PDF with an outline (3 or more entries), the block that each bookmark points at (matched as indexing
+does, :func:`~bookrag_neo4j.tree.headings.from_outline`) is a heading of the bookmark's level, and the other
+candidate blocks are not. A block that holds a bookmark's title *and* more text is left out (neither label
+fits), and so is a document whose bookmarks match fewer than ``MIN_MATCHED`` of its blocks (bookmarks that
+point at pages, not at headings). Each document weighs the same, however long.
+
+Documents come in **families** (``manuals``, ``papers``, ``10-K`` ...): ``bookrag train headings
+manuals=DIR papers=DIR2``. The families are what leave-one-family-out evaluation holds out
+(``bookrag bench headings``).
+
+::
+
+    corpus = [labelled(path, family) for path, family in corpus_paths(["manuals=/usr/share/doc/r-doc-pdf"])]
+    model = fit([d for d in corpus if d is not None])
+    model.save(Path("heading-model.json"))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import DocumentError
+from ..parsing.blocks import ParsedDocument
+from ..parsing.pymupdf_parser import parse_pdf
+from ..parsing.regions import classify_pages
+from .features import candidate_features
+from .headings import MIN_OUTLINE, from_outline
+from .learned import MAX_LEVEL, HeadingModel, Trees, level_features
+
+log = logging.getLogger(__name__)
+
+MIN_MATCHED = 0.6  # share of bookmarks that must match a block of their own for a document to teach anything
+VERSION = "headings-2"
+
+
+@dataclass
+class Labelled:
+    """One training document: its candidates' features, heading labels and levels (0 when not a heading)."""
+
+    name: str
+    family: str
+    sha256: str
+    pages: int
+    x: np.ndarray
+    heading: np.ndarray
+    level: np.ndarray
+    parsed: ParsedDocument
+
+
+def corpus_paths(arguments: list[str]) -> list[tuple[Path, str]]:
+    """``[FAMILY=]PATH`` arguments (a PDF or a folder searched recursively) as (pdf, family); the family defaults
+    to the folder's name."""
+    found: list[tuple[Path, str]] = []
+    for argument in arguments:
+        family, _, rest = argument.rpartition("=") if "=" in argument else ("", "", argument)
+        path = Path(rest).expanduser()
+        if not path.exists():
+            raise DocumentError(f"{path}: no such file or folder")
+        pdfs = sorted(path.rglob("*.pdf")) if path.is_dir() else [path]
+        found += [(p, family or (path.name if path.is_dir() else path.parent.name)) for p in pdfs]
+    return found
+
+
+def labelled(path: Path, family: str, *, layout_pages: int = 0) -> Labelled | None:
+    """The training rows of one PDF, or ``None`` when its outline teaches nothing. ``layout_pages``: run the
+    layout model on up to that many pages with candidates (evenly spread), so the model learns its class."""
+    try:
+        parsed = parse_pdf(path, tables="off")
+    except DocumentError as exc:
+        log.info("skipping %s: %s", path.name, exc)
+        return None
+    if len(parsed.outline) < MIN_OUTLINE:
+        return None
+    targets = [h for h in from_outline(parsed)]
+    own = {h.position: h.level for h in targets if h.consumes}
+    mixed = {h.position for h in targets if not h.consumes}
+    if len(own) < MIN_MATCHED * len(parsed.outline):
+        log.info("skipping %s: %d of %d bookmarks match a heading block", path.name, len(own), len(parsed.outline))
+        return None
+    hidden = dataclasses.replace(parsed, outline=[])
+    if layout_pages:
+        pages = sorted({b.page for b in hidden.blocks})
+        step = max(len(pages) / layout_pages, 1.0)
+        classify_pages(hidden, {pages[int(k * step)] for k in range(min(layout_pages, len(pages)))})
+    positions, x = candidate_features(hidden)
+    keep = [k for k, p in enumerate(positions) if p not in mixed]
+    levels = np.asarray([min(own.get(positions[k], 0), MAX_LEVEL) for k in keep], dtype=np.int64)
+    return Labelled(path.name, family, parsed.content_hash, parsed.page_count, x[keep], (levels > 0).astype(np.int64),
+                    levels, parsed)
+
+
+def _trees(model: Any) -> list[list[dict[str, list[float]]]]:
+    stages = []
+    for stage in model.estimators_:
+        trees = []
+        for estimator in stage:
+            t = estimator.tree_
+            trees.append({"feature": [int(f) if f >= 0 else -1 for f in t.feature],
+                          "threshold": [round(float(v), 6) for v in t.threshold],
+                          "left": t.children_left.tolist(), "right": t.children_right.tolist(),
+                          "value": [round(float(v), 6) for v in t.value[:, 0, 0]]})
+        stages.append(trees)
+    return stages
+
+
+def _boosted(x: np.ndarray, y: np.ndarray, weight: np.ndarray, stages: int) -> Trees:
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    model = GradientBoostingClassifier(n_estimators=stages, max_depth=3, learning_rate=0.1, subsample=0.8,
+                                       init="zero", random_state=0)
+    model.fit(x, y, sample_weight=weight)
+    return Trees(learning_rate=0.1, trees=_trees(model), classes=[int(c) for c in model.classes_])
+
+
+def fit(corpus: list[Labelled], *, stages: int = 150, progress: Callable[[str], None] | None = None) -> HeadingModel:
+    """Train both models on ``corpus`` (each document weighs the same)."""
+    if not corpus:
+        raise DocumentError("no training document: none of the PDFs has an outline that matches its headings")
+    x = np.vstack([d.x for d in corpus])
+    y = np.concatenate([d.heading for d in corpus])
+    weight = np.concatenate([np.full(len(d.x), 1000.0 / max(len(d.x), 1)) for d in corpus])
+    if progress:
+        progress(f"heading model: {len(x)} candidates, {int(y.sum())} headings, {len(corpus)} documents")
+    heading = _boosted(x, y, weight, stages)
+    rows = [(level_features(d.x[d.heading == 1]), d.level[d.heading == 1], d) for d in corpus if d.heading.any()]
+    lx = np.vstack([r[0] for r in rows])
+    ly = np.concatenate([r[1] for r in rows])
+    lw = np.concatenate([np.full(len(r[1]), 100.0 / len(r[1])) for r in rows])
+    if progress:
+        progress(f"level model: {len(lx)} headings")
+    level = _boosted(lx, ly, lw, stages) if len(set(ly.tolist())) > 1 else Trees(0.0, [], [int(ly[0])])
+    training = {
+        "trained_at": datetime.now(UTC).isoformat(timespec="seconds"), "candidates": int(len(x)),
+        "headings": int(y.sum()),
+        "documents": [{"name": d.name, "family": d.family, "sha256": d.sha256, "pages": d.pages} for d in corpus],
+    }
+    return HeadingModel(heading=heading, level=level, version=VERSION, training=training)

@@ -1,0 +1,141 @@
+"""The learned heading classifier: trained on bookmarked PDFs written here, it finds a held-back document's
+headings; the shipped model loads and scores a real manual; its trees score as scikit-learn's do; the bench's
+JSON carries the default detector; bookmark positions are measured from the top of the page."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pymupdf
+from typer.testing import CliRunner
+
+from bookrag_neo4j.cli import app
+from bookrag_neo4j.eval.bench_headings import score
+from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
+from bookrag_neo4j.tree.detect import detect_headings
+from bookrag_neo4j.tree.headings import from_layout
+from bookrag_neo4j.tree.learned import HeadingModel, from_learned
+from bookrag_neo4j.tree.training import corpus_paths, fit, labelled
+
+from ..helpers.pdfs import R_INTRO, need
+
+WORDS = ("the report describes how each unit measures its results and why the figures differ from last year "
+         "while the method stays the same for every region and product line we sell").split()
+# (font, size) of level-1 and level-2 headings, numbered or not: three house styles
+STYLES = [(("hebo", 16), ("hebo", 13), True), (("tibo", 14), ("tibo", 11), False), (("helv", 15), ("hebo", 10), True)]
+
+
+def _paragraph(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(70)).capitalize() + "."
+
+
+def bookmarked_pdf(path: Path, seed: int, style: int) -> Path:
+    """A report of 4 chapters of 2 sections each, in one of three house styles, with its outline."""
+    rng = random.Random(seed)
+    (h1_font, h1_size), (h2_font, h2_size), numbered = STYLES[style]
+    pdf = pymupdf.open()
+    toc = []
+    page, y = pdf.new_page(), 72.0
+
+    def write(text: str, font: str, size: float, gap: float) -> None:
+        nonlocal page, y
+        if y > 640:
+            page, y = pdf.new_page(), 72.0
+        y += gap
+        box = pymupdf.Rect(72, y, 540, y + 400)
+        spare = page.insert_textbox(box, text, fontname=font, fontsize=size)
+        y += 400 - spare + 4
+
+    write(_paragraph(rng), "helv", 10, 0)
+    for c in range(1, 5):
+        title = f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} {c}"
+        shown = f"{c} {title}" if numbered else title
+        if y > 560:
+            page, y = pdf.new_page(), 72.0
+        toc.append([1, shown, page.number + 1])
+        write(shown, h1_font, h1_size, 18)
+        for s in range(1, 3):
+            write(_paragraph(rng), "helv", 10, 4)
+            sub = f"{rng.choice(WORDS).capitalize()} of {rng.choice(WORDS)}"
+            sub_shown = f"{c}.{s} {sub}" if numbered else sub
+            if y > 600:
+                page, y = pdf.new_page(), 72.0
+            toc.append([2, sub_shown, page.number + 1])
+            write(sub_shown, h2_font, h2_size, 10)
+            write(_paragraph(rng), "helv", 10, 4)
+    pdf.set_toc(toc)
+    pdf.save(path)
+    return path
+
+
+def test_a_classifier_trained_on_bookmarked_pdfs_finds_a_held_back_documents_headings(tmp_path: Path) -> None:
+    paths = [bookmarked_pdf(tmp_path / f"report{k}.pdf", seed=k, style=k % 3) for k in range(7)]
+    train = [doc for p in paths[:6] if (doc := labelled(p, "reports")) is not None]
+    assert len(train) == 6 and all(d.heading.sum() >= 11 for d in train)  # bookmarks matched to their own blocks
+    model = fit(train, stages=40)
+    held_back = parse_pdf(paths[6], tables="off")
+    hidden = dataclasses.replace(held_back, outline=[])
+    found = score(from_learned(hidden, model), held_back.outline)
+    assert found["f1"] >= 0.9 and found["level_accuracy"] >= 0.9, found
+    assert model.training["documents"][0]["sha256"] == train[0].sha256
+
+
+def test_the_exported_trees_score_as_scikit_learn_does(tmp_path: Path) -> None:
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    from bookrag_neo4j.tree.training import _trees
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(300, 4)).astype(np.float32)
+    y = (x[:, 0] + x[:, 1] ** 2 > 0.5).astype(int)
+    reference = GradientBoostingClassifier(n_estimators=20, max_depth=3, init="zero", random_state=0).fit(x, y)
+    from bookrag_neo4j.tree.learned import Trees
+
+    ours = Trees(0.1, _trees(reference), [0, 1]).raw(x)[:, 0]
+    assert np.allclose(ours, reference.decision_function(x), atol=1e-4)
+
+
+def test_the_shipped_model_loads_and_scores_a_real_manual() -> None:
+    model = HeadingModel.shipped()
+    assert model.version and len(model.training["documents"]) >= 50
+    parsed = parse_pdf(need(R_INTRO), tables="off")
+    assert parsed.outline[1].title.endswith("Introduction and preliminaries") and parsed.outline[1].y < 100  # top
+    hidden = dataclasses.replace(parsed, outline=[])
+    learned = score(from_learned(hidden, model), parsed.outline)
+    assert learned["f1"] >= 0.9 and learned["level_accuracy"] >= 0.9, learned
+    page8 = [h.title for h in from_learned(hidden, model) if h.page == 8]
+    assert page8[:2] == ["1 Introduction and preliminaries", "1.1 The R environment"]
+
+
+async def test_detectors_and_their_sources(tmp_path: Path) -> None:
+    parsed = parse_pdf(bookmarked_pdf(tmp_path / "r.pdf", seed=9, style=0), tables="off")
+    hidden = dataclasses.replace(parsed, outline=[])
+    assert (await detect_headings(parsed))[1] == "outline"
+    for detector, source in (("auto", "learned"), ("learned", "learned"), ("heuristic", "heuristic")):
+        headings, found, failed = await detect_headings(hidden, detector=detector)
+        assert found == source and failed == 0 and headings
+    assert [h.title for h in (await detect_headings(hidden, detector="heuristic"))[0]] == \
+        [h.title for h in from_layout(hidden)]
+
+
+def test_bench_headings_json_has_the_default_detector(tmp_path: Path) -> None:
+    pdf = bookmarked_pdf(tmp_path / "bench.pdf", seed=3, style=0)
+    result = CliRunner().invoke(app, ["bench", "headings", str(pdf), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    row = report["documents"][0]
+    assert report["default_detector"] == "auto"
+    assert {"heuristic", "learned", "layout", "default"} <= row.keys() and row["default"]["outline"] == 12
+    assert row["in_training"] is False and row["default"]["f1"] >= 0.8
+
+
+def test_families_come_from_the_arguments(tmp_path: Path) -> None:
+    folder = tmp_path / "manuals"
+    folder.mkdir()
+    bookmarked_pdf(folder / "a.pdf", seed=1, style=0)
+    one = bookmarked_pdf(tmp_path / "b.pdf", seed=2, style=1)
+    assert corpus_paths([str(folder), f"papers={one}"]) == [(folder / "a.pdf", "manuals"), (one, "papers")]
