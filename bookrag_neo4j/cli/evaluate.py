@@ -111,6 +111,7 @@ def bench_models_cmd(
 def bench_ingest_cmd(
     paths: PdfPathsArg,
     tables: Annotated[str, typer.Option(help="Table detection: layout, lines or off.")] = "layout",
+    headings: Annotated[str, typer.Option(help="Section detector: auto, learned, layout or heuristic.")] = "auto",
     all_stages: Annotated[bool, typer.Option(
         "--all-stages", help="The whole pipeline (embeddings, knowledge graph), seconds and throughput per stage.")
     ] = False,
@@ -132,7 +133,8 @@ def bench_ingest_cmd(
     async def work(graph: GraphClient) -> dict:
         if all_stages:
             return await bench_ingest_all_stages(graph, rag.settings, rag.models, pdfs)
-        return await bench_ingest(graph, pdfs, tables=tables, workers=rag.settings.parse_workers)
+        return await bench_ingest(graph, pdfs, tables=tables, workers=rag.settings.parse_workers,
+                                  headings=headings)  # type: ignore[arg-type]
 
     with console.status(f"Indexing {len(pdfs)} PDFs..."):
         report = run_with_graph(rag, work)

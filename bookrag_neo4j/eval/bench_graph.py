@@ -41,11 +41,15 @@ async def merge_samples(graph: GraphClient, doc_key: str, *, per_kind: int = 10,
     """Counts of ER merges by kind, with a random sample of each kind."""
     rows = await graph.run(
         "MATCH (e:Entity {doc_key: $k}) WHERE size(coalesce(e.merged_from, [])) > 0 "
-        "RETURN e.name AS name, e.type AS type, e.merged_from AS merged ORDER BY e.key", {"k": doc_key}, read=True)
+        "RETURN e.name AS name, e.type AS type, e.merged_from AS merged, e.merges AS merges ORDER BY e.key",
+        {"k": doc_key}, read=True)
     pairs: dict[str, list[str]] = {"variant": [], "acronym": [], "similar": []}
     for row in rows:
         for other in row["merged"]:
             pairs[merge_kind(row["name"], other)].append(f"{other} -> {row['name']} ({row['type']})")
+        # merged_from lists each name once: the other merges were of the same name, under another type
+        same_name = (row["merges"] or 0) - len(row["merged"])
+        pairs["variant"] += [f"{row['name']} -> {row['name']} ({row['type']})"] * max(same_name, 0)
     rng = random.Random(seed)
     return {"counts": {k: len(v) for k, v in pairs.items()},
             "samples": {k: rng.sample(v, min(per_kind, len(v))) for k, v in pairs.items()}}

@@ -28,9 +28,10 @@ from typing import Any
 
 from ..llm.chat import ChatModel
 from ..parsing.blocks import OutlineEntry, ParsedDocument
-from ..parsing.pymupdf_parser import parse_pdf
+from ..parsing.limits import read_outline
+from ..parsing.pymupdf_parser import open_pdf, parse_pdf
 from ..tree.detect import DETECTORS, Detector, offline_headings
-from ..tree.headings import from_llm, similarity
+from ..tree.headings import MIN_OUTLINE, from_llm, similarity
 from ..tree.learned import HeadingModel
 from ..tree.model import Heading
 from ..tree.training import Labelled, fit, labelled
@@ -81,9 +82,11 @@ async def bench_headings(paths: list[Path], llm: ChatModel | None = None, *, def
     trained_on = {d["sha256"] for d in HeadingModel.shipped().training.get("documents", [])}
     rows = []
     for path in paths:
+        pdf, _ = open_pdf(path)
+        with pdf:
+            if len(read_outline(pdf)[0]) < MIN_OUTLINE:  # before the (slow) table finder
+                continue
         parsed = await asyncio.to_thread(parse_pdf, path, tables="layout", workers=workers)
-        if len(parsed.outline) < 3:
-            continue
         row: dict[str, Any] = {"document": path.name, "pages": parsed.page_count,
                                "in_training": parsed.content_hash in trained_on}
         for detector in (*BENCH_DETECTORS, "default"):

@@ -29,11 +29,11 @@ from ..library.catalogue import delete_document
 from ..llm.factory import Models
 from ..parsing.pymupdf_parser import parse_pdf
 from ..tree.build import build_tree
-from ..tree.detect import detect_headings
+from ..tree.detect import Detector, detect_headings
 
 
 async def bench_ingest(graph: GraphClient, paths: list[Path], *, tables: str = "layout",
-                       workers: int = 1) -> dict[str, Any]:
+                       workers: int = 1, headings: Detector = "auto") -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for path in paths:
         began = time.perf_counter()
@@ -44,8 +44,8 @@ async def bench_ingest(graph: GraphClient, paths: list[Path], *, tables: str = "
             continue
         parse_s = time.perf_counter() - began
         began = time.perf_counter()
-        headings, source, _ = await detect_headings(parsed)
-        tree = build_tree(parsed, headings, source)
+        found, source, _ = await detect_headings(parsed, detector=headings, workers=workers)
+        tree = build_tree(parsed, found, source)
         tree_s = time.perf_counter() - began
         await delete_document(graph, tree.doc_key)
         stats = await write_tree(graph, tree, parsed, {"name": path.name, "title": tree.root.title})
@@ -62,7 +62,8 @@ async def bench_ingest(graph: GraphClient, paths: list[Path], *, tables: str = "
     write = sum(r["write_s"] for r in ok)
     written = sum(r["nodes"] + r["relationships"] for r in ok)
     return {
-        "tables_mode": tables, "parse_workers": workers, "documents": len(ok), "failed": len(rows) - len(ok), "pages": pages,
+        "tables_mode": tables, "headings": headings,
+        "parse_workers": workers, "documents": len(ok), "failed": len(rows) - len(ok), "pages": pages,
         "tables": sum(r["tables"] for r in ok),
         "parse_pages_per_s": round(pages / parse, 1) if parse else None,
         "write_items_per_s": round(written / write) if write else None,

@@ -74,7 +74,8 @@ def test_entity_graph_projects_the_documents_entities_and_is_dropped(rag: BookRA
     for entity in entities.itertuples():
         expected = by_key[entity.key]
         assert (entity.degree, entity.mentions) == (expected["degree"], expected["mentions"]), entity
-        assert entity.chapter == home_chapter(expected["chapters"]), entity
+        chapter = None if entity.chapter != entity.chapter else entity.chapter  # pandas gives NaN for a null
+        assert chapter == home_chapter(expected["chapters"]), entity  # None: mentioned before any chapter
     assert entities.chapter.notna().sum() > len(rows) / 2
 
 
