@@ -30,7 +30,7 @@ from ..llm.chat import ChatModel
 from ..parsing.blocks import OutlineEntry, ParsedDocument
 from ..parsing.limits import read_outline
 from ..parsing.pymupdf_parser import open_pdf, parse_pdf
-from ..tree.detect import DETECTORS, Detector, offline_headings
+from ..tree.detect import Detector, offline_headings
 from ..tree.headings import MIN_OUTLINE, from_llm, similarity
 from ..tree.learned import HeadingModel
 from ..tree.model import Heading
@@ -133,5 +133,3 @@ def leave_one_family_out(corpus: list[tuple[Path, str]], *, layout_pages: int = 
         families[family] = summary
     return families
 
-
-__all__ = ["DETECTORS", "bench_headings", "leave_one_family_out", "score"]

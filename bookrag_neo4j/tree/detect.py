@@ -33,7 +33,6 @@ from .model import Heading
 log = logging.getLogger(__name__)
 
 Detector = Literal["auto", "learned", "layout", "heuristic"]
-DETECTORS: tuple[Detector, ...] = ("auto", "learned", "layout", "heuristic")
 AUTO_LAYOUT_SHARE = 0.25  # auto reads at most this share of a document's pages with the layout model
 UNSURE = (0.15, 0.85)  # heading probabilities the classifier is unsure about
 

@@ -81,7 +81,7 @@ def labelled(path: Path, family: str, *, layout_pages: int = 0) -> Labelled | No
         return None
     if len(parsed.outline) < MIN_OUTLINE:
         return None
-    targets = [h for h in from_outline(parsed)]
+    targets = from_outline(parsed)
     own = {h.position: h.level for h in targets if h.consumes}
     mixed = {h.position for h in targets if not h.consumes}
     if len(own) < MIN_MATCHED * len(parsed.outline):
