@@ -50,22 +50,22 @@ def bookmarked_pdf(path: Path, seed: int, style: int) -> Path:
         spare = page.insert_textbox(box, text, fontname=font, fontsize=size)
         y += 400 - spare + 4
 
+    def heading(level: int, text: str, font: str, size: float, gap: float) -> None:
+        """A heading and its bookmark, on a new page when fewer than ~3 lines of body text would follow it."""
+        nonlocal page, y
+        if y > (560 if level == 1 else 600):
+            page, y = pdf.new_page(), 72.0
+        toc.append([level, text, page.number + 1])
+        write(text, font, size, gap)
+
     write(_paragraph(rng), "helv", 10, 0)
     for c in range(1, 5):
         title = f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} {c}"
-        shown = f"{c} {title}" if numbered else title
-        if y > 560:
-            page, y = pdf.new_page(), 72.0
-        toc.append([1, shown, page.number + 1])
-        write(shown, h1_font, h1_size, 18)
+        heading(1, f"{c} {title}" if numbered else title, h1_font, h1_size, 18)
         for s in range(1, 3):
             write(_paragraph(rng), "helv", 10, 4)
             sub = f"{rng.choice(WORDS).capitalize()} of {rng.choice(WORDS)}"
-            sub_shown = f"{c}.{s} {sub}" if numbered else sub
-            if y > 600:
-                page, y = pdf.new_page(), 72.0
-            toc.append([2, sub_shown, page.number + 1])
-            write(sub_shown, h2_font, h2_size, 10)
+            heading(2, f"{c}.{s} {sub}" if numbered else sub, h2_font, h2_size, 10)
             write(_paragraph(rng), "helv", 10, 4)
     pdf.set_toc(toc)
     pdf.save(path)
