@@ -21,9 +21,10 @@ import asyncio
 import logging
 import time
 from collections import Counter
+from collections.abc import Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -53,6 +54,21 @@ from .store import row_count, write_tree
 log = logging.getLogger(__name__)
 
 EMBED_BATCH = 256
+
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+async def side_by_side(first: Coroutine[Any, Any, A], second: Coroutine[Any, Any, B]) -> tuple[A, B]:
+    """Both results; a failure in one cancels the other and is raised as it is (``Neo4jUnavailableError``, not an
+    ``ExceptionGroup`` around it), so callers catch the package's own errors."""
+    try:
+        async with asyncio.TaskGroup() as group:
+            one, two = group.create_task(first), group.create_task(second)
+    except BaseExceptionGroup as failed:
+        error = failed.exceptions[0]
+        raise error from error.__cause__
+    return one.result(), two.result()
 
 
 class IndexReport(BaseModel):
@@ -128,10 +144,8 @@ class Indexer:
                     report.seconds["embed"] = round(time.perf_counter() - began, 3)
                 return embedded
 
-            async with asyncio.TaskGroup() as group:  # a failure in one cancels the other
-                embedding = group.create_task(timed_embed())
-                building = group.create_task(self.build_graph(report.doc_key, force=force))
-            report.embedded, report.graph = embedding.result(), building.result()
+            report.embedded, report.graph = await side_by_side(timed_embed(), self.build_graph(report.doc_key,
+                                                                                                force=force))
         elif graph:
             report.graph = await self.build_graph(report.doc_key, force=force)
         if layout:

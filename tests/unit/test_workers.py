@@ -3,6 +3,7 @@ loop (retries, siblings' settled documents), the parent's tally, the CLI's lines
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -13,9 +14,9 @@ from typer.testing import CliRunner
 from bookrag_neo4j.cli import app
 from bookrag_neo4j.cli.indexing import event_line, summary_line
 from bookrag_neo4j.cli.library import check_workers
-from bookrag_neo4j.errors import DocumentError
+from bookrag_neo4j.errors import DocumentError, Neo4jUnavailableError
 from bookrag_neo4j.index.leases import heartbeat_interval, worker_id
-from bookrag_neo4j.index.pipeline import IndexReport
+from bookrag_neo4j.index.pipeline import IndexReport, side_by_side
 from bookrag_neo4j.index.workers import (
     DocumentOutcome,
     WorkerEvent,
@@ -161,3 +162,30 @@ async def test_index_many_checks_its_arguments_before_connecting(tmp_path: Path)
         await aindex_many(settings, [tmp_path / "a.pdf"], workers=0)
     with pytest.raises(DocumentError, match="no PDF"):
         await aindex_many(settings, [])
+
+
+async def test_side_by_side_raises_the_failure_itself_and_cancels_the_other() -> None:
+    """Embeddings and the graph run side by side; Neo4j going away in one must reach the caller as the package's
+    own error (what the SDK documents and callers catch), not as an ExceptionGroup, and stop the other."""
+    cancelled = asyncio.Event()
+
+    async def slow() -> int:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+        return 1
+
+    async def fails() -> int:
+        await asyncio.sleep(0)
+        try:
+            raise ConnectionRefusedError("17687")
+        except ConnectionRefusedError as exc:
+            raise Neo4jUnavailableError("Neo4j is not reachable") from exc
+
+    with pytest.raises(Neo4jUnavailableError) as caught:
+        await side_by_side(slow(), fails())
+    assert cancelled.is_set()
+    assert isinstance(caught.value.__cause__, ConnectionRefusedError)  # its cause is kept
+    assert await side_by_side(asyncio.sleep(0, "a"), asyncio.sleep(0, 2)) == ("a", 2)
