@@ -283,30 +283,35 @@ def bench_headings_cmd(
     llm: Annotated[bool, typer.Option(help="Also score LLM section filtering (needs a configured LLM).")] = False,
     corpus: Annotated[Path | None, typer.Option(
         help="Also train without each family of this corpus (FAMILY=PATH lines) and score on it.")] = None,
+    detectors: Annotated[str, typer.Option(help="The detectors to score beside the default, comma-separated.")] = (
+        "heuristic,learned,layout"),
     as_json: JsonOpt = False,
 ) -> None:
     """Section detection with the outline hidden, scored against the outline: precision, recall, F1, levels, for
     each detector (heuristic, learned, layout) and the default (BOOKRAG_HEADINGS)."""
-    from ..eval.bench_headings import bench_headings, leave_one_family_out
+    from ..eval.bench_headings import BENCH_DETECTORS, bench_headings, leave_one_family_out
     from ..llm.factory import build_llm
     from ..tree.training import corpus_paths
     from .train import corpus_arguments
 
     settings = settings_for()
+    chosen = tuple(d.strip() for d in detectors.split(",") if d.strip())
+    if unknown := [d for d in chosen if d not in BENCH_DETECTORS]:
+        raise typer.BadParameter(f"unknown detector {', '.join(unknown)}; choose from {', '.join(BENCH_DETECTORS)}")
     model = build_llm(settings) if llm else None
     with console.status("Detecting sections..."):
         rows = asyncio.run(bench_headings(pdf_paths(paths), model, default=settings.headings,
-                                          workers=settings.parse_workers))
+                                          workers=settings.parse_workers, detectors=chosen))
     families = None
     if corpus is not None:
         with console.status("Leave one family out...") as status:
             families = leave_one_family_out(corpus_paths(corpus_arguments([], corpus)), workers=settings.parse_workers,
                                             progress=status.update)
-    detectors = ("heuristic", "learned", "layout", "default", *(["llm"] if llm else []))
+    columns = (*chosen, "default", *(["llm"] if llm else []))
     render({"default_detector": settings.headings, "documents": rows, "leave_one_family_out": families},
-           ("document", "pages", "outline", *(f"{d} F1/levels" for d in detectors), "trained on"),
+           ("document", "pages", "outline", *(f"{d} F1/levels" for d in columns), "trained on"),
            ((r["document"][:40], r["pages"], r["default"]["outline"],
-             *(f"{r[d]['f1']:.3f} / {r[d]['level_accuracy']:.3f}" for d in detectors), "yes" if r["in_training"] else "")
+             *(f"{r[d]['f1']:.3f} / {r[d]['level_accuracy']:.3f}" for d in columns), "yes" if r["in_training"] else "")
             for r in rows), as_json)
     if families and not as_json:
         render(None, ("held-out family", "documents", "learned F1/levels", "auto F1/levels", "heuristic F1/levels"),

@@ -37,6 +37,8 @@ def train_headings(
     layout_pages: Annotated[int, typer.Option(help="Pages a document read by the layout model, so that the "
                                                    "classifier learns its classes (0: none).")] = 12,
     stages: Annotated[int, typer.Option(help="Boosting stages of each model.")] = 100,
+    folds: Annotated[int, typer.Option(help="Cross-validation folds over the documents that choose the decision "
+                                            "threshold (below 2: 0.5).")] = 5,
 ) -> None:
     """Train the heading classifier from PDFs whose bookmarks mark their headings; use it with
     BOOKRAG_HEADING_MODEL=OUT."""
@@ -50,8 +52,8 @@ def train_headings(
             if (doc := labelled(path, family, layout_pages=layout_pages)) is not None:
                 docs.append(doc)
         status.update("Training...")
-        model = fit(docs, stages=stages, progress=console.print)
+        model = fit(docs, stages=stages, folds=folds, progress=console.print)
     model.training.update({"layout_pages": layout_pages, "corpus": str(corpus) if corpus else None})
     model.save(out)
     console.print(f"{len(docs)} of {len(found)} PDFs taught the model ({model.training['headings']} headings); "
-                  f"written to {out}")
+                  f"threshold {model.threshold:.2f}; written to {out}")

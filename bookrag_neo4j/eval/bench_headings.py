@@ -76,9 +76,10 @@ def _timed(parsed: ParsedDocument, run: Callable[[ParsedDocument], list[Heading]
 
 
 async def bench_headings(paths: list[Path], llm: ChatModel | None = None, *, default: Detector = "auto",
-                         workers: int = 0) -> list[dict[str, Any]]:
-    """One row a PDF with an outline: ``document``, ``pages``, ``in_training``, then one key per detector and
-    ``default`` (each: outline, detected, matched, precision, recall, f1, level_accuracy, seconds)."""
+                         workers: int = 0, detectors: tuple[Detector, ...] = BENCH_DETECTORS) -> list[dict[str, Any]]:
+    """One row a PDF with an outline: ``document``, ``pages``, ``in_training``, then one key per detector of
+    ``detectors`` and ``default`` (each: outline, detected, matched, precision, recall, f1, level_accuracy,
+    seconds)."""
     trained_on = {d["sha256"] for d in HeadingModel.shipped().training.get("documents", [])}
     rows = []
     for path in paths:
@@ -89,7 +90,7 @@ async def bench_headings(paths: list[Path], llm: ChatModel | None = None, *, def
         parsed = await asyncio.to_thread(parse_pdf, path, tables="layout", workers=workers)
         row: dict[str, Any] = {"document": path.name, "pages": parsed.page_count,
                                "in_training": parsed.content_hash in trained_on}
-        for detector in (*BENCH_DETECTORS, "default"):
+        for detector in (*detectors, "default"):
             chosen = default if detector == "default" else detector
             row[detector] = await asyncio.to_thread(
                 _timed, parsed, lambda doc, d=chosen: offline_headings(doc, d, workers)[0])

@@ -19,7 +19,7 @@ from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
 from bookrag_neo4j.tree.detect import detect_headings
 from bookrag_neo4j.tree.headings import from_layout
 from bookrag_neo4j.tree.learned import HeadingModel, from_learned
-from bookrag_neo4j.tree.training import corpus_paths, fit, labelled
+from bookrag_neo4j.tree.training import THRESHOLDS, corpus_paths, fit, labelled
 
 from ..helpers.pdfs import R_INTRO, need
 
@@ -82,6 +82,10 @@ def test_a_classifier_trained_on_bookmarked_pdfs_finds_a_held_back_documents_hea
     found = score(from_learned(hidden, model), held_back.outline)
     assert found["f1"] >= 0.9 and found["level_accuracy"] >= 0.9, found
     assert model.training["documents"][0]["sha256"] == train[0].sha256
+    cross_validated = model.training["cross_validated_f1"]  # the threshold: the best out-of-fold mean F1
+    assert set(cross_validated) == {f"{t:.2f}" for t in THRESHOLDS}
+    assert cross_validated[f"{model.threshold:.2f}"] == max(cross_validated.values()) > 0.8
+    assert fit(train, stages=40, folds=0).threshold == 0.5
 
 
 def test_the_exported_trees_score_as_scikit_learn_does(tmp_path: Path) -> None:
@@ -131,6 +135,9 @@ def test_bench_headings_json_has_the_default_detector(tmp_path: Path) -> None:
     assert report["default_detector"] == "auto"
     assert {"heuristic", "learned", "layout", "default"} <= row.keys() and row["default"]["outline"] == 12
     assert row["in_training"] is False and row["default"]["f1"] >= 0.8
+    only = json.loads(CliRunner().invoke(app, ["bench", "headings", str(pdf), "--detectors", "learned", "--json"]).output)
+    assert only["documents"][0].keys() >= {"learned", "default"} and "layout" not in only["documents"][0]
+    assert CliRunner().invoke(app, ["bench", "headings", str(pdf), "--detectors", "magic"]).exit_code != 0
 
 
 def test_families_come_from_the_arguments(tmp_path: Path) -> None:
