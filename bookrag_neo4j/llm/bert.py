@@ -17,7 +17,6 @@ then uses sentence-transformers.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -95,8 +94,8 @@ class BertEncoder:
                 return t.view(batch, length, self.heads, size).transpose(1, 2)
 
             q, k, v = (heads(self._linear(x, f"{prefix}.attention.self.{p}")) for p in ("query", "key", "value"))
-            scores = q @ k.transpose(-1, -2) / math.sqrt(size) + additive
-            context = (scores.softmax(dim=-1) @ v).transpose(1, 2).reshape(batch, length, self.dimension)
+            context = f.scaled_dot_product_attention(q, k, v, attn_mask=additive)  # softmax(qkᵀ/√d + mask) v
+            context = context.transpose(1, 2).reshape(batch, length, self.dimension)
             x = self._norm(self._linear(context, f"{prefix}.attention.output.dense") + x,
                            f"{prefix}.attention.output.LayerNorm")
             inner = f.gelu(self._linear(x, f"{prefix}.intermediate.dense"))
