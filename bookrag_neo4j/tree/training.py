@@ -4,7 +4,8 @@ For each PDF with an outline (3 or more entries), the block that each bookmark p
 does, :func:`~bookrag_neo4j.tree.headings.from_outline`) is a heading of the bookmark's level, and the other
 candidate blocks are not. A block that holds a bookmark's title *and* more text is left out (neither label
 fits), and so is a document whose bookmarks match fewer than ``MIN_MATCHED`` of its blocks (bookmarks that
-point at pages, not at headings). Each document weighs the same, however long.
+point at pages, not at headings). Each document weighs the same, however long. The decision threshold is
+chosen by cross-validation over documents (:func:`choose_threshold`).
 
 Documents come in **families** (``manuals``, ``papers``, ``10-K`` ...): ``bookrag train headings
 manuals=DIR papers=DIR2``. The families are what leave-one-family-out evaluation holds out
