@@ -87,12 +87,12 @@ class BertEncoder:
         x = self._norm(x, "embeddings.LayerNorm")
         additive = (1.0 - mask[:, None, None, :].to(x.dtype)) * torch.finfo(x.dtype).min
         size = self.dimension // self.heads
+
+        def heads(t: Any) -> Any:  # (batch, length, hidden) -> (batch, heads, length, size)
+            return t.view(batch, length, self.heads, size).transpose(1, 2)
+
         for n in range(self.layers):
             prefix = f"encoder.layer.{n}"
-
-            def heads(t: Any) -> Any:
-                return t.view(batch, length, self.heads, size).transpose(1, 2)
-
             q, k, v = (heads(self._linear(x, f"{prefix}.attention.self.{p}")) for p in ("query", "key", "value"))
             context = f.scaled_dot_product_attention(q, k, v, attn_mask=additive)  # softmax(qkᵀ/√d + mask) v
             context = context.transpose(1, 2).reshape(batch, length, self.dimension)

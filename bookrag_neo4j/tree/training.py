@@ -166,10 +166,10 @@ def fit(corpus: list[Labelled], *, stages: int = 100, folds: int = FOLDS,
     threshold, cross_validated = 0.5, {}
     if 2 <= folds <= len(corpus):
         threshold, cross_validated = choose_threshold(corpus, stages=stages, folds=folds, progress=progress)
-    y = np.concatenate([d.heading for d in corpus])
+    candidates, headings = sum(len(d.x) for d in corpus), sum(int(d.heading.sum()) for d in corpus)
     if progress:
-        progress(f"heading model: {sum(len(d.x) for d in corpus)} candidates, {int(y.sum())} headings, "
-                 f"{len(corpus)} documents, threshold {threshold:.2f}")
+        progress(f"heading model: {candidates} candidates, {headings} headings, {len(corpus)} documents, "
+                 f"threshold {threshold:.2f}")
     heading = _heading_trees(corpus, stages)
     rows = [(level_features(d.x[d.heading == 1]), d.level[d.heading == 1], d) for d in corpus if d.heading.any()]
     lx = np.vstack([r[0] for r in rows])
@@ -179,8 +179,8 @@ def fit(corpus: list[Labelled], *, stages: int = 100, folds: int = FOLDS,
         progress(f"level model: {len(lx)} headings")
     level = _boosted(lx, ly, lw, stages) if len(set(ly.tolist())) > 1 else Trees(0.0, [], [int(ly[0])])
     training = {
-        "trained_at": datetime.now(UTC).isoformat(timespec="seconds"), "candidates": int(len(y)),
-        "headings": int(y.sum()), "stages": stages, "folds": folds, "cross_validated_f1": cross_validated,
+        "trained_at": datetime.now(UTC).isoformat(timespec="seconds"), "candidates": candidates,
+        "headings": headings, "stages": stages, "folds": folds, "cross_validated_f1": cross_validated,
         "documents": [{"name": d.name, "family": d.family, "sha256": d.sha256, "pages": d.pages} for d in corpus],
     }
     return HeadingModel(heading=heading, level=level, threshold=threshold, version=VERSION, training=training)
