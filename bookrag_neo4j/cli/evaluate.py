@@ -291,6 +291,7 @@ def bench_headings_cmd(
     each detector (heuristic, learned, layout) and the default (BOOKRAG_HEADINGS)."""
     from ..eval.bench_headings import BENCH_DETECTORS, bench_headings, leave_one_family_out
     from ..llm.factory import build_llm
+    from ..tree.learned import HeadingModel
     from ..tree.training import corpus_paths
     from .train import corpus_arguments
 
@@ -301,7 +302,8 @@ def bench_headings_cmd(
     model = build_llm(settings) if llm else None
     with console.status("Detecting sections..."):
         rows = asyncio.run(bench_headings(pdf_paths(paths), model, default=settings.headings,
-                                          workers=settings.parse_workers, detectors=chosen))
+                                          workers=settings.parse_workers, detectors=chosen,
+                                          model=HeadingModel.shipped(settings.heading_model)))
     families = None
     if corpus is not None:
         with console.status("Leave one family out...") as status:

@@ -76,11 +76,13 @@ def _timed(parsed: ParsedDocument, run: Callable[[ParsedDocument], list[Heading]
 
 
 async def bench_headings(paths: list[Path], llm: ChatModel | None = None, *, default: Detector = "auto",
-                         workers: int = 0, detectors: tuple[Detector, ...] = BENCH_DETECTORS) -> list[dict[str, Any]]:
+                         workers: int = 0, detectors: tuple[Detector, ...] = BENCH_DETECTORS,
+                         model: HeadingModel | None = None) -> list[dict[str, Any]]:
     """One row a PDF with an outline: ``document``, ``pages``, ``in_training``, then one key per detector of
     ``detectors`` and ``default`` (each: outline, detected, matched, precision, recall, f1, level_accuracy,
-    seconds)."""
-    trained_on = {d["sha256"] for d in HeadingModel.shipped().training.get("documents", [])}
+    seconds). ``model``: the heading classifier (default: the shipped one)."""
+    model = model or HeadingModel.shipped()
+    trained_on = {d["sha256"] for d in model.training.get("documents", [])}
     rows = []
     for path in paths:
         pdf, _ = open_pdf(path)
@@ -93,11 +95,12 @@ async def bench_headings(paths: list[Path], llm: ChatModel | None = None, *, def
         for detector in (*detectors, "default"):
             chosen = default if detector == "default" else detector
             row[detector] = await asyncio.to_thread(
-                _timed, parsed, lambda doc, d=chosen: offline_headings(doc, d, workers)[0])
+                _timed, parsed, lambda doc, d=chosen: offline_headings(doc, d, workers, model)[0])
         if llm is not None:
             began = time.perf_counter()
             hidden = _hidden(parsed)
-            headings, failed = await from_llm(hidden, llm, fallback=offline_headings(hidden, default, workers)[0])
+            headings, failed = await from_llm(hidden, llm,
+                                              fallback=offline_headings(hidden, default, workers, model)[0])
             row["llm"] = {**score(headings, parsed.outline), "failed_batches": failed,
                           "seconds": round(time.perf_counter() - began, 1)}
         rows.append(row)

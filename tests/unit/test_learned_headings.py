@@ -138,6 +138,14 @@ def test_bench_headings_json_has_the_default_detector(tmp_path: Path) -> None:
     only = json.loads(CliRunner().invoke(app, ["bench", "headings", str(pdf), "--detectors", "learned", "--json"]).output)
     assert only["documents"][0].keys() >= {"learned", "default"} and "layout" not in only["documents"][0]
     assert CliRunner().invoke(app, ["bench", "headings", str(pdf), "--detectors", "magic"]).exit_code != 0
+    # BOOKRAG_HEADING_MODEL: the bench scores (and marks in_training by) that model, not the shipped one
+    mine = HeadingModel.shipped()
+    mine = dataclasses.replace(mine, training={"documents": [{"sha256": parse_pdf(pdf, tables="off").content_hash}]})
+    mine.save(tmp_path / "mine.json")
+    other = CliRunner().invoke(app, ["bench", "headings", str(pdf), "--detectors", "learned", "--json"],
+                               env={"BOOKRAG_HEADING_MODEL": str(tmp_path / "mine.json")})
+    assert other.exit_code == 0, other.output
+    assert json.loads(other.output)["documents"][0]["in_training"] is True
 
 
 def test_families_come_from_the_arguments(tmp_path: Path) -> None:
