@@ -125,6 +125,7 @@ def bench_ingest_cmd(
     --all-stages every stage of the pipeline."""
     from ..eval.bench_ingest import bench_ingest, bench_ingest_all_stages
     from ..parsing.table_pool import pool_size
+    from ..tree.learned import HeadingModel
 
     pdfs = pdf_paths(paths)
     rag = library(instance)
@@ -134,7 +135,8 @@ def bench_ingest_cmd(
         if all_stages:
             return await bench_ingest_all_stages(graph, rag.settings, rag.models, pdfs)
         return await bench_ingest(graph, pdfs, tables=tables, workers=rag.settings.parse_workers,
-                                  headings=headings)  # type: ignore[arg-type]
+                                  headings=headings,  # type: ignore[arg-type]
+                                  model=HeadingModel.shipped(rag.settings.heading_model))
 
     with console.status(f"Indexing {len(pdfs)} PDFs..."):
         report = run_with_graph(rag, work)

@@ -30,10 +30,12 @@ from ..llm.factory import Models
 from ..parsing.pymupdf_parser import parse_pdf
 from ..tree.build import build_tree
 from ..tree.detect import Detector, detect_headings
+from ..tree.learned import HeadingModel
 
 
 async def bench_ingest(graph: GraphClient, paths: list[Path], *, tables: str = "layout",
-                       workers: int = 1, headings: Detector = "auto") -> dict[str, Any]:
+                       workers: int = 1, headings: Detector = "auto",
+                       model: HeadingModel | None = None) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for path in paths:
         began = time.perf_counter()
@@ -44,7 +46,7 @@ async def bench_ingest(graph: GraphClient, paths: list[Path], *, tables: str = "
             continue
         parse_s = time.perf_counter() - began
         began = time.perf_counter()
-        found, source, _ = await detect_headings(parsed, detector=headings, workers=workers)
+        found, source, _ = await detect_headings(parsed, detector=headings, workers=workers, model=model)
         tree = build_tree(parsed, found, source)
         tree_s = time.perf_counter() - began
         await delete_document(graph, tree.doc_key)
