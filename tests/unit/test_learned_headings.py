@@ -11,15 +11,17 @@ from pathlib import Path
 
 import numpy as np
 import pymupdf
+import pytest
 from typer.testing import CliRunner
 
 from bookrag_neo4j.cli import app
+from bookrag_neo4j.errors import DocumentError
 from bookrag_neo4j.eval.bench_headings import score
 from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
 from bookrag_neo4j.tree.detect import detect_headings
 from bookrag_neo4j.tree.headings import from_layout
-from bookrag_neo4j.tree.learned import HeadingModel, from_learned
-from bookrag_neo4j.tree.training import THRESHOLDS, corpus_paths, fit, labelled
+from bookrag_neo4j.tree.learned import FEATURES, HeadingModel, from_learned
+from bookrag_neo4j.tree.training import THRESHOLDS, Labelled, choose_threshold, corpus_paths, fit, labelled
 
 from ..helpers.pdfs import R_INTRO, need
 
@@ -154,3 +156,20 @@ def test_families_come_from_the_arguments(tmp_path: Path) -> None:
     bookmarked_pdf(folder / "a.pdf", seed=1, style=0)
     one = bookmarked_pdf(tmp_path / "b.pdf", seed=2, style=1)
     assert corpus_paths([str(folder), f"papers={one}"]) == [(folder / "a.pdf", "manuals"), (one, "papers")]
+
+
+def _document(sha: str, heading: list[int]) -> Labelled:
+    """A training document whose headings have every feature at 1.0 and body lines at 0.0."""
+    labels = np.asarray(heading, dtype=np.int64)
+    x = np.repeat(labels.astype(np.float32)[:, None], len(FEATURES), axis=1)
+    return Labelled(sha, "reports", sha, 1, x, labels, labels, None)  # type: ignore[arg-type]
+
+
+def test_a_fold_trained_on_headings_only_scores_and_a_corpus_of_one_class_is_refused() -> None:
+    # sorted by sha, "a" and "f" share fold 0 of 5: the four documents it trains on have headings only (CI, 888f800)
+    corpus = [_document("a", [1, 0, 0]), *(_document(s, [1, 1]) for s in "bcde"), _document("f", [1, 0, 0])]
+    threshold, mean_f1 = choose_threshold(corpus, stages=5, folds=5)
+    assert threshold in THRESHOLDS and set(mean_f1) == {f"{t:.2f}" for t in THRESHOLDS}
+    assert fit(corpus, stages=5).threshold == threshold
+    with pytest.raises(DocumentError, match="a classifier needs both"):
+        fit([_document(s, [1, 1]) for s in "bcde"], stages=5)
