@@ -1,13 +1,16 @@
 """Entity names: the normalised identity key, simple singulars, acronyms.
 
     name_key("Large Language Models", "CONCEPT")   # 'large language model|CONCEPT'
+    name_key("Foot Locker, Inc.’s", "ORGANIZATION")  # 'foot locker|ORGANIZATION'
     is_acronym("LLM", "Large Language Model")      # True
 
 The identity of an entity inside a document is its normalised name plus its type (as in the paper's
 reference code). Normalisation is deliberate: case folded, punctuation between words turned into spaces
 but kept inside tokens that need it ("GPT-4" -> "gpt-4", "U.S." -> "u.s"), possessive "'s" dropped, and
 each word reduced to a simple singular ("policies" -> "policy"; words ending in -ss/-us/-is and short words
-are left alone). Exact identity is what basic ER uses and what gradient ER checks before any lookup.
+are left alone). The identity also drops a company's legal form ("Inc.", "Corp.", "LLP": "KPMG LLP" is "KPMG").
+Exact identity is what basic ER uses, what gradient ER checks before any lookup and what links a question's
+entities to the graph's.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from functools import lru_cache
 
 _SPLIT = re.compile(r"[\s,;:/()\[\]{}\"“”‘’]+|(?<!\w)['.-]|['.-](?!\w)")
 _STOP = {"of", "and", "the", "for", "in", "on", "to", "a", "an", "&"}
+_LEGAL_FORMS = {"inc", "incorporated", "corp", "corporation", "ltd", "llc", "llp", "lp", "l.p", "plc", "co", "gmbh"}
 
 
 def _singular(word: str) -> str:
@@ -34,14 +38,22 @@ def _singular(word: str) -> str:
 @lru_cache(maxsize=1 << 16)  # entity resolution normalises the same names again and again
 def normalise(name: str) -> str:
     """Lower case, punctuation between words removed, possessives dropped, words singular."""
-    text = name.lower().replace("'s ", " ").removesuffix("'s")
+    text = name.lower().replace("’", "'").replace("'s ", " ").removesuffix("'s")
     words = [w.strip(".-'") for w in _SPLIT.split(text)]
     return " ".join(_singular(w) for w in words if w)
 
 
+def identity(name: str) -> str:
+    """The normalised name without a trailing legal form (kept when it is the whole name)."""
+    words = normalise(name).split()
+    while len(words) > 1 and words[-1] in _LEGAL_FORMS:
+        words.pop()
+    return " ".join(words)
+
+
 def name_key(name: str, entity_type: str) -> str:
-    """The identity of an entity in its document: normalised name and type."""
-    return f"{normalise(name)}|{entity_type}"
+    """The identity of an entity in its document: :func:`identity` of its name, and its type."""
+    return f"{identity(name)}|{entity_type}"
 
 
 def initials(name: str) -> str:

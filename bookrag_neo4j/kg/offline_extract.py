@@ -52,10 +52,12 @@ _PRONOUNS = {"it", "they", "we", "you", "i", "he", "she", "them", "us", "this", 
 
 
 def _clean(text: str) -> str:
+    """The name without leading determiners, a trailing possessive, quotes or punctuation at either end."""
     text = " ".join(text.split())
     while _LEADING.match(text):
         text = _LEADING.sub("", text, count=1)
-    return text.strip(" .,;:()[]\"'>#*")
+    text = re.sub(r"['’]s$", "", text.strip(" ”’\"'"))
+    return text.strip(" .,;:()[]\"'>#*“”‘’")
 
 
 def _trim(chunk: Any) -> Any:
@@ -99,7 +101,7 @@ class SpacyExtractor:
     @property
     def fingerprint(self) -> str:
         """Identifies this extractor's output (keys the per-node extraction store)."""
-        return f"spacy:{self.model or SPACY_PACKAGE}:{self.window}:{self.max_words}:trim3"
+        return f"spacy:{self.model or SPACY_PACKAGE}:{self.window}:{self.max_words}:trim4"
 
     def extract_sync(self, texts: Sequence[str | Passage]) -> list[Extraction]:
         texts = [t.text if isinstance(t, Passage) else t for t in texts]

@@ -4,7 +4,7 @@ The paper scores candidates with a cross-encoder reranker. Two scorers implement
 
 - :class:`RerankerScorer` asks the configured reranker (a cross-encoder or an HTTP ``/rerank`` endpoint) with
   "name (type): description" on both sides; its scores must be probabilities in [0, 1].
-- :class:`NameScorer`, the offline default, needs no model download. A normalised-identical name scores 1.0;
+- :class:`NameScorer`, the offline default, needs no model download. The same identity (:func:`~.names.identity`) scores 1.0;
   an acronym of the other's initials ("SEC" / "Securities and Exchange Commission") 0.9 (0.8 for two
   letters); otherwise the cosine of the two name embeddings, sharpened to ``((cos - 0.5) / 0.5) ** 2`` so
   that only near-duplicates score high (cos 0.95 -> 0.81, 0.85 -> 0.49, 0.7 -> 0.16), and halved when the
@@ -28,7 +28,7 @@ from typing import Protocol
 import numpy as np
 
 from ..llm.reranker import Reranker
-from .names import is_acronym, normalise
+from .names import identity, is_acronym, normalise
 
 GENERIC_TYPES = {"CONCEPT"}
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*[A-Za-z]?")
@@ -56,7 +56,7 @@ class EntityScorer(Protocol):
 
 
 def _head(name: str) -> str:
-    words = normalise(name).split()
+    words = identity(name).split()
     return words[-1] if words else ""
 
 
@@ -86,13 +86,13 @@ def types_compatible(a: str, b: str) -> bool:
 class NameScorer:
     """Offline scorer: normalised names, acronyms, sharpened embedding cosine, type compatibility."""
 
-    fingerprint = "names-4"
+    fingerprint = "names-5"
 
     def __init__(self, *, acronym_score: float = 0.9) -> None:
         self.acronym_score = acronym_score
 
     def pair(self, new: EntityView, other: EntityView) -> float:
-        if normalise(new.name) == normalise(other.name):
+        if identity(new.name) == identity(other.name):
             score = 1.0
         elif incompatible(new, other):
             score = 0.0

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ModelError
 from ..kg.llm_extract import clean_extraction
-from ..kg.names import normalise
+from ..kg.names import identity
 from ..kg.offline_extract import SpacyExtractor
 from ..kg.types import Extraction
 from ..llm.prompts import render_prompt
@@ -54,9 +54,9 @@ async def question_entities(ctx: RunContext, question: str) -> list[str]:
 
 @operator("Extract", family="query", params=QuestionParams)
 async def extract(ctx: RunContext, p: QuestionParams) -> Entities:
-    """Question entities (LLM, else spaCy) linked to the scope's graph entities: the same normalised name, or
-    an embedding within the link threshold, exactly over each document's entities (its in-memory graph copy),
-    so that the links do not depend on what else the library holds."""
+    """Question entities (LLM, else spaCy) linked to the scope's graph entities: the same identity
+    (:func:`~bookrag_neo4j.kg.names.identity`), or an embedding within the link threshold, exactly over each
+    document's entities (its in-memory graph copy), so that the links do not depend on what else the library holds."""
     with model_time():
         names = await question_entities(ctx, p.question)
         vectors = await ctx.models.embedder.embed(names) if names else []
@@ -66,7 +66,7 @@ async def extract(ctx: RunContext, p: QuestionParams) -> Entities:
     graphs = [await ENTITY_GRAPHS.get(ctx.graph, doc) for doc in ctx.documents]
     seeds: list[str] = []
     for name, vector in zip(names, vectors, strict=True):
-        linked = [hit for whole in graphs for hit in whole.link(normalise(name), vector, top=s.link_per_entity,
+        linked = [hit for whole in graphs for hit in whole.link(identity(name), vector, top=s.link_per_entity,
                                                                  threshold=(1 + s.link_threshold) / 2)]
         seeds += [key for key, _ in sorted(linked, key=lambda hit: -hit[1])[:s.link_per_entity]]
     return Entities(names=names, seeds=list(dict.fromkeys(seeds)))

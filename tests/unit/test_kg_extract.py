@@ -11,7 +11,7 @@ import pytest
 from bookrag_neo4j.errors import ModelError
 from bookrag_neo4j.kg.extract import cells_from_markdown, extract_nodes, node_from_row
 from bookrag_neo4j.kg.llm_extract import LLMExtractor
-from bookrag_neo4j.kg.names import is_acronym, name_key, normalise
+from bookrag_neo4j.kg.names import identity, is_acronym, name_key, normalise
 from bookrag_neo4j.kg.scoring import EntityView, NameScorer
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.parsing.tables import to_markdown
@@ -21,6 +21,7 @@ from bookrag_neo4j.tree.model import TreeNode
 @pytest.mark.parametrize(("a", "b"), [
     ("Large Language Models", "large language model"), ("Policies", "policy"), ("GPT-4", "gpt-4"),
     ("Apple's revenue", "apple revenue"), ("  Net   sales ", "net sale"), ("U.S. Dollars", "u.s dollar"),
+    ("Apple’s revenue", "apple revenue"),
 ])
 def test_normalised_names(a: str, b: str) -> None:
     assert normalise(a) == normalise(b)
@@ -30,6 +31,24 @@ def test_identity_keeps_types_and_different_words_apart() -> None:
     assert name_key("Apple", "ORGANIZATION") != name_key("Apple", "PRODUCT")
     assert normalise("analysis") == "analysis" and normalise("process") == "process"  # -is, -ss kept
     assert normalise("GPT-4") != normalise("GPT 4o")
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Foot Locker, Inc.’s", "FOOT LOCKER"), ("KPMG LLP", "kpmg"), ("Apple Inc.", "Apple Incorporated"),
+    ("Kimberly-Clark Corp.", "kimberly-clark corporation"),
+])
+def test_a_companys_legal_form_is_not_part_of_its_identity(a: str, b: str) -> None:
+    assert name_key(a, "ORGANIZATION") == name_key(b, "ORGANIZATION")
+    assert identity("Inc.") == "inc" and identity("Apple Computer Inc.") != identity("Apple")  # only a trailing form
+
+
+def test_offline_names_lose_possessives_and_quotes() -> None:
+    from bookrag_neo4j.kg.offline_extract import SpacyExtractor
+
+    (found,) = SpacyExtractor().extract_sync(["At Foot Locker, Inc.’s annual meeting, the “Exchange Act” was read."])
+    names = {e.name for e in found.entities}
+    assert "Foot Locker, Inc" in names and "Exchange Act" in names, names
+    assert not any(n[0] in "“”‘’" or n[-1] in "“”‘’" or n.endswith(("’s", "'s")) for n in names), names
 
 
 def test_acronyms() -> None:

@@ -38,7 +38,7 @@ async def test_gradient_er_merges_a_variant_of_an_earlier_node_only() -> None:
     resolver = Resolver("doc", mode="gradient", scorer=NameScorer(), top_k=10, similarity_floor=0.6)
     apple = unit(1, 0.05, 0)
     first = Extraction(entities=[ExtractedEntity(name="Apple Inc.", type="ORGANIZATION"),
-                                 ExtractedEntity(name="Apple Incorporated", type="ORGANIZATION")])
+                                 ExtractedEntity(name="Apple Computer Inc.", type="ORGANIZATION")])
     keys1 = await resolver.add_node("n1", first, [apple, apple])
     assert len(set(keys1.values())) == 2 and resolver.stats.merges == 0  # one node's entities: no candidates
     second = Extraction(entities=[ExtractedEntity(name="APPLE INC.", type="PRODUCT"),
