@@ -24,7 +24,7 @@ from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..retrieval.plan import Plan, PlanStep
 from ..retrieval.replies import QueryCategory
-from .registry import method, prepare_layout
+from .registry import build_once, method, prepare_layout
 
 BUDGET = 10
 
@@ -33,8 +33,7 @@ async def prepare_content_graph(graph: GraphClient, settings: Settings, models: 
     """The preparer of the G²-Reader methods: the content graph (and the layout layer under it), unless built."""
     llm = models.llm if settings.g2_evolution == "llm" else None
     builder = ContentGraphBuilder(graph, settings, models.embedder, llm=llm)
-    if not builder.current(doc):
-        await builder.build(doc.key)
+    await build_once(graph, settings, doc, builder.current, lambda: builder.build(doc.key))
 
 
 def _plan(name: str, question: str, search: list[PlanStep], last: str) -> Plan:

@@ -7,6 +7,7 @@
 * ``kill -9`` of Neo4j during a graph write, restarted at once: the run carries on through the driver's retries
   or stops with ``Neo4jUnavailableError``; after a re-run, the same;
 * two ``bookrag index`` processes on one document at once: the result equals a clean index;
+* four clients asking a document whose layout layer is not built yet, at once: it is built once, all get evidence;
 * a soak: 4 concurrent clients ask 1,000 questions in all (BookRAG and the BM25, dense and hybrid baselines), with
   no error; heap after GC and p95 at start and end.
 """
@@ -187,6 +188,39 @@ async def test_two_indexers_on_one_document_give_a_clean_index(rag: BookRAG, pdf
     assert await database_counts(graph, detailed=True) == clean
     await rag.adelete(key)
     assert await database_counts(graph, detailed=True) == base
+
+
+async def test_askers_arriving_together_build_a_missing_layout_layer_once(settings: Settings, offline_models: Models,
+                                                                          schema, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from bookrag_neo4j.layout.build import LayoutBuilder
+
+    built: list[str] = []
+    original = LayoutBuilder.build
+
+    async def counted(self: LayoutBuilder, doc_key: str, **kwargs: object) -> object:
+        report = await original(self, doc_key, **kwargs)  # type: ignore[arg-type]
+        built.append(report.status)
+        return report
+
+    monkeypatch.setattr(LayoutBuilder, "build", counted)
+    pdf = tiny_pdf(tmp_path / "acme-together.pdf", "Acme Togetherworks", "Ida Quill", "Chile", "pumps")
+    writer = BookRAG(settings.model_copy(update={"llm_provider": "none"}), models=offline_models, use_llm=False)
+    key = (await writer.aindex(pdf, layout=False)).doc_key
+    clients = [BookRAG(writer.settings, models=offline_models, use_llm=False) for _ in range(4)]
+    try:
+        found = await asyncio.gather(*(c.aretrieve("Who leads Acme Togetherworks?", key, method=m)
+                                       for c, m in zip(clients, ("bm25", "dense", "hybrid", "bm25"), strict=True)))
+        assert all(evidence.nodes for evidence in found)
+        assert built == ["built"], built  # one asker built it; the others waited for it, none rebuilt it
+        leases = await (await writer.agraph()).run_user_query(
+            "MATCH (l:IndexLease) WHERE l.key STARTS WITH $key RETURN count(l) AS n", {"key": key})
+        assert leases == [{"n": 0}]  # released
+    finally:
+        for c in clients:
+            await c.aclose()
+        await writer.adelete(key)
+        await writer.aclose()
 
 
 SOAK_QUESTIONS = 1000
