@@ -27,7 +27,7 @@ from ..llm.chat import ChatModel
 from ..llm.embedder import Embedder
 from ..llm.prompts import render_prompt
 from ..progress import ProgressCallback, stage
-from .evolve import top_k
+from .evolve import nearest as nearest_nodes
 from .nodes import Attributes, ContentNode, offline_summary
 
 log = logging.getLogger(__name__)
@@ -96,8 +96,7 @@ async def evolve(llm: ChatModel, embedder: Embedder, nodes: Sequence[ContentNode
     first_seen: dict[tuple[int, int], int] = {}
     failures = 0
     for t in range(1, rounds + 1):
-        similarity = vectors @ vectors.T
-        nearest = top_k(similarity, k)
+        nearest, _ = nearest_nodes(vectors, k)
         with stage(progress, f"content graph: evolution round {t}", len(nodes)) as running:
             async def one(i: int, nearest: np.ndarray = nearest) -> tuple[int, EvolveReply | None, list[int]]:
                 candidates = list(dict.fromkeys([*map(int, nearest[i]), *sorted(linked[i])]))

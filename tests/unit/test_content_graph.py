@@ -4,8 +4,9 @@ links within K, the offline node attributes and the readout's budget."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from bookrag_neo4j.content.evolve import lite_evolution, lite_step, top_k, window_pairs
+from bookrag_neo4j.content.evolve import lite_evolution, lite_step, nearest, window_pairs
 from bookrag_neo4j.content.nodes import ContentNode, offline_attributes, offline_summary
 from bookrag_neo4j.content.readout import fill, probe_sizes
 
@@ -27,7 +28,7 @@ def test_a_lite_update_matches_a_hand_computation_on_four_nodes() -> None:
     updated, neighbours, similarity = lite_step(h, k=2, alpha=0.5)
     # by hand: node 0's two nearest are 1 (cos 0.7071) and 2 (cos 0) before 3 (cos 0, later in reading order)
     assert neighbours.tolist() == [[1, 2], [0, 2], [1, 0], [0, 1]]
-    s01, s02 = similarity[0, 1], similarity[0, 2]
+    s01, s02 = similarity[0]  # to its neighbours 1 and 2
     assert np.isclose(s01, 1 / np.sqrt(2)) and np.isclose(s02, 0)
     # h0' = 0.5 h0 + 0.5 (s01 h1 + s02 h2) / (s01 + s02) = 0.5 [1,0,0] + 0.5 h1, then unit length
     expected = 0.5 * h[0] + 0.5 * h[1]
@@ -54,9 +55,22 @@ def test_knn_links_stay_within_k_and_the_run_is_deterministic() -> None:
     assert not none.links and np.allclose(none.vectors, h / np.linalg.norm(h, axis=1, keepdims=True))
 
 
-def test_top_k_never_picks_the_node_itself() -> None:
-    s = np.eye(3)
-    assert top_k(s, 5).tolist() == [[1, 2], [0, 2], [0, 1]]
+def test_nearest_never_picks_the_node_itself() -> None:
+    neighbours, scores = nearest(np.eye(3), 5)
+    assert neighbours.tolist() == [[1, 2], [0, 2], [0, 1]] and not scores.any()
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 1024])
+def test_nearest_in_chunks_equals_a_stable_sort_of_the_whole_matrix(chunk: int) -> None:
+    rng = np.random.default_rng(3)
+    v = rng.integers(-3, 4, size=(40, 4)).astype(float)  # small integers: exact dot products, many true ties
+    v[5] = v[9] = v[20]  # identical rows too
+    similarity = v @ v.T
+    np.fill_diagonal(similarity, -np.inf)
+    expected = np.argsort(-similarity, axis=1, kind="stable")[:, :6]
+    neighbours, scores = nearest(v, 6, chunk=chunk)
+    assert neighbours.tolist() == expected.tolist()
+    assert np.array_equal(scores, np.take_along_axis(similarity, expected, axis=1))
 
 
 def test_offline_attributes() -> None:
