@@ -9,7 +9,7 @@ from bookrag_neo4j.graph.client import GraphClient
 async def database_counts(graph: GraphClient, *, detailed: bool = False) -> dict[str, int]:
     """``{"nodes": n, "relationships": m}``; ``detailed`` adds one entry a label (``:Entity``) and a
     relationship type (``-[:MENTIONS]->``). Test code only: the labels come from the database itself."""
-    (row,) = await graph.run("MATCH (n) WITH count(n) AS nodes MATCH ()-[r]->() RETURN nodes, count(r) AS rels")
+    (row,) = await graph.run("MATCH (n) WITH count(n) AS nodes OPTIONAL MATCH ()-[r]->() RETURN nodes, count(r) AS rels")
     counts = {"nodes": row["nodes"], "relationships": row["rels"]}
     if detailed:
         for (label,) in [(r["label"],) for r in await graph.run("CALL db.labels() YIELD label RETURN label")]:
