@@ -17,6 +17,10 @@ third of its time to live; a worker that dies stops renewing, and once the lease
 the document over (indexing is resumable: the new holder rebuilds what is not complete). A worker whose renewal
 finds the lease gone or taken stops that document with :class:`~bookrag_neo4j.errors.LeaseLostError` instead of
 writing on.
+
+The same leases keep a document's derived layers (layout layer, content graph) to one builder at a time, keyed
+:func:`layers_key`: whether ``bookrag index`` builds them or a question's method does on first use,
+:func:`under_lease` waits for the holder before it builds.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
@@ -126,3 +130,28 @@ class LeaseManager:
             if not await self.renew(claim):
                 raise LeaseLostError(f"{claim.key}: lost the indexing lease (another worker took it over, or it "
                                      f"expired before a renewal): stopped indexing it")
+
+
+POLL_SECONDS = 0.5  # how often a worker waiting for a lease another one holds tries again
+
+
+def layers_key(doc_key: str) -> str:
+    """The lease key of a document's derived layers (layout layer and content graph)."""
+    return f"{doc_key}:layers"
+
+
+async def under_lease(leases: LeaseManager, key: str, work: Callable[[], Awaitable[T]], *, name: str = "",
+                      done: Callable[[], Awaitable[bool]] | None = None) -> T | None:
+    """Run ``work`` holding ``key``'s lease, first waiting while another worker holds it (until it is released
+    or expires). ``done``, asked once the lease is ours and after each wait, ends it without running ``work``
+    (None) when another worker has built what ``work`` would."""
+    while True:
+        claim = await leases.claim(key, name=name)
+        if claim.claimed:
+            try:
+                return None if done is not None and await done() else await leases.hold(claim, work())
+            finally:
+                await leases.release(claim)
+        await asyncio.sleep(POLL_SECONDS)
+        if done is not None and await done():
+            return None

@@ -21,10 +21,10 @@ import asyncio
 import logging
 import time
 from collections import Counter
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, Field
 
@@ -49,6 +49,7 @@ from ..progress import ProgressCallback, stage
 from ..tree.build import build_tree
 from ..tree.detect import detect_headings
 from ..tree.learned import HeadingModel
+from .leases import LeaseManager, layers_key, under_lease
 from .store import row_count, write_tree
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ EMBED_BATCH = 256
 
 A = TypeVar("A")
 B = TypeVar("B")
+R = TypeVar("R")
 
 
 async def side_by_side(first: Coroutine[Any, Any, A], second: Coroutine[Any, Any, B]) -> tuple[A, B]:
@@ -162,13 +164,18 @@ class Indexer:
         await self._ensure_schema()
         llm = self.models.llm if self.use_llm else None
         builder = ContentGraphBuilder(self.graph, self.settings, self.models.embedder, llm=llm, progress=self.progress)
-        return await builder.build(doc_key, evolution=evolution, force=force)
+        return await self._under_layers_lease(doc_key, lambda: builder.build(doc_key, evolution=evolution, force=force))
 
     async def build_layout(self, doc_key: str, *, force: bool = False) -> LayoutReport:
         """The layout stage alone, on a document whose tree is indexed (``bookrag index --stage layout``)."""
         await self._ensure_schema()
         builder = LayoutBuilder(self.graph, self.settings, self.models.embedder, progress=self.progress)
-        return await builder.build(doc_key, force=force)
+        return await self._under_layers_lease(doc_key, lambda: builder.build(doc_key, force=force))
+
+    async def _under_layers_lease(self, doc_key: str, work: Callable[[], Awaitable[R]]) -> R:
+        """``work`` (a layer build) while no question's method builds a layer of the same document."""
+        leases = LeaseManager(self.graph, ttl=self.settings.index_lease_seconds)
+        return cast(R, await under_lease(leases, layers_key(doc_key), work))
 
     async def build_graph(self, doc_key: str, *, force: bool = False) -> GraphReport:
         """The graph stage alone, on a document whose tree is indexed (``bookrag index --stage graph``)."""

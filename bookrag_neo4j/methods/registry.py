@@ -9,14 +9,13 @@ shared operators. Everything that runs a method (``bookrag ask|retrieve --method
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ..config import Settings
 from ..errors import PlanError
 from ..graph.client import GraphClient
-from ..index.leases import LeaseManager
+from ..index.leases import LeaseManager, layers_key, under_lease
 from ..layout.build import LayoutBuilder, layout_current
 from ..library.documents import Document, get_document
 from ..llm.chat import ChatModel
@@ -51,34 +50,22 @@ class Method:
 METHODS: dict[str, Method] = {}
 
 
-POLL_SECONDS = 0.5  # how often an asker waiting for another one's build looks again
-
-
 async def build_once(graph: GraphClient, settings: Settings, doc: Document, current: Callable[[Document], bool],
                      build: Callable[[], Awaitable[object]]) -> None:
     """Build a layer of ``doc`` that ``current`` says it lacks, once however many askers arrive together, in one
-    process or many: the builder holds the document's layer lease (an ``IndexLease`` keyed ``<doc key>:layers``,
-    renewed while it builds); the others wait until the layer is current, or until the lease is free or has
-    expired (its builder died), and then build it themselves. Without it two askers built the same layer at
-    once: one deleted what the other wrote, and their GDS projections collided."""
+    process or many: the builder holds the document's layers lease
+    (:func:`~bookrag_neo4j.index.leases.under_lease`); the others wait, and find the layer current when it is
+    theirs. Without it two askers built the same layer at once: one deleted what the other wrote, and their GDS
+    projections collided."""
     if current(doc):
         return
-    leases = LeaseManager(graph, ttl=settings.index_lease_seconds)
-    key = f"{doc.key}:layers"
-    while True:
-        claim = await leases.claim(key, name=doc.name)
-        if claim.claimed:
-            try:
-                fresh = await get_document(graph, doc.key)
-                if fresh is None or not current(fresh):
-                    await leases.hold(claim, build())
-            finally:
-                await leases.release(claim)
-            return
-        await asyncio.sleep(POLL_SECONDS)
+
+    async def built() -> bool:
         fresh = await get_document(graph, doc.key)
-        if fresh is not None and current(fresh):
-            return
+        return fresh is not None and current(fresh)
+
+    await under_lease(LeaseManager(graph, ttl=settings.index_lease_seconds), layers_key(doc.key), build,
+                      name=doc.name, done=built)
 
 
 async def prepare_layout(graph: GraphClient, settings: Settings, models: Models, doc: Document) -> None:
