@@ -1,6 +1,5 @@
 """Write a document tree to Neo4j: batched ``UNWIND`` writes, one transaction a batch, ``MERGE`` on
-content-hash keys, so writing the same tree twice changes nothing and an interrupted write can be redone; the
-nodes of an earlier, different tree of the same file (re-indexed with ``--force``) are deleted.
+content-hash keys, so writing the same tree twice changes nothing and an interrupted write can be redone.
 
 Graph shape::
 
@@ -17,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..graph.batching import DELETE_BATCH, batches
+from ..graph.batching import batches
 from ..graph.client import GraphClient
 from ..keys import page_key
 from ..library.documents import TreeStatus
@@ -102,9 +101,6 @@ async def write_tree(
             await graph.write(query, rows=list(batch), **params)
             if progress:
                 progress(len(batch))
-    keys = [n.key for n in nodes]
-    while (await graph.write("tree/delete_stale_nodes", doc_key=doc_key, keys=keys, limit=DELETE_BATCH))[0]["deleted"]:
-        pass  # what an earlier tree of the same file had and this one lacks (--force, a new detector) is gone
     stats.nodes = len(node_rows) + len(page_rows) + 1
     stats.relationships = len(child_rows) + len(next_rows) + len(page_rows) + len(on_page_rows)
     await graph.write("tree/merge_document", key=doc_key,

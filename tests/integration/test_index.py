@@ -21,7 +21,7 @@ from bookrag_neo4j.library.stats import document_stats
 from bookrag_neo4j.llm import Models
 
 from ..helpers.cli import run_cli
-from ..helpers.pdfs import BENCHMARKS, FOOTLOCKER, MINERU_SAMPLE, R_INTRO, RAG_SURVEY, need
+from ..helpers.pdfs import BENCHMARKS, MINERU_SAMPLE, R_INTRO, RAG_SURVEY, need
 from ..helpers.timeouts import LONG_TEST
 
 pytestmark = pytest.mark.timeout(LONG_TEST)  # real PDFs indexed, the RAG survey with its knowledge graph
@@ -193,19 +193,6 @@ async def test_interrupted_write_is_resumed(graph: GraphClient, indexer: Indexer
     assert done.tree is TreeStatus.COMPLETE and done.tree_nodes == sum(report.blocks_by_type.values()) + sum(
         report.sections_by_level.values())
     assert done.embeddings is None and done.graph is None  # layers not run: no state recorded
-
-
-async def test_a_forced_reindex_with_another_tree_leaves_nothing_of_the_old_one(graph: GraphClient, indexer: Indexer,
-                                                                                 delete_after) -> None:
-    pdf = await fresh(graph, need(FOOTLOCKER))  # no outline: the detector makes the tree
-    delete_after(file_key(pdf))
-    first = await indexer.index(pdf, embed=False, graph=False, layout=False)
-    indexer.settings = indexer.settings.model_copy(update={"headings": "heuristic"})  # another section tree
-    second = await indexer.index(pdf, embed=False, graph=False, layout=False, force=True)
-    assert first.sections_by_level != second.sections_by_level  # the trees differ: the check below can fail
-    (row,) = await graph.run("MATCH (n:TreeNode {doc_key: $k}) RETURN count(n) AS n", {"k": second.doc_key})
-    assert row["n"] == sum(second.blocks_by_type.values()) + sum(second.sections_by_level.values())
-    assert (await find_document(graph, FOOTLOCKER.name)).tree is TreeStatus.COMPLETE
 
 
 async def test_bad_input_writes_nothing(graph: GraphClient, indexer: Indexer, tmp_path) -> None:
