@@ -132,6 +132,11 @@ def _heading_trees(corpus: list[Labelled], stages: int) -> Trees:
     return _boosted(x, y, weight, stages)
 
 
+def _classes(corpus: list[Labelled]) -> np.ndarray:
+    """The heading labels (0, 1) that occur among the documents' candidates."""
+    return np.unique(np.concatenate([d.heading for d in corpus])) if corpus else np.zeros(0, dtype=np.int64)
+
+
 def _f1(truth: np.ndarray, chosen: np.ndarray) -> float:
     hits = int((truth & chosen).sum())
     return 2 * hits / max(int(truth.sum()) + int(chosen.sum()), 1)
@@ -148,12 +153,12 @@ def choose_threshold(corpus: list[Labelled], *, stages: int, folds: int = FOLDS,
         if progress:
             progress(f"threshold: fold {k + 1} of {folds}")
         others = [d for d in corpus if fold_of[d.sha256] != k]
-        seen = sorted({int(v) for d in others for v in d.heading})
+        seen = _classes(others)
         trees = _heading_trees(others, stages) if len(seen) > 1 else None
         for d in corpus:
             if fold_of[d.sha256] == k:  # documents whose candidates were all of one class teach only that class
                 probability[d.sha256] = (1.0 / (1.0 + np.exp(-trees.raw(d.x)[:, 0])) if trees is not None
-                                         else np.full(len(d.x), float(seen[0]) if seen else 0.0))
+                                         else np.full(len(d.x), float(seen[0]) if len(seen) else 0.0))
     mean_f1 = {f"{t:.2f}": float(np.mean([_f1(d.heading == 1, probability[d.sha256] >= t) for d in corpus]))
                for t in THRESHOLDS}
     best = max(THRESHOLDS, key=lambda t: (round(mean_f1[f"{t:.2f}"], 4), -abs(t - 0.5)))
@@ -166,7 +171,7 @@ def fit(corpus: list[Labelled], *, stages: int = 100, folds: int = FOLDS,
     :func:`choose_threshold` (0.5 with ``folds`` below 2 or fewer documents than folds)."""
     if not corpus:
         raise DocumentError("no training document: none of the PDFs has an outline that matches its headings")
-    if len({int(v) for d in corpus for v in d.heading}) < 2:
+    if len(_classes(corpus)) < 2:
         raise DocumentError("every candidate line of the training PDFs is a heading, or none is: a classifier needs "
                             "both; add documents with body text and an outline")
     threshold, cross_validated = 0.5, {}
