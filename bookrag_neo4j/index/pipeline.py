@@ -49,6 +49,7 @@ from ..progress import ProgressCallback, stage
 from ..tree.build import build_tree
 from ..tree.detect import detect_headings
 from ..tree.learned import HeadingModel
+from ..tree.model import DocumentTree
 from .leases import LeaseManager, layers_key, under_lease
 from .store import row_count, write_tree
 
@@ -216,7 +217,8 @@ class Indexer:
                     raise DocumentError(f"{stored_text(path.name)} could not be parsed (damaged PDF?): "
                                         f"{type(exc).__name__}: {' '.join(str(exc).split())}") from exc
         timings["parse"] = time.perf_counter() - began
-        return await self._index_parsed(parsed, timings, embed=embed, replace=replace)
+        stored = existing is not None and existing.tree is TreeStatus.COMPLETE  # forced: compared with the new tree
+        return await self._index_parsed(parsed, timings, embed=embed, replace=replace, stored=stored)
 
     async def _unchanged(self, existing: Document, embed: bool) -> IndexReport:
         embedded = await self.embed(existing.key) if embed else 0
@@ -228,7 +230,7 @@ class Indexer:
                            embedded=embedded)
 
     async def _index_parsed(self, parsed: ParsedDocument, timings: dict[str, float], *, embed: bool,
-                            replace: bool = False) -> IndexReport:
+                            replace: bool = False, stored: bool = False) -> IndexReport:
         parsed = split_long_blocks(parsed)
         doc_key = document_key(parsed.content_hash)
         name = stored_text(parsed.path.name if parsed.parser == "pymupdf" else parsed.path.parent.name)
@@ -252,6 +254,9 @@ class Indexer:
             log.info("replacing %s (key %s, from %s)", name, old.key, old.path)
             await delete_document(self.graph, old.key, self.image_dir)
             warnings.append(f"replaced the earlier index of {old.path} (key {old.key[:12]})")
+        if stored and await self._tree_changed(tree):
+            warnings.append("the document's tree changed (another heading detector or model): its earlier index, "
+                            "every layer on it, was replaced")
         if kept := [d for d in namesakes if d not in replaced]:
             warnings.append(f"{len(kept)} other file(s) named {name} stay indexed as separate documents "
                             f"({', '.join(d.key[:12] for d in kept)}); --replace would replace them")
@@ -282,6 +287,17 @@ class Indexer:
             nodes_written=stats.nodes, relationships_written=stats.relationships, embedded=embedded,
             seconds={k: round(v, 3) for k, v in timings.items()}, llm_usage=ledger.as_dict(), warnings=warnings,
         )
+
+    async def _tree_changed(self, tree: DocumentTree) -> bool:
+        """Whether the stored tree of a forced re-index has other sections or blocks than ``tree``; then the
+        document's index is deleted (its layers point at the old tree's nodes) and the caller writes it anew.
+        The extracted images stay: this run's parse has just written them."""
+        stored = set(await self.graph.read_rows("tree/node_keys", doc_key=tree.doc_key))
+        if stored == {n.key for n in tree.nodes() if n.kind != "document"}:
+            return False
+        log.info("the tree of %s changed: replacing its index", tree.doc_key)
+        await delete_document(self.graph, tree.doc_key)
+        return True
 
     async def embed(self, doc_key: str) -> int:
         """Embed the document's content blocks that have no embedding yet (resumable)."""

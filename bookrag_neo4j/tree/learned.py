@@ -31,6 +31,7 @@ from ..errors import ConfigurationError
 from ..parsing.blocks import ParsedDocument
 from .features import FEATURES, candidate_features
 from .model import Heading
+from .numbering import complete_numbering
 
 MODEL_PATH = Path(__file__).with_name("heading-model.json")
 LEVEL_FEATURES = (*FEATURES, "style_rank", "heading_styles")
@@ -146,8 +147,8 @@ def score_candidates(doc: ParsedDocument, model: HeadingModel) -> tuple[list[int
 
 def headings_from_scores(doc: ParsedDocument, model: HeadingModel, positions: list[int], x: np.ndarray,
                          probability: np.ndarray) -> list[Heading]:
-    """The candidates at or above the model's threshold, with their levels."""
-    chosen = [k for k, p in enumerate(probability) if p >= model.threshold]
+    """The candidates at or above the model's threshold and the numbered ones they complete, with their levels."""
+    chosen = complete_numbering(doc, positions, x, [k for k, p in enumerate(probability) if p >= model.threshold])
     if not chosen:
         return []
     levels = model.levels(level_features(x[chosen]))

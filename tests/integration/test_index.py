@@ -21,7 +21,8 @@ from bookrag_neo4j.library.stats import document_stats
 from bookrag_neo4j.llm import Models
 
 from ..helpers.cli import run_cli
-from ..helpers.pdfs import BENCHMARKS, MINERU_SAMPLE, R_INTRO, RAG_SURVEY, need
+from ..helpers.counts import database_counts
+from ..helpers.pdfs import BENCHMARKS, FOOTLOCKER, MINERU_SAMPLE, R_INTRO, RAG_SURVEY, need
 from ..helpers.timeouts import LONG_TEST
 
 pytestmark = pytest.mark.timeout(LONG_TEST)  # real PDFs indexed, the RAG survey with its knowledge graph
@@ -157,7 +158,8 @@ async def test_changed_file_replaces_and_delete_leaves_nothing(graph: GraphClien
     doc.save(tmp_path / "v2.pdf")
     shutil.move(tmp_path / "v2.pdf", path)
     delete_after(file_key(path), indexer.image_dir)
-    second = await indexer.index(path, embed=False, layout=False)  # the layer's delete: test_layout.py
+    # the layout layer's delete is test_layout.py's; a graph's, the first document's above and test_crashes.py's
+    second = await indexer.index(path, embed=False, graph=False, layout=False)
     assert second.status == "replaced" and second.doc_key != first.doc_key and second.pages == 20
     assert await count(graph, first.doc_key) == {"nodes": 0, "rels": 0}
     assert not any(Path(r["p"]).exists() for r in images)  # its extracted images went with it
@@ -193,6 +195,26 @@ async def test_interrupted_write_is_resumed(graph: GraphClient, indexer: Indexer
     assert done.tree is TreeStatus.COMPLETE and done.tree_nodes == sum(report.blocks_by_type.values()) + sum(
         report.sections_by_level.values())
     assert done.embeddings is None and done.graph is None  # layers not run: no state recorded
+
+
+async def test_a_forced_reindex_with_another_tree_equals_a_clean_index_of_that_tree(
+        graph: GraphClient, indexer: Indexer, delete_after) -> None:
+    """``--force`` after a change of heading detector replaces the document's index, every layer with it (the
+    old tree's sections and blocks used to stay beside the new ones, and the layers on them)."""
+    pdf = await fresh(graph, need(FOOTLOCKER))  # no outline: the detector makes the tree
+    delete_after(file_key(pdf))
+    base = await database_counts(graph, detailed=True)
+    first = await indexer.index(pdf)  # the default detector, every layer
+    indexer.settings = indexer.settings.model_copy(update={"headings": "heuristic"})
+    second = await indexer.index(pdf, force=True)
+    assert first.sections_by_level != second.sections_by_level  # the trees differ: the checks below can fail
+    assert any("tree changed" in w for w in second.warnings), second.warnings
+    assert second.layout is not None and second.content_graph is not None and second.graph is not None
+    forced = await database_counts(graph, detailed=True)
+    await delete_document(graph, second.doc_key)
+    assert await database_counts(graph, detailed=True) == base
+    await indexer.index(pdf)
+    assert await database_counts(graph, detailed=True) == forced
 
 
 async def test_bad_input_writes_nothing(graph: GraphClient, indexer: Indexer, tmp_path) -> None:
