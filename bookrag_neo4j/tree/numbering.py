@@ -19,7 +19,7 @@ already chosen in that style is not asked for again.
 
 ::
 
-    chosen = complete_numbering(doc, positions, x, chosen)   # indices into positions, in reading order
+    added = complete_numbering(doc, positions, x, chosen)   # {candidate: (the candidate that asked, depth change)}
 """
 
 from __future__ import annotations
@@ -65,17 +65,19 @@ def _wanted(number: Number) -> list[tuple[Number, int]]:
     return wanted
 
 
-def complete_numbering(doc: ParsedDocument, positions: list[int], x: np.ndarray, chosen: list[int]) -> list[int]:
-    """``chosen`` (indices into ``positions``, the candidates' blocks) with the numbered candidates that chosen
-    numbered headings ask for, in reading order."""
+def complete_numbering(doc: ParsedDocument, positions: list[int], x: np.ndarray,
+                       chosen: list[int]) -> dict[int, tuple[int, int]]:
+    """The numbered candidates that the ``chosen`` numbered headings ask for (indices into ``positions``, the
+    candidates' blocks), in the order found: each with the candidate that asked for it and their difference in
+    depth (0 a sibling, -1 a parent, 1 a first child)."""
     numbers: dict[int, Number] = {}
     for k, p in enumerate(positions):
         number = number_of(doc.blocks[p].text)
         if number is not None and not x[k, _TOC] and x[k, _RECURS] <= 2:
             numbers[k] = number
     styles = {k: style(doc.blocks[positions[k]]) for k in numbers}
-    taken = set(chosen)
-    have = {(numbers[k], styles[k]) for k in taken if k in numbers}
+    added: dict[int, tuple[int, int]] = {}
+    have = {(numbers[k], styles[k]) for k in chosen if k in numbers}
 
     def fits(candidate: Style, asker: Style, asked: Number, by: Number) -> bool:
         if len(asked) == len(by):  # a sibling: the asker's own style
@@ -94,7 +96,7 @@ def complete_numbering(doc: ParsedDocument, positions: list[int], x: np.ndarray,
                      and fits(styles[k], styles[asker], number, numbers[asker])]
             if found:
                 k = min(found, key=lambda k: abs(k - asker))
-                taken.add(k)
+                added[k] = (asker, len(number) - len(numbers[asker]))
                 have.add((number, styles[k]))
                 queue.append(k)
-    return sorted(taken)
+    return added

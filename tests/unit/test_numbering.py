@@ -42,14 +42,17 @@ def test_chosen_headings_bring_their_siblings_and_parents_in_their_style() -> No
     positions, x = candidate_features(doc)
     by_title = {doc.blocks[p].text: k for k, p in enumerate(positions)}
     chosen = [by_title["2 Related Work"], by_title["3.1 Problem"], by_title["4.1 Results"]]
-    completed = complete_numbering(doc, positions, x, chosen)
-    assert _titles(doc, positions, completed) == [
+    added = complete_numbering(doc, positions, x, chosen)
+    assert _titles(doc, positions, sorted([*chosen, *added])) == [
         "1 Introduction", "2 Related Work", "2.1 Retrieval", "3 Method", "3.1 Problem", "3.2 Model",
         "4 Experiments", "4.1 Results"]
+    # each with the heading that asked for it and the change in depth: the levels follow from the asker's
+    assert added[by_title["4 Experiments"]] == (by_title["4.1 Results"], -1)
+    assert added[by_title["3.2 Model"]] == (by_title["3.1 Problem"], 0)
+    assert added[by_title["2.1 Retrieval"]][1] == 1
     # "2 Steps we take" is body size, "5 Conclusion" is not bold, the contents page's lines are skipped
-    assert complete_numbering(doc, positions, x, []) == []
-    unnumbered = [by_title["Contents"]]
-    assert complete_numbering(doc, positions, x, unnumbered) == unnumbered
+    assert complete_numbering(doc, positions, x, []) == {}
+    assert complete_numbering(doc, positions, x, [by_title["Contents"]]) == {}
 
 
 def test_a_running_title_is_not_a_sibling() -> None:
@@ -59,4 +62,4 @@ def test_a_running_title_is_not_a_sibling() -> None:
     doc.blocks.append(Block("title", "5 Conclusion", page=7, font_size=12, bold=True))
     positions, x = candidate_features(doc)
     chosen = [k for k, p in enumerate(positions) if doc.blocks[p].text == "4 Experiments"]
-    assert "5 Conclusion" not in _titles(doc, positions, complete_numbering(doc, positions, x, chosen))
+    assert "5 Conclusion" not in _titles(doc, positions, list(complete_numbering(doc, positions, x, chosen)))
