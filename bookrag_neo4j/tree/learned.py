@@ -151,7 +151,7 @@ def headings_from_scores(doc: ParsedDocument, model: HeadingModel, positions: li
     the level model's; a completed heading's from the heading that asked for it (``numbering_levels``)."""
     chosen = [k for k, p in enumerate(probability) if p >= model.threshold]
     added = complete_numbering(doc, positions, x, chosen)
-    chosen = sorted([*chosen, *added])
+    chosen = sorted({*chosen, *added})
     if not chosen:
         return []
     level = dict(zip(chosen, (int(v) for v in model.levels(level_features(x[chosen]))), strict=True))

@@ -25,6 +25,7 @@ already chosen in that style is not asked for again.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 
 import numpy as np
 
@@ -76,6 +77,9 @@ def complete_numbering(doc: ParsedDocument, positions: list[int], x: np.ndarray,
         if number is not None and not x[k, _TOC] and x[k, _RECURS] <= 2:
             numbers[k] = number
     styles = {k: style(doc.blocks[positions[k]]) for k in numbers}
+    holders: dict[Number, list[int]] = defaultdict(list)  # the candidates of each number, in reading order
+    for k, number in numbers.items():
+        holders[number].append(k)
     added: dict[int, tuple[int, int]] = {}
     have = {(numbers[k], styles[k]) for k in chosen if k in numbers}
 
@@ -92,7 +96,7 @@ def complete_numbering(doc: ParsedDocument, positions: list[int], x: np.ndarray,
         for number, direction in _wanted(numbers[asker]):
             if any(n == number and fits(s, styles[asker], number, numbers[asker]) for n, s in have):
                 continue
-            found = [k for k, n in numbers.items() if n == number and (k - asker) * direction > 0
+            found = [k for k in holders[number] if (k - asker) * direction > 0
                      and fits(styles[k], styles[asker], number, numbers[asker])]
             if found:
                 k = min(found, key=lambda k: abs(k - asker))
