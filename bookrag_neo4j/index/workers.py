@@ -18,7 +18,8 @@ document's lease (the key is the file's hash, known before parsing), indexes it 
 queries), renews the lease while it works and releases it when done. A document leased by another live worker is
 tried again later, until every document is done or failed; when one worker settles a document, its siblings in
 the same command drop it. A worker that dies stops renewing: once its lease has expired (``BOOKRAG_INDEX_LEASE_
-SECONDS``, 120 s) another worker takes the document over and the pipeline rebuilds what is not complete. Bad input
+SECONDS``, 120 s), or at once when it ran on the same machine, another worker takes the document over and the
+pipeline rebuilds what is not complete. Bad input
 fails its document with the error's message and the others go on. ``workers=1`` runs in this process (the
 sequential ``bookrag index``); more start processes (spawn). ``force`` re-indexes each document once a command:
 a document indexed since the command started is not forced again by the next worker that gets it.
@@ -79,7 +80,7 @@ class DocumentOutcome(BaseModel):
     doc_key: str = ""
     pages: int = 0
     seconds: float = 0.0
-    took_over_from: str | None = None  # the worker whose expired lease this one took over
+    took_over_from: str | None = None  # the worker whose lease this one took over (expired, or its process gone)
     held_by: str | None = None
     error: str = ""
     report: IndexReport | None = None
@@ -87,8 +88,8 @@ class DocumentOutcome(BaseModel):
 
 class WorkerEvent(BaseModel):
     """What a worker reports: ``started`` a document (its lease claimed; ``took_over_from`` the worker whose expired
-    lease it took), ``finished`` an attempt (its ``outcome``), or ``exited`` (``detail``: why, when it was not the
-    end of its list). ``worker`` counts from 1."""
+    or orphaned lease it took), ``finished`` an attempt (its ``outcome``), or ``exited`` (``detail``: why, when it
+    was not the end of its list). ``worker`` counts from 1."""
 
     worker: int
     kind: Literal["started", "finished", "exited"]
@@ -104,7 +105,7 @@ class IndexSummary(BaseModel):
     workers: int
     seconds: float
     documents: list[DocumentOutcome] = Field(default_factory=list)
-    taken_over: int = 0  # documents claimed from a worker whose lease had expired (it died or stalled)
+    taken_over: int = 0  # documents claimed from a worker that died or stalled
 
     def _count(self, status: Status) -> int:
         return sum(d.status == status for d in self.documents)

@@ -28,7 +28,7 @@ from neo4j import AsyncGraphDatabase
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.errors import LeaseLostError
 from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
-from bookrag_neo4j.index.leases import LeaseManager
+from bookrag_neo4j.index.leases import LeaseManager, worker_id
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.index.workers import IndexOptions, WorkerEvent, aindex_many
 from bookrag_neo4j.keys import file_key
@@ -105,6 +105,27 @@ async def test_of_many_concurrent_claims_exactly_one_wins(conn: ConnectionInfo, 
     finally:
         for c in clients:
             await c.close()
+        await graph.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
+
+
+async def test_a_lease_whose_process_is_gone_from_this_machine_is_taken_over_before_it_expires(
+        graph: GraphClient, schema) -> None:
+    key = f"test-lease-{uuid.uuid4().hex[:8]}"
+    machine = worker_id().rsplit(":", 2)[0]
+    finished = subprocess.Popen(["true"])  # a process of this machine, gone (and reaped) after the wait
+    assert finished.wait() == 0
+    gone, alive = f"{machine}:{finished.pid}:abc", f"{machine}:{os.getpid()}:abc"
+    elsewhere = f"another-host/1:{finished.pid}:abc"  # gone here says nothing about another machine
+    claimer = LeaseManager(graph, ttl=30)
+    try:
+        for owner, taken in ((alive, False), (elsewhere, False), (gone, True)):
+            await graph.run("MERGE (l:IndexLease {key: $key}) SET l.owner = $owner, l.expires = datetime() + "
+                            "duration('PT1H')", {"key": key, "owner": owner})
+            claim = await claimer.claim(key)
+            assert (claim.claimed, claim.takeover) == (taken, taken), owner
+            assert claim.owner == (claimer.owner if taken else owner)
+        assert claim.previous == gone and claimer.takeovers == 1
+    finally:
         await graph.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
 
 
@@ -198,7 +219,10 @@ async def test_a_worker_killed_mid_document_is_taken_over_with_a_clean_runs_coun
         state = await _wait_mid_document(graph, key, proc)
         proc.send_signal(signal.SIGKILL)
         assert proc.wait() == -signal.SIGKILL
-        (lease,) = await graph.run("MATCH (l:IndexLease {key: $key}) RETURN l.owner AS owner", {"key": key})
+        # as if it had run on another machine: its lease is then taken over only once expired (this machine's
+        # would be at once: test_a_lease_whose_process_is_gone_from_this_machine_is_taken_over_before_it_expires)
+        (lease,) = await graph.run("MATCH (l:IndexLease {key: $key}) SET l.owner = 'another-host/1:' + l.owner "
+                                   "RETURN l.owner AS owner", {"key": key})
         doc = await get_document(graph, key)
         assert doc is not None and GraphStatus.COMPLETE != doc.graph, state
         events: list[WorkerEvent] = []

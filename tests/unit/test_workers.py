@@ -4,7 +4,9 @@ loop (retries, siblings' settled documents), the parent's tally, the CLI's lines
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,7 @@ from bookrag_neo4j.cli import app
 from bookrag_neo4j.cli.indexing import event_line, summary_line
 from bookrag_neo4j.cli.library import check_workers
 from bookrag_neo4j.errors import DocumentError, Neo4jUnavailableError
-from bookrag_neo4j.index.leases import heartbeat_interval, worker_id
+from bookrag_neo4j.index.leases import heartbeat_interval, owner_is_gone, worker_id
 from bookrag_neo4j.index.pipeline import IndexReport, side_by_side
 from bookrag_neo4j.index.workers import (
     DocumentOutcome,
@@ -38,6 +40,17 @@ def test_worker_ids_name_the_host_and_process_and_differ() -> None:
     a, b = worker_id(), worker_id()
     assert re.fullmatch(r".+:\d+:[0-9a-f]{6}", a) and a != b
     assert a.rsplit(":", 2)[1] == b.rsplit(":", 2)[1]  # same process
+
+
+def test_only_a_gone_process_of_this_machine_counts_as_gone() -> None:
+    machine = worker_id().rsplit(":", 2)[0]
+    finished = subprocess.Popen(["true"])
+    assert finished.wait() == 0
+    assert owner_is_gone(f"{machine}:{finished.pid}:abc")
+    assert not owner_is_gone(f"{machine}:{os.getpid()}:abc") and not owner_is_gone(f"{machine}:{os.getppid()}:abc")
+    assert not owner_is_gone(f"elsewhere/1:{finished.pid}:abc")  # another machine, or another pid namespace
+    assert not owner_is_gone(f"{machine.split('/')[0]}/0:{finished.pid}:abc") or machine.endswith("/0")
+    assert not any(owner_is_gone(o) for o in ("dead:1:abc", "", "no-colons", f"{machine}:x:abc"))
 
 
 def test_intervals_follow_the_lease_time_to_live() -> None:
