@@ -4,6 +4,8 @@ a rebuild gives the same layer, and deleting the document removes all of it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bookrag_neo4j.graph.client import GraphClient
@@ -16,7 +18,7 @@ from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.library.documents import LayoutStatus, get_document
 from bookrag_neo4j.llm import Models
 
-from ..helpers.pdfs import RAG_SURVEY, TEN_K, need
+from ..helpers.pdfs import RAG_SURVEY, TEN_K, excerpt, need
 from ..helpers.timeouts import LONG_TEST
 
 pytestmark = pytest.mark.timeout(LONG_TEST)
@@ -51,8 +53,9 @@ async def layer_snapshot(graph: GraphClient, doc_key: str) -> dict:
     return {k: sorted(map(tuple, v)) for k, v in row.items()}
 
 
-async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schema) -> None:
-    doc_key = await indexed(graph, settings, models, TEN_K)
+async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schema, tmp_path: Path) -> None:
+    # 26 pages of it (MD&A to the financial statements): tables, printed page numbers, running headers
+    doc_key = await indexed(graph, settings, models, excerpt(TEN_K, tmp_path / "10k-excerpt.pdf", 30, 55))
     try:
         builder = LayoutBuilder(graph, settings, models.embedder)
         doc = await get_document(graph, doc_key)  # indexing built the layer: the layout stage is part of index()
