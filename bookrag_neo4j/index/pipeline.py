@@ -217,8 +217,8 @@ class Indexer:
                     raise DocumentError(f"{stored_text(path.name)} could not be parsed (damaged PDF?): "
                                         f"{type(exc).__name__}: {' '.join(str(exc).split())}") from exc
         timings["parse"] = time.perf_counter() - began
-        stored = existing is not None and existing.tree is TreeStatus.COMPLETE  # forced: compared with the new tree
-        return await self._index_parsed(parsed, timings, embed=embed, replace=replace, stored=stored)
+        had_tree = existing is not None and existing.tree is TreeStatus.COMPLETE  # forced: compared with the new tree
+        return await self._index_parsed(parsed, timings, embed=embed, replace=replace, had_tree=had_tree)
 
     async def _unchanged(self, existing: Document, embed: bool) -> IndexReport:
         embedded = await self.embed(existing.key) if embed else 0
@@ -230,7 +230,7 @@ class Indexer:
                            embedded=embedded)
 
     async def _index_parsed(self, parsed: ParsedDocument, timings: dict[str, float], *, embed: bool,
-                            replace: bool = False, stored: bool = False) -> IndexReport:
+                            replace: bool = False, had_tree: bool = False) -> IndexReport:
         parsed = split_long_blocks(parsed)
         doc_key = document_key(parsed.content_hash)
         name = stored_text(parsed.path.name if parsed.parser == "pymupdf" else parsed.path.parent.name)
@@ -254,7 +254,7 @@ class Indexer:
             log.info("replacing %s (key %s, from %s)", name, old.key, old.path)
             await delete_document(self.graph, old.key, self.image_dir)
             warnings.append(f"replaced the earlier index of {old.path} (key {old.key[:12]})")
-        if stored and await self._tree_changed(tree):
+        if had_tree and await self._tree_changed(tree):
             warnings.append("the document's tree changed (another heading detector or model): its earlier index, "
                             "every layer on it, was replaced")
         if kept := [d for d in namesakes if d not in replaced]:

@@ -146,18 +146,17 @@ def score_candidates(doc: ParsedDocument, model: HeadingModel) -> tuple[list[int
 
 
 def headings_from_scores(doc: ParsedDocument, model: HeadingModel, positions: list[int], x: np.ndarray,
-                         probability: np.ndarray, *, numbering_levels: bool = True) -> list[Heading]:
+                         probability: np.ndarray) -> list[Heading]:
     """The candidates at or above the model's threshold and the numbered ones they complete, with their levels:
-    the level model's; a completed heading's from the heading that asked for it (``numbering_levels``)."""
+    the level model's; a completed heading's from the heading that asked for it."""
     chosen = [k for k, p in enumerate(probability) if p >= model.threshold]
     added = complete_numbering(doc, positions, x, chosen)
     chosen = sorted({*chosen, *added})
     if not chosen:
         return []
     level = dict(zip(chosen, (int(v) for v in model.levels(level_features(x[chosen]))), strict=True))
-    if numbering_levels:
-        for k, (asker, step) in added.items():  # in the order found: an asker's level is final
-            level[k] = min(max(level[asker] + step, 1), MAX_LEVEL)
+    for k, (asker, step) in added.items():  # in the order found: an asker's level is final
+        level[k] = min(max(level[asker] + step, 1), MAX_LEVEL)
     return [Heading(positions[k], level[k], doc.blocks[positions[k]].text, doc.blocks[positions[k]].page)
             for k in chosen]
 
