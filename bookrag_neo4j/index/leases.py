@@ -66,8 +66,8 @@ def owner_is_gone(owner: str) -> bool:
     certain: another machine, a pid that is alive again (reused), an owner name of another form."""
     machine, _, rest = owner.rpartition(":")[0].rpartition(":")
     pid = rest if rest.isdigit() else ""
-    if machine != _machine() or not pid or int(pid) == os.getpid():
-        return False
+    if os.name == "nt" or machine != _machine() or not pid or int(pid) == os.getpid():
+        return False  # (on Windows os.kill would terminate the process: expiry only)
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:
