@@ -124,6 +124,7 @@ def bench_ingest_cmd(
     """Indexing throughput without an LLM: pages/s for parsing, nodes+relationships/s for writing; with
     --all-stages every stage of the pipeline."""
     from ..eval.bench_ingest import bench_ingest, bench_ingest_all_stages
+    from ..llm.factory import index_dimensions
     from ..parsing.table_pool import pool_size
     from ..tree.learned import HeadingModel
 
@@ -134,7 +135,8 @@ def bench_ingest_cmd(
     async def work(graph: GraphClient) -> dict:
         if all_stages:
             return await bench_ingest_all_stages(graph, rag.settings, rag.models, pdfs)
-        return await bench_ingest(graph, pdfs, tables=tables, workers=rag.settings.parse_workers,
+        return await bench_ingest(graph, pdfs, dimensions=index_dimensions(rag.settings, rag.models.embedder),
+                                  tables=tables, workers=rag.settings.parse_workers,
                                   headings=headings,  # type: ignore[arg-type]
                                   model=HeadingModel.shipped(rag.settings.heading_model))
 

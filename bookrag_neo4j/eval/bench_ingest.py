@@ -22,6 +22,7 @@ from typing import Any
 from ..config import Settings
 from ..errors import DocumentError
 from ..graph.client import GraphClient
+from ..graph.schema import apply_schema
 from ..index.pipeline import Indexer, IndexReport
 from ..index.store import write_tree
 from ..keys import file_key
@@ -33,9 +34,13 @@ from ..tree.detect import Detector, detect_headings
 from ..tree.learned import HeadingModel
 
 
-async def bench_ingest(graph: GraphClient, paths: list[Path], *, tables: str = "layout",
+async def bench_ingest(graph: GraphClient, paths: list[Path], *, dimensions: int, tables: str = "layout",
                        workers: int = 1, headings: Detector = "auto",
                        model: HeadingModel | None = None) -> dict[str, Any]:
+    """Parse, sections and a fresh tree write of each PDF, timed apart. The schema is applied first (its key
+    constraints make the writes' lookups index seeks: on a new server without them each write scans a label,
+    and the figures would be the missing indexes'); ``dimensions``: the vector indexes' (``index_dimensions``)."""
+    await apply_schema(graph, dimensions=dimensions)
     rows: list[dict[str, Any]] = []
     for path in paths:
         began = time.perf_counter()
