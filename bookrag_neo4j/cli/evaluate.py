@@ -122,7 +122,8 @@ def bench_ingest_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Indexing throughput without an LLM: pages/s for parsing, nodes+relationships/s for writing; with
-    --all-stages every stage of the pipeline."""
+    --all-stages every stage of the pipeline (it re-indexes the PDFs, LLM-free: use another --instance to keep a
+    library's LLM-built graphs)."""
     from ..eval.bench_ingest import bench_ingest, bench_ingest_all_stages
     from ..llm.factory import index_dimensions
     from ..parsing.table_pool import pool_size

@@ -6,13 +6,16 @@ step. :func:`bench_ingest_all_stages` runs the whole pipeline (``Indexer``: pars
 block embeddings beside the graph's extraction, name embeddings, entity resolution and writes, then the layout
 layer and content graph) and reports seconds and throughput per stage, each stage's total, the wall time of
 the whole index and its pages/s, and the layout layer's time as a share of the tree stage's
-(``layout_vs_tree``). Every document is indexed from scratch (deleted, or ``force``), so the figures are for
-fresh writes.
+(``layout_vs_tree``). Every document is indexed from scratch, so the figures are for fresh writes: the tree
+bench writes under keys of its own and deletes them after; ``--all-stages`` deletes and re-indexes the
+documents themselves, LLM-free (run it on another instance, ``--instance``, to keep a library's LLM-built
+graphs).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import tempfile
 import time
 from collections import defaultdict
@@ -37,9 +40,11 @@ from ..tree.learned import HeadingModel
 async def bench_ingest(graph: GraphClient, paths: list[Path], *, dimensions: int, tables: str = "layout",
                        workers: int = 1, headings: Detector = "auto",
                        model: HeadingModel | None = None) -> dict[str, Any]:
-    """Parse, sections and a fresh tree write of each PDF, timed apart. The schema is applied first (its key
-    constraints make the writes' lookups index seeks: on a new server without them each write scans a label,
-    and the figures would be the missing indexes'); ``dimensions``: the vector indexes' (``index_dimensions``)."""
+    """Parse, sections and a fresh tree write of each PDF, timed apart. Each tree is written under a key of its
+    own (``bench-`` and the content hash) and deleted after, so a library that holds the same PDF keeps its
+    index. The schema is applied first: its key constraints make the writes' lookups index seeks (on a new server
+    without them each write scans a label, and the figures would be the missing indexes'). ``dimensions``: the
+    vector indexes' (``index_dimensions``)."""
     await apply_schema(graph, dimensions=dimensions)
     rows: list[dict[str, Any]] = []
     for path in paths:
@@ -52,10 +57,12 @@ async def bench_ingest(graph: GraphClient, paths: list[Path], *, dimensions: int
         parse_s = time.perf_counter() - began
         began = time.perf_counter()
         found, source, _ = await detect_headings(parsed, detector=headings, workers=workers, model=model)
+        parsed = dataclasses.replace(parsed, content_hash=f"bench-{parsed.content_hash}")  # keys of its own
         tree = build_tree(parsed, found, source)
         tree_s = time.perf_counter() - began
-        await delete_document(graph, tree.doc_key)
+        await delete_document(graph, tree.doc_key)  # left by a bench run that was killed
         stats = await write_tree(graph, tree, parsed, {"name": path.name, "title": tree.root.title})
+        await delete_document(graph, tree.doc_key)
         rows.append({
             "document": path.name, "pages": parsed.page_count, "blocks": len(parsed.blocks), "sections_from": source,
             "tables": sum(b.kind == "table" for b in parsed.blocks),

@@ -20,6 +20,7 @@ from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
 
 from ..helpers.cli import run_cli
+from ..helpers.counts import database_counts
 from ..helpers.pdfs import FOOTLOCKER, need
 from ..helpers.timeouts import LONG_TEST
 
@@ -132,9 +133,11 @@ def test_the_cli_writes_a_report(settings, neo4j_server, mini: Path, tmp_path: P
 async def test_bench_ingest_times_every_stage(graph, settings, neo4j_server, tmp_path: Path) -> None:
     # as on a new server: without the key constraint each tree write scans the label (minutes a document)
     await graph.run("DROP CONSTRAINT tree_node_key IF EXISTS")
+    before = await database_counts(graph, detailed=True)
     tree = run_cli(settings, "bench", "ingest", str(need(FOOTLOCKER)), "--json")
     assert tree.returncode == 0, tree.stderr
     assert await graph.run("SHOW CONSTRAINTS YIELD name WHERE name = 'tree_node_key' RETURN name")  # applied first
+    assert await database_counts(graph, detailed=True) == before  # its trees deleted, an indexed copy untouched
     report = json.loads(tree.stdout)
     assert report["documents"] == 1 and report["pages"] > 0 and report["parse_pages_per_s"] > 0
     every = run_cli(settings, "bench", "ingest", str(FOOTLOCKER), "--all-stages", "--json", "--plot",
