@@ -73,7 +73,7 @@ def owner_is_gone(owner: str) -> bool:
     except ProcessLookupError:
         return True
     except OSError:  # alive, another user's
-        return False
+        pass
     return False
 
 
