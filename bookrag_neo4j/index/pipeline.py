@@ -237,9 +237,10 @@ class Indexer:
         llm = self.models.llm if self.use_llm else None
         with track_usage() as ledger:
             began = time.perf_counter()
+            needs_model = self.settings.headings != "heuristic" or llm is not None
             headings, source, failed = await detect_headings(
                 parsed, llm, detector=self.settings.headings, workers=self.settings.parse_workers,
-                model=HeadingModel.shipped(self.settings.heading_model))
+                model=HeadingModel.shipped(self.settings.heading_model) if needs_model else None)
             timings["sections"] = time.perf_counter() - began
         began = time.perf_counter()
         tree = build_tree(parsed, headings, source)

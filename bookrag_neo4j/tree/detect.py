@@ -27,7 +27,7 @@ from ..parsing.blocks import ParsedDocument
 from ..parsing.regions import HEADING_CLASSES, classify_pages
 from .features import candidate_features, toc_pages
 from .headings import MIN_OUTLINE, from_layout, from_llm, from_outline, from_parser, has_parser_levels
-from .learned import HeadingModel, headings_from_scores, level_features, score_candidates
+from .learned import HeadingModel, headings_from_scores, score_candidates
 from .model import Heading
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ def from_layout_model(doc: ParsedDocument, model: HeadingModel | None = None, wo
               if doc.blocks[p].layout_class in HEADING_CLASSES and doc.blocks[p].page not in skip]
     if not chosen:
         return []
-    levels = model.levels(level_features(x[chosen]))
+    levels = model.levels(x[chosen])
     return [Heading(positions[k], int(level), doc.blocks[positions[k]].text, doc.blocks[positions[k]].page)
             for k, level in zip(chosen, levels, strict=True)]
 
@@ -73,9 +73,9 @@ def from_auto(doc: ParsedDocument, model: HeadingModel | None = None, workers: i
 def offline_headings(doc: ParsedDocument, detector: Detector = "auto", workers: int = 0,
                      model: HeadingModel | None = None) -> tuple[list[Heading], str]:
     """Headings by an offline detector, and the source to record (``learned``, ``layout`` or ``heuristic``)."""
-    model = model or HeadingModel.shipped()
-    if detector == "heuristic":
+    if detector == "heuristic":  # needs no model
         return from_layout(doc), "heuristic"
+    model = model or HeadingModel.shipped()
     if detector == "layout":
         return from_layout_model(doc, model, workers), "layout"
     if detector == "learned":

@@ -3,8 +3,8 @@
 Two models, both learned from PDFs whose bookmarks mark their headings (:mod:`.training`):
 
 - **heading**: is a candidate block a heading? (binary, a probability);
-- **level**: which level (1, 2, 3, or 4 and deeper), from its features plus the rank of its style among the
-  document's heading styles (size, weight, capitals, slant) and how many heading styles the document has.
+- **level**: which level (1, 2, 3, or 4 and deeper), from the same features. (Not from the rank of its style
+  among the headings found: one heading more or less at the top, such as a cover title, would shift them all.)
 
 The trees are stored as plain arrays (``heading-model.json`` next to this module: the version, the features,
 the training documents with their SHA-256, and the figures of the run that made it) and evaluated with NumPy,
@@ -34,7 +34,6 @@ from .model import Heading
 from .numbering import complete_numbering
 
 MODEL_PATH = Path(__file__).with_name("heading-model.json")
-LEVEL_FEATURES = (*FEATURES, "style_rank", "heading_styles")
 MAX_LEVEL = 4
 
 
@@ -100,8 +99,9 @@ class HeadingModel:
         return classes[raw.argmax(axis=1)]
 
     def save(self, path: Path = MODEL_PATH) -> None:
-        data = {"version": self.version, "features": list(self.features), "threshold": self.threshold,
-                "training": self.training, "heading": self.heading.to_json(), "level": self.level.to_json()}
+        data = {"version": self.version, "features": list(self.features), "level_features": list(self.features),
+                "threshold": self.threshold, "training": self.training, "heading": self.heading.to_json(),
+                "level": self.level.to_json()}
         path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
 
     @classmethod
@@ -110,7 +110,7 @@ class HeadingModel:
             data = json.loads(path.read_text())
         except (OSError, ValueError) as exc:
             raise ConfigurationError(f"cannot read the heading model {path}: {exc}") from exc
-        if tuple(data["features"]) != FEATURES:
+        if tuple(data["features"]) != FEATURES or tuple(data.get("level_features", ())) != FEATURES:
             raise ConfigurationError(f"the heading model {path} was trained on other features; retrain it with "
                                      "`bookrag train headings`")
         return cls(heading=Trees.from_json(data["heading"]), level=Trees.from_json(data["level"]),
@@ -125,18 +125,6 @@ class HeadingModel:
 @cache
 def _load(path: Path) -> HeadingModel:
     return HeadingModel.load(path)
-
-
-def level_features(x: np.ndarray) -> np.ndarray:
-    """``x`` (the rows of a document's headings) with the style rank and the number of heading styles."""
-    if not len(x):
-        return np.zeros((0, len(LEVEL_FEATURES)), dtype=np.float32)
-    col = {name: k for k, name in enumerate(FEATURES)}
-    keys = [(round(float(r[col["size_ratio"]]), 2), int(r[col["bold"]]), int(r[col["caps"]] >= 0.8),
-             int(r[col["italic"]])) for r in x]
-    order = {k: n for n, k in enumerate(sorted(set(keys), key=lambda k: (-k[0], -k[1], -k[2], -k[3])))}
-    extra = np.asarray([(order[k], len(order)) for k in keys], dtype=np.float32)
-    return np.hstack([x, extra])
 
 
 def score_candidates(doc: ParsedDocument, model: HeadingModel) -> tuple[list[int], np.ndarray, np.ndarray]:
@@ -154,7 +142,7 @@ def headings_from_scores(doc: ParsedDocument, model: HeadingModel, positions: li
     chosen = sorted({*chosen, *added})
     if not chosen:
         return []
-    level = dict(zip(chosen, (int(v) for v in model.levels(level_features(x[chosen]))), strict=True))
+    level = dict(zip(chosen, (int(v) for v in model.levels(x[chosen])), strict=True))
     for k, (asker, step) in added.items():  # in the order found: an asker's level is final
         level[k] = min(max(level[asker] + step, 1), MAX_LEVEL)
     return [Heading(positions[k], level[k], doc.blocks[positions[k]].text, doc.blocks[positions[k]].page)

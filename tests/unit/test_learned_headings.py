@@ -15,13 +15,21 @@ import pytest
 from typer.testing import CliRunner
 
 from bookrag_neo4j.cli import app
-from bookrag_neo4j.errors import DocumentError
+from bookrag_neo4j.errors import ConfigurationError, DocumentError
 from bookrag_neo4j.eval.bench_headings import score
 from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
 from bookrag_neo4j.tree.detect import detect_headings
 from bookrag_neo4j.tree.headings import from_layout
 from bookrag_neo4j.tree.learned import FEATURES, HeadingModel, from_learned
-from bookrag_neo4j.tree.training import THRESHOLDS, Labelled, choose_threshold, corpus_paths, fit, labelled
+from bookrag_neo4j.tree.training import (
+    THRESHOLDS,
+    Labelled,
+    choose_threshold,
+    corpus_paths,
+    document_weight,
+    fit,
+    labelled,
+)
 
 from ..helpers.pdfs import R_INTRO, need
 
@@ -173,3 +181,35 @@ def test_a_fold_trained_on_headings_only_scores_and_a_corpus_of_one_class_is_ref
     assert fit(corpus, stages=5).threshold == threshold
     with pytest.raises(DocumentError, match="a classifier needs both"):
         fit([_document(s, [1, 1]) for s in "bcde"], stages=5)
+
+
+def test_a_document_weighs_the_square_root_of_its_headings_whatever_its_length() -> None:
+    short, long = _document("a", [1, 0, 0, 0]), _document("b", [1] * 4 + [0] * 96)
+    assert document_weight(short) == pytest.approx(1000.0)  # one heading
+    assert document_weight(long) == pytest.approx(2000.0)  # four headings: twice the weight, not four times
+    assert document_weight(_document("c", [0, 0])) == pytest.approx(1000.0)  # no heading still teaches "not one"
+
+
+def test_a_model_whose_level_trees_read_other_features_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "old.json"
+    HeadingModel.shipped().save(path)
+    assert HeadingModel.load(path).level.trees  # as saved, it loads
+    data = json.loads(path.read_text())
+    del data["level_features"]  # a model of headings-3 or before: its level trees read two more columns
+    path.write_text(json.dumps(data))
+    with pytest.raises(ConfigurationError, match="retrain it"):
+        HeadingModel.load(path)
+
+
+def test_the_heuristics_need_no_heading_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bookrag_neo4j.tree.detect import offline_headings
+
+    def unreadable(path: Path | None = None) -> HeadingModel:
+        raise ConfigurationError("the heading model cannot be read")
+
+    monkeypatch.setattr(HeadingModel, "shipped", staticmethod(unreadable))
+    hidden = dataclasses.replace(parse_pdf(bookmarked_pdf(tmp_path / "r.pdf", seed=9, style=0), tables="off"), outline=[])
+    headings, source = offline_headings(hidden, "heuristic")
+    assert source == "heuristic" and headings
+    with pytest.raises(ConfigurationError):
+        offline_headings(hidden, "learned")
