@@ -128,7 +128,7 @@ def _boosted(x: np.ndarray, y: np.ndarray, weight: np.ndarray, stages: int) -> T
 
 def document_weight(doc: Labelled) -> float:
     """A document's total weight among the training rows: the square root of its headings, so that a manual
-    with 600 bookmarks teaches more than a 5-section paper, but not 100 times more."""
+    with 600 bookmarks teaches more than a 5-section paper (about 11 times), not 120 times more."""
     return 1000.0 * float(np.sqrt(max(int(doc.heading.sum()), 1)))
 
 
