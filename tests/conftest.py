@@ -14,6 +14,7 @@ and ``tests/integration``. Code the tests share lives in ``tests/helpers``.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING
 
@@ -60,9 +61,31 @@ def settings(request: pytest.FixtureRequest) -> Iterator[Settings]:
 
 @pytest.fixture(scope="session")
 def neo4j_server(settings: Settings) -> ServerStatus:
+    """The session's server, running. The managed ``test`` instance outlives sessions, so a session starts by
+    emptying it: what a session that died midway left there (a killed server, a test without its clean-up) cannot
+    reach into this one. A testcontainers container starts empty; an external server keeps its data."""
     status = start_server(settings)
     assert status.running, status.detail
+    if server_backend() == "managed":
+        async def empty() -> None:
+            async with GraphClient(connection_info(settings)) as client:
+                while (await client.run("MATCH (n) WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n"))[0]["n"]:
+                    pass
+
+        asyncio.run(empty())
     return status
+
+
+@pytest.fixture(autouse=True)
+def server_running_after(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A ``server_lifecycle`` test may stop or kill the session's server: it runs again after the test, whatever
+    the test's outcome, so that one failure there does not fail every test after it."""
+    if request.node.get_closest_marker("server_lifecycle") is None:
+        yield
+        return
+    settings = request.getfixturevalue("settings")
+    yield
+    start_server(settings)
 
 
 @pytest.fixture(scope="session")

@@ -204,9 +204,19 @@ class LocalServer:
     def start(self) -> ServerVersions:
         """Start the server (a no-op when it runs) and return once Bolt and GDS answer."""
         crashed = self.pid_file.exists()  # a pid file whose process is gone: its ports may take a moment to free
-        if self.pid() is not None:
-            log.info("local Neo4j already running (pid %s)", self.pid())
-            return wait_until_ready(managed_connection(self.settings), timeout=self.settings.neo4j_start_timeout)
+        pid = self.pid()
+        if pid is not None:
+            log.info("local Neo4j already running (pid %s)", pid)
+            try:
+                return wait_until_ready(managed_connection(self.settings), timeout=self.settings.neo4j_start_timeout,
+                                        alive=lambda: self._alive(pid), log_tail=self.log_tail)
+            except ServerStartError:
+                if self._alive(pid):
+                    raise
+            # it was dying (a kill takes a moment to end a large JVM) or it crashed as we waited: start it again
+            log.warning("Neo4j (pid %d) exited while we waited for it to answer; starting it again", pid)
+            self.pid_file.unlink(missing_ok=True)
+            crashed = True
         for port, name in ((self.settings.neo4j_bolt_port, "BOLT"), (self.settings.neo4j_http_port, "HTTP")):
             if port_in_use(port, grace=10.0 if crashed else 0.0):
                 raise ServerStartError(

@@ -6,7 +6,6 @@ import json
 import os
 import stat
 import subprocess
-from collections.abc import Iterator
 
 import pytest
 
@@ -32,19 +31,38 @@ def test_status_reports_versions(settings: Settings, neo4j_server) -> None:
 
 def test_port_in_use_is_a_clear_error(settings: Settings, neo4j_server, tmp_path) -> None:
     other = settings.model_copy(update={"neo4j_instance": "test-port-clash", "data_dir": tmp_path})
-    with pytest.raises(ServerStartError, match=f"port {settings.neo4j_bolt_port} is already in use"):
-        start_server(other)
-
-
-@pytest.fixture
-def restarted_after(settings: Settings, neo4j_server) -> Iterator[None]:
-    """The test may stop the session's server: it runs again after the test, for the other tests."""
-    yield
-    start_server(settings)
+    try:
+        with pytest.raises(ServerStartError, match=f"port {settings.neo4j_bolt_port} is already in use"):
+            start_server(other)
+    finally:
+        stop_server(other)  # where the session's server was gone, this one started: it must not take its ports
 
 
 @pytest.mark.server_lifecycle
-def test_stop_start_and_noop_start(settings: Settings, restarted_after, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_server_dying_as_start_finds_it_is_started_again(settings: Settings, neo4j_server) -> None:
+    """A start just after a kill can find the server's process still alive, ending; it must not wait on it for
+    ``neo4j_start_timeout`` and fail, but start a new one once it has gone."""
+    import signal
+    import sys
+
+    from bookrag_neo4j.server.local import ENTRY_POINT
+
+    server = LocalServer(settings)
+    os.kill(server.pid() or 0, signal.SIGKILL)
+    dying = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3)", ENTRY_POINT,
+                              f"--home-dir={server.home}"])  # looks like the server to `pid()`, answers nothing
+    server.pid_file.write_text(f"{dying.pid}\n")
+    try:
+        assert server.pid() == dying.pid
+        status = start_server(settings)
+        assert status.running and server.pid() not in (None, dying.pid)
+    finally:
+        dying.kill()
+        dying.wait()
+
+
+@pytest.mark.server_lifecycle
+def test_stop_start_and_noop_start(settings: Settings, neo4j_server, monkeypatch: pytest.MonkeyPatch) -> None:
     server = LocalServer(settings)
     first_pid = server.pid()
     assert first_pid is not None
