@@ -25,7 +25,7 @@ import pymupdf
 
 from .blocks import Block, ParsedDocument
 from .table_pool import MIN_POOL_PAGES, drop_pool, get_pool, main_module_hidden, pool_size, worker_document
-from .tables import Region, layout_regions
+from .tables import Region, boxes_only, layout_regions
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +34,8 @@ HEADING_CLASSES = ("title", "section-header")
 
 def page_regions(page: pymupdf.Page) -> list[Region]:
     """The layout model's regions of one page: ``(x0, y0, x1, y1, class)``."""
-    import pymupdf.layout  # noqa: F401  (registers the model with PyMuPDF)
-
-    page.get_layout()
+    with boxes_only():
+        page.get_layout()
     return layout_regions(page)
 
 

@@ -1,5 +1,6 @@
 """The table finder on worker processes (:mod:`bookrag_neo4j.parsing.table_pool`): the same blocks as in-process,
-a dead worker costs nothing, and a script without a ``__main__`` guard is not run again in the workers."""
+a dead worker costs nothing, a script without a ``__main__`` guard is not run again in the workers, and the
+layout model runs without its table-grid model."""
 
 from __future__ import annotations
 
@@ -62,3 +63,30 @@ def test_a_script_without_a_main_guard_runs_once(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("parsed") == 1 and done.stdout.strip().endswith("True")
     assert "bootstrapping" not in done.stderr and "worker died" not in done.stderr
+
+
+def test_the_finder_runs_the_layout_model_without_its_table_grids(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The finder reads only the layout model's table boxes: its table-grid model is off while we call it (same
+    tables, same regions, less CPU) and on again after, for a caller's own ``pymupdf4llm``."""
+    from bookrag_neo4j.parsing.tables import find_on_page, layout_model, layout_regions
+
+    model = layout_model()
+    assert model is not None, "PyMuPDF moved its layout model: boxes_only no longer turns the table grids off"
+    grids = model.table_grid_extractor
+    calls: list[int] = []
+    predict = grids.predict
+    monkeypatch.setattr(grids, "predict", lambda *a, **k: calls.append(1) or predict(*a, **k))
+    path = need(ACL_PAPER)
+    doc, _ = open_pdf(path)
+    with doc:
+        pages = table_candidate_pages(path)
+        with_grids = {}
+        for n in pages:
+            page = doc[n - 1]
+            with_grids[n] = ([asdict(b) for b in page_tables(page, n, "layout")], layout_regions(page))
+        grid_calls = len(calls)
+        found = {n: find_on_page(doc[n - 1], n, "layout") for n in pages}
+    assert grid_calls > 0 and len(calls) == grid_calls  # the grids ran without boxes_only, never inside it
+    assert {n: ([asdict(b) for b in f.tables], f.regions) for n, f in found.items()} == with_grids
+    assert any(t for t, _ in with_grids.values())
+    assert model.table_grid_extractor is grids
