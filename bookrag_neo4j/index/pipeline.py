@@ -48,7 +48,6 @@ from ..parsing.pymupdf_parser import parse_pdf
 from ..progress import ProgressCallback, stage
 from ..tree.build import build_tree
 from ..tree.detect import detect_headings
-from ..tree.learned import HeadingModel
 from ..tree.model import DocumentTree
 from .leases import LeaseManager, layers_key, under_lease
 from .store import row_count, write_tree
@@ -237,10 +236,9 @@ class Indexer:
         llm = self.models.llm if self.use_llm else None
         with track_usage() as ledger:
             began = time.perf_counter()
-            needs_model = self.settings.headings != "heuristic" or llm is not None
             headings, source, failed = await detect_headings(
                 parsed, llm, detector=self.settings.headings, workers=self.settings.parse_workers,
-                model=HeadingModel.shipped(self.settings.heading_model) if needs_model else None)
+                model=self.settings.heading_model)
             timings["sections"] = time.perf_counter() - began
         began = time.perf_counter()
         tree = build_tree(parsed, headings, source)

@@ -20,6 +20,7 @@ Offline detectors (no outline, no LLM, a parser without heading levels):
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Literal
 
 from ..llm.chat import ChatModel
@@ -71,11 +72,13 @@ def from_auto(doc: ParsedDocument, model: HeadingModel | None = None, workers: i
 
 
 def offline_headings(doc: ParsedDocument, detector: Detector = "auto", workers: int = 0,
-                     model: HeadingModel | None = None) -> tuple[list[Heading], str]:
-    """Headings by an offline detector, and the source to record (``learned``, ``layout`` or ``heuristic``)."""
-    if detector == "heuristic":  # needs no model
+                     model: HeadingModel | Path | None = None) -> tuple[list[Heading], str]:
+    """Headings by an offline detector, and the source to record (``learned``, ``layout`` or ``heuristic``).
+    ``model``: the classifier, or the file to load it from (``None``: the shipped one), loaded only by the
+    detectors that use it."""
+    if detector == "heuristic":
         return from_layout(doc), "heuristic"
-    model = model or HeadingModel.shipped()
+    model = _model(model)
     if detector == "layout":
         return from_layout_model(doc, model, workers), "layout"
     if detector == "learned":
@@ -85,8 +88,12 @@ def offline_headings(doc: ParsedDocument, detector: Detector = "auto", workers: 
     return headings, "learned"
 
 
+def _model(model: HeadingModel | Path | None) -> HeadingModel:
+    return model if isinstance(model, HeadingModel) else HeadingModel.shipped(model)
+
+
 async def detect_headings(doc: ParsedDocument, llm: ChatModel | None = None, *, detector: Detector = "auto",
-                          workers: int = 0, model: HeadingModel | None = None) -> tuple[list[Heading], str, int]:
+                          workers: int = 0, model: HeadingModel | Path | None = None) -> tuple[list[Heading], str, int]:
     """Headings, their source (``outline``, ``llm``, the parser's name such as ``mineru``, or the offline
     detector's), and the count of failed LLM batches. On a PDF parsed by PyMuPDF the LLM sees the classifier's
     probability of each candidate, and a failed batch keeps the offline detector's verdicts (the parser's levels
@@ -101,7 +108,8 @@ async def detect_headings(doc: ParsedDocument, llm: ChatModel | None = None, *, 
     if has_parser_levels(doc):  # MinerU: no font features for the classifier; its levels are the fallback
         headings, failed = await from_llm(doc, llm, fallback=from_parser(doc))
         return headings, "llm", failed
-    positions, _, probability = score_candidates(doc, model or HeadingModel.shipped())
+    model = _model(model)
+    positions, _, probability = score_candidates(doc, model)
     headings, failed = await from_llm(doc, llm, fallback=offline_headings(doc, detector, workers, model)[0],
                                       scores=dict(zip(positions, probability.tolist(), strict=True)))
     return headings, "llm", failed

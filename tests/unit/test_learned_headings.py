@@ -213,3 +213,8 @@ def test_the_heuristics_need_no_heading_model(tmp_path: Path, monkeypatch: pytes
     assert source == "heuristic" and headings
     with pytest.raises(ConfigurationError):
         offline_headings(hidden, "learned")
+    missing = tmp_path / "no-such-model.json"  # the indexer passes BOOKRAG_HEADING_MODEL's path: loaded on use only
+    assert offline_headings(hidden, "heuristic", model=missing) == (headings, "heuristic")
+    monkeypatch.undo()
+    with pytest.raises(ConfigurationError, match="no-such-model.json"):
+        offline_headings(hidden, "learned", model=missing)
