@@ -3,7 +3,7 @@ linearisation (what embedders and rerankers read).
 
 The layout model that ``find_tables(use_layout=True)`` consults also runs a table-grid model on each table it
 finds; the finder reads only the tables' boxes, so :func:`boxes_only` turns that model off while we call it:
-the same regions and tables for ~26 % less CPU a table page (README, "Indexing speed")."""
+the same regions and tables, and the layout model takes ~27 % less CPU a table page (README, "Indexing speed")."""
 
 from __future__ import annotations
 
