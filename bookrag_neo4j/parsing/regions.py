@@ -24,8 +24,9 @@ from concurrent.futures.process import BrokenProcessPool
 import pymupdf
 
 from .blocks import Block, ParsedDocument
+from .finder_speed import boxes_only
 from .table_pool import MIN_POOL_PAGES, drop_pool, get_pool, main_module_hidden, pool_size, worker_document
-from .tables import Region, boxes_only, layout_regions
+from .tables import Region, layout_regions
 
 log = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@
 
 The layout table finder costs about 0.5 CPU-seconds a candidate page, nearly all of a PDF's parse time. In one
 process its ONNX models spread each page over every core with spinning threads (about 1.6 cores busy for one
-core's worth of work); here each worker runs ONNX on one thread without spinning and the workers take pages side
-by side, which on 2 cores parses a 10-K's table pages 1.4x faster (README, "Indexing speed"). The pool is
+core's worth of work); here each worker runs ONNX on one thread without spinning (:mod:`.onnx_threads`) and the
+workers take pages side by side (README, "Indexing speed"). The pool is
 started on first use and kept for the process's life (a worker loads the models once, ~1 s); ``workers`` 1, or a
 document with fewer than ``MIN_POOL_PAGES`` candidate pages, runs in-process. A worker that dies (out of memory,
 killed) costs nothing: its pages are found again in-process and the pool is started anew next time.
@@ -29,6 +29,7 @@ from pathlib import Path
 import pymupdf
 
 from ..errors import DocumentError
+from .onnx_threads import single_threaded_sessions
 from .tables import PageTables, TableMode, find_on_page
 
 log = logging.getLogger(__name__)
@@ -49,22 +50,6 @@ def pool_size(workers: int) -> int:
         return workers
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, min(cores, MAX_WORKERS))
-
-
-def _init_worker() -> None:
-    """ONNX Runtime on one thread, without spin-waiting: the pool, not ONNX, spreads the work over the cores."""
-    import onnxruntime as ort
-
-    base = ort.SessionOptions
-
-    def single_threaded() -> ort.SessionOptions:
-        options = base()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        return options
-
-    ort.SessionOptions = single_threaded  # pymupdf.layout builds its sessions with ort.SessionOptions()
 
 
 def worker_document(path: str, content_hash: str) -> pymupdf.Document:
@@ -93,7 +78,7 @@ def get_pool(workers: int) -> ProcessPoolExecutor:
                 _pool.shutdown(wait=False, cancel_futures=True)
             # spawn: parsing runs in a thread of an asyncio program, and forking a threaded process is unsafe
             _pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_init_worker)
+                                        initializer=single_threaded_sessions)
             _pool_workers = workers
         return _pool
 

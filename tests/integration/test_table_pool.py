@@ -35,6 +35,15 @@ def test_pool_gives_the_same_blocks_as_in_process(always_pool: None) -> None:
     assert [asdict(b) for b in pooled.blocks] == [asdict(b) for b in alone.blocks]
 
 
+def test_pool_workers_run_onnx_on_one_thread() -> None:
+    """``import pymupdf`` builds the layout model's ONNX sessions: a worker's must be single-threaded (the pool
+    spreads the pages), so its initializer runs before PyMuPDF is imported there."""
+    from bookrag_neo4j.parsing.onnx_threads import session_threads
+
+    threads = table_pool.get_pool(2).submit(session_threads).result(timeout=120)
+    assert threads and set(threads) == {1}, threads
+
+
 def test_a_dead_worker_falls_back_to_in_process(always_pool: None) -> None:
     path = need(ACL_PAPER)
     pages = table_candidate_pages(path)
@@ -68,7 +77,8 @@ def test_a_script_without_a_main_guard_runs_once(tmp_path: Path) -> None:
 def test_the_finder_runs_the_layout_model_without_its_table_grids(monkeypatch: pytest.MonkeyPatch) -> None:
     """The finder reads only the layout model's table boxes: its table-grid model is off while we call it (same
     tables, same regions, less CPU) and on again after, for a caller's own ``pymupdf4llm``."""
-    from bookrag_neo4j.parsing.tables import find_on_page, layout_model, layout_regions
+    from bookrag_neo4j.parsing.finder_speed import layout_model
+    from bookrag_neo4j.parsing.tables import find_on_page, layout_regions
 
     model = layout_model()
     assert model is not None, "PyMuPDF moved its layout model: boxes_only no longer turns the table grids off"

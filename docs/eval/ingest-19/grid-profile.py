@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pymupdf
 
+from bookrag_neo4j.parsing.finder_speed import boxes_only
 from bookrag_neo4j.parsing.pymupdf_parser import table_candidate_pages
-from bookrag_neo4j.parsing.tables import boxes_only, layout_regions
+from bookrag_neo4j.parsing.tables import layout_regions
 
 path = Path(sys.argv[1])
 pages = table_candidate_pages(path)[:30]
