@@ -122,8 +122,7 @@ def _transform(x: np.ndarray, y: np.ndarray, m: pymupdf.Matrix) -> tuple[np.ndar
     return (x * a + y * c) + e, (x * b + y * d) + f
 
 
-_EMPTY = np.zeros((0, 4))
-_boxes: tuple[list, int, np.ndarray] = ([], 0, _EMPTY)  # the last CHARS list, its length, its x0, x1, y0, y1
+_boxes: tuple[list, int, np.ndarray] = ([], 0, np.zeros((0, 4)))  # the last CHARS list, its length, x0 x1 y0 y1
 
 
 def make_chars(page: pymupdf.Page, clip: Any = None) -> Any:
