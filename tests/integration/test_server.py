@@ -15,6 +15,7 @@ from bookrag_neo4j.server import server_status, start_server, stop_server
 from bookrag_neo4j.server.local import LocalServer, pinned_versions
 
 from ..helpers.server import external
+from ..helpers.webapp import free_port
 
 pytestmark = pytest.mark.skipif(external(), reason="NEO4J_URI or testcontainers: the tests never start or stop that server")
 
@@ -89,8 +90,8 @@ def test_failed_start_reports_the_log_tail(settings: Settings, neo4j_server, tmp
         update={
             "neo4j_instance": "test-broken",
             "data_dir": tmp_path,
-            "neo4j_bolt_port": 27687,
-            "neo4j_http_port": 27474,
+            "neo4j_bolt_port": free_port(),  # free ports: a user's own instance may hold any fixed one
+            "neo4j_http_port": free_port(),
             "neo4j_heap": "1k",  # valid for Neo4j's config, too small for the JVM
             "neo4j_start_timeout": 300.0,  # the JVM exits at once; a busy machine only makes that slower
         }
@@ -138,8 +139,9 @@ def test_a_named_instance_remembers_its_ports_and_memory(settings: Settings, neo
 
     from ..helpers.cli import BOOKRAG
 
-    other = settings.model_copy(update={"neo4j_instance": "test-second", "data_dir": tmp_path, "neo4j_bolt_port": 27787,
-                                        "neo4j_http_port": 27574, "neo4j_heap": "768m", "neo4j_pagecache": "64m",
+    bolt, http = free_port(), free_port()
+    other = settings.model_copy(update={"neo4j_instance": "test-second", "data_dir": tmp_path, "neo4j_bolt_port": bolt,
+                                        "neo4j_http_port": http, "neo4j_heap": "768m", "neo4j_pagecache": "64m",
                                         "neo4j_password": SecretStr("-starts-with-a-dash")})
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("BOOKRAG_NEO4J", "NEO4J_"))}
     clean["BOOKRAG_DATA_DIR"] = str(tmp_path)
@@ -151,10 +153,10 @@ def test_a_named_instance_remembers_its_ports_and_memory(settings: Settings, neo
                                   capture_output=True, text=True, timeout=300, check=False)
 
         status = json.loads(cli("status", "--json").stdout)
-        assert status["running"] is True and status["uri"] == "bolt://localhost:27787", status
+        assert status["running"] is True and status["uri"] == f"bolt://localhost:{bolt}", status
         assert (status["heap"], status["pagecache"]) == ("768m", "64m")
-        assert status["browser_url"] == "http://localhost:27574/browser/"
-        assert ":27787" in cli("logs").stdout  # the instance's own log: "Bolt enabled on localhost:27787."
+        assert status["browser_url"] == f"http://localhost:{http}/browser/"
+        assert f":{bolt}" in cli("logs").stdout  # the instance's own log: "Bolt enabled on localhost:<bolt>."
         stopped = cli("stop")
         assert stopped.returncode == 0, stopped.stderr
         assert LocalServer(other).pid() is None and not server_status(other).running
