@@ -3,7 +3,7 @@
     report = bench_tables([Path("10k.pdf")], workers=2)
     report["precision"], report["recall"]      # over pages: a page is positive when the finder keeps a table there
 
-The parser runs PyMuPDF's table finder (~0.5 CPU-s a page) only on the pages its prefilter lets through
+The parser runs PyMuPDF's table finder (~0.35 CPU-s a page) only on the pages its prefilter lets through
 (:meth:`bookrag_neo4j.parsing.pymupdf_parser.table_candidate_pages`). Here the finder runs on every page, with the
 same filtering of what counts as a table (:func:`bookrag_neo4j.parsing.tables.page_tables`), and the pages where
 it keeps at least one table are the truth. Precision: the share of candidate pages that hold a table; recall: the

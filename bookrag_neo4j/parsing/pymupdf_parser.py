@@ -3,7 +3,7 @@
     parsed = parse_pdf(Path("report.pdf"), image_dir=Path("~/.local/share/bookrag-neo4j/images"))
 
 Per page: text blocks with their fonts (split where the size, weight or slant of whole lines changes, so a
-heading glued to its paragraph becomes its own block), raster images, tables (``find_tables``, ~0.5 CPU-s a
+heading glued to its paragraph becomes its own block), raster images, tables (``find_tables``, ~0.35 CPU-s a
 page: only on pages whose layout can hold a table, on worker processes, :mod:`.table_pool`), captions attached to
 their table or figure (a "Figure N" caption without a raster image above it marks a vector figure), equations (math fonts),
 list items, the PDF outline. Running headers, footers and page numbers are removed; reading order handles
@@ -285,7 +285,7 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
               on_page: Callable[[int, int], None] | None = None, workers: int = 0) -> ParsedDocument:
     """Parse a PDF into blocks in reading order (see the module docstring).
 
-    ``tables``: ``"layout"`` (PyMuPDF's layout model decides, the most accurate, ~0.5 CPU-s a candidate page),
+    ``tables``: ``"layout"`` (PyMuPDF's layout model decides, the most accurate, ~0.35 CPU-s a candidate page),
     ``"lines"`` (ruled tables only, several times faster) or ``"off"``. ``workers``: processes that find tables
     side by side (:mod:`.table_pool`; 0: one per core, 1: in-process). ``on_page(done, total)`` is called as pages
     are read and again as they are laid out (``total`` counts both passes)."""

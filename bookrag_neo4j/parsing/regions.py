@@ -4,7 +4,7 @@ The model classifies regions of a page as ``title``, ``section-header``, ``text`
 ``page-header`` ... . The layout table finder runs it anyway on the pages that can hold a table, and the parser
 keeps its classes there (:func:`assign_classes`). :func:`classify_pages` runs it on more pages of a parsed PDF and
 stores, on each text block there, the class of the region that covers most of it (:attr:`Block.layout_class`).
-It costs about 0.35 CPU-s a page, so the heading detectors run it on every page (``layout``) or only where the
+It costs about 0.3 CPU-s a page, so the heading detectors run it on every page (``layout``) or only where the
 cheaper classifier is unsure (``auto``); pages go to the table finder's worker processes
 (:mod:`.table_pool`).
 

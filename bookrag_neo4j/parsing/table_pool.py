@@ -3,7 +3,7 @@
     find = table_finder(path, content_hash, doc, pages=[3, 7, 8], mode="layout", workers=2)
     tables_on_page_7 = find(7).tables   # waits for that page only; the others keep running
 
-The layout table finder costs about 0.5 CPU-seconds a candidate page, nearly all of a PDF's parse time. In one
+The layout table finder costs about 0.35 CPU-seconds a candidate page, nearly all of a PDF's parse time. In one
 process its ONNX models spread each page over every core with spinning threads (about 1.6 cores busy for one
 core's worth of work); here each worker runs ONNX on one thread without spinning (:mod:`.onnx_threads`) and the
 workers take pages side by side (README, "Indexing speed"). The pool is

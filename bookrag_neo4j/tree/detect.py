@@ -7,7 +7,7 @@ Offline detectors (no outline, no LLM, a parser without heading levels):
 - ``learned``: the classifier learned from bookmarked PDFs (:mod:`.learned`), on font and position features and
   the layout model's classes where the parser already has them (pages the table finder read);
 - ``layout``: PyMuPDF's layout model on every page: its ``title`` and ``section-header`` regions are the
-  headings, levels from the learned level model (~0.35 CPU-s a page);
+  headings, levels from the learned level model (~0.3 CPU-s a page);
 - ``auto`` (the default): ``learned``, then the layout model on the pages where the classifier is unsure (at
   most :data:`AUTO_LAYOUT_SHARE` of the pages), and the classifier again with those classes.
 
