@@ -184,7 +184,8 @@ def make_chars(page: pymupdf.Page, clip: Any = None) -> Any:
             "y0": cy0,
             "y1": cy1,
         })
-    _boxes = (chars, len(chars), np.array([(c["x0"], c["x1"], c["y0"], c["y1"]) for c in chars]))
+    if len(chars) == len(runs):  # the list held only this page's characters: its boxes are the arrays above
+        _boxes = (chars, len(chars), np.column_stack((boxes[:, 0], boxes[:, 2], top, bottom)).astype(np.float64))
     return textpage
 
 
