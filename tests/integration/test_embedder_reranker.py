@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.llm import FusionReranker, SentenceTransformerEmbedder, bert, index_dimensions
@@ -19,7 +20,7 @@ from bookrag_neo4j.llm.reranker import CrossEncoderReranker
 
 @pytest.fixture(scope="module")
 def embedder() -> SentenceTransformerEmbedder:
-    return SentenceTransformerEmbedder()
+    return SentenceTransformerEmbedder(precision="float32")
 
 
 async def test_offline_embedder(embedder: SentenceTransformerEmbedder) -> None:
@@ -56,6 +57,30 @@ async def test_the_plain_torch_bert_gives_sentence_transformers_vectors(embedder
     assert bert.load(other) is None and bert.load(Path(folder)) is not None
     fallback = SentenceTransformerEmbedder(str(other))
     assert len((await fallback.embed(["x"]))[0]) == 384 and not isinstance(fallback._model, bert.BertEncoder)
+
+
+async def test_bfloat16_products_stay_within_cosine_1e4(embedder: SentenceTransformerEmbedder) -> None:
+    """bfloat16 matrix products (the default where the CPU has them natively) keep every vector within cosine 0.9999
+    of the float32 one: texts of every length, up to past the truncation, and short names in a batch together."""
+    texts = ["", "Amazon", "AWS", "net sales", "Revenue grew 10% in 2017.", "Table 3: net sales by segment",
+             "Ünïcödé façade: naïve café résumé", "Retrieval-Augmented Generation for Large Language Models " * 60,
+             " ".join(f"Operating income was ${n}.{n % 10} million in fiscal {1990 + n}." for n in range(40))]
+    fast = SentenceTransformerEmbedder(precision="bfloat16")
+    low, exact = np.asarray(await fast.embed(texts)), np.asarray(await embedder.embed(texts))
+    assert fast._model.weights["encoder.layer.0.attention.self.query.weight"].dtype == torch.bfloat16
+    assert embedder._model.weights["encoder.layer.0.attention.self.query.weight"].dtype == torch.float32
+    cosine = (low * exact).sum(axis=1)
+    assert cosine.min() > 0.9999 and np.abs(low - exact).max() > 1e-6  # close, and really computed another way
+
+
+def test_auto_precision_follows_the_cpu_flags(tmp_path: Path) -> None:
+    with_bf16, without = tmp_path / "bf16", tmp_path / "plain"
+    with_bf16.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx512f avx512_bf16 avx512_vnni\n")
+    without.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx2 avx512f avx512_vnni\n")
+    assert bert.native_bfloat16(with_bf16) and not bert.native_bfloat16(without)
+    assert not bert.native_bfloat16(tmp_path / "missing")
+    assert bert.resolve_precision("float32") == "float32" and bert.resolve_precision("bfloat16") == "bfloat16"
+    assert bert.resolve_precision("auto") == ("bfloat16" if bert.native_bfloat16() else "float32")
 
 
 def test_index_dimension_comes_from_the_embedder(embedder: SentenceTransformerEmbedder) -> None:
