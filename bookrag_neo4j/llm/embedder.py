@@ -99,7 +99,7 @@ class SentenceTransformerEmbedder(Embedder):
         model = self._load()
         with self._lock:  # one encode at a time: torch already uses every core
             if isinstance(model, bert.BertEncoder):
-                vectors = model.encode(texts, batch_size=self.batch_size)
+                vectors = model.encode(texts)  # batched by tokens
             else:
                 vectors = model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True,
                                        show_progress_bar=False)

@@ -73,6 +73,18 @@ async def test_bfloat16_products_stay_within_cosine_1e4(embedder: SentenceTransf
     assert cosine.min() > 0.9999 and np.abs(low - exact).max() > 1e-6  # close, and really computed another way
 
 
+def test_batches_by_tokens_give_each_text_its_own_vector(embedder: SentenceTransformerEmbedder) -> None:
+    """Texts sorted by token count and batched by tokens: one text a batch, or all in one padded batch, give the same
+    vectors in input order."""
+    texts = ["Amazon Web Services", "", "net sales increased 20% compared to the prior year " * 9, "AWS", "$1,234.5"]
+    embedder.embed_sync(["load"])
+    alone = embedder._model.encode(texts, tokens_per_batch=1)
+    together = embedder._model.encode(texts, tokens_per_batch=10_000)
+    assert np.abs(alone - together).max() < 1e-5
+    assert np.abs(alone[3] - embedder._model.encode(["AWS"])[0]).max() < 1e-5
+    assert len({round(float(v[0]), 6) for v in alone}) == len(texts)  # no row written twice
+
+
 def test_auto_precision_follows_the_cpu_flags(tmp_path: Path) -> None:
     with_bf16, without = tmp_path / "bf16", tmp_path / "plain"
     with_bf16.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx512f avx512_bf16 avx512_vnni\n")
