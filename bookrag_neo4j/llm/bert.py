@@ -131,7 +131,8 @@ class BertEncoder:
 
         for n in range(self.layers):
             prefix = f"encoder.layer.{n}"
-            q, k, v = (heads(self._linear(x.to(low), f"{prefix}.attention.self.{p}")) for p in ("query", "key", "value"))
+            products = x.to(low)  # converted once for the three projections
+            q, k, v = (heads(self._linear(products, f"{prefix}.attention.self.{p}")) for p in ("query", "key", "value"))
             context = f.scaled_dot_product_attention(q, k, v, attn_mask=additive)  # softmax(qkᵀ/√d + mask) v
             context = context.transpose(1, 2).reshape(batch, length, self.dimension)
             x = self._norm(self._linear(context, f"{prefix}.attention.output.dense").float() + x,
