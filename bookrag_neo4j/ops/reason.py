@@ -6,6 +6,7 @@ PageRank from the linked entities), Text_Reasoning (the reranker), Skyline_Ranke
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -69,16 +70,21 @@ async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidate
 
 @operator("Text_Reasoning", family="reason")
 async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates, question: Question) -> Scores:
-    """Each candidate's reranker score against the question."""
+    """Each candidate's reranker score against the question, read with its label (the short line above it in
+    its section, :func:`bookrag_neo4j.retrieval.blocks.labels`); the offline fusion reranker's BM25 with each
+    document's statistics."""
+    holding = {r.doc_key for r in candidates.rows}
+    blocks = {d.key: await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS) for d in ctx.documents
+              if d.key in holding}
+    rows = [replace(r, label=blocks[r.doc_key].labels.get(r.key, "")) if r.doc_key in blocks else r
+            for r in candidates.rows]
     reranker = ctx.models.reranker
-    if reranker.reads_similarities:  # the offline fusion reranker: BM25 with each document's statistics
-        holding = {r.doc_key for r in candidates.rows}
-        lexicons = {d.key: (await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS)).stats
-                    for d in ctx.documents if d.key in holding}
-        values = await text_reasoning(question.text, candidates.rows, reranker, lexicons=lexicons)
+    if reranker.reads_similarities:
+        values = await text_reasoning(question.text, rows, reranker,
+                                      lexicons={k: b.stats for k, b in blocks.items()})
     else:
         with model_time():
-            values = await text_reasoning(question.text, candidates.rows, reranker)
+            values = await text_reasoning(question.text, rows, reranker)
     return Scores(by="text", values=values)
 
 

@@ -15,6 +15,10 @@ on the library around it (a vector index's top k spans the whole library; a Luce
   term that fills the selected section looks rare, and the mean length is the selection's. Here IDF and the
   mean length come from every content block of the document, as ``node_text`` shows them to the reranker,
   and the candidates' term counts from their own texts at question time.
+- **Labels** (Text_Reasoning reads them with the block): the last short line above a block in its section, a
+  bold label, a chart or table title that section detection rightly did not take for a heading ("Net sales",
+  "SUMMARY OF RAG METHODS"). It names what the blocks below it are about, which is what a question asks for;
+  see :func:`labels`.
 
 The copy is keyed by the document's ``indexed_at`` (a re-indexed tree is read again); at most
 ``max_documents`` are kept (least recently used out).
@@ -23,6 +27,7 @@ The copy is keyed by the document's ``indexed_at`` (a re-indexed tree is read ag
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,17 +37,20 @@ import numpy as np
 from ..graph.client import GraphClient
 from ..library.documents import Document
 from ..llm.reranker import LexicalStats, tokens
+from .reasoners import Candidate, node_text
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class DocumentBlocks:
-    """One document's content blocks: keys, unit-length embeddings (zero rows where none) and BM25 statistics."""
+    """One document's content blocks: keys, unit-length embeddings (zero rows where none), BM25 statistics and
+    each block's label (:func:`labels`; absent where none)."""
 
     keys: list[str]
     vectors: np.ndarray
     stats: LexicalStats
+    labels: dict[str, str]
 
     def nearest(self, vector: Sequence[float], top: int) -> list[tuple[str, float]]:
         """The ``top`` blocks by cosine similarity to ``vector``, as (key, (1 + cos) / 2), best first."""
@@ -55,12 +63,49 @@ class DocumentBlocks:
         return [(self.keys[i], float(scores[i])) for i in best if scores[i] >= 0]
 
 
+LABEL_MAX_WORDS, LABEL_MAX_CHARS = 12, 100
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_AMOUNT = re.compile(r"\d[,.]\d{3}|\d\s*%|\$")
+
+
+def is_label(text: str) -> bool:
+    """A short line that names what follows rather than says something: at most 12 words and 100 characters,
+    starting with a capital, one word of three letters or more, at most one token with digits and no amount
+    (not a table row's figures), no address, and no sentence or lead-in punctuation at its end."""
+    line = " ".join(text.split())
+    if not 0 < len(line) <= LABEL_MAX_CHARS or len(line.split()) > LABEL_MAX_WORDS or line[-1] in ".,;:":
+        return False
+    first = next((c for c in line if c.isalpha()), "")
+    return (first.isupper() and line[0] not in "$—–-(" and _WORD.search(line) is not None
+            and _AMOUNT.search(line) is None and "://" not in line and "www." not in line
+            and sum(any(c.isdigit() for c in t) for t in line.split()) <= 1)
+
+
+def labels(rows: Sequence[dict]) -> dict[str, str]:
+    """Each block's label: the last text block above it in reading order, within its section, that
+    :func:`is_label` accepts. A label holds until the next one or the end of the section, as a heading would;
+    a label's own label is the one before it. ``rows``: key, order, kind, section_path, text."""
+    found: dict[str, str] = {}
+    section, current = None, ""
+    for row in sorted(rows, key=lambda r: r["order"] or 0):
+        if row["section_path"] != section:
+            section, current = row["section_path"], ""
+        if current:
+            found[row["key"]] = current
+        if row["kind"] == "text" and is_label(row["text"] or ""):
+            current = " ".join(row["text"].split())
+    return found
+
+
 def read_blocks(rows: Sequence[dict]) -> DocumentBlocks:
-    """From ``retrieval/document_blocks`` rows: key, text, embedding."""
+    """From ``retrieval/document_blocks`` rows: key, order, kind, section_path, title, text, embedding."""
+    labelled = labels(rows)
     df: Counter[str] = Counter()
     total = 0
     for row in rows:
-        words = tokens(row["text"] or "")
+        words = tokens(node_text(Candidate(key=row["key"], doc_key="", order=row["order"] or 0, title=row["title"],
+                                           section_path=row["section_path"], text=row["text"],
+                                           label=labelled.get(row["key"], ""))))
         total += len(words)
         df.update(set(words))
     dimension = next((len(r["embedding"]) for r in rows if r["embedding"]), 0)
@@ -70,7 +115,7 @@ def read_blocks(rows: Sequence[dict]) -> DocumentBlocks:
     stats = LexicalStats(blocks=len(rows), average_length=total / len(rows) if rows else 1.0,
                          document_frequency=dict(df))
     return DocumentBlocks(keys=[r["key"] for r in rows], vectors=vectors / np.where(norms > 0, norms, 1.0),
-                          stats=stats)
+                          stats=stats, labels=labelled)
 
 
 class BlockCache:

@@ -146,11 +146,12 @@ class Candidate:
     similarity: float | None = None
     page_start: int = 0
     page_end: int = 0
+    label: str = ""  # the short line above the block in its section (retrieval/blocks.py), where there is one
 
 
 def node_text(node: Candidate) -> str:
-    """What the text reasoner reads of a node: section path, title/caption and text."""
-    head = " ".join(part for part in (node.section_path, node.title) if part)
+    """What the text reasoner reads of a node: section path, label, title/caption and text."""
+    head = " ".join(part for part in (node.section_path, node.label, node.title) if part)
     return f"{head}\n{node.text}".strip()[:MAX_TEXT_CHARS]
 
 

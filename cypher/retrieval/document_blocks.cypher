@@ -1,9 +1,9 @@
-// Document $doc_key's content blocks as the question path reads them whole (retrieval/blocks.py): key, text as
-// Text_Reasoning reads it (section path, title, text; the first $max_chars characters) and embedding. One record.
+// Document $doc_key's content blocks as the question path reads them whole (retrieval/blocks.py): key, reading
+// order, kind, section path, title, text (the first $max_chars characters) and embedding. The text Text_Reasoning
+// reads (with each block's label, the short line above it) is put together in Python. One record.
 MATCH (n:TreeNode {doc_key: $doc_key}) WHERE n.kind <> 'section'
 RETURN collect({
-  key: n.key,
-  text: left(trim(coalesce(n.section_path, '') + ' ' + coalesce(n.title, '')) + '\n' + coalesce(n.text, ''),
-             $max_chars),
+  key: n.key, order: n.order, kind: n.kind, section_path: coalesce(n.section_path, ''),
+  title: coalesce(n.title, ''), text: left(coalesce(n.text, ''), $max_chars),
   embedding: n.embedding
 }) AS rows

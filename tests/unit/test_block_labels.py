@@ -1,0 +1,52 @@
+"""Block labels (retrieval/blocks.py): the short line above a block that Text_Reasoning reads with it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bookrag_neo4j.llm.reranker import tokens
+from bookrag_neo4j.retrieval.blocks import is_label, labels, read_blocks
+
+
+@pytest.mark.parametrize("line", ["Net sales", "SUMMARY OF RAG METHODS", "NOTE 10. Income Taxes",
+                                  "Fiscal 2018 Highlights", "How do I reset the headset?", "Sales (millions)"])
+def test_short_naming_lines_are_labels(line: str) -> None:
+    assert is_label(line)
+
+
+@pytest.mark.parametrize("line", [
+    "Net sales rose in every segment.",           # a sentence
+    "Our contributions are as follows:",          # a lead-in
+    "questions for machine comprehension of text",  # a sentence's continuation
+    "1,210 15.1 272 Corporate and Unallocated",   # a table row's figures
+    "47.2 % Percent of sales",
+    "$ 6,235 Sales change analysis",
+    "See https://example.com/docs",               # an address
+    "L",                                           # a drop capital
+    "A very long line that goes on and on well past the twelve words a label may have at most",
+])
+def test_sentences_rows_and_fragments_are_not(line: str) -> None:
+    assert not is_label(line)
+
+
+def _row(order: int, text: str, *, section: str = "Results", kind: str = "text") -> dict:
+    return {"key": f"k{order}", "order": order, "kind": kind, "section_path": section, "title": "", "text": text,
+            "embedding": None}
+
+
+def test_a_label_holds_until_the_next_label_or_the_end_of_its_section() -> None:
+    rows = [_row(1, "Opening paragraph of the section, before any label."),
+            _row(2, "Net sales"), _row(3, "Net sales rose 5 % to $18.3 billion."), _row(4, "| 2020 | 2021 |", kind="table"),
+            _row(5, "Operating expenses"), _row(6, "Expenses were flat."),
+            _row(7, "Another section begins here with a sentence.", section="Risks")]
+    found = labels(list(reversed(rows)))  # in reading order whatever the rows' order
+    assert found == {"k3": "Net sales", "k4": "Net sales", "k5": "Net sales", "k6": "Operating expenses"}
+
+
+def test_document_statistics_count_the_labels_as_the_reranker_reads_them() -> None:
+    blocks = read_blocks([_row(1, "Segment Results"), _row(2, "Revenue grew."), _row(3, "Costs fell.")])
+    assert blocks.labels == {"k2": "Segment Results", "k3": "Segment Results"}
+    # "segment": the label itself and the two blocks under it; "results" as well, plus the section path
+    assert blocks.stats.document_frequency["segment"] == 3
+    assert blocks.stats.average_length == sum(len(tokens(t)) for t in [
+        "Results Segment Results", "Results Segment Results Revenue grew.", "Results Segment Results Costs fell."]) / 3
