@@ -22,7 +22,7 @@ from ..layout.vectors import read_per_build
 from ..llm.prompts import render_prompt
 from ..llm.reranker import bm25_scores
 from ..retrieval.reasoners import text_reasoning
-from .reason import candidate
+from .reason import labelled
 from .registry import NoParams, RunContext, model_time, operator
 from .values import Candidates, EvidenceSet, Question, Ranking, Selection
 
@@ -132,7 +132,7 @@ async def expand_tables(ctx: RunContext, p: ExpandTablesParams, ranking: Ranking
         return ranking
     rows = await ctx.graph.read_rows("layout/unit_candidates", keys=[*ranking.keys, *source],
                                      question_vector=question.vector, max_chars=2000)
-    candidates = Candidates(rows=[candidate(r) for r in rows])
+    candidates = Candidates(rows=await labelled(ctx, rows))
     with model_time():
         scores = await text_reasoning(question.text, candidates.rows, ctx.models.reranker)
     tables = sorted(source, key=lambda k: -scores.get(k, 0.0))

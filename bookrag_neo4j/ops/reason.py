@@ -6,7 +6,6 @@ PageRank from the linked entities), Text_Reasoning (the reranker), Skyline_Ranke
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -44,14 +43,20 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
         if p.widen and selections and len({(r["doc_key"], r["page_start"]) for r in rows}) < ctx.settings.skyline_min:
             keys = await selectors.filter_nodes(ctx.graph, ctx.scope)  # too little to fill the Skyline's units
             rows = await selectors.candidates(ctx.graph, keys, question.vector, max_chars=MAX_TEXT_CHARS)
-    return Candidates(rows=[candidate(r) for r in rows])
+    return Candidates(rows=await labelled(ctx, rows))
 
 
-def candidate(row: dict) -> Candidate:
-    """A candidate from a ``retrieval/candidates`` or ``layout/unit_candidates`` row."""
-    return Candidate(key=row["key"], doc_key=row["doc_key"], order=row["order"] or 0, title=row["title"] or "",
-                     section_path=row["section_path"] or "", text=row["text"] or "", similarity=row["similarity"],
-                     page_start=row.get("page_start") or 0, page_end=row.get("page_end") or 0)
+async def labelled(ctx: RunContext, rows: list[dict]) -> list[Candidate]:
+    """Candidates from ``retrieval/candidates`` or ``layout/unit_candidates`` rows, each with the label of the
+    block it starts with (:func:`bookrag_neo4j.retrieval.blocks.labels`: the short naming line above it in its
+    section)."""
+    holding = {r["doc_key"] for r in rows}
+    labels = {d.key: (await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS)).labels for d in ctx.documents
+              if d.key in holding}
+    return [Candidate(key=r["key"], doc_key=r["doc_key"], order=r["order"] or 0, title=r["title"] or "",
+                      section_path=r["section_path"] or "", text=r["text"] or "", similarity=r["similarity"],
+                      page_start=r.get("page_start") or 0, page_end=r.get("page_end") or 0,
+                      label=labels.get(r["doc_key"], {}).get(r.get("first") or r["key"], "")) for r in rows]
 
 
 @operator("Graph_Reasoning", family="reason")
@@ -70,21 +75,17 @@ async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidate
 
 @operator("Text_Reasoning", family="reason")
 async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates, question: Question) -> Scores:
-    """Each candidate's reranker score against the question, read with its label (the short line above it in
-    its section, :func:`bookrag_neo4j.retrieval.blocks.labels`); the offline fusion reranker's BM25 with each
-    document's statistics."""
-    holding = {r.doc_key for r in candidates.rows}
-    blocks = {d.key: await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS) for d in ctx.documents
-              if d.key in holding}
-    rows = [replace(r, label=blocks[r.doc_key].labels.get(r.key, "")) if r.doc_key in blocks else r
-            for r in candidates.rows]
+    """Each candidate's reranker score against the question (read with its label, see :func:`labelled`); the
+    offline fusion reranker's BM25 with each document's statistics."""
     reranker = ctx.models.reranker
     if reranker.reads_similarities:
-        values = await text_reasoning(question.text, rows, reranker,
-                                      lexicons={k: b.stats for k, b in blocks.items()})
+        holding = {r.doc_key for r in candidates.rows}
+        lexicons = {d.key: (await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS)).stats
+                    for d in ctx.documents if d.key in holding}
+        values = await text_reasoning(question.text, candidates.rows, reranker, lexicons=lexicons)
     else:
         with model_time():
-            values = await text_reasoning(question.text, rows, reranker)
+            values = await text_reasoning(question.text, candidates.rows, reranker)
     return Scores(by="text", values=values)
 
 

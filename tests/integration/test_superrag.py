@@ -154,3 +154,20 @@ async def test_toc_sections_bring_their_passages_most_similar_to_the_question(gr
     assert sorted(keys) == sorted(score) and len(keys) > 1
     assert [score[k] for k in keys] == sorted(score.values(), reverse=True)
     assert keys != [r["key"] for r in sorted(subtree, key=lambda r: r["ordinal"])]  # not reading order here
+
+
+async def test_units_name_the_block_they_start_with(graph: GraphClient, models, paper) -> None:
+    """Each unit names the block whose label the reasoners read with it: a passage its first block in reading
+    order, a table row its table, a block itself."""
+    (vector,) = await models.embedder.embed(["closed-book accuracy"])
+    expected = {r["key"]: r["first"] for r in await graph.run("""
+        MATCH (p:Passage {doc_key: $doc})-[:COVERS]->(b) WITH p, b ORDER BY b.order
+        RETURN p.key AS key, collect(b.key)[0] AS first
+        UNION
+        MATCH (t:TreeNode {doc_key: $doc})-[:HAS_ROW]->(r:TableChunk) RETURN r.key AS key, t.key AS first
+        UNION
+        MATCH (b:TreeNode {doc_key: $doc, kind: 'table'}) RETURN b.key AS key, b.key AS first""", {"doc": paper})}
+    rows = await graph.read_rows("layout/unit_candidates", keys=list(expected), question_vector=list(vector),
+                                 max_chars=100)
+    assert {r["key"]: r["first"] for r in rows} == expected
+    assert any(k != first for k, first in expected.items()) and len({*expected.values()}) > 3
