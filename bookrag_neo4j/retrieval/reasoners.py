@@ -21,7 +21,8 @@ projection a question (359 ms of a 450 ms step); on the whole graph, the walk al
 outside the selection; the recall measured the same (README, "Measured: BookRAG after issue 20").
 
 **Text_Reasoning** scores every selected node's text (tables as their linearised text) against the question
-with the reranker. The offline fusion reranker reuses each block's similarity to the question, computed in
+with the reranker, read with its section path and its label (the short naming line above it in its section,
+:func:`bookrag_neo4j.retrieval.blocks.labels`; :func:`node_text`). The offline fusion reranker reuses each block's similarity to the question, computed in
 Neo4j from the embedding stored at indexing (no re-embedding at question time), and its BM25 takes IDF and
 mean length from the whole document (:mod:`.blocks`); a cross-encoder or ``/rerank`` endpoint reads the
 texts.
