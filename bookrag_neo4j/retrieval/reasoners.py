@@ -22,10 +22,10 @@ outside the selection; the recall measured the same (README, "Measured: BookRAG 
 
 **Text_Reasoning** scores every selected node's text (tables as their linearised text) against the question
 with the reranker, read with its section path and its label (the short naming line above it in its section,
-:func:`bookrag_neo4j.retrieval.blocks.labels`; :func:`node_text`). The offline fusion reranker reuses each block's similarity to the question, computed in
-Neo4j from the embedding stored at indexing (no re-embedding at question time), and its BM25 takes IDF and
-mean length from the whole document (:mod:`.blocks`); a cross-encoder or ``/rerank`` endpoint reads the
-texts.
+:func:`bookrag_neo4j.retrieval.blocks.labels`; :func:`node_text`). The offline fusion reranker reuses each
+block's similarity to the question, computed in Neo4j from the embedding stored at indexing (no re-embedding at
+question time), and its BM25 takes IDF and mean length from the whole document (:mod:`.blocks`); a
+cross-encoder or ``/rerank`` endpoint reads the texts.
 """
 
 from __future__ import annotations
