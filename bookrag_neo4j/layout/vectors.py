@@ -21,6 +21,7 @@ import numpy as np
 
 from ..graph.client import GraphClient
 from ..library.documents import Document
+from ..llm.reranker import LexicalStats
 
 Kind = Literal["passage", "row"]
 QUERIES = {"passage": "layout/passage_vectors", "row": "layout/row_vectors"}
@@ -29,11 +30,13 @@ KEEP = 16
 
 
 async def read_per_build(graph: GraphClient, doc: Document, query: str,
-                         convert: Callable[[list[dict]], Any], *, build: str | None = None) -> tuple[list[str], Any]:
+                         convert: Callable[[list[dict]], Any], *, build: str | None = None,
+                         view: str = "") -> tuple[list[str], Any]:
     """The keys of the document's rows of ``query`` and ``convert(rows)``, read once per build of the layer
     (``build``: its name; default the layout layer's) and kept for the last few documents (the in-memory readers
-    share it: vectors, passage texts, the ToC, the content graph's embeddings)."""
-    slot = (graph.conn.uri, doc.key, build or f"{doc.layout_config}|{doc.layout_built_at}", query)
+    share it: vectors, passage texts, the ToC, the content graph's embeddings). ``view`` names ``convert`` where
+    one query is kept under two conversions."""
+    slot = (graph.conn.uri, doc.key, build or f"{doc.layout_config}|{doc.layout_built_at}", query + view)
     if slot not in _CACHE:
         rows = await graph.read_rows(query, doc_key=doc.key)
         _CACHE[slot] = ([r["key"] for r in rows], convert(rows))
@@ -56,6 +59,14 @@ async def unit_vectors(graph: GraphClient, doc: Document, kind: Kind) -> tuple[l
 async def passage_texts(graph: GraphClient, doc: Document) -> tuple[list[str], list[str]]:
     """The document's passage keys and texts in reading order, read once per layout build."""
     return await read_per_build(graph, doc, "layout/passage_texts", lambda rows: [r["text"] or "" for r in rows])
+
+
+async def passage_lexicon(graph: GraphClient, doc: Document) -> LexicalStats:
+    """BM25 statistics over the document's passages as the reranker reads them (heading path and text), read
+    once per layout build."""
+    _, stats = await read_per_build(graph, doc, "layout/passage_texts", view="|stats", convert=lambda rows: (
+        LexicalStats.of([f"{r['heading'] or ''}\n{r['text'] or ''}".strip() for r in rows])))
+    return stats
 
 
 async def nearest_units(graph: GraphClient, doc: Document, vector: Sequence[float], *, kind: Kind,

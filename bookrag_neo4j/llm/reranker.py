@@ -61,6 +61,17 @@ class LexicalStats:
     average_length: float
     document_frequency: Mapping[str, int]
 
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> LexicalStats:
+        """The statistics of ``texts``."""
+        df: Counter[str] = Counter()
+        total = 0
+        for text in texts:
+            words = tokens(text)
+            total += len(words)
+            df.update(set(words))
+        return cls(blocks=len(texts), average_length=total / len(texts) if texts else 1.0, document_frequency=dict(df))
+
 
 def bm25_scores(query: str, passages: Sequence[str], *, k1: float = 1.5, b: float = 0.75,
                 stats: LexicalStats | None = None) -> list[float]:

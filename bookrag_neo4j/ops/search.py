@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..graph.lucene import lucene_in_documents, lucene_terms
-from ..layout.vectors import nearest_units, passage_texts
+from ..layout.vectors import nearest_units, passage_lexicon, passage_texts
 from ..llm.reranker import FusionReranker, bm25_scores
 from ..retrieval import selectors
 from ..retrieval.reasoners import entity_pagerank, ppr_engine, text_reasoning
@@ -120,8 +120,14 @@ async def rerank(ctx: RunContext, p: RerankParams, candidates: Candidates, quest
                  rankings: list[Ranking]) -> Ranking:
     """The candidates the configured reranker scores best for the question (with ``fuse="offline"`` and the
     offline reranker: fused with the order of the rankings the candidates came from)."""
-    with model_time():
-        scores = await text_reasoning(question.text, candidates.rows, ctx.models.reranker)
+    reranker = ctx.models.reranker
+    if reranker.reads_similarities:  # the offline fusion reranker: BM25 with each document's passage statistics
+        holding = {r.doc_key for r in candidates.rows}
+        lexicons = {d.key: await passage_lexicon(ctx.graph, d) for d in ctx.documents if d.key in holding}
+        scores = await text_reasoning(question.text, candidates.rows, reranker, lexicons=lexicons)
+    else:
+        with model_time():
+            scores = await text_reasoning(question.text, candidates.rows, reranker)
     if p.fuse == "offline" and isinstance(ctx.models.reranker, FusionReranker) and rankings:
         fused = {key: 0.0 for key in scores}
         for order in [sorted(scores, key=lambda k: -scores[k]), *(r.keys for r in rankings)]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -36,7 +36,7 @@ import numpy as np
 
 from ..graph.client import GraphClient
 from ..library.documents import Document
-from ..llm.reranker import LexicalStats, tokens
+from ..llm.reranker import LexicalStats
 from .reasoners import Candidate, node_text
 
 log = logging.getLogger(__name__)
@@ -100,20 +100,13 @@ def labels(rows: Sequence[dict]) -> dict[str, str]:
 def read_blocks(rows: Sequence[dict]) -> DocumentBlocks:
     """From ``retrieval/document_blocks`` rows: key, order, kind, section_path, title, text, embedding."""
     labelled = labels(rows)
-    df: Counter[str] = Counter()
-    total = 0
-    for row in rows:
-        words = tokens(node_text(Candidate(key=row["key"], doc_key="", order=row["order"] or 0, title=row["title"],
-                                           section_path=row["section_path"], text=row["text"],
-                                           label=labelled.get(row["key"], ""))))
-        total += len(words)
-        df.update(set(words))
+    stats = LexicalStats.of([node_text(Candidate(key=r["key"], doc_key="", order=r["order"] or 0, title=r["title"],
+                                                 section_path=r["section_path"], text=r["text"],
+                                                 label=labelled.get(r["key"], ""))) for r in rows])
     dimension = next((len(r["embedding"]) for r in rows if r["embedding"]), 0)
     vectors = np.array([r["embedding"] or [0.0] * dimension for r in rows], dtype=np.float32).reshape(len(rows),
                                                                                                       dimension)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    stats = LexicalStats(blocks=len(rows), average_length=total / len(rows) if rows else 1.0,
-                         document_frequency=dict(df))
     return DocumentBlocks(keys=[r["key"] for r in rows], vectors=vectors / np.where(norms > 0, norms, 1.0),
                           stats=stats, labels=labelled)
 

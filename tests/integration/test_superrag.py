@@ -171,3 +171,22 @@ async def test_units_name_the_block_they_start_with(graph: GraphClient, models, 
                                  max_chars=100)
     assert {r["key"]: r["first"] for r in rows} == expected
     assert any(k != first for k, first in expected.items()) and len({*expected.values()}) > 3
+
+
+async def test_the_reranker_reads_bm25_statistics_of_the_whole_document(graph: GraphClient, settings, models,
+                                                                       paper) -> None:
+    """SuperRAG's offline reranker takes IDF and mean length from every passage of the document (heading path and
+    text, as it reads them), not from the 20-odd candidates; read once per layout build."""
+    from bookrag_neo4j.layout.vectors import passage_lexicon
+    from bookrag_neo4j.library.documents import find_document
+    from bookrag_neo4j.llm.reranker import LexicalStats
+
+    await Retriever(graph, settings, models, use_llm=False).retrieve("closed-book accuracy", [paper],
+                                                                    method="superrag")  # the layer is built
+    doc = await find_document(graph, paper)
+    rows = await graph.run("MATCH (p:Passage {doc_key: $doc}) RETURN p.heading AS heading, p.text AS text",
+                           {"doc": paper})
+    stats = await passage_lexicon(graph, doc)
+    assert stats == LexicalStats.of([f"{r['heading'] or ''}\n{r['text'] or ''}".strip() for r in rows])
+    assert stats.blocks == len(rows) > 20
+    assert await passage_lexicon(graph, doc) is stats

@@ -50,3 +50,13 @@ async def test_http_reranker(server: HTTPServer) -> None:
     server.expect_request("/v1/rerank", method="POST").respond_with_json({"error": "bad"}, status=400)
     with pytest.raises(ModelError):
         await reranker.score("q", ["a"])
+
+
+def test_bm25_takes_idf_and_length_from_a_collections_statistics() -> None:
+    document = ["net sales rose", "net income fell", "net cash used", "dividends paid"]
+    stats = LexicalStats.of(document)
+    assert (stats.blocks, stats.average_length, stats.document_frequency["net"]) == (4, 11 / 4, 3)
+    candidates = ["net sales grew", "dividends paid out"]
+    alone = bm25_scores("net dividends", candidates)  # among the candidates "net" is as rare as "dividends"
+    within = bm25_scores("net dividends", candidates, stats=stats)  # in the document, "net" is everywhere
+    assert alone[0] == pytest.approx(alone[1]) and within[1] > within[0]
