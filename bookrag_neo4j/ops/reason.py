@@ -10,9 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..retrieval import selectors
 from ..retrieval.blocks import BLOCKS
-from ..retrieval.reasoners import MAX_TEXT_CHARS, graph_reasoning, ppr_engine, text_reasoning
+from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, graph_reasoning, ppr_engine, text_reasoning
 from ..retrieval.skyline import skyline
 from .registry import NoParams, RunContext, model_time, operator
 from .values import Candidate, Candidates, Entities, Question, Ranking, Scores, Selection
@@ -28,26 +27,26 @@ class FetchParams(BaseModel):
 async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], rankings: list[Ranking],
                 question: Question) -> Candidates:
     """The selected content blocks (the union of the selections and rankings it reads; ``layout``: passages and
-    table rows too) as the reasoners read them, with each one's similarity to the question computed in Neo4j
-    from its stored embedding; blocks in reading order (``layout``: in the order they were found). Selected
-    blocks on fewer distinct pages than the Skyline's minimum units (``BOOKRAG_SKYLINE_MIN``), an empty
-    selection included, give way to every content block of the scope."""
+    table rows too) as the reasoners read them, with each one's similarity to the question from its stored
+    embedding; blocks in reading order (``layout``: in the order they were found). Selected blocks on fewer
+    distinct pages than the Skyline's minimum units (``BOOKRAG_SKYLINE_MIN``), an empty selection included,
+    give way to every content block of the scope."""
     keys = list(dict.fromkeys(k for found in [*selections, *rankings] for k in found.keys))
     if p.unit == "layout":
         rows = await ctx.graph.read_rows("layout/unit_candidates", keys=keys, question_vector=question.vector,
                                          max_chars=MAX_TEXT_CHARS)
         position = {k: i for i, k in enumerate(keys)}  # the order they were found in, whatever the server's
         rows.sort(key=lambda r: position[r["key"]])  # (ties downstream are broken by it: the same run twice)
-    else:
-        rows = await selectors.candidates(ctx.graph, keys, question.vector, max_chars=MAX_TEXT_CHARS)
-        if p.widen and selections and len({(r["doc_key"], r["page_start"]) for r in rows}) < ctx.settings.skyline_min:
-            keys = await selectors.filter_nodes(ctx.graph, ctx.scope)  # too little to fill the Skyline's units
-            rows = await selectors.candidates(ctx.graph, keys, question.vector, max_chars=MAX_TEXT_CHARS)
-    return Candidates(rows=await labelled(ctx, rows))
+        return Candidates(rows=await labelled(ctx, rows))
+    blocks = [await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS) for d in ctx.documents]
+    found = [c for b in blocks for c in b.candidates(keys, question.vector)]
+    if p.widen and selections and len({(c.doc_key, c.page_start) for c in found}) < ctx.settings.skyline_min:
+        found = [c for b in blocks for c in b.candidates(b.keys, question.vector)]  # too little for the Skyline
+    return Candidates(rows=sorted(found, key=lambda c: (c.doc_key, c.order)))
 
 
 async def labelled(ctx: RunContext, rows: list[dict]) -> list[Candidate]:
-    """Candidates from ``retrieval/candidates`` or ``layout/unit_candidates`` rows, each with the label of the
+    """Candidates from ``layout/unit_candidates`` rows, each with the label of the
     block it starts with (:func:`bookrag_neo4j.retrieval.blocks.labels`: the short naming line above it in its
     section)."""
     holding = {r["doc_key"] for r in rows}
@@ -75,18 +74,24 @@ async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidate
 
 @operator("Text_Reasoning", family="reason")
 async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates, question: Question) -> Scores:
-    """Each candidate's reranker score against the question (read with its label, see :func:`labelled`); the
-    offline fusion reranker's BM25 with each document's statistics."""
+    """Each candidate's reranker score against the question (read with its label, see
+    :func:`bookrag_neo4j.retrieval.blocks.labels`); the offline fusion reranker's BM25 with each document's
+    statistics."""
     reranker = ctx.models.reranker
-    if reranker.reads_similarities:
-        holding = {r.doc_key for r in candidates.rows}
-        lexicons = {d.key: (await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS)).stats
-                    for d in ctx.documents if d.key in holding}
-        values = await text_reasoning(question.text, candidates.rows, reranker, lexicons=lexicons)
-    else:
+    if not reranker.reads_similarities:
         with model_time():
-            values = await text_reasoning(question.text, candidates.rows, reranker)
-    return Scores(by="text", values=values)
+            return Scores(by="text", values=await text_reasoning(question.text, candidates.rows, reranker))
+    lexical = [0.0] * len(candidates.rows)
+    for doc in ctx.documents:
+        where = [i for i, c in enumerate(candidates.rows) if c.doc_key == doc.key]
+        if where:
+            blocks = await BLOCKS.get(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)
+            mine = [candidates.rows[i] for i in where]
+            found = blocks.bm25(question.text, [c.key for c in mine]) if all(c.key in blocks.rows for c in mine) \
+                else bm25_by_document(question.text, mine, {doc.key: blocks.stats})
+            for i, score in zip(where, found, strict=True):
+                lexical[i] = score
+    return Scores(by="text", values=await text_reasoning(question.text, candidates.rows, reranker, lexical=lexical))
 
 
 def _by(scores: list[Scores], name: str) -> dict[str, float]:

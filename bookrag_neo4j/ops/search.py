@@ -16,7 +16,7 @@ from ..graph.lucene import lucene_in_documents, lucene_terms
 from ..layout.vectors import nearest_units, passage_lexicon, passage_texts
 from ..llm.reranker import FusionReranker, bm25_scores
 from ..retrieval import selectors
-from ..retrieval.reasoners import entity_pagerank, ppr_engine, text_reasoning
+from ..retrieval.reasoners import bm25_by_document, entity_pagerank, ppr_engine, text_reasoning
 from .registry import RunContext, model_time, operator
 from .values import Candidates, Entities, Question, Ranking, Selection
 
@@ -124,7 +124,8 @@ async def rerank(ctx: RunContext, p: RerankParams, candidates: Candidates, quest
     if reranker.reads_similarities:  # the offline fusion reranker: BM25 with each document's passage statistics
         holding = {r.doc_key for r in candidates.rows}
         lexicons = {d.key: await passage_lexicon(ctx.graph, d) for d in ctx.documents if d.key in holding}
-        scores = await text_reasoning(question.text, candidates.rows, reranker, lexicons=lexicons)
+        scores = await text_reasoning(question.text, candidates.rows, reranker,
+                                      lexical=bm25_by_document(question.text, candidates.rows, lexicons))
     else:
         with model_time():
             scores = await text_reasoning(question.text, candidates.rows, reranker)

@@ -2,7 +2,7 @@
 
     docs = await selectors.scope_documents(graph, [doc_key])
     graph_scores = await graph_reasoning(graph, node_keys, ["<entity key>"], documents=docs, damping=0.85)
-    text_scores = await text_reasoning(question, nodes, reranker)   # nodes from selectors.candidates
+    text_scores = await text_reasoning(question, nodes, reranker)   # nodes from blocks.candidates
 
 **Graph_Reasoning** runs personalized PageRank over each document's whole knowledge graph (the entities and
 their RELATED/CONTAINED_IN edges, undirected, weighted), teleporting to the question's linked entities, and
@@ -23,9 +23,9 @@ outside the selection; the recall measured the same (README, "Measured: BookRAG 
 **Text_Reasoning** scores every selected node's text (tables as their linearised text) against the question
 with the reranker, read with its section path and its label (the short naming line above it in its section,
 :func:`bookrag_neo4j.retrieval.blocks.labels`; :func:`node_text`). The offline fusion reranker reuses each
-block's similarity to the question, computed in Neo4j from the embedding stored at indexing (no re-embedding at
-question time), and its BM25 takes IDF and mean length from the whole document (:mod:`.blocks`); a
-cross-encoder or ``/rerank`` endpoint reads the texts.
+block's similarity to the question, from the embedding stored at indexing and held in memory with the document's
+blocks (no re-embedding at question time), and its BM25 takes IDF and mean length from the whole document
+(:mod:`.blocks`); a cross-encoder or ``/rerank`` endpoint reads the texts.
 """
 
 from __future__ import annotations
@@ -156,23 +156,28 @@ def node_text(node: Candidate) -> str:
     return f"{head}\n{node.text}".strip()[:MAX_TEXT_CHARS]
 
 
+def bm25_by_document(question: str, nodes: Sequence[Candidate], stats: Mapping[str, LexicalStats]) -> list[float]:
+    """Each node's BM25 (of its :func:`node_text`) with its document's statistics, by document key (0.0 for a
+    node of a document without)."""
+    lexical = [0.0] * len(nodes)
+    for doc, known in stats.items():
+        where = [i for i, n in enumerate(nodes) if n.doc_key == doc]
+        for i, score in zip(where, bm25_scores(question, [node_text(nodes[i]) for i in where], stats=known),
+                            strict=True):
+            lexical[i] = score
+    return lexical
+
+
 async def text_reasoning(question: str, nodes: Sequence[Candidate], reranker: Reranker, *,
-                         lexicons: Mapping[str, LexicalStats] | None = None) -> dict[str, float]:
+                         lexical: Sequence[float] | None = None) -> dict[str, float]:
     """Reranker score of each node against the question. The similarity of each node's stored embedding to the
-    question (``node.similarity``, computed in Neo4j by the Fetch operator) goes along; the fusion reranker
-    uses it instead of embedding the texts again. ``lexicons``: whole-document BM25 statistics by document key
-    (:mod:`.blocks`), which the fusion reranker then uses for its BM25 instead of the candidates' own."""
+    question (``node.similarity``, computed by the Fetch operator) goes along; the fusion reranker uses it
+    instead of embedding the texts again. ``lexical``: each node's BM25 with its whole document's statistics
+    (:meth:`.blocks.DocumentBlocks.bm25`), which the fusion reranker then uses instead of BM25 over the nodes."""
     if not nodes:
         return {}
     texts = [node_text(n) for n in nodes]
-    extra: dict[str, Any] = {}
-    if lexicons is not None and isinstance(reranker, FusionReranker):
-        lexical = [0.0] * len(nodes)
-        for doc in {n.doc_key for n in nodes}:
-            where = [i for i, n in enumerate(nodes) if n.doc_key == doc]
-            found = bm25_scores(question, [texts[i] for i in where], stats=lexicons.get(doc))
-            for i, score in zip(where, found, strict=True):
-                lexical[i] = score
-        extra["lexical"] = lexical
+    extra: dict[str, Any] = {"lexical": lexical} if lexical is not None and isinstance(reranker, FusionReranker) \
+        else {}
     scores = await reranker.score(question, texts, similarities=[n.similarity for n in nodes], **extra)
     return {n.key: float(s) for n, s in zip(nodes, scores, strict=True)}

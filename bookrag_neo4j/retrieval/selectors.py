@@ -107,18 +107,6 @@ async def filter_nodes(
     )
 
 
-async def candidates(graph: GraphClient, keys: Sequence[str], question_vector: Sequence[float], *,
-                     max_chars: int = 2000) -> list[dict[str, Any]]:
-    """The content blocks among ``keys`` as the reasoners read them (key, doc_key, order, title, section_path,
-    text cut at ``max_chars``) with each one's ``similarity`` to the question, computed in Neo4j from the
-    stored block embedding; in reading order."""
-    if not keys:
-        return []
-    rows = await graph.read_rows("retrieval/candidates", keys=list(keys), question_vector=list(question_vector),
-                                 max_chars=max_chars)
-    return sorted(rows, key=lambda r: (r["doc_key"], r["order"] or 0))
-
-
 async def fetch_nodes(graph: GraphClient, keys: Sequence[str]) -> list[dict[str, Any]]:
     """Evidence details of tree nodes (what is shown and cited), in reading order."""
     if not keys:

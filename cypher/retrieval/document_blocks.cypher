@@ -1,9 +1,10 @@
 // Document $doc_key's content blocks as the question path reads them whole (retrieval/blocks.py): key, reading
-// order, kind, section path, title, text (the first $max_chars characters) and embedding. The text Text_Reasoning
-// reads (with each block's label, the short line above it) is put together in Python. One record.
+// order, kind, section path, title, pages, text (the first $max_chars characters) and embedding. The text
+// Text_Reasoning reads (with each block's label, the short line above it) is put together in Python. One record.
 MATCH (n:TreeNode {doc_key: $doc_key}) WHERE n.kind <> 'section'
 RETURN collect({
-  key: n.key, order: n.order, kind: n.kind, section_path: coalesce(n.section_path, ''),
-  title: coalesce(n.title, ''), text: left(coalesce(n.text, ''), $max_chars),
+  key: n.key, doc_key: n.doc_key, order: n.order, kind: n.kind, section_path: coalesce(n.section_path, ''),
+  title: coalesce(n.title, ''), page_start: n.page_start, page_end: n.page_end,
+  text: left(coalesce(n.text, ''), $max_chars),
   embedding: n.embedding
 }) AS rows

@@ -1,11 +1,13 @@
-"""Block labels (retrieval/blocks.py): the short line above a block that Text_Reasoning reads with it."""
+"""A document's blocks in memory (retrieval/blocks.py): labels, the short line above a block that Text_Reasoning
+reads with it; BM25 from the postings, equal to BM25 over the texts; candidates with their similarity."""
 
 from __future__ import annotations
 
 import pytest
 
-from bookrag_neo4j.llm.reranker import tokens
+from bookrag_neo4j.llm.reranker import bm25_scores, tokens
 from bookrag_neo4j.retrieval.blocks import is_label, labels, read_blocks
+from bookrag_neo4j.retrieval.reasoners import node_text
 
 
 @pytest.mark.parametrize("line", ["Net sales", "SUMMARY OF RAG METHODS", "NOTE 10. Income Taxes",
@@ -29,9 +31,10 @@ def test_sentences_rows_and_fragments_are_not(line: str) -> None:
     assert not is_label(line)
 
 
-def _row(order: int, text: str, *, section: str = "Results", kind: str = "text") -> dict:
-    return {"key": f"k{order}", "order": order, "kind": kind, "section_path": section, "title": "", "text": text,
-            "embedding": None}
+def _row(order: int, text: str, *, section: str = "Results", kind: str = "text",
+         embedding: list[float] | None = None) -> dict:
+    return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": section, "title": "",
+            "text": text, "page_start": order, "page_end": order, "embedding": embedding}
 
 
 def test_a_label_holds_until_the_next_label_or_the_end_of_its_section() -> None:
@@ -50,3 +53,23 @@ def test_document_statistics_count_the_labels_as_the_reranker_reads_them() -> No
     assert blocks.stats.document_frequency["segment"] == 3
     assert blocks.stats.average_length == sum(len(tokens(t)) for t in [
         "Results Segment Results", "Results Segment Results Revenue grew.", "Results Segment Results Costs fell."]) / 3
+
+
+def test_bm25_from_the_postings_equals_bm25_over_the_texts() -> None:
+    blocks = read_blocks([_row(1, "Net sales"), _row(2, "Net sales rose in every segment, net of returns."),
+                          _row(3, "Operating income"), _row(4, "Income fell; sales rose.", section="Outlook"),
+                          _row(5, "Dividends were paid.", section="Outlook")])
+    question = "How did net sales and operating income change? sales"  # a term twice counts twice
+    keys = ["k5", "k2", "k4"]
+    expected = bm25_scores(question, [node_text(blocks.nodes[k]) for k in keys], stats=blocks.stats)
+    assert blocks.bm25(question, keys) == expected and expected[1] > 0  # bit for bit
+    assert blocks.bm25("nothing matches", keys) == [0.0, 0.0, 0.0]
+
+
+def test_candidates_carry_their_label_pages_and_similarity() -> None:
+    blocks = read_blocks([_row(1, "Net sales", embedding=[1.0, 0.0]), _row(2, "Rose 5 %.", embedding=[0.6, 0.8]),
+                          _row(3, "A block never embedded.")])
+    first, second, third = blocks.candidates(["k1", "k2", "k3", "elsewhere"], [3.0, 4.0])
+    assert second.label == "Net sales" and second.page_start == second.page_end == 2 and second.doc_key == "d"
+    assert first.similarity == pytest.approx(0.8) and second.similarity == pytest.approx(1.0)  # (1 + cos) / 2
+    assert third.similarity is None
