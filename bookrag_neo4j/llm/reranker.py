@@ -118,8 +118,9 @@ class FusionReranker(Reranker):
     async def score(self, query: str, passages: Sequence[str], *,
                     similarities: Sequence[float | None] | None = None,
                     lexical: Sequence[float] | None = None) -> list[float]:
-        """``lexical``: BM25 scores computed elsewhere (e.g. with a whole document's statistics); default: BM25
-        over ``passages``."""
+        """``similarities``: each passage's similarity to the query as ``vector.similarity.cosine`` gives it,
+        (1 + cos) / 2, or None (the passage is embedded now, on the same scale). ``lexical``: BM25 scores
+        computed elsewhere (e.g. with a whole document's statistics); default: BM25 over ``passages``."""
         if not passages:
             return []
         known = list(similarities) if similarities is not None else [None] * len(passages)
@@ -127,7 +128,7 @@ class FusionReranker(Reranker):
         if missing:  # embed only the passages without a precomputed similarity (e.g. blocks never embedded)
             vectors = np.asarray(await self.embedder.embed([query, *(passages[i] for i in missing)]))
             for i, value in zip(missing, (vectors[1:] @ vectors[0]).tolist(), strict=True):
-                known[i] = value
+                known[i] = (1.0 + value) / 2.0  # the scale of the given ones: a raw cosine ranked below them all
         bm25 = list(lexical) if lexical is not None else bm25_scores(query, passages)
         best = 2.0 / (self.k + 1)
         return [(1.0 / (self.k + rc) + 1.0 / (self.k + rb)) / best

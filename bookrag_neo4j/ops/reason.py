@@ -6,12 +6,14 @@ PageRank from the linked entities), Text_Reasoning (the reranker), Skyline_Ranke
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..retrieval.blocks import BLOCKS
-from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, graph_reasoning, ppr_engine, text_reasoning
+from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, graph_reasoning, node_text, ppr_engine, text_reasoning
 from ..retrieval.skyline import skyline
 from .registry import NoParams, RunContext, model_time, operator
 from .values import Candidate, Candidates, Entities, Question, Ranking, Scores, Selection
@@ -81,17 +83,36 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
     if not reranker.reads_similarities:
         with model_time():
             return Scores(by="text", values=await text_reasoning(question.text, candidates.rows, reranker))
-    lexical = [0.0] * len(candidates.rows)
+    rows = await _with_similarities(ctx, candidates.rows, question)
+    lexical = [0.0] * len(rows)
     for doc in ctx.documents:
         where = [i for i, c in enumerate(candidates.rows) if c.doc_key == doc.key]
         if where:
             blocks = await BLOCKS.get(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)
-            mine = [candidates.rows[i] for i in where]
+            mine = [rows[i] for i in where]
             found = blocks.bm25(question.text, [c.key for c in mine]) if all(c.key in blocks.rows for c in mine) \
                 else bm25_by_document(question.text, mine, {doc.key: blocks.stats})
             for i, score in zip(where, found, strict=True):
                 lexical[i] = score
-    return Scores(by="text", values=await text_reasoning(question.text, candidates.rows, reranker, lexical=lexical))
+    return Scores(by="text", values=await text_reasoning(question.text, rows, reranker, lexical=lexical))
+
+
+async def _with_similarities(ctx: RunContext, rows: list[Candidate], question: Question) -> list[Candidate]:
+    """The candidates, those without a stored embedding (a block without text: an image without a caption)
+    given the similarity of their :func:`node_text` to the question, embedded now (model time), on the same
+    (1 + cos) / 2 scale as the others'."""
+    missing = [i for i, c in enumerate(rows) if c.similarity is None]
+    if not missing:
+        return rows
+    with model_time():
+        vectors = np.asarray(await ctx.models.embedder.embed([node_text(rows[i]) for i in missing]), dtype=np.float64)
+    query = np.asarray(question.vector, dtype=np.float64)
+    norms = np.linalg.norm(vectors, axis=1) * (np.linalg.norm(query) or 1.0)
+    cosine = vectors @ query / np.where(norms > 0, norms, 1.0)
+    found = list(rows)
+    for i, value in zip(missing, cosine.tolist(), strict=True):
+        found[i] = replace(rows[i], similarity=(1.0 + value) / 2.0)
+    return found
 
 
 def _by(scores: list[Scores], name: str) -> dict[str, float]:

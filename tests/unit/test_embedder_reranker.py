@@ -4,14 +4,15 @@ embedder, fusion and the CrossEncoder: ``tests/integration/test_embedder_reranke
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 from pytest_httpserver import HTTPServer
 
 from bookrag_neo4j.errors import ModelError
 from bookrag_neo4j.llm import HTTPReranker
-from bookrag_neo4j.llm.reranker import LexicalStats, bm25_scores
+from bookrag_neo4j.llm.embedder import Embedder
+from bookrag_neo4j.llm.reranker import FusionReranker, LexicalStats, bm25_scores
 
 
 @pytest.fixture
@@ -60,3 +61,22 @@ def test_bm25_takes_idf_and_length_from_a_collections_statistics() -> None:
     alone = bm25_scores("net dividends", candidates)  # among the candidates "net" is as rare as "dividends"
     within = bm25_scores("net dividends", candidates, stats=stats)  # in the document, "net" is everywhere
     assert alone[0] == pytest.approx(alone[1]) and within[1] > within[0]
+
+
+class _Fixed(Embedder):
+    """Unit vectors by text: the query along x, "near" at cosine 0.5 to it."""
+
+    name = "fixed"
+    dimension = 2
+    vectors = {"query": [1.0, 0.0], "near": [0.5, 3 ** 0.5 / 2], "far": [0.0, 1.0]}
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self.vectors[t] for t in texts]
+
+
+async def test_fusion_reranker_embeds_a_passage_without_a_similarity_on_the_same_scale() -> None:
+    """Given similarities are (1 + cos) / 2; one embedded now must be too, or its raw cosine ranks it below
+    every given one (cos 0.5 -> 0.75, above a given 0.6, that is cos 0.2)."""
+    scores = await FusionReranker(_Fixed()).score("query", ["given", "near", "far"], similarities=[0.6, None, None],
+                                                  lexical=[0.0, 0.0, 0.0])
+    assert scores[1] > scores[0] > scores[2]
