@@ -48,9 +48,8 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
 
 
 async def labelled(ctx: RunContext, rows: list[dict]) -> list[Candidate]:
-    """Candidates from ``layout/unit_candidates`` rows, each with the label of the
-    block it starts with (:func:`bookrag_neo4j.retrieval.blocks.labels`: the short naming line above it in its
-    section)."""
+    """Candidates from ``layout/unit_candidates`` rows, each with the label of the block it starts with
+    (:func:`bookrag_neo4j.retrieval.blocks.labels`: the short naming line above it in its section)."""
     holding = {r["doc_key"] for r in rows}
     labels = {d.key: (await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS)).labels for d in ctx.documents
               if d.key in holding}
@@ -86,7 +85,7 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
     rows = await _with_similarities(ctx, candidates.rows, question)
     lexical = [0.0] * len(rows)
     for doc in ctx.documents:
-        where = [i for i, c in enumerate(candidates.rows) if c.doc_key == doc.key]
+        where = [i for i, c in enumerate(rows) if c.doc_key == doc.key]
         if where:
             blocks = await BLOCKS.get(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)
             mine = [rows[i] for i in where]
