@@ -44,6 +44,7 @@ from ..graph.client import GraphClient
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+CLAIM_ATTEMPTS = 3  # claims in a row a concurrent release may delete the lease under
 
 
 def _machine() -> str:
@@ -109,10 +110,16 @@ class LeaseManager:
         return max(1, round(self.ttl * 1000))
 
     async def claim(self, key: str, *, name: str = "") -> Claim:
-        """Claim document ``key``'s lease (``name``: the file, for whoever looks at the lease)."""
-        (row,) = await self._claim(key, name, gone=None)
-        if not row["claimed"] and owner_is_gone(row["owner"]):
-            (row,) = await self._claim(key, name, gone=row["owner"])  # still that owner's: ours now, else as it is
+        """Claim document ``key``'s lease (``name``: the file, for whoever looks at the lease). A claim that queued
+        behind a release finds the lease deleted once it holds the lock (no expiry comes back): it claims anew."""
+        for _ in range(CLAIM_ATTEMPTS):
+            (row,) = await self._claim(key, name, gone=None)
+            if not row["claimed"] and owner_is_gone(row["owner"]):  # still that owner's: ours now, else as it is
+                (row,) = await self._claim(key, name, gone=row["owner"])
+            if row["expires"] is not None:
+                break
+        else:
+            raise LeaseLostError(f"{name or key}: the lease was deleted under {CLAIM_ATTEMPTS} claims in a row")
         claim = Claim(key=key, claimed=row["claimed"], owner=row["owner"], expires=row["expires"].to_native(),
                       previous=row["previous"], takeover=row["takeover"])
         if claim.takeover:

@@ -3,7 +3,8 @@
 // anything is read, so concurrent claimers queue here and each reads what the previous one committed. The claim
 // succeeds when the lease is new, already ours, expired (a takeover of a worker that stopped renewing), or still
 // held by $gone, an owner whose process the caller saw gone on its own machine (null: none).
-// Times are the server's clock, the same for every machine.
+// Times are the server's clock, the same for every machine. A claim queued behind a release finds the lease deleted
+// once it holds the lock: it returns no expires, and the caller claims again (index/leases.py).
 MERGE (l:IndexLease {key: $key})
 SET l.checked_at = datetime()
 WITH l, l.owner AS previous, l.expires AS expires

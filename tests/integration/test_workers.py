@@ -108,6 +108,30 @@ async def test_of_many_concurrent_claims_exactly_one_wins(conn: ConnectionInfo, 
         await graph.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
 
 
+async def test_a_claim_that_waited_on_a_release_claims_the_lease_anew(conn: ConnectionInfo, graph: GraphClient,
+                                                                      schema) -> None:
+    """A claim that queued behind a release's lock finds the lease deleted when it gets the lock: it must claim
+    a new one, not return a claim without an expiry (the soak test's four clients once met this)."""
+    key = f"test-lease-{uuid.uuid4().hex[:8]}"
+    holder, claimer = LeaseManager(graph, ttl=30, owner="holder:1:a"), LeaseManager(graph, ttl=30, owner="claimer:1:b")
+    assert (await holder.claim(key)).claimed
+    async with AsyncGraphDatabase.driver(conn.uri, auth=(conn.username, conn.password)) as driver:
+        async with driver.session(database=conn.database) as session:
+            tx = await session.begin_transaction()  # the release, its lock held until it commits
+            await tx.run("MATCH (l:IndexLease {key: $key}) SET l.checked_at = datetime() DELETE l", key=key)
+            waiting = asyncio.create_task(claimer.claim(key))
+            await asyncio.sleep(1.0)  # the claim is queued on the lease's lock
+            await tx.commit()
+            claim = await asyncio.wait_for(waiting, 30)
+    try:
+        assert claim.claimed and claim.owner == "claimer:1:b" and claim.expires is not None
+        (row,) = await graph.run("MATCH (l:IndexLease {key: $key}) RETURN count(l) AS n, l.owner AS owner",
+                                 {"key": key})
+        assert row == {"n": 1, "owner": "claimer:1:b"}
+    finally:
+        await graph.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
+
+
 async def test_a_lease_whose_process_is_gone_from_this_machine_is_taken_over_before_it_expires(
         graph: GraphClient, schema) -> None:
     key = f"test-lease-{uuid.uuid4().hex[:8]}"
