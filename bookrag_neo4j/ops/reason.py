@@ -82,7 +82,7 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
     if not reranker.reads_similarities:
         with model_time():
             return Scores(by="text", values=await text_reasoning(question.text, candidates.rows, reranker))
-    rows = await _with_similarities(ctx, candidates.rows, question)
+    rows = await with_similarities(ctx, candidates.rows, question)
     lexical = [0.0] * len(rows)
     for doc in ctx.documents:
         where = [i for i, c in enumerate(rows) if c.doc_key == doc.key]
@@ -96,7 +96,7 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
     return Scores(by="text", values=await text_reasoning(question.text, rows, reranker, lexical=lexical))
 
 
-async def _with_similarities(ctx: RunContext, rows: list[Candidate], question: Question) -> list[Candidate]:
+async def with_similarities(ctx: RunContext, rows: list[Candidate], question: Question) -> list[Candidate]:
     """The candidates, those without a stored embedding (a block without text: an image without a caption)
     given the similarity of their :func:`node_text` to the question, embedded now (model time), on the same
     (1 + cos) / 2 scale as the others'."""

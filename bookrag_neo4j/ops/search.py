@@ -17,6 +17,7 @@ from ..layout.vectors import nearest_units, passage_lexicon, passage_texts
 from ..llm.reranker import FusionReranker, bm25_scores
 from ..retrieval import selectors
 from ..retrieval.reasoners import bm25_by_document, entity_pagerank, ppr_engine, text_reasoning
+from .reason import with_similarities
 from .registry import RunContext, model_time, operator
 from .values import Candidates, Entities, Question, Ranking, Selection
 
@@ -124,8 +125,9 @@ async def rerank(ctx: RunContext, p: RerankParams, candidates: Candidates, quest
     if reranker.reads_similarities:  # the offline fusion reranker: BM25 with each document's passage statistics
         holding = {r.doc_key for r in candidates.rows}
         lexicons = {d.key: await passage_lexicon(ctx.graph, d) for d in ctx.documents if d.key in holding}
-        scores = await text_reasoning(question.text, candidates.rows, reranker,
-                                      lexical=bm25_by_document(question.text, candidates.rows, lexicons))
+        rows = await with_similarities(ctx, candidates.rows, question)  # units never embedded: in model time
+        scores = await text_reasoning(question.text, rows, reranker,
+                                      lexical=bm25_by_document(question.text, rows, lexicons))
     else:
         with model_time():
             scores = await text_reasoning(question.text, candidates.rows, reranker)
