@@ -11,7 +11,10 @@ import pytest
 
 from bookrag_neo4j.browse import answer_trace_params, browser_query
 from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.layout.vectors import passage_lexicon
+from bookrag_neo4j.library.documents import find_document
 from bookrag_neo4j.llm import Models
+from bookrag_neo4j.llm.reranker import LexicalStats
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.ops.layout import TABLE_INTENT, template_query
@@ -177,10 +180,6 @@ async def test_the_reranker_reads_bm25_statistics_of_the_whole_document(graph: G
                                                                        paper) -> None:
     """SuperRAG's offline reranker takes IDF and mean length from every passage of the document (heading path and
     text, as it reads them), not from the 20-odd candidates; read once per layout build."""
-    from bookrag_neo4j.layout.vectors import passage_lexicon
-    from bookrag_neo4j.library.documents import find_document
-    from bookrag_neo4j.llm.reranker import LexicalStats
-
     await Retriever(graph, settings, models, use_llm=False).retrieve("closed-book accuracy", [paper],
                                                                     method="superrag")  # the layer is built
     doc = await find_document(graph, paper)
