@@ -51,12 +51,17 @@ async def labelled(ctx: RunContext, rows: list[dict]) -> list[Candidate]:
     """Candidates from ``layout/unit_candidates`` rows, each with the label of the block it starts with
     (:func:`bookrag_neo4j.retrieval.blocks.labels`: the short naming line above it in its section)."""
     holding = {r["doc_key"] for r in rows}
-    labels = {d.key: (await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS)).labels for d in ctx.documents
-              if d.key in holding}
+    nodes = {d.key: (await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS)).nodes for d in ctx.documents
+             if d.key in holding}
+
+    def label(row: dict) -> str:
+        first = nodes.get(row["doc_key"], {}).get(row.get("first") or row["key"])
+        return first.label if first is not None else ""
+
     return [Candidate(key=r["key"], doc_key=r["doc_key"], order=r["order"] or 0, title=r["title"] or "",
                       section_path=r["section_path"] or "", text=r["text"] or "", similarity=r["similarity"],
-                      page_start=r.get("page_start") or 0, page_end=r.get("page_end") or 0,
-                      label=labels.get(r["doc_key"], {}).get(r.get("first") or r["key"], "")) for r in rows]
+                      page_start=r.get("page_start") or 0, page_end=r.get("page_end") or 0, label=label(r))
+            for r in rows]
 
 
 @operator("Graph_Reasoning", family="reason")

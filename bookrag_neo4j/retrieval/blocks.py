@@ -52,13 +52,12 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class DocumentBlocks:
     """One document's content blocks: keys, unit-length embeddings (zero rows where none), BM25 statistics,
-    postings and lengths (tokens of each block's :func:`node_text`), each block's label (:func:`labels`;
-    absent where none) and each block as the reasoners read it (``nodes``, without a similarity)."""
+    postings and lengths (tokens of each block's :func:`node_text`) and each block as the reasoners read it
+    (``nodes``, with its label (:func:`labels`), without a similarity)."""
 
     keys: list[str]
     vectors: np.ndarray
     stats: LexicalStats
-    labels: dict[str, str]
     nodes: dict[str, Candidate]
     postings: dict[str, tuple[np.ndarray, np.ndarray]]  # term -> (rows, counts)
     lengths: np.ndarray
@@ -161,7 +160,7 @@ def read_blocks(rows: Sequence[dict]) -> DocumentBlocks:
                                                                                                       dimension)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return DocumentBlocks(keys=[r["key"] for r in rows], vectors=vectors / np.where(norms > 0, norms, 1.0),
-                          stats=stats, labels=labelled, nodes=nodes,
+                          stats=stats, nodes=nodes,
                           postings={t: (np.array(r, dtype=np.int64), np.array(c, dtype=np.float64))
                                     for t, (r, c) in lists.items()},
                           lengths=np.array(lengths, dtype=np.float64), rows={r["key"]: i for i, r in enumerate(rows)})

@@ -48,7 +48,7 @@ def test_a_label_holds_until_the_next_label_or_the_end_of_its_section() -> None:
 
 def test_document_statistics_count_the_labels_as_the_reranker_reads_them() -> None:
     blocks = read_blocks([_row(1, "Segment Results"), _row(2, "Revenue grew."), _row(3, "Costs fell.")])
-    assert blocks.labels == {"k2": "Segment Results", "k3": "Segment Results"}
+    assert {k: n.label for k, n in blocks.nodes.items()} == {"k1": "", "k2": "Segment Results", "k3": "Segment Results"}
     # "segment": the label itself and the two blocks under it; "results" as well, plus the section path
     assert blocks.stats.document_frequency["segment"] == 3
     assert blocks.stats.average_length == sum(len(tokens(t)) for t in [
