@@ -37,13 +37,15 @@ import math
 import re
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from ..graph.client import GraphClient
 from ..library.documents import Document
 from ..llm.reranker import LexicalStats, tokens
+from .entity_graph import best_first
 from .reasoners import Candidate, node_text
 
 log = logging.getLogger(__name__)
@@ -74,8 +76,8 @@ class DocumentBlocks:
         known = self.vectors.shape[1] == len(query)
         scores = (1.0 + self.vectors[rows].astype(np.float64) @ (query / (np.linalg.norm(query) or 1.0))) / 2.0 \
             if known else np.zeros(len(rows))
-        embedded = self.vectors[rows].any(axis=1) if known else np.zeros(len(rows), dtype=bool)
-        return [replace(self.nodes[k], similarity=float(s) if e else None)
+        embedded = self.embedded[rows] if known else np.zeros(len(rows), dtype=bool)
+        return [self.nodes[k].with_similarity(float(s) if e else None)
                 for k, s, e in zip(found, scores.tolist(), embedded.tolist(), strict=True)]
 
     def bm25(self, question: str, keys: Sequence[str], *, k1: float = 1.5, b: float = 0.75) -> list[float]:
@@ -98,9 +100,13 @@ class DocumentBlocks:
             return []
         query = np.asarray(vector, dtype=np.float32)
         scores = (1.0 + self.vectors @ (query / (np.linalg.norm(query) or 1.0))) / 2.0
-        scores[~self.vectors.any(axis=1)] = -1.0  # blocks without an embedding come last
-        best = np.argsort(-scores, kind="stable")[:top]
-        return [(self.keys[i], float(scores[i])) for i in best if scores[i] >= 0]
+        scores[~self.embedded] = -1.0  # blocks without an embedding come last
+        return [(self.keys[i], float(scores[i])) for i in best_first(scores, top) if scores[i] >= 0]
+
+    @cached_property
+    def embedded(self) -> np.ndarray:
+        """Which blocks have an embedding (a non-zero row)."""
+        return self.vectors.any(axis=1)
 
 
 LABEL_MAX_WORDS, LABEL_MAX_CHARS = 12, 100

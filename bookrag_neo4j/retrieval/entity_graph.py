@@ -2,12 +2,15 @@
 
     graphs = EntityGraphCache(max_documents=16)
     whole = await graphs.get(graph, await find_document(graph, doc_key))  # read once
-    sub = whole.subgraph(["<tree node key>", ...])        # the entities GT-Linked to them, edges among them
+    whole.link("vega", vector, threshold=0.9, top=3)      # entity linking, exact over the document
+    scores = pagerank_on(whole.transition, seeds)         # Graph_Reasoning (reasoners.py)
 
 Reading the GT-Links and edges of the entities around ~400 selected nodes took 150 ms a question on a
 549-page 10-K (40 ms in Neo4j, the rest decoding ~20k edges in the driver); loading the document's whole graph
-once (one named query, ``retrieval/entity_graph``: 0.6 s for 9,820 entities and 60,469 edges) and cutting
-the subgraph out in numpy takes a few ms a question after that. The copy is keyed by the document's
+once (one named query, ``retrieval/entity_graph``: 0.6 s for 9,820 entities and 60,469 edges) and working on it
+in numpy takes a few ms a question after that. What every question would otherwise derive again is derived once
+per copy, on first use: the position of each key, the PageRank transition matrix (sparse), the entities by
+name and the mask of those with an embedding. The copy is keyed by the document's
 ``Document.graph_version`` (graph configuration, build time and counts), so a
 rebuilt graph is read again; a document whose graph is not complete is read every time and never kept. At
 most ``max_documents`` documents are kept (least recently used first out).
@@ -19,9 +22,11 @@ import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from ..graph.client import GraphClient
 from ..library.documents import Document
@@ -67,6 +72,27 @@ class EntityGraph:
                    weight=np.array(weight, dtype=float), names=[r.get("name") or "" for r in rows],
                    vectors=vectors / np.where(norms > 0, norms, 1.0))
 
+    @cached_property
+    def position(self) -> dict[str, int]:
+        """Each entity key's position."""
+        return {k: i for i, k in enumerate(self.keys)}
+
+    @cached_property
+    def transition(self) -> sparse.csr_matrix:
+        """PageRank's transition matrix over the undirected weighted edges (:func:`transition_matrix`)."""
+        return transition_matrix(len(self.keys), self.source, self.target, self.weight)
+
+    @cached_property
+    def _named(self) -> dict[str, list[int]]:
+        found: dict[str, list[int]] = {}
+        for i, name in enumerate(self.names):
+            found.setdefault(name, []).append(i)
+        return found
+
+    @cached_property
+    def _embedded(self) -> np.ndarray:
+        return self.vectors.any(axis=1) if self.vectors is not None else np.zeros(len(self.keys), dtype=bool)
+
     def link(self, name: str, vector: Sequence[float], *, threshold: float, top: int) -> list[tuple[str, float]]:
         """The entities a question entity links to: those with its normalised ``name`` (score 1.0) and those
         whose embedding's cosine similarity to ``vector``, as (1 + cos) / 2, is at least ``threshold``; the
@@ -75,46 +101,37 @@ class EntityGraph:
         if self.vectors is not None and len(self.keys) and self.vectors.shape[1] == len(vector):
             query = np.asarray(vector, dtype=np.float32)
             scores = (1.0 + self.vectors @ (query / (np.linalg.norm(query) or 1.0))) / 2.0
-            scores[~self.vectors.any(axis=1)] = 0.0
-        scores = np.where(np.array([n == name for n in self.names], dtype=bool), 1.0, scores) if name else scores
-        best = [i for i in np.argsort(-scores, kind="stable")[:top] if scores[i] >= threshold]
+            scores[~self._embedded] = 0.0
+        if name:
+            scores[self._named.get(name, [])] = 1.0
+        best = [i for i in best_first(scores, top) if scores[i] >= threshold]
         return [(self.keys[i], round(float(scores[i]), 6)) for i in best]
 
-    def subgraph(self, node_keys: Iterable[str]) -> EntityGraph:
-        """The entities GT-Linked to the nodes and the edges among them, renumbered from 0."""
-        per_node = {n: self.node_entities[n] for n in node_keys if n in self.node_entities}
-        if not per_node:
-            return EntityGraph.empty()
-        chosen = np.unique(np.concatenate(list(per_node.values())))
-        renumber = np.full(len(self.keys), -1, dtype=np.int64)
-        renumber[chosen] = np.arange(len(chosen))
-        kept = (renumber[self.source] >= 0) & (renumber[self.target] >= 0)
-        return EntityGraph(keys=[self.keys[i] for i in chosen.tolist()],
-                           node_entities={n: renumber[v] for n, v in per_node.items()},
-                           source=renumber[self.source[kept]], target=renumber[self.target[kept]],
-                           weight=self.weight[kept])
 
-    @classmethod
-    def empty(cls) -> EntityGraph:
-        none = np.zeros(0, dtype=np.int64)
-        return cls(keys=[], node_entities={}, source=none, target=none, weight=np.zeros(0))
+def best_first(scores: np.ndarray, top: int) -> list[int]:
+    """The positions of the ``top`` highest scores, best first, ties in position order (what a stable
+    ``argsort(-scores)[:top]`` gives, without sorting them all)."""
+    if top >= len(scores):
+        return np.argsort(-scores, kind="stable").tolist()
+    if top <= 0:
+        return []
+    cut = np.partition(scores, len(scores) - top)[len(scores) - top]  # the top-th highest score
+    above = np.flatnonzero(scores > cut)
+    ties = np.flatnonzero(scores == cut)[:top - len(above)]
+    chosen = np.concatenate([above, ties])
+    return chosen[np.argsort(-scores[chosen], kind="stable")].tolist()
 
-    @classmethod
-    def union(cls, parts: Sequence[EntityGraph]) -> EntityGraph:
-        """Several documents' (sub)graphs side by side, renumbered (documents share no entities)."""
-        if len(parts) <= 1:
-            return parts[0] if parts else cls.empty()
-        offsets = np.cumsum([0, *(len(p.keys) for p in parts)])[:-1].tolist()
-        node_entities: dict[str, np.ndarray] = {}
-        for part, offset in zip(parts, offsets, strict=True):
-            for node, positions in part.node_entities.items():
-                earlier = node_entities.get(node)
-                node_entities[node] = positions + offset if earlier is None else np.concatenate(
-                    [earlier, positions + offset])
-        return cls(keys=[k for p in parts for k in p.keys], node_entities=node_entities,
-                   source=np.concatenate([p.source + o for p, o in zip(parts, offsets, strict=True)]),
-                   target=np.concatenate([p.target + o for p, o in zip(parts, offsets, strict=True)]),
-                   weight=np.concatenate([p.weight for p in parts]))
+
+def transition_matrix(n: int, source: np.ndarray, target: np.ndarray, weight: np.ndarray) -> sparse.csr_matrix:
+    """The column-stochastic transition matrix of ``n`` nodes' undirected weighted edges, as GDS's PageRank
+    walks them: entry (v, u) = w(u, v) / w(u), where w(u) is u's total edge weight; a node without edges has
+    an empty column (no redistribution from dangling nodes)."""
+    src = np.concatenate([source, target])
+    dst = np.concatenate([target, source])
+    both = np.concatenate([weight, weight]).astype(float)
+    out_weight = np.bincount(src, weights=both, minlength=n)
+    share = both / np.where(out_weight[src] > 0, out_weight[src], 1.0) if len(src) else both
+    return sparse.csr_matrix((share, (dst, src)), shape=(n, n))
 
 
 class EntityGraphCache:

@@ -35,30 +35,33 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from ..graph.client import GraphClient
 from ..graph.projections import PROJECTIONS, DocumentProjections
 from ..library.documents import Document
 from ..llm.reranker import FusionReranker, LexicalStats, Reranker, bm25_scores
-from .entity_graph import ENTITY_GRAPHS, EntityGraph, EntityGraphCache
+from .entity_graph import ENTITY_GRAPHS, EntityGraph, EntityGraphCache, transition_matrix
 
 MAX_TEXT_CHARS = 2000
 
 
-def pagerank(n: int, source: np.ndarray, target: np.ndarray, weight: np.ndarray, seeds: Sequence[int], *,
-             damping: float = 0.85, max_iterations: int = 50, tolerance: float = 1e-7) -> np.ndarray:
+def pagerank(n: int, source: np.ndarray, target: np.ndarray, weight: np.ndarray, seeds: Sequence[int],
+             **options: Any) -> np.ndarray:
     """Personalized PageRank with GDS's formula on ``n`` nodes and undirected weighted edges given as arrays of
     end positions and weights (see the module docstring)."""
-    src = np.concatenate([source, target])
-    dst = np.concatenate([target, source])
-    both = np.concatenate([weight, weight])
-    out_weight = np.bincount(src, weights=both, minlength=n)
-    share = both / np.where(out_weight[src] > 0, out_weight[src], 1.0) if len(src) else both
-    teleport = np.zeros(n)
+    return pagerank_on(transition_matrix(n, source, target, weight), seeds, **options)
+
+
+def pagerank_on(transition: sparse.csr_matrix, seeds: Sequence[int], *, damping: float = 0.85,
+                max_iterations: int = 50, tolerance: float = 1e-7) -> np.ndarray:
+    """Personalized PageRank by power iteration on a :func:`~.entity_graph.transition_matrix` (an entity
+    graph's is kept with it: :attr:`~.entity_graph.EntityGraph.transition`), teleporting to ``seeds``."""
+    teleport = np.zeros(transition.shape[0])
     teleport[list(seeds)] = 1.0 - damping
     scores = teleport.copy()
     for _ in range(max_iterations):
-        updated = teleport + damping * np.bincount(dst, weights=scores[src] * share, minlength=n)
+        updated = teleport + damping * (transition @ scores)
         converged = np.max(np.abs(updated - scores)) < tolerance
         scores = updated
         if converged:
@@ -99,8 +102,7 @@ async def entity_pagerank(graph: GraphClient, documents: Sequence[Document], see
     found = []
     for doc in documents:
         whole = await graphs.get(graph, doc)
-        position = {k: i for i, k in enumerate(whole.keys)}
-        sources = [position[s] for s in dict.fromkeys(seeds) if s in position]
+        sources = [whole.position[s] for s in dict.fromkeys(seeds) if s in whole.position]
         if not sources:
             continue
         if engine == "gds" and doc.graph_version is not None:
@@ -108,7 +110,7 @@ async def entity_pagerank(graph: GraphClient, documents: Sequence[Document], see
                                                 budget_bytes=budget_bytes, damping=damping)
             scores = np.array([by_key.get(k, 0.0) for k in whole.keys])
         else:
-            scores = pagerank(len(whole.keys), whole.source, whole.target, whole.weight, sources, damping=damping)
+            scores = pagerank_on(whole.transition, sources, damping=damping)
         found.append((whole, scores))
     return found
 
@@ -148,6 +150,12 @@ class Candidate:
     page_start: int = 0
     page_end: int = 0
     label: str = ""  # the short line above the block in its section (retrieval/blocks.py), where there is one
+
+    def with_similarity(self, similarity: float | None) -> Candidate:
+        """This block with ``similarity`` (``dataclasses.replace`` costs twice as much, per block of a
+        selection widened to thousands)."""
+        return Candidate(self.key, self.doc_key, self.order, self.title, self.section_path, self.text, similarity,
+                         self.page_start, self.page_end, self.label)
 
 
 def node_text(node: Candidate) -> str:

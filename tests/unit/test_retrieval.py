@@ -1,15 +1,18 @@
 """Skyline dominance, backfill and cap; the planner: its heuristics, a scripted LLM per category, a failed reply,
-a given category. (Operators on a hand-built BookIndex in Neo4j: ``tests/integration/test_retrieval.py``.)"""
+a given category; entity linking and PageRank on an in-memory entity graph. (Operators on a hand-built BookIndex in Neo4j: ``tests/integration/test_retrieval.py``.)"""
 
 from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
+from bookrag_neo4j.retrieval.entity_graph import EntityGraph, best_first
 from bookrag_neo4j.retrieval.planner import heuristic_category, heuristic_global_plan
+from bookrag_neo4j.retrieval.reasoners import pagerank_on
 from bookrag_neo4j.retrieval.selectors import match_section_title
 from bookrag_neo4j.retrieval.skyline import fused_scores, pareto_front, skyline
 
@@ -107,3 +110,29 @@ async def test_a_given_category_skips_the_classification() -> None:
     assert plan.classified_by == "given" and plan.category == "global" and plan.operation == "COUNT"
     assert len(llm.requests) == 1 and llm.requests[0][0]["content"].startswith("You turn")  # global_filter only
     assert (await make_plan("What is Ursa?", None, category="multi-hop")).classified_by == "given"
+
+
+def test_best_first_is_a_stable_argsort_cut_to_top() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        scores = rng.integers(0, 5, size=int(rng.integers(1, 40))).astype(float)  # many ties
+        top = int(rng.integers(0, 45))
+        assert best_first(scores, top) == np.argsort(-scores, kind="stable")[:top].tolist()
+
+
+def test_entity_linking_by_name_and_embedding() -> None:
+    rows = [{"key": "k0", "name": "vega", "nodes": ["n1"], "edges": [["k1", 1.0]], "embedding": [1.0, 0.0]},
+            {"key": "k1", "name": "lyra", "nodes": ["n1", "n2"], "edges": [], "embedding": [0.6, 0.8]},
+            {"key": "k2", "name": "vega", "nodes": [], "edges": [], "embedding": None}]
+    whole = EntityGraph.from_rows(rows)
+    # the name links both "vega" entities (1.0, the one without an embedding too); the embedding links lyra
+    assert whole.link("vega", [0.0, 1.0], threshold=0.85, top=5) == [("k0", 1.0), ("k2", 1.0), ("k1", 0.9)]
+    assert whole.link("orion", [0.0, 1.0], threshold=0.85, top=5) == [("k1", 0.9)]
+    assert whole.link("vega", [0.0, 1.0], threshold=0.85, top=1) == [("k0", 1.0)]
+    assert whole.position == {"k0": 0, "k1": 1, "k2": 2}
+    # the transition matrix: k0 and k1 share their one edge, k2 has none (an empty column)
+    assert whole.transition.toarray().tolist() == [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    scores = pagerank_on(whole.transition, [0], damping=0.85, max_iterations=1000, tolerance=1e-13)
+    # the fixed point: s0 = 0.15 + 0.85 s1 and s1 = 0.85 s0
+    assert scores[0] == pytest.approx(0.15 / (1 - 0.85**2), abs=1e-9) and scores[1] == pytest.approx(0.85 * scores[0])
+    assert scores[2] == 0.0
