@@ -84,10 +84,11 @@ def ppr_engine(configured: str = "auto") -> tuple[str, str]:
     """The engine Graph_Reasoning uses, ``gds`` or ``local``, and why (``bookrag doctor`` shows it). ``auto``
     runs in-process: on PepsiCo's 10-K (the whole graph: 9,848 entities, 60,767 edges) Graph_Reasoning took
     13.6 ms p50 in numpy and 147.7 ms on a kept GDS projection, on 2 cores (README, "Measured: BookRAG after
-    issue 20"); ``gds`` is there for graphs a process should not hold."""
+    issue 20"), and 5.8-6.2 ms since the power iteration runs on a kept sparse matrix (README, "Sparse
+    PageRank"); ``gds`` is there for graphs a process should not hold."""
     if configured != "auto":
         return configured, f"BOOKRAG_PPR_ENGINE={configured}"
-    return "local", ("in-process, the same scores as GDS and faster (PepsiCo's 10-K: 13.6 ms against 147.7 ms "
+    return "local", ("in-process, the same scores as GDS and faster (PepsiCo's 10-K: 6 ms against 147.7 ms "
                      "on GDS); BOOKRAG_PPR_ENGINE=gds runs it on GDS")
 
 
