@@ -189,7 +189,7 @@ class Settings(BaseSettings):
     g2_k: int = Field(5, ge=1, description="Neighbours K an evolution round links each node to.")
     g2_alpha: float = Field(0.5, ge=0, le=1, description="Lite evolution: the share of a node's own embedding kept a round.")
     g2_node_embedding: Literal["text", "summary"] = Field(
-        "summary", description="h(0) offline: Enc(summary + keywords), or the node's stored text embedding.")
+        "text", description="h(0) offline: the node's stored text embedding, or Enc(summary + keywords).")
     g2_keywords: int = Field(8, ge=1, description="Keywords a content node keeps.")
     g2_neighbours: int = Field(3, ge=0, description="Readout: the best-linked neighbours a hit brings at most.")
     g2_tau_max: int = Field(3, ge=0, description="Planning-graph refinement rounds at most (tau_max).")
