@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from bookrag_neo4j.content.build import ContentGraphBuilder
@@ -160,3 +161,29 @@ async def test_llm_evolution_writes_llm_links(graph: GraphClient, settings, mode
     assert row["summaries"] == ["A part of the paper, linked."]
     with pytest.raises(Exception, match="needs an LLM"):
         await ContentGraphBuilder(graph, small, models.embedder).build(paper, evolution="llm")
+
+
+async def test_h0_is_the_stored_text_embedding_or_the_summary_embedded(graph: GraphClient, settings, models,
+                                                                        paper) -> None:
+    async def initial() -> list[dict]:
+        return await graph.run("""
+            MATCH (n:ContentNode {doc_key: $doc}) WHERE n.embedding IS NOT NULL
+            RETURN n.key AS key, n.embedding AS stored, n.g2_embedding0 AS h0, n.g2_summary AS summary,
+                   n.g2_keywords AS keywords ORDER BY n.g2_order LIMIT 5""", {"doc": paper})
+
+    def unit(v) -> np.ndarray:
+        return np.asarray(v, dtype=float) / np.linalg.norm(v)
+
+    text = await ContentGraphBuilder(graph, settings.model_copy(update={"g2_node_embedding": "text"}),
+                                     models.embedder).build(paper, force=True)
+    assert "|h0-text|" in text.config
+    rows = await initial()
+    assert rows and all(np.allclose(unit(r["stored"]), r["h0"], atol=1e-6) for r in rows)
+    summary = await ContentGraphBuilder(graph, settings.model_copy(update={"g2_node_embedding": "summary"}),
+                                        models.embedder).build(paper)  # another config: rebuilt without force
+    assert summary.status == "built" and "|h0-summary|" in summary.config
+    rows = await initial()
+    embedded = await models.embedder.embed([f"{r['summary']} keywords: {', '.join(r['keywords'])}" for r in rows])
+    # the same texts embedded alone and in the build's batch agree to the bfloat16 products' precision
+    assert all(unit(e) @ r["h0"] > 0.9999 for e, r in zip(embedded, rows, strict=True))
+    assert all(unit(r["stored"]) @ r["h0"] < 0.99 for r in rows)

@@ -1,5 +1,6 @@
 """Skyline dominance, backfill and cap; the planner: its heuristics, a scripted LLM per category, a failed reply,
-a given category; entity linking and PageRank on an in-memory entity graph. (Operators on a hand-built BookIndex in Neo4j: ``tests/integration/test_retrieval.py``.)"""
+a given category; entity linking and PageRank on an in-memory entity graph. (Operators on a hand-built
+BookIndex in Neo4j: ``tests/integration/test_retrieval.py``.)"""
 
 from __future__ import annotations
 
