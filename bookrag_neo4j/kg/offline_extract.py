@@ -88,6 +88,16 @@ def load_spacy(model: str | None = None) -> Any:
     return spacy.load(data[-1], exclude=["lemmatizer"])  # lemmas are never read: the rest runs unchanged
 
 
+def parse(text: str) -> Any | None:
+    """spaCy's parse of a short text (a question) with the shared pipeline, or None where spaCy or its model is
+    not installed."""
+    try:
+        with _PIPE_LOCK:
+            return load_spacy()(text)
+    except ModelNotConfiguredError:
+        return None
+
+
 class SpacyExtractor:
     """Named entities + noun phrases, co-occurrence relations."""
 

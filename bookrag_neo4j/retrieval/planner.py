@@ -11,7 +11,9 @@ a failed reply). Without one, heuristics:
 - **global** when the question aggregates ("how many", "number of", "list", "summarize", "every") and the
   aggregate's object is a structural noun (table, figure, image, chart, equation, formula, section, chapter,
   page, appendix), a word or two of modifiers apart ("how many line charts"); a structural noun elsewhere
-  ("how many people are in the figure on page 5?") leaves the question single-hop;
+  ("how many people are in the figure on page 5?") leaves the question single-hop, and so does one that
+  modifies the object ("how many chapter authors ...?": a compound in the question's spaCy parse, where spaCy
+  is installed);
 - **multi-hop** when it compares or combines ("compare", "difference between", "both", "which ... larger /
   more / higher / greater", "than"); without an LLM it cannot be decomposed, so it is retrieved as one
   single-hop question (the plan says so);
@@ -22,11 +24,13 @@ The BookRAG method (:mod:`bookrag_neo4j.methods.bookrag`) composes the operators
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from dataclasses import dataclass, field
 
 from ..errors import ModelError
+from ..kg.offline_extract import parse
 from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
 from .replies import Decomposition, GlobalFilter, GlobalPlan, QueryCategory, QueryClassification, SubQuestion
@@ -49,8 +53,19 @@ _KINDS = {"table": "table", "figure": "image", "image": "image", "picture": "ima
           "plot": "image", "diagram": "image", "equation": "equation", "formula": "equation"}
 
 
+def _structural_target(question: str) -> bool:
+    """Whether an aggregate's object is a structural noun (``_TARGET``), not a structural noun that modifies the
+    object ("how many chapter authors", "the number of page views"), as the question's parse shows."""
+    match = _TARGET.search(question)
+    if match is None:
+        return False
+    doc = parse(question)
+    span = doc.char_span(match.start(), match.end(), alignment_mode="expand") if doc is not None else None
+    return span is None or span[-1].dep_ != "compound"
+
+
 def heuristic_category(question: str) -> QueryCategory:
-    if _TARGET.search(question):
+    if _structural_target(question):
         return "global"
     if _COMPARE.search(question):
         return "multi-hop"
@@ -108,10 +123,10 @@ async def understand(question: str, llm: ChatModel | None, *, category: QueryCat
     """Classify ``question`` (unless ``category`` is given), then decompose it (multi-hop, with an LLM) or
     find its filters and operation (global)."""
     by = "given" if category else "heuristic"
-    category = category or heuristic_category(question)
-    if by == "heuristic" and llm is not None and (
+    if category is None and llm is not None and (
             reply := await _ask(llm, "query_classify", QueryClassification, "query.plan", question=question)):
         category, by = reply.category, "llm"
+    category = category or await asyncio.to_thread(heuristic_category, question)  # may parse with spaCy
     if category == "global":
         spec = await _ask(llm, "global_filter", GlobalPlan, "query.plan", question=question) if llm else None
         return Understanding(category, by, global_plan=spec or heuristic_global_plan(question))

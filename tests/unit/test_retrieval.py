@@ -61,6 +61,12 @@ def test_heuristic_planner() -> None:
     assert heuristic_category("How many people are in the figure on page 5?") == "single-hop"
     assert heuristic_category("What share of the chart do all the respondents take?") == "single-hop"
     assert heuristic_category("List the line charts of the report.") == "global"
+    # and a structural noun that modifies the aggregate's object (a compound in spaCy's parse) is not its object
+    assert heuristic_category("How many chapter authors of this report come from Columbia University?") == \
+        "single-hop"
+    assert heuristic_category("What is the number of page views in 2020?") == "single-hop"
+    assert heuristic_category("How many chapters are in this report?") == "global"
+    assert heuristic_category("How many pages include figures which have humans?") == "global"
     # a one-character or numbered section label is a label: "Appendix C", "chapter 2"
     assert [(f.filter_type, f.filter_value) for f in heuristic_global_plan("Summarize Appendix C.").filters] == [
         ("section", "C")]
