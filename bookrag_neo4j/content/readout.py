@@ -6,8 +6,10 @@
 
 The probe ranks the content nodes by cosine to the question (exact, per document, on embeddings read once per
 build) and by the full-text index, in the reference code's proportion of 5 semantic to 3 lexical hits, scaled to
-k; the two are fused by reciprocal rank. Then, best hit first, each hit joins the output with its best-linked
-neighbours (``neighbours`` at most, by link score) until the output holds k nodes: never more.
+k; the two are fused by reciprocal rank. Then, best hit first, each hit joins the output with its linked
+neighbours until the output holds k nodes: never more. A hit brings ``neighbours`` of them at most, those the
+probe's own ranking puts first (cosine to the question, on the same embeddings; ties by link score, then
+reading order): the paper expands a hit with all its immediate neighbours, in the order of its ranked list.
 ``flat_readout`` is the same probe over the layout layer's passages, with no content graph (``g2-flat``).
 """
 
@@ -40,14 +42,14 @@ def _matrices(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     return matrix("embedding"), matrix("initial")
 
 
-async def _nearest(graph: GraphClient, doc: Document, vector: Sequence[float], top: int, *,
-                   evolved: bool) -> list[str]:
+async def _similarities(graph: GraphClient, doc: Document, vector: Sequence[float], *,
+                        evolved: bool) -> dict[str, float]:
+    """Each content node's cosine to the question (exact, on the embeddings read once per build), in reading order."""
     build = f"{doc.g2_config}|{doc.g2_built_at}"
     keys, (h, h0) = await read_per_build(graph, doc, "content/vectors", _matrices, build=build)
     if not keys:
-        return []
-    scores = (h if evolved else h0) @ np.asarray(vector, dtype=np.float32)
-    return [keys[i] for i in np.argsort(-scores, kind="stable")[:top]]
+        return {}
+    return dict(zip(keys, ((h if evolved else h0) @ np.asarray(vector, dtype=np.float32)).tolist(), strict=True))
 
 
 def _fused(rows: list[dict]) -> list[tuple[float, int, dict]]:
@@ -79,9 +81,12 @@ async def readout(graph: GraphClient, docs: Sequence[Document], question: str, v
     kinds = ["window", "knn", "llm"] if evolved else ["window"]
     scored: list[tuple[float, int, dict]] = []
     for doc in docs:
-        keys = await _nearest(graph, doc, vector, semantic, evolved=evolved)
+        similarity = await _similarities(graph, doc, vector, evolved=evolved)
+        keys = sorted(similarity, key=lambda key: -similarity[key])[:semantic]  # stable: ties in reading order
         rows = await graph.read_rows("content/readout", semantic=keys, query=lucene_in_documents(question, [doc.key]),
-                                     lexical=lexical, neighbours=neighbours, kinds=kinds)
+                                     lexical=lexical, kinds=kinds)
+        for row in rows:
+            row["neighbours"] = sorted(row["neighbours"], key=lambda key: -similarity.get(key, -1.0))[:neighbours]
         scored += _fused(rows)
     scored.sort(key=lambda x: (-x[0], x[1]))
     return fill([(row["key"], row["neighbours"]) for _, _, row in scored], k)

@@ -98,6 +98,13 @@ async def test_the_readout_stays_within_k_and_every_variant_runs(graph: GraphCli
     with_neighbours = await readout(graph, [doc], question, vector, k=6, neighbours=3)
     top = await readout(graph, [doc], question, vector, k=6, neighbours=0)
     assert with_neighbours[0] == top[0] and with_neighbours != top  # the best hit brings its neighbours
+    # the neighbour a hit brings first is its linked node nearest to the question (the probe's own ranking)
+    (linked,) = await graph.run("""
+        MATCH (n:ContentNode {key: $key})-[:G2_LINK]-(m:ContentNode)
+        RETURN collect(DISTINCT {key: m.key, embedding: m.g2_embedding}) AS nodes""", {"key": top[0]})
+    nearest = max(linked["nodes"], key=lambda m: np.asarray(m["embedding"]) @ np.asarray(vector))
+    assert len(linked["nodes"]) > 1 and await readout(graph, [doc], question, vector, k=2, neighbours=1) == [
+        top[0], nearest["key"]]
 
     retriever = Retriever(graph, settings, models, use_llm=False)
     assert set(VARIANTS) <= set(METHODS)
