@@ -103,8 +103,8 @@ async def test_the_readout_stays_within_k_and_every_variant_runs(graph: GraphCli
         MATCH (n:ContentNode {key: $key})-[:G2_LINK]-(m:ContentNode)
         RETURN collect(DISTINCT {key: m.key, embedding: m.g2_embedding}) AS nodes""", {"key": top[0]})
     nearest = max(linked["nodes"], key=lambda m: np.asarray(m["embedding"]) @ np.asarray(vector))
-    assert len(linked["nodes"]) > 1 and await readout(graph, [doc], question, vector, k=2, neighbours=1) == [
-        top[0], nearest["key"]]
+    one = await readout(graph, [doc], question, vector, k=6, neighbours=1)  # the same k: the same probe
+    assert len(linked["nodes"]) > 1 and one[:2] == [top[0], nearest["key"]]
 
     retriever = Retriever(graph, settings, models, use_llm=False)
     assert set(VARIANTS) <= set(METHODS)
