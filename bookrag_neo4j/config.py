@@ -191,7 +191,7 @@ class Settings(BaseSettings):
     g2_node_embedding: Literal["text", "summary"] = Field(
         "text", description="h(0) offline: the node's stored text embedding, or Enc(summary + keywords).")
     g2_keywords: int = Field(8, ge=1, description="Keywords a content node keeps.")
-    g2_neighbours: int = Field(3, ge=0, description="Readout: the linked neighbours (nearest to the question) a hit brings at most.")
+    g2_neighbours: int = Field(3, ge=0, description="Readout: the neighbours nearest the question a hit brings at most.")
     g2_tau_max: int = Field(3, ge=0, description="Planning-graph refinement rounds at most (tau_max).")
 
     # --- Retrieval ---
