@@ -12,7 +12,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..retrieval.blocks import BLOCKS
+from ..retrieval.blocks import document_blocks
 from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, graph_reasoning, node_text, ppr_engine, text_reasoning
 from ..retrieval.skyline import skyline
 from .registry import NoParams, RunContext, model_time, operator
@@ -40,7 +40,7 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
         position = {k: i for i, k in enumerate(keys)}  # the order they were found in, whatever the server's
         rows.sort(key=lambda r: position[r["key"]])  # (ties downstream are broken by it: the same run twice)
         return Candidates(rows=await labelled(ctx, rows))
-    blocks = [await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS) for d in ctx.documents]
+    blocks = [await document_blocks(ctx.graph, d, max_chars=MAX_TEXT_CHARS) for d in ctx.documents]
     found = [c for b in blocks for c in b.candidates(keys, question.vector)]
     if p.widen and selections and len({(c.doc_key, c.page_start) for c in found}) < ctx.settings.skyline_min:
         found = [c for b in blocks for c in b.candidates(b.keys, question.vector)]  # too little for the Skyline
@@ -51,7 +51,7 @@ async def labelled(ctx: RunContext, rows: list[dict]) -> list[Candidate]:
     """Candidates from ``layout/unit_candidates`` rows, each with the label of the block it starts with
     (:func:`bookrag_neo4j.retrieval.blocks.labels`: the short naming line above it in its section)."""
     holding = {r["doc_key"] for r in rows}
-    nodes = {d.key: (await BLOCKS.get(ctx.graph, d, max_chars=MAX_TEXT_CHARS)).nodes for d in ctx.documents
+    nodes = {d.key: (await document_blocks(ctx.graph, d, max_chars=MAX_TEXT_CHARS)).nodes for d in ctx.documents
              if d.key in holding}
 
     def label(row: dict) -> str:
@@ -92,7 +92,7 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
     for doc in ctx.documents:
         where = [i for i, c in enumerate(rows) if c.doc_key == doc.key]
         if where:
-            blocks = await BLOCKS.get(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)
+            blocks = await document_blocks(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)
             mine = [rows[i] for i in where]
             found = blocks.bm25(question.text, [c.key for c in mine]) if all(c.key in blocks.rows for c in mine) \
                 else bm25_by_document(question.text, mine, {doc.key: blocks.stats})

@@ -51,17 +51,16 @@ class RunContext:
     models: Models
     llm: ChatModel | None
     documents: list[Document]
-    cache: dict[str, Any] = field(default_factory=dict)  # this run's memo (the table of contents)
+    cache: dict[str, Any] = field(default_factory=dict)  # this run's memo (the schema text2Cypher reads)
 
     @property
     def scope(self) -> list[str]:
         return [d.key for d in self.documents]
 
     async def toc(self) -> list[dict[str, Any]]:
-        """The scope's table of contents (key, doc_key, title, level, path, pages), read once a run."""
-        if "toc" not in self.cache:
-            self.cache["toc"] = await selectors.sections(self.graph, self.scope)
-        return self.cache["toc"]
+        """The scope's table of contents (key, doc_key, title, level, path, pages), read once a process
+        and tree (:func:`~bookrag_neo4j.retrieval.selectors.table_of_contents`)."""
+        return await selectors.table_of_contents(self.graph, self.documents)
 
 
 @dataclass(frozen=True)

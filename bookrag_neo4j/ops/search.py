@@ -174,9 +174,7 @@ class TocParams(BaseModel):
 @operator("TOC_Select", family="search", params=TocParams)
 async def toc_select(ctx: RunContext, p: TocParams) -> Selection:
     """The subtrees of the sections whose path matches the question best (BM25 over the table of contents)."""
-    sections = await ctx.toc()
-    scores = bm25_scores(p.question, [t["path"] or t["title"] or "" for t in sections])
-    best = [sections[i]["key"] for i in sorted(range(len(sections)), key=lambda i: -scores[i])[:p.top] if scores[i] > 0]
+    best = selectors.toc_matches(await ctx.toc(), p.question, top=p.top)
     return Selection(keys=await selectors.select_by_section(ctx.graph, best))
 
 

@@ -10,6 +10,7 @@ and selects what the combined filter holds (kinds are alternatives; pages and se
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 
@@ -82,7 +83,8 @@ async def select_by_entity(ctx: RunContext, p: NoParams, entities: Entities) -> 
 @operator("Select_by_Section", family="select")
 async def select_by_section(ctx: RunContext, p: NoParams, question: Question) -> Selection:
     """Sections the LLM picks from the table of contents; offline, the sections around the blocks nearest to
-    the question (tree-node vector index)."""
+    the question (their text) and the sections whose path matches it best (the titles: BM25 over the table of
+    contents), united."""
     s = ctx.settings
     if ctx.llm is not None:
         sections = (await ctx.toc())[:TOC_LIMIT]
@@ -100,8 +102,13 @@ async def select_by_section(ctx: RunContext, p: NoParams, question: Question) ->
                 return Selection(keys=await selectors.select_by_section(ctx.graph, picked))
             except ModelError as exc:
                 log.warning("section selection failed (%s); using the nearest blocks", exc)
-    return Selection(keys=await selectors.subtrees_near(ctx.graph, ctx.documents, question.vector, top=s.max_sections,
-                                                        depth=s.section_depth))
+    async def titled() -> list[str]:
+        best = selectors.toc_matches(await ctx.toc(), question.text, top=s.max_sections)
+        return await selectors.select_by_section(ctx.graph, best)
+
+    near, by_title = await asyncio.gather(selectors.subtrees_near(ctx.graph, ctx.documents, question.vector,
+                                                                  top=s.max_sections, depth=s.section_depth), titled())
+    return Selection(keys=list(dict.fromkeys([*near, *by_title])))
 
 
 @operator("Select_All", family="select")

@@ -1,7 +1,7 @@
 """Each document's content blocks as the question path reads them whole: each block as the reasoners read it,
 unit-length embeddings, and BM25 statistics and postings, read once per process and document.
 
-    blocks = await BLOCKS.get(graph, doc, max_chars=2000)   # one query the first time, then kept
+    blocks = await document_blocks(graph, doc, max_chars=2000)   # one query the first time, then kept
     keys = blocks.nearest(question_vector, top=3)             # exact cosine over the whole document
     found = blocks.candidates(keys, question_vector)          # Fetch: the blocks with their similarity
     scores = blocks.bm25(question, keys)                      # Text_Reasoning: IDF and length norm of the document
@@ -36,9 +36,10 @@ import logging
 import math
 import re
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -49,6 +50,7 @@ from .entity_graph import best_first
 from .reasoners import Candidate, node_text
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -172,28 +174,37 @@ def read_blocks(rows: Sequence[dict]) -> DocumentBlocks:
                           lengths=np.array(lengths, dtype=np.float64), rows={r["key"]: i for i, r in enumerate(rows)})
 
 
-class BlockCache:
-    """Documents' :class:`DocumentBlocks` by document key and tree version."""
+class DocumentCache(Generic[T]):
+    """What a process keeps per document and tree version (``indexed_at``: a re-indexed tree is read again): at
+    most ``max_documents`` documents, least recently used out."""
 
     def __init__(self, max_documents: int = 32) -> None:
         self.max_documents = max_documents
-        self._kept: OrderedDict[tuple[str, str, str], tuple[str | None, DocumentBlocks]] = OrderedDict()
+        self._kept: OrderedDict[tuple[str, str, str], tuple[str | None, T]] = OrderedDict()
 
-    async def get(self, graph: GraphClient, doc: Document, *, max_chars: int) -> DocumentBlocks:
+    async def get(self, graph: GraphClient, doc: Document, read: Callable[[], Awaitable[T]]) -> T:
+        """The value kept for ``doc``, or what ``read`` returns, then kept."""
         slot = (graph.conn.uri, graph.conn.database, doc.key)
         kept = self._kept.get(slot)
         if kept is not None and kept[0] == doc.indexed_at:
             self._kept.move_to_end(slot)
             return kept[1]
-        blocks = read_blocks(await graph.read_rows("retrieval/document_blocks", doc_key=doc.key,
-                                                   max_chars=max_chars))
-        log.debug("read the blocks of %s: %d blocks, %d terms", doc.key, len(blocks.keys),
-                  len(blocks.stats.document_frequency))
-        self._kept[slot] = (doc.indexed_at, blocks)
+        value = await read()
+        self._kept[slot] = (doc.indexed_at, value)
         self._kept.move_to_end(slot)
         while len(self._kept) > self.max_documents:
             self._kept.popitem(last=False)
+        return value
+
+
+BLOCKS: DocumentCache[DocumentBlocks] = DocumentCache()  # shared by every agent of the process
+
+
+async def document_blocks(graph: GraphClient, doc: Document, *, max_chars: int) -> DocumentBlocks:
+    """The blocks of ``doc``: one query the first time, then kept (:data:`BLOCKS`)."""
+    async def read() -> DocumentBlocks:
+        blocks = read_blocks(await graph.read_rows("retrieval/document_blocks", doc_key=doc.key, max_chars=max_chars))
+        log.debug("read the blocks of %s: %d blocks, %d terms", doc.key, len(blocks.keys),
+                  len(blocks.stats.document_frequency))
         return blocks
-
-
-BLOCKS = BlockCache()  # shared by every agent of the process
+    return await BLOCKS.get(graph, doc, read)

@@ -14,7 +14,8 @@ from typing import Any
 from ..graph.client import GraphClient
 from ..kg.names import normalise
 from ..library.documents import Document, TreeStatus, list_documents
-from .blocks import BLOCKS
+from ..llm.reranker import bm25_scores
+from .blocks import DocumentCache, document_blocks
 from .reasoners import MAX_TEXT_CHARS
 
 
@@ -41,7 +42,7 @@ async def subtrees_near(graph: GraphClient, documents: Sequence[Document], embed
     """:func:`subtrees_around` the ``top`` content blocks of the documents nearest to a question embedding, by
     exact cosine over each document's blocks (:mod:`.blocks`): the offline Select_by_Section."""
     near = [hit for doc in documents
-            for hit in (await BLOCKS.get(graph, doc, max_chars=MAX_TEXT_CHARS)).nearest(embedding, top)]
+            for hit in (await document_blocks(graph, doc, max_chars=MAX_TEXT_CHARS)).nearest(embedding, top)]
     return await subtrees_around(graph, [key for key, _ in sorted(near, key=lambda hit: -hit[1])[:top]],
                                  depth=depth, max_nodes=max_nodes)
 
@@ -74,6 +75,24 @@ async def select_by_section(graph: GraphClient, section_keys: Sequence[str]) -> 
 async def sections(graph: GraphClient, doc_keys: Sequence[str]) -> list[dict[str, Any]]:
     """The scope's table of contents (key, doc_key, title, level, path, pages)."""
     return await graph.read_rows("retrieval/sections", doc_keys=list(doc_keys))
+
+
+TOCS: DocumentCache[list[dict[str, Any]]] = DocumentCache(max_documents=64)  # read once a process and tree
+
+
+async def table_of_contents(graph: GraphClient, documents: Sequence[Document]) -> list[dict[str, Any]]:
+    """:func:`sections` of the documents, by document key, each read once per process and tree version."""
+    found: list[dict[str, Any]] = []
+    for doc in sorted(documents, key=lambda d: d.key):
+        found += await TOCS.get(graph, doc, lambda doc=doc: sections(graph, [doc.key]))
+    return found
+
+
+def toc_matches(toc: Sequence[dict[str, Any]], question: str, *, top: int) -> list[str]:
+    """Keys of the ``top`` sections whose path (or title) matches the question best by BM25 over the table of
+    contents, of those that share a term with it."""
+    scores = bm25_scores(question, [t["path"] or t["title"] or "" for t in toc])
+    return [toc[i]["key"] for i in sorted(range(len(toc)), key=lambda i: -scores[i])[:top] if scores[i] > 0]
 
 
 def match_section_title(toc: Sequence[dict[str, Any]], title: str) -> list[str]:

@@ -20,6 +20,7 @@ from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.ops.executor import execute
 from bookrag_neo4j.ops.registry import RunContext
+from bookrag_neo4j.ops.values import Question
 from bookrag_neo4j.parsing.blocks import ParsedDocument
 from bookrag_neo4j.retrieval import selectors
 from bookrag_neo4j.retrieval.entity_graph import EntityGraphCache
@@ -183,6 +184,24 @@ async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient,
     assert reads.count("retrieval/entity_graph") == 4
 
 
+async def test_tables_of_contents_are_read_once_per_tree_version(graph: GraphClient, book) -> None:
+    reads = []
+    real_read_rows = graph.read_rows
+
+    async def counting_read_rows(name: str, **params):
+        reads.append(name)
+        return await real_read_rows(name, **params)
+
+    graph.read_rows = counting_read_rows  # type: ignore[method-assign]
+    (doc,) = await selectors.scope_documents(graph, [DOC])
+    fresh = doc.model_copy(update={"indexed_at": "a tree indexed again"})
+    first = await selectors.table_of_contents(graph, [fresh])
+    assert await selectors.table_of_contents(graph, [fresh]) == first == await selectors.sections(graph, [DOC])
+    assert reads.count("retrieval/sections") == 2  # one read for the two calls, one by sections() itself
+    await selectors.table_of_contents(graph, [doc.model_copy(update={"indexed_at": "and again"})])
+    assert reads.count("retrieval/sections") == 3
+
+
 async def test_count_without_llm_and_citations(graph: GraphClient, book, settings, dimensions) -> None:
     from bookrag_neo4j.llm.reranker import FusionReranker
 
@@ -309,6 +328,15 @@ async def test_shared_search_operators(graph: GraphClient, book, settings, dimen
     toc = await execute(Plan(question="q", steps=[
         PlanStep(id="toc", operator="TOC_Select", params={"question": "alpha two", "top": 1})]), ctx)
     assert named(book, toc.outputs["toc"].keys) == {"1.2", "t2", "im1"}
+    # the offline Select_by_Section: the sections around the nearest blocks and those whose path matches, united
+    question = Question("What grows in Beta?", vector=(await ctx.models.embedder.embed(["What grows in Beta?"]))[0])
+    near = await selectors.subtrees_near(graph, ctx.documents, question.vector, top=1, depth=2)
+    one = RunContext(graph, settings.model_copy(update={"max_sections": 1}), ctx.models, None, ctx.documents)
+    section = await execute(Plan(question="q", steps=[
+        PlanStep(id="embed", operator="Embed", params={"question": question.text}),
+        PlanStep(id="section", operator="Select_by_Section", after=["embed"])]), one)
+    assert not {"t3", "eq1"} & named(book, near)  # the nearest block is elsewhere: the title brings "2 Beta"
+    assert set(section.outputs["section"].keys) == set(near) | {book["2"], book["t3"], book["eq1"]}
     rows = await graph.run("MATCH (a:TreeNode {key: $k})-[:NEXT]-(b) RETURN b.key AS k", {"k": book["t2"]})
     expanded = await execute(Plan(question="q", steps=[
         PlanStep(id="lex", operator="Lexical_Search", params={"question": "merged", "top": 1}),

@@ -4,13 +4,13 @@ import asyncio, sys, tracemalloc
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.graph.client import GraphClient
 from bookrag_neo4j.sdk import connection_info
-from bookrag_neo4j.retrieval.blocks import BLOCKS
+from bookrag_neo4j.retrieval.blocks import document_blocks
 from bookrag_neo4j.library.documents import find_document
 async def main():
     async with GraphClient(connection_info(Settings())) as graph:
         doc = await find_document(graph, sys.argv[1])
         tracemalloc.start()
-        b = await BLOCKS.get(graph, doc, max_chars=2000)
+        b = await document_blocks(graph, doc, max_chars=2000)
         cur, peak = tracemalloc.get_traced_memory()
         print(len(b.keys), 'blocks', round(cur/2**20,1), 'MiB held', round(peak/2**20,1), 'MiB peak',
               'vectors', round(b.vectors.nbytes/2**20,1), 'MiB')
