@@ -3,6 +3,7 @@ for BM25 within a document.
 
     keys, scores = await nearest_units(graph, doc, question_vector, kind="passage", top=20)
     keys, texts = await passage_texts(graph, doc)
+    rows = await table_rows(graph, doc)      # table key -> (header + row texts, unit embeddings)
 
 A document's unit embeddings (and texts) are read once per layout build (``layout_config`` and ``layout_built_at`` name it)
 and kept in memory for the last few documents; a question is then one matrix product. Every document is
@@ -67,6 +68,27 @@ async def passage_lexicon(graph: GraphClient, doc: Document) -> LexicalStats:
     _, stats = await read_per_build(graph, doc, "layout/passage_texts", view="|stats", convert=lambda rows: (
         LexicalStats.of([f"{r['heading'] or ''}\n{r['text'] or ''}".strip() for r in rows])))
     return stats
+
+
+def _by_table(rows: list[dict]) -> dict[str, tuple[list[str], np.ndarray]]:
+    found: dict[str, list[dict]] = {}
+    for row in rows:
+        found.setdefault(row["table"], []).append(row)
+    tables = {}
+    for table, mine in found.items():
+        dimension = next((len(r["embedding"]) for r in mine if r["embedding"]), 0)
+        matrix = np.array([r["embedding"] or [0.0] * dimension for r in mine], dtype=np.float32).reshape(len(mine),
+                                                                                                        dimension)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        tables[table] = ([r["text"] for r in mine], matrix / np.where(norms > 0, norms, 1.0))
+    return tables
+
+
+async def table_rows(graph: GraphClient, doc: Document) -> dict[str, tuple[list[str], np.ndarray]]:
+    """The document's table rows (header + row, as the layout layer stores them) by table key: their texts and
+    unit embeddings (zero rows where none), read once per layout build; empty without the layout layer."""
+    _, tables = await read_per_build(graph, doc, "layout/table_rows", _by_table)
+    return tables
 
 
 async def nearest_units(graph: GraphClient, doc: Document, vector: Sequence[float], *, kind: Kind,

@@ -12,6 +12,8 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..layout.vectors import table_rows
+from ..llm.reranker import LexicalStats, bm25_scores
 from ..retrieval.blocks import document_blocks
 from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, graph_reasoning, node_text, ppr_engine, text_reasoning
 from ..retrieval.skyline import skyline
@@ -98,7 +100,27 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
                 else bm25_by_document(question.text, mine, {doc.key: blocks.stats})
             for i, score in zip(where, found, strict=True):
                 lexical[i] = score
+            tables = await table_rows(ctx.graph, doc)
+            for i in where:
+                if rows[i].key in tables:
+                    rows[i], lexical[i] = by_best_row(rows[i], lexical[i], *tables[rows[i].key], question,
+                                                      blocks.stats)
     return Scores(by="text", values=await text_reasoning(question.text, rows, reranker, lexical=lexical))
+
+
+def by_best_row(table: Candidate, lexical: float, texts: list[str], vectors: np.ndarray, question: Question,
+                stats: LexicalStats) -> tuple[Candidate, float]:
+    """A table block with the similarity and BM25 of its best row where they beat the whole table's: a row
+    (the layout layer's header + row, read with the table's section path, label and caption) holds what a
+    question asks of a table, where the block's embedding covers only its first few hundred tokens and BM25's
+    length norm discounts a long table for holding the question's terms in one row."""
+    rows_bm25 = bm25_scores(question.text, [node_text(replace(table, text=t)) for t in texts], stats=stats)
+    similarity = table.similarity
+    if vectors.shape[1] == len(question.vector) and vectors.any():
+        query = np.asarray(question.vector, dtype=np.float32)
+        best = float((1.0 + (vectors @ (query / (np.linalg.norm(query) or 1.0))).max()) / 2.0)
+        similarity = best if similarity is None else max(similarity, best)
+    return table.with_similarity(similarity), max(lexical, max(rows_bm25, default=0.0))
 
 
 async def with_similarities(ctx: RunContext, rows: list[Candidate], question: Question) -> list[Candidate]:

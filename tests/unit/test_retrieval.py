@@ -9,11 +9,14 @@ import json
 import numpy as np
 import pytest
 
+from bookrag_neo4j.llm.reranker import LexicalStats, bm25_scores
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
+from bookrag_neo4j.ops.reason import by_best_row
+from bookrag_neo4j.ops.values import Question
 from bookrag_neo4j.retrieval.entity_graph import EntityGraph, best_first
 from bookrag_neo4j.retrieval.planner import heuristic_category, heuristic_global_plan
-from bookrag_neo4j.retrieval.reasoners import pagerank_on
+from bookrag_neo4j.retrieval.reasoners import Candidate, node_text, pagerank_on
 from bookrag_neo4j.retrieval.selectors import match_section_title
 from bookrag_neo4j.retrieval.skyline import fused_scores, pareto_front, skyline
 
@@ -143,3 +146,20 @@ def test_entity_linking_by_name_and_embedding() -> None:
     # the fixed point: s0 = 0.15 + 0.85 s1 and s1 = 0.85 s0
     assert scores[0] == pytest.approx(0.15 / (1 - 0.85**2), abs=1e-9) and scores[1] == pytest.approx(0.85 * scores[0])
     assert scores[2] == 0.0
+
+
+def test_a_table_is_scored_by_its_best_row_where_that_beats_the_whole_table() -> None:
+    table = Candidate(key="tb", doc_key="d", order=1, title="Table 3: Net revenue", section_path="Results",
+                      text="Segment | 2021 | 2020\n" + "\n".join(f"Other {i} | 1 | 2" for i in range(60)) +
+                      "\nFrito-Lay | 19,608 | 18,189", similarity=0.55)
+    texts = ["Segment | 2021 | 2020\nFrito-Lay | 19,608 | 18,189", "Segment | 2021 | 2020\nQuaker | 2,751 | 2,742"]
+    vectors = np.array([[0.0, 1.0], [1.0, 0.0]], dtype=np.float32)
+    question = Question("What was Frito-Lay's net revenue?", vector=[0.0, 1.0])
+    stats = LexicalStats.of([node_text(table), "Quaker Foods", "Frito-Lay snacks"])
+    whole = bm25_scores(question.text, [node_text(table)], stats=stats)[0]
+    scored, lexical = by_best_row(table, whole, texts, vectors, question, stats)
+    assert scored.similarity == 1.0 and lexical > whole > 0  # the Frito-Lay row: cosine 1, and short
+    # a row weaker than the whole table changes nothing; without rows' embeddings the similarity stays
+    kept, same = by_best_row(table.with_similarity(1.0), 100.0, texts, np.zeros((2, 0), dtype=np.float32),
+                             question, stats)
+    assert kept.similarity == 1.0 and same == 100.0
