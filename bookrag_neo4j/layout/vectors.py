@@ -3,7 +3,7 @@ for BM25 within a document.
 
     keys, scores = await nearest_units(graph, doc, question_vector, kind="passage", top=20)
     keys, texts = await passage_texts(graph, doc)
-    rows = await table_rows(graph, doc)      # table key -> (header + row texts, unit embeddings)
+    rows = await table_rows(graph, doc)      # each table's rows: best row's BM25 and similarity per table
 
 A document's unit embeddings (and texts) are read once per layout build (``layout_config`` and ``layout_built_at`` name it)
 and kept in memory for the last few documents; a question is then one matrix product. Every document is
@@ -14,15 +14,17 @@ approximate. A 549-page 10-K's 6,000 rows took 30 ms a question in Cypher, well 
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import math
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
 from ..graph.client import GraphClient
 from ..library.documents import Document
-from ..llm.reranker import LexicalStats
+from ..llm.reranker import LexicalStats, tokens
 
 Kind = Literal["passage", "row"]
 QUERIES = {"passage": "layout/passage_vectors", "row": "layout/row_vectors"}
@@ -70,24 +72,77 @@ async def passage_lexicon(graph: GraphClient, doc: Document) -> LexicalStats:
     return stats
 
 
-def _by_table(rows: list[dict]) -> dict[str, tuple[list[str], np.ndarray]]:
-    found: dict[str, list[dict]] = {}
-    for row in rows:
-        found.setdefault(row["table"], []).append(row)
-    tables = {}
-    for table, mine in found.items():
-        dimension = next((len(r["embedding"]) for r in mine if r["embedding"]), 0)
-        matrix = np.array([r["embedding"] or [0.0] * dimension for r in mine], dtype=np.float32).reshape(len(mine),
-                                                                                                        dimension)
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        tables[table] = ([r["text"] for r in mine], matrix / np.where(norms > 0, norms, 1.0))
-    return tables
+@dataclass(frozen=True)
+class TableRows:
+    """A document's table rows (the layout layer's header + row), by table: unit embeddings (zero rows where
+    none), and term postings and lengths for BM25, so that scoring the rows of hundreds of tables is a few array
+    operations a question."""
+
+    spans: dict[str, tuple[int, int]]  # table key -> its rows [start, end)
+    vectors: np.ndarray
+    postings: dict[str, tuple[np.ndarray, np.ndarray]]  # term -> (rows, counts)
+    lengths: np.ndarray
+
+    def best(self, tables: Sequence[str], heads: Sequence[str], question: str, vector: Sequence[float],
+             stats: LexicalStats, *, k1: float = 1.5, b: float = 0.75) -> tuple[list[float], list[float | None]]:
+        """For each of ``tables`` (all with rows here), its best row's BM25, the row read after the table's
+        ``head`` (what :func:`~bookrag_neo4j.llm.reranker.bm25_scores` gives for ``head + "\\n" + row`` with
+        ``stats``), and its best row's similarity to ``vector``, (1 + cos) / 2 (None where no row is embedded)."""
+        spans = [self.spans[t] for t in tables]
+        rows = np.concatenate([np.arange(a, z) for a, z in spans])
+        owner = np.repeat(np.arange(len(tables)), [z - a for a, z in spans])
+        offsets = np.cumsum([0, *(z - a for a, z in spans)])[:-1]
+        terms = tokens(question)
+        head_counts = [Counter(tokens(h)) for h in heads]
+        length = self.lengths[rows] + np.array([sum(c.values()) for c in head_counts], dtype=np.float64)[owner]
+        norm = k1 * (1 - b + b * length / (stats.average_length or 1.0))
+        position = np.full(len(self.lengths), -1)
+        position[rows] = np.arange(len(rows))
+        lexical = np.zeros(len(rows))
+        for term in terms:
+            tf = np.array([c.get(term, 0) for c in head_counts], dtype=np.float64)[owner]
+            if (found := self.postings.get(term)) is not None:
+                at = position[found[0]]
+                tf[at[at >= 0]] += found[1][at >= 0]
+            seen = min(stats.document_frequency.get(term, 0), stats.blocks)
+            idf = math.log((stats.blocks - seen + 0.5) / (seen + 0.5) + 1.0)
+            lexical += np.where(tf > 0, idf * tf * (k1 + 1) / (tf + norm), 0.0)
+        best_lexical = np.maximum.reduceat(lexical, offsets).tolist()
+        if self.vectors.shape[1] != len(vector):
+            return best_lexical, [None] * len(tables)
+        query = np.asarray(vector, dtype=np.float32)
+        similarity = (1.0 + self.vectors[rows] @ (query / (np.linalg.norm(query) or 1.0))) / 2.0
+        similarity[~self.vectors[rows].any(axis=1)] = -np.inf
+        best = np.maximum.reduceat(similarity, offsets)
+        return best_lexical, [float(s) if np.isfinite(s) else None for s in best]
 
 
-async def table_rows(graph: GraphClient, doc: Document) -> dict[str, tuple[list[str], np.ndarray]]:
-    """The document's table rows (header + row, as the layout layer stores them) by table key: their texts and
-    unit embeddings (zero rows where none), read once per layout build; empty without the layout layer."""
-    _, tables = await read_per_build(graph, doc, "layout/table_rows", _by_table)
+def _table_rows(rows: list[dict]) -> TableRows:
+    spans: dict[str, tuple[int, int]] = {}
+    lists: dict[str, tuple[list[int], list[int]]] = {}
+    lengths = []
+    for i, row in enumerate(rows):
+        start, _ = spans.get(row["table"], (i, i))
+        spans[row["table"]] = (start, i + 1)
+        words = tokens(row["text"])
+        lengths.append(len(words))
+        for term, count in Counter(words).items():
+            found = lists.setdefault(term, ([], []))
+            found[0].append(i)
+            found[1].append(count)
+    dimension = next((len(r["embedding"]) for r in rows if r["embedding"]), 0)
+    vectors = np.array([r["embedding"] or [0.0] * dimension for r in rows], dtype=np.float32).reshape(len(rows),
+                                                                                                      dimension)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return TableRows(spans=spans, vectors=vectors / np.where(norms > 0, norms, 1.0),
+                     postings={t: (np.array(r, dtype=np.int64), np.array(c, dtype=np.float64))
+                               for t, (r, c) in lists.items()},
+                     lengths=np.array(lengths, dtype=np.float64))
+
+
+async def table_rows(graph: GraphClient, doc: Document) -> TableRows:
+    """The document's :class:`TableRows`, read once per layout build (no tables without the layout layer)."""
+    _, tables = await read_per_build(graph, doc, "layout/table_rows", _table_rows)
     return tables
 
 

@@ -13,7 +13,6 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..layout.vectors import table_rows
-from ..llm.reranker import LexicalStats, bm25_scores
 from ..retrieval.blocks import document_blocks
 from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, graph_reasoning, node_text, ppr_engine, text_reasoning
 from ..retrieval.skyline import skyline
@@ -101,26 +100,25 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
             for i, score in zip(where, found, strict=True):
                 lexical[i] = score
             tables = await table_rows(ctx.graph, doc)
-            for i in where:
-                if rows[i].key in tables:
-                    rows[i], lexical[i] = by_best_row(rows[i], lexical[i], *tables[rows[i].key], question,
-                                                      blocks.stats)
+            held = [i for i in where if rows[i].key in tables.spans]
+            if held:
+                best_lexical, best_similarity = tables.best(
+                    [rows[i].key for i in held], [node_text(replace(rows[i], text="")) for i in held], question.text,
+                    question.vector, blocks.stats)
+                for i, lex, sim in zip(held, best_lexical, best_similarity, strict=True):
+                    rows[i], lexical[i] = by_best_row(rows[i], lexical[i], lex, sim)
     return Scores(by="text", values=await text_reasoning(question.text, rows, reranker, lexical=lexical))
 
 
-def by_best_row(table: Candidate, lexical: float, texts: list[str], vectors: np.ndarray, question: Question,
-                stats: LexicalStats) -> tuple[Candidate, float]:
-    """A table block with the similarity and BM25 of its best row where they beat the whole table's: a row
-    (the layout layer's header + row, read with the table's section path, label and caption) holds what a
-    question asks of a table, where the block's embedding covers only its first few hundred tokens and BM25's
-    length norm discounts a long table for holding the question's terms in one row."""
-    rows_bm25 = bm25_scores(question.text, [node_text(replace(table, text=t)) for t in texts], stats=stats)
-    similarity = table.similarity
-    if vectors.shape[1] == len(question.vector) and vectors.any():
-        query = np.asarray(question.vector, dtype=np.float32)
-        best = float((1.0 + (vectors @ (query / (np.linalg.norm(query) or 1.0))).max()) / 2.0)
-        similarity = best if similarity is None else max(similarity, best)
-    return table.with_similarity(similarity), max(lexical, max(rows_bm25, default=0.0))
+def by_best_row(table: Candidate, lexical: float, row_lexical: float, row_similarity: float | None,
+                ) -> tuple[Candidate, float]:
+    """A table block with the BM25 and similarity of its best row where they beat the whole table's: a row (the
+    layout layer's header + row, read with the table's section path, label and caption;
+    :meth:`~bookrag_neo4j.layout.vectors.TableRows.best`) holds what a question asks of a table, where the block's
+    embedding covers only its first few hundred tokens and BM25's length norm discounts a long table for holding
+    the question's terms in one row."""
+    similarity = table.similarity if row_similarity is None else max(table.similarity or 0.0, row_similarity)
+    return table.with_similarity(similarity), max(lexical, row_lexical)
 
 
 async def with_similarities(ctx: RunContext, rows: list[Candidate], question: Question) -> list[Candidate]:

@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 
+from bookrag_neo4j.layout.vectors import _table_rows
 from bookrag_neo4j.llm.reranker import LexicalStats, bm25_scores
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
@@ -16,7 +17,7 @@ from bookrag_neo4j.ops.reason import by_best_row
 from bookrag_neo4j.ops.values import Question
 from bookrag_neo4j.retrieval.entity_graph import EntityGraph, best_first
 from bookrag_neo4j.retrieval.planner import heuristic_category, heuristic_global_plan
-from bookrag_neo4j.retrieval.reasoners import Candidate, node_text, pagerank_on
+from bookrag_neo4j.retrieval.reasoners import Candidate, pagerank_on
 from bookrag_neo4j.retrieval.selectors import match_section_title
 from bookrag_neo4j.retrieval.skyline import fused_scores, pareto_front, skyline
 
@@ -149,17 +150,22 @@ def test_entity_linking_by_name_and_embedding() -> None:
 
 
 def test_a_table_is_scored_by_its_best_row_where_that_beats_the_whole_table() -> None:
-    table = Candidate(key="tb", doc_key="d", order=1, title="Table 3: Net revenue", section_path="Results",
-                      text="Segment | 2021 | 2020\n" + "\n".join(f"Other {i} | 1 | 2" for i in range(60)) +
-                      "\nFrito-Lay | 19,608 | 18,189", similarity=0.55)
-    texts = ["Segment | 2021 | 2020\nFrito-Lay | 19,608 | 18,189", "Segment | 2021 | 2020\nQuaker | 2,751 | 2,742"]
-    vectors = np.array([[0.0, 1.0], [1.0, 0.0]], dtype=np.float32)
-    question = Question("What was Frito-Lay's net revenue?", vector=[0.0, 1.0])
-    stats = LexicalStats.of([node_text(table), "Quaker Foods", "Frito-Lay snacks"])
-    whole = bm25_scores(question.text, [node_text(table)], stats=stats)[0]
-    scored, lexical = by_best_row(table, whole, texts, vectors, question, stats)
-    assert scored.similarity == 1.0 and lexical > whole > 0  # the Frito-Lay row: cosine 1, and short
-    # a row weaker than the whole table changes nothing; without rows' embeddings the similarity stays
-    kept, same = by_best_row(table.with_similarity(1.0), 100.0, texts, np.zeros((2, 0), dtype=np.float32),
-                             question, stats)
-    assert kept.similarity == 1.0 and same == 100.0
+    texts = {"tb": ["Segment | 2021\nFrito-Lay | 19,608", "Segment | 2021\nQuaker | 2,751"],
+             "tc": ["Region | Sales\nEurope | 3"]}
+    rows = [{"key": f"{t}{i}", "table": t, "text": x, "embedding": v}
+            for t, v0 in (("tb", [[0.0, 1.0], [1.0, 0.0]]), ("tc", [None]))
+            for i, (x, v) in enumerate(zip(texts[t], v0, strict=True))]
+    held = _table_rows(rows)
+    heads = ["Results Table 3: Net revenue", "Europe"]
+    question = Question("What was Frito-Lay's net revenue in Europe?", vector=[0.0, 1.0])
+    stats = LexicalStats.of([*texts["tb"], *texts["tc"], "net revenue", "other"])
+    lexical, similarity = held.best(["tb", "tc"], heads, question.text, question.vector, stats)
+    # the postings give what BM25 over "head\nrow" gives, the best row a table; similarity (1 + cos) / 2
+    for table, head, best in zip(("tb", "tc"), heads, lexical, strict=True):
+        assert best == pytest.approx(max(bm25_scores(question.text, [f"{head}\n{x}" for x in texts[table]],
+                                                     stats=stats)))
+    assert similarity == [1.0, None]  # tc's one row has no embedding
+    table = Candidate(key="tb", doc_key="d", order=1, title="Table 3", section_path="Results", text="...",
+                      similarity=0.55)
+    assert by_best_row(table, 0.2, lexical[0], similarity[0]) == (table.with_similarity(1.0), lexical[0])
+    assert by_best_row(table.with_similarity(0.9), 9.0, 1.0, None) == (table.with_similarity(0.9), 9.0)
