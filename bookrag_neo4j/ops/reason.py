@@ -88,7 +88,7 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
     if not reranker.reads_similarities:
         with model_time():
             return Scores(by="text", values=await text_reasoning(question.text, candidates.rows, reranker))
-    rows = await with_similarities(ctx, candidates.rows, question)
+    rows = list(await with_similarities(ctx, candidates.rows, question))  # a copy: a table may take its best row
     lexical = [0.0] * len(rows)
     for doc in ctx.documents:
         where = [i for i, c in enumerate(rows) if c.doc_key == doc.key]
