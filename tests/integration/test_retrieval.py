@@ -153,12 +153,9 @@ async def test_pagerank_in_process_and_in_gds_agree_with_a_reference(graph: Grap
     assert await graph_reasoning(graph, nodes, ["not-an-entity"], documents=docs) == {}
 
 
-async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient, book, settings, dimensions,
-                                                             tmp_path) -> None:
-    from bookrag_neo4j.kg.build import GraphBuilder
-
-    graphs = EntityGraphCache(max_documents=1)
-    reads = []
+def count_reads(graph: GraphClient) -> list[str]:
+    """The names of the queries ``graph.read_rows`` runs from now on (the list fills as they run)."""
+    reads: list[str] = []
     real_read_rows = graph.read_rows
 
     async def counting_read_rows(name: str, **params):
@@ -166,6 +163,15 @@ async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient,
         return await real_read_rows(name, **params)
 
     graph.read_rows = counting_read_rows  # type: ignore[method-assign]
+    return reads
+
+
+async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient, book, settings, dimensions,
+                                                             tmp_path) -> None:
+    from bookrag_neo4j.kg.build import GraphBuilder
+
+    graphs = EntityGraphCache(max_documents=1)
+    reads = count_reads(graph)
     (doc,) = await selectors.scope_documents(graph, [DOC])
     assert doc.graph_version
     first = await graphs.get(graph, doc)
@@ -185,14 +191,7 @@ async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient,
 
 
 async def test_tables_of_contents_are_read_once_per_tree_version(graph: GraphClient, book) -> None:
-    reads = []
-    real_read_rows = graph.read_rows
-
-    async def counting_read_rows(name: str, **params):
-        reads.append(name)
-        return await real_read_rows(name, **params)
-
-    graph.read_rows = counting_read_rows  # type: ignore[method-assign]
+    reads = count_reads(graph)
     (doc,) = await selectors.scope_documents(graph, [DOC])
     fresh = doc.model_copy(update={"indexed_at": "a tree indexed again"})
     first = await selectors.table_of_contents(graph, [fresh])
