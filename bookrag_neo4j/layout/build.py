@@ -11,7 +11,7 @@ What it adds (paper §3.2–§3.4)::
     (:Section:MasterSection)                          top-level sections;  (:Section)-[:NEXT_SECTION]->(:Section)
     (:Section {title_embedding})                      the section path embedded (vector index section_title_embedding)
     (:Passage)-[:COVERS {order}]->(block), -[:ON_PAGE]->(:Page), -[:NEXT]->(:Passage)
-    (:Table)-[:HAS_ROW {order}]->(:TableChunk {text: header + row})
+    (:Table)-[:HAS_ROW {order}]->(:TableChunk {text: header + row, heading: path > caption or lead-in})
     (:Text)-[:REFERS_TO]->(:Table|:Image)             "Table 3", "Figure 2" resolved by caption
     (:Passage)-[:HAS_KEYWORD]->(:Keyword)-[:HAS_STEM]->(:Stem)
     (a)-[:SIMILAR {score}]->(b)                       GDS KNN over passages, rows, tables, images (topK, cutoff)
@@ -47,14 +47,15 @@ from ..parsing.furniture import read_page_furniture
 from ..progress import Laps, ProgressCallback, stage
 from .keywords import keywords_by_passage, stem
 from .passages import LayoutBlock, PassageDraft, make_passages
-from .tables import caption_label, mentions, table_rows
+from .tables import caption_label, lead_in, mentions, table_rows
 
 log = logging.getLogger(__name__)
 
-LAYOUT_VERSION = "layout-v3"
+LAYOUT_VERSION = "layout-v4"  # v4: a table row's heading names its table (caption or lead-in)
 EMBED_CHARS = 2000  # characters of a passage or row the embedder sees (as for blocks)
-# What the embedder sees of a row: its table's caption or innermost section title, and its cells, cut at 200
-# characters (rows are many; at 300 characters with the whole section path they took 56% of the layer's time)
+# What the embedder sees of a row: its heading's last part (the table's caption or lead-in, else the innermost
+# section title) and its cells, cut at 200 characters (rows are many; at 300 characters with the whole section path
+# they took 56% of the layer's time)
 ROW_EMBED_CHARS = 200
 WRITE_BATCH = 200
 TREE_EDGE_TYPES = frozenset({"NEXT_SECTION", "REFERS_TO"})  # the allow-list for link_tree_nodes' $type
@@ -118,7 +119,7 @@ class LayoutBuilder:
         passages = make_passages(blocks, words=self.settings.layout_passage_words)
         passage_keys = await self._passages(doc_key, passages)
         lap("passages")
-        await self._table_rows(doc_key, [b for b in blocks if b.kind == "table"])
+        await self._table_rows(doc_key, blocks)
         lap("table_rows")
         await self._references(blocks)
         await self._keywords(passages, passage_keys)
@@ -192,10 +193,13 @@ class LayoutBuilder:
         await self._write("layout/link_passages", [{"a": a, "b": b} for a, b in pairwise(keys)])
         return keys
 
-    async def _table_rows(self, doc_key: str, tables: Sequence[LayoutBlock]) -> None:
+    async def _table_rows(self, doc_key: str, blocks: Sequence[LayoutBlock]) -> None:
+        """Each table's rows, headed by the table's section path and name (its caption, else its lead-in)."""
         rows: list[dict[str, Any]] = []
-        for table in tables:
-            heading = table.caption or table.section_path
+        for at, table in enumerate(blocks):
+            if table.kind != "table":
+                continue
+            heading = " > ".join(h for h in (table.section_path, table.caption or lead_in(blocks, at)) if h)
             for i, text in enumerate(table_rows(table.table_markdown)):
                 rows.append({"key": layout_key(doc_key, "row", f"{table.key}|{i}"), "doc_key": doc_key,
                              "table": table.key, "order": i, "text": text, "heading": heading,

@@ -3,18 +3,33 @@
     table_rows("| Year | Sales |\n|---|---|\n| 2017 | 177,866 |")   # ["Year: 2017 | Sales: 177,866"]
     mentions("as Table 3 and Fig. 2 show")                           # [("table", "3"), ("figure", "2")]
     caption_label("Table 3: Net sales by segment")                   # ("table", "3")
+    lead_in(blocks, 5)   # "Consolidated Statement of Cash Flows (in millions)": the short texts just above table 5
 
-A row's text repeats the header ("header + row"), so that a row found alone still says what its numbers are.
+A row's text repeats the header ("header + row"), so that a row found alone still says what its numbers are; its
+heading names the table (caption, else lead-in), so that it also says which table the numbers are from.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Protocol
 
 _SEPARATOR = re.compile(r"^\|?\s*:?-{2,}")
 _MENTION = re.compile(r"\b(table|tab\.|figure|fig\.|chart|exhibit)\s*(\d+[a-z]?|[IVXL]+)\b", re.IGNORECASE)
 _CAPTION = re.compile(r"^\s*(table|tab\.|figure|fig\.|chart|exhibit)\s*(\d+[a-z]?|[IVXL]+)\b", re.IGNORECASE)
 MAX_ROW_CHARS = 1000
+LEAD_IN_BLOCKS = 4  # short texts read back from a table
+LEAD_IN_WORDS = 30  # a longer text is a paragraph, not a title or an introduction ("... as follows:")
+LEAD_IN_CHARS = 160
+_WORD = re.compile(r"[^\W\d_]{2}")
+
+
+class Block(Protocol):
+    kind: str
+    text: str
+    page_start: int
+    section: str | None
 
 
 def _kind(word: str) -> str:
@@ -56,3 +71,20 @@ def caption_label(caption: str) -> tuple[str, str] | None:
     """("table" or "figure", number) when the caption starts with one, else None."""
     found = _CAPTION.match(caption or "")
     return (_kind(found.group(1)), found.group(2).lower()) if found else None
+
+
+def lead_in(blocks: Sequence[Block], index: int) -> str:
+    """What introduces the table ``blocks[index]`` where it has no caption: the short texts just above it on its
+    page and in its section (at most 4, in reading order; those without a word, such as column years, skipped),
+    e.g. a statement's title ("Consolidated Statement of Cash Flows") or an introduction ("Share repurchases were
+    as follows:"). Reading back stops at another kind of block, a page or section change, or a paragraph: over 30
+    words, or over 12 ending in a full stop. Empty when there is none."""
+    table, found = blocks[index], []
+    for block in reversed(blocks[max(0, index - LEAD_IN_BLOCKS):index]):
+        words = len(block.text.split())
+        if (block.kind != "text" or block.section != table.section or block.page_start != table.page_start
+                or words > LEAD_IN_WORDS or (words > 12 and block.text.rstrip().endswith("."))):
+            break
+        if _WORD.search(block.text):
+            found.append(" ".join(block.text.split()))
+    return " ".join(reversed(found))[:LEAD_IN_CHARS]

@@ -79,6 +79,7 @@ class TableRows:
     operations a question."""
 
     spans: dict[str, tuple[int, int]]  # table key -> its rows [start, end)
+    headings: dict[str, str]  # table key -> its rows' heading: section path > caption or lead-in
     vectors: np.ndarray
     postings: dict[str, tuple[np.ndarray, np.ndarray]]  # term -> (rows, counts)
     lengths: np.ndarray
@@ -119,11 +120,13 @@ class TableRows:
 
 def _table_rows(rows: list[dict]) -> TableRows:
     spans: dict[str, tuple[int, int]] = {}
+    headings: dict[str, str] = {}
     lists: dict[str, tuple[list[int], list[int]]] = {}
     lengths = []
     for i, row in enumerate(rows):
         start, _ = spans.get(row["table"], (i, i))
         spans[row["table"]] = (start, i + 1)
+        headings.setdefault(row["table"], row["heading"])
         words = tokens(row["text"])
         lengths.append(len(words))
         for term, count in Counter(words).items():
@@ -134,7 +137,7 @@ def _table_rows(rows: list[dict]) -> TableRows:
     vectors = np.array([r["embedding"] or [0.0] * dimension for r in rows], dtype=np.float32).reshape(len(rows),
                                                                                                       dimension)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return TableRows(spans=spans, vectors=vectors / np.where(norms > 0, norms, 1.0),
+    return TableRows(spans=spans, headings=headings, vectors=vectors / np.where(norms > 0, norms, 1.0),
                      postings={t: (np.array(r, dtype=np.int64), np.array(c, dtype=np.float64))
                                for t, (r, c) in lists.items()},
                      lengths=np.array(lengths, dtype=np.float64))

@@ -103,8 +103,8 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
             held = [i for i in where if rows[i].key in tables.spans]
             if held:
                 best_lexical, best_similarity = tables.best(
-                    [rows[i].key for i in held], [node_text(replace(rows[i], text="")) for i in held], question.text,
-                    question.vector, blocks.stats)
+                    [rows[i].key for i in held], [f"{tables.headings[rows[i].key]} {rows[i].label}" for i in held],
+                    question.text, question.vector, blocks.stats)
                 for i, lex, sim in zip(held, best_lexical, best_similarity, strict=True):
                     rows[i], lexical[i] = by_best_row(rows[i], lexical[i], lex, sim)
     return Scores(by="text", values=await text_reasoning(question.text, rows, reranker, lexical=lexical))
@@ -113,7 +113,7 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
 def by_best_row(table: Candidate, lexical: float, row_lexical: float, row_similarity: float | None,
                 ) -> tuple[Candidate, float]:
     """A table block with the BM25 and similarity of its best row where they beat the whole table's: a row (the
-    layout layer's header + row, read with the table's section path, label and caption;
+    layout layer's header + row, read with the table's section path, label and caption or lead-in;
     :meth:`~bookrag_neo4j.layout.vectors.TableRows.best`) holds what a question asks of a table, where the block's
     embedding covers only its first few hundred tokens and BM25's length norm discounts a long table for holding
     the question's terms in one row."""

@@ -13,7 +13,9 @@ from bookrag_neo4j.graph.gds import list_projections
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.layout.build import LayoutBuilder, layout_config
-from bookrag_neo4j.layout.tables import table_rows
+from bookrag_neo4j.layout.passages import LayoutBlock
+from bookrag_neo4j.layout.tables import lead_in, table_rows
+from bookrag_neo4j.layout.vectors import nearest_units
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.library.documents import LayoutStatus, get_document
 from bookrag_neo4j.llm import Models
@@ -102,6 +104,22 @@ async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schem
         assert tables and sum(len(t["rows"]) for t in tables) == counts.table_rows > 0
         for table in tables:
             assert [text for _, text in sorted(table["rows"])] == table_rows(table["md"] or "")
+        # a row's heading is its table's section path and name: the caption, else the lead-in (a statement's title)
+        blocks = [LayoutBlock(**r) for r in await graph.read_rows("layout/blocks", doc_key=doc_key)]
+        named = {b.key: " > ".join(h for h in (b.section_path, b.caption or lead_in(blocks, i)) if h)
+                 for i, b in enumerate(blocks) if b.kind == "table"}
+        headings = {r["table"]: r["heading"] for r in await graph.run("""
+            MATCH (t:Table {doc_key: $doc})-[:HAS_ROW]->(r) RETURN DISTINCT t.key AS table, r.heading AS heading""",
+                                                                   {"doc": doc_key})}
+        assert headings == {k: v for k, v in named.items() if k in headings}
+        operations = [t for t, h in headings.items()
+                      if h.endswith("CONSOLIDATED STATEMENTS OF OPERATIONS (in millions, except per share data)")]
+        assert len(operations) == 1, headings
+        # so a row is found by the statement it is in (its embedding reads the heading's last part)
+        vector = (await models.embedder.embed(["Net income in the consolidated statements of operations"]))[0]
+        (best, _), = await nearest_units(graph, doc, vector, kind="row", top=1)
+        assert best in {r["key"] for r in await graph.run(
+            "MATCH (:Table {key: $table})-[:HAS_ROW]->(r) RETURN r.key AS key", {"table": operations[0]})}
 
         # SIMILAR: at most topK out of each node, no pair twice, scores above the cutoff; no projection left
         snap = await layer_snapshot(graph, doc_key)

@@ -1,6 +1,7 @@
 """Passages: whole blocks, one section and one page each (unless a block spans pages), about N words."""
 
 from bookrag_neo4j.layout.passages import LayoutBlock, make_passages
+from bookrag_neo4j.layout.tables import lead_in
 
 
 def block(key: str, words: int, page: int, section: str | None = "s1", end: int | None = None) -> LayoutBlock:
@@ -34,3 +35,21 @@ def test_pooled_embedding_is_unit_length_and_weighted_by_words() -> None:
     (passage,) = make_passages(blocks)
     x, y = passage.pooled_embedding()
     assert abs(x * x + y * y - 1) < 1e-9 and abs(x / y - 3) < 1e-9
+
+
+def test_a_tables_lead_in_is_the_short_text_just_above_it() -> None:
+    def text(key: str, words: str, page: int = 3, section: str = "s1") -> LayoutBlock:
+        return LayoutBlock(key=key, kind="text", text=words, page_start=page, page_end=page, section=section)
+
+    table = LayoutBlock(key="t", kind="table", text="| a | b |", page_start=3, page_end=3, section="s1")
+    paragraph = text("p", "Cash flows rose in the year because the company sold fewer stores than it had planned to.")
+    blocks = [paragraph, text("h", "Consolidated Statement of  Cash Flows"), text("u", "(in millions)"),
+              text("y", "2021 2020"), table]
+    # the title and the unit, in reading order; column years skipped; reading stops at the paragraph
+    assert lead_in(blocks, 4) == "Consolidated Statement of Cash Flows (in millions)"
+    # an introduction that ends in a colon is kept; a page or section change stops the reading
+    intro = text("i", "Share repurchases during the three fiscal years ended in May were as follows:")
+    assert lead_in([intro, table], 1) == intro.text
+    assert lead_in([text("h", "Balance Sheet", page=2), table], 1) == ""
+    assert lead_in([text("h", "Balance Sheet", section="s0"), table], 1) == ""
+    assert lead_in([table], 0) == "" and lead_in([table, table], 1) == ""  # nothing, or another table, above

@@ -152,10 +152,12 @@ def test_entity_linking_by_name_and_embedding() -> None:
 def test_a_table_is_scored_by_its_best_row_where_that_beats_the_whole_table() -> None:
     texts = {"tb": ["Segment | 2021\nFrito-Lay | 19,608", "Segment | 2021\nQuaker | 2,751"],
              "tc": ["Region | Sales\nEurope | 3"]}
-    rows = [{"key": f"{t}{i}", "table": t, "text": x, "embedding": v}
+    headings = {"tb": "Results > Table 3: Net revenue", "tc": "Sales by region (in millions)"}
+    rows = [{"key": f"{t}{i}", "table": t, "text": x, "heading": headings[t], "embedding": v}
             for t, v0 in (("tb", [[0.0, 1.0], [1.0, 0.0]]), ("tc", [None]))
             for i, (x, v) in enumerate(zip(texts[t], v0, strict=True))]
     held = _table_rows(rows)
+    assert held.headings == headings  # what Text_Reasoning reads each table's rows after (with the table's label)
     heads = ["Results Table 3: Net revenue", "Europe"]
     question = Question("What was Frito-Lay's net revenue in Europe?", vector=[0.0, 1.0])
     stats = LexicalStats.of([*texts["tb"], *texts["tc"], "net revenue", "other"])
