@@ -212,6 +212,9 @@ class Settings(BaseSettings):
     skyline_max: int = Field(10, ge=1, description="Skyline keeps at most this many evidence nodes.")
     max_sections: int = Field(3, ge=1, description="Sections Select_by_Section picks (LLM) or reaches (offline).")
     selection_budget: int = Field(200, ge=1, description="Tree nodes Select_by_Entity may select (specific entities first).")
+    selection_hits: int = Field(10, ge=0, description="A selection also takes the document's own best blocks: "
+                                "the top N by BM25 and by cosine, and the tables whose best row is top N by either "
+                                "(0: the selection alone).")
     max_question_chars: int = Field(4000, ge=1, description="Longest question accepted (characters); a longer "
                                     "one is refused at once, before any work.")
     global_max_nodes: int = Field(40, ge=1, description="Evidence nodes a global LIST/SUMMARIZE question maps over.")

@@ -12,8 +12,10 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..layout.vectors import table_rows
-from ..retrieval.blocks import document_blocks
+from ..layout.vectors import TableRows, table_rows
+from ..library.documents import Document
+from ..retrieval.blocks import DocumentBlocks, document_blocks
+from ..retrieval.entity_graph import best_first
 from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, graph_reasoning, node_text, ppr_engine, text_reasoning
 from ..retrieval.skyline import skyline
 from .registry import NoParams, RunContext, model_time, operator
@@ -31,9 +33,10 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
                 question: Question) -> Candidates:
     """The selected content blocks (the union of the selections and rankings it reads; ``layout``: passages and
     table rows too) as the reasoners read them, with each one's similarity to the question from its stored
-    embedding; blocks in reading order (``layout``: in the order they were found). Selected blocks on fewer
-    distinct pages than the Skyline's minimum units (``BOOKRAG_SKYLINE_MIN``), an empty selection included,
-    give way to every content block of the scope."""
+    embedding; blocks in reading order (``layout``: in the order they were found). A selection also takes each
+    document's own best blocks (:func:`first_stage`); selected blocks on fewer distinct pages than the Skyline's
+    minimum units (``BOOKRAG_SKYLINE_MIN``), an empty selection included, give way to every content block of
+    the scope."""
     keys = list(dict.fromkeys(k for found in [*selections, *rankings] for k in found.keys))
     if p.unit == "layout":
         rows = await ctx.graph.read_rows("layout/unit_candidates", keys=keys, question_vector=question.vector,
@@ -42,10 +45,38 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
         rows.sort(key=lambda r: position[r["key"]])  # (ties downstream are broken by it: the same run twice)
         return Candidates(rows=await labelled(ctx, rows))
     blocks = [await document_blocks(ctx.graph, d, max_chars=MAX_TEXT_CHARS) for d in ctx.documents]
+    if p.widen and selections and (top := ctx.settings.selection_hits):
+        for doc, held in zip(ctx.documents, blocks, strict=True):
+            keys += await first_stage(ctx, doc, held, question, top)
+        keys = list(dict.fromkeys(keys))
     found = [c for b in blocks for c in b.candidates(keys, question.vector)]
     if p.widen and selections and len({(c.doc_key, c.page_start) for c in found}) < ctx.settings.skyline_min:
         found = [c for b in blocks for c in b.candidates(b.keys, question.vector)]  # too little for the Skyline
     return Candidates(rows=sorted(found, key=lambda c: (c.doc_key, c.order)))
+
+
+async def first_stage(ctx: RunContext, doc: Document, blocks: DocumentBlocks, question: Question,
+                      top: int) -> list[str]:
+    """The document's own best blocks, which join a selection (``BOOKRAG_SELECTION_HITS``): the ``top`` by BM25
+    and by cosine (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.first_stage`), and the tables whose
+    best row (as Text_Reasoning reads it) is among the ``top`` by either. A selection says where to look; it must
+    not hide what the whole document's search finds first."""
+    found = blocks.first_stage(question.text, question.vector, top)
+    tables = await table_rows(ctx.graph, doc)
+    held = [k for k in tables.spans if k in blocks.nodes]
+    if held:
+        lexical, similarity = tables.best(held, table_heads(tables, [blocks.nodes[k] for k in held]), question.text,
+                                          question.vector, blocks.stats)
+        cosine = np.array([-1.0 if s is None else s for s in similarity])
+        found += [held[i] for i in best_first(np.asarray(lexical), top) if lexical[i] > 0]
+        found += [held[i] for i in best_first(cosine, top) if cosine[i] >= 0]
+    return found
+
+
+def table_heads(tables: TableRows, nodes: list[Candidate]) -> list[str]:
+    """What a table's rows are read after: their heading (section path > caption or lead-in) and the table's
+    label."""
+    return [f"{tables.headings[n.key]} {n.label}" for n in nodes]
 
 
 async def labelled(ctx: RunContext, rows: list[dict]) -> list[Candidate]:
@@ -103,8 +134,8 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
             held = [i for i in where if rows[i].key in tables.spans]
             if held:
                 best_lexical, best_similarity = tables.best(
-                    [rows[i].key for i in held], [f"{tables.headings[rows[i].key]} {rows[i].label}" for i in held],
-                    question.text, question.vector, blocks.stats)
+                    [rows[i].key for i in held], table_heads(tables, [rows[i] for i in held]), question.text,
+                    question.vector, blocks.stats)
                 for i, lex, sim in zip(held, best_lexical, best_similarity, strict=True):
                     rows[i], lexical[i] = by_best_row(rows[i], lexical[i], lex, sim)
     return Scores(by="text", values=await text_reasoning(question.text, rows, reranker, lexical=lexical))

@@ -105,6 +105,13 @@ class DocumentBlocks:
         scores[~self.embedded] = -1.0  # blocks without an embedding come last
         return [(self.keys[i], float(scores[i])) for i in best_first(scores, top) if scores[i] >= 0]
 
+    def first_stage(self, question: str, vector: Sequence[float], top: int) -> list[str]:
+        """The ``top`` blocks by BM25 (those holding a term of the question), then the ``top`` nearest to
+        ``vector``: the document's own best blocks, whatever a selection holds (a key may come twice)."""
+        lexical = np.asarray(self.bm25(question, self.keys))
+        return [*(self.keys[i] for i in best_first(lexical, top) if lexical[i] > 0),
+                *(k for k, _ in self.nearest(vector, top))]
+
     @cached_property
     def embedded(self) -> np.ndarray:
         """Which blocks have an embedding (a non-zero row)."""

@@ -352,6 +352,22 @@ async def test_shared_search_operators(graph: GraphClient, book, settings, dimen
     assert not await graph.run("MATCH (n:TreeNode {doc_key: $d}) WHERE n.x IS NOT NULL RETURN n", {"d": DOC})
 
 
+async def test_a_selection_also_takes_the_documents_own_best_blocks(graph: GraphClient, book, settings,
+                                                                   dimensions) -> None:
+    documents = await selectors.scope_documents(graph, [DOC])
+    plan = Plan(question="q", steps=[  # a selection elsewhere than the answer: section 1.2 for a question on Lyra
+        PlanStep(id="toc", operator="TOC_Select", params={"question": "alpha two", "top": 1}),
+        PlanStep(id="embed", operator="Embed", params={"question": "Where does Lyra grow?"}),
+        PlanStep(id="fetch", operator="Fetch", after=["toc", "embed"])])
+    found = {}
+    for hits in (0, 1):
+        local = settings.model_copy(update={"selection_hits": hits, "skyline_min": 1})  # never widened to the scope
+        found[hits] = named(book, (await execute(plan, run_context(graph, local, dimensions, documents))
+                                   ).outputs["fetch"].keys)
+    assert found[0] == {"t2", "im1"}  # the selection alone
+    assert found[1] == {"t2", "im1", "t3"}  # and the block BM25 ranks first (t3: "Lyra", "grows"; no embeddings here)
+
+
 async def test_filters_chain_into_one_selection(graph: GraphClient, book, settings, dimensions) -> None:
     ctx = run_context(graph, settings, dimensions, await selectors.scope_documents(graph, [DOC]))
     run = await execute(Plan(question="q", steps=[

@@ -73,3 +73,13 @@ def test_candidates_carry_their_label_pages_and_similarity() -> None:
     assert second.label == "Net sales" and second.page_start == second.page_end == 2 and second.doc_key == "d"
     assert first.similarity == pytest.approx(0.8) and second.similarity == pytest.approx(1.0)  # (1 + cos) / 2
     assert third.similarity is None
+
+
+def test_first_stage_is_the_top_by_bm25_then_the_nearest() -> None:
+    blocks = read_blocks([_row(1, "Dividends were paid.", embedding=[1.0, 0.0]),
+                          _row(2, "Net sales rose.", embedding=[0.0, 1.0]),
+                          _row(3, "Net sales by region, net of returns.", embedding=[0.6, 0.8]),
+                          _row(4, "Costs fell.")])
+    # BM25's top 2 of the blocks holding a term (k2, shorter, before k3), then the 2 nearest by cosine (k4 has none)
+    assert blocks.first_stage("net sales", [1.0, 0.0], 2) == ["k2", "k3", "k1", "k3"]
+    assert blocks.first_stage("nothing matches", [0.0, 1.0], 1) == ["k2"]
