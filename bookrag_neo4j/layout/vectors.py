@@ -15,7 +15,7 @@ approximate. A 549-page 10-K's 6,000 rows took 30 ms a question in Cypher, well 
 from __future__ import annotations
 
 import math
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -23,13 +23,13 @@ from typing import Any, Literal
 import numpy as np
 
 from ..graph.client import GraphClient
+from ..library.cache import DocumentCache
 from ..library.documents import Document
 from ..llm.reranker import LexicalStats, tokens
 
 Kind = Literal["passage", "row"]
 QUERIES = {"passage": "layout/passage_vectors", "row": "layout/row_vectors"}
-_CACHE: OrderedDict[tuple[str, str, str, str], tuple[list[str], Any]] = OrderedDict()
-KEEP = 16
+LAYER: DocumentCache[tuple[list[str], Any]] = DocumentCache(max_entries=64)  # a few values each document
 
 
 async def read_per_build(graph: GraphClient, doc: Document, query: str,
@@ -39,14 +39,12 @@ async def read_per_build(graph: GraphClient, doc: Document, query: str,
     (``build``: its name; default the layout layer's) and kept for the last few documents (the in-memory readers
     share it: vectors, passage texts, the ToC, the content graph's embeddings). ``view`` names ``convert`` where
     one query is kept under two conversions."""
-    slot = (graph.conn.uri, doc.key, build or f"{doc.layout_config}|{doc.layout_built_at}", query + view)
-    if slot not in _CACHE:
+    async def read() -> tuple[list[str], Any]:
         rows = await graph.read_rows(query, doc_key=doc.key)
-        _CACHE[slot] = ([r["key"] for r in rows], convert(rows))
-        while len(_CACHE) > KEEP:
-            _CACHE.popitem(last=False)
-    _CACHE.move_to_end(slot)
-    return _CACHE[slot]
+        return [r["key"] for r in rows], convert(rows)
+
+    return await LAYER.get(graph, doc, build or f"{doc.layout_config}|{doc.layout_built_at}", read,
+                           name=query + view)
 
 
 def _matrix(rows: list[dict]) -> np.ndarray:

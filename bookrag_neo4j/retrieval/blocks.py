@@ -26,8 +26,8 @@ on the library around it (a vector index's top k spans the whole library; a Luce
   "SUMMARY OF RAG METHODS"). It names what the blocks below it are about, which is what a question asks for;
   see :func:`labels`.
 
-The copy is keyed by the document's ``indexed_at`` (a re-indexed tree is read again); at most
-``max_documents`` are kept (least recently used out).
+The copy is kept per document and ``indexed_at`` (a re-indexed tree is read again), for the last 32 documents
+(:class:`~bookrag_neo4j.library.cache.DocumentCache`).
 """
 
 from __future__ import annotations
@@ -35,22 +35,21 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections import Counter, OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Generic, TypeVar
 
 import numpy as np
 
 from ..graph.client import GraphClient
+from ..library.cache import DocumentCache
 from ..library.documents import Document
 from ..llm.reranker import LexicalStats, tokens
 from .entity_graph import best_first
 from .reasoners import Candidate, node_text
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -181,30 +180,7 @@ def read_blocks(rows: Sequence[dict]) -> DocumentBlocks:
                           lengths=np.array(lengths, dtype=np.float64), rows={r["key"]: i for i, r in enumerate(rows)})
 
 
-class DocumentCache(Generic[T]):
-    """What a process keeps per document and tree version (``indexed_at``: a re-indexed tree is read again): at
-    most ``max_documents`` documents, least recently used out."""
-
-    def __init__(self, max_documents: int = 32) -> None:
-        self.max_documents = max_documents
-        self._kept: OrderedDict[tuple[str, str, str], tuple[str | None, T]] = OrderedDict()
-
-    async def get(self, graph: GraphClient, doc: Document, read: Callable[[], Awaitable[T]]) -> T:
-        """The value kept for ``doc``, or what ``read`` returns, then kept."""
-        slot = (graph.conn.uri, graph.conn.database, doc.key)
-        kept = self._kept.get(slot)
-        if kept is not None and kept[0] == doc.indexed_at:
-            self._kept.move_to_end(slot)
-            return kept[1]
-        value = await read()
-        self._kept[slot] = (doc.indexed_at, value)
-        self._kept.move_to_end(slot)
-        while len(self._kept) > self.max_documents:
-            self._kept.popitem(last=False)
-        return value
-
-
-BLOCKS: DocumentCache[DocumentBlocks] = DocumentCache()  # shared by every agent of the process
+BLOCKS: DocumentCache[DocumentBlocks] = DocumentCache(max_entries=32)  # shared by every agent of the process
 
 
 async def document_blocks(graph: GraphClient, doc: Document, *, max_chars: int) -> DocumentBlocks:
@@ -214,4 +190,4 @@ async def document_blocks(graph: GraphClient, doc: Document, *, max_chars: int) 
         log.debug("read the blocks of %s: %d blocks, %d terms", doc.key, len(blocks.keys),
                   len(blocks.stats.document_frequency))
         return blocks
-    return await BLOCKS.get(graph, doc, read)
+    return await BLOCKS.get(graph, doc, doc.indexed_at, read)

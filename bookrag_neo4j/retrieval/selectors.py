@@ -13,9 +13,10 @@ from typing import Any
 
 from ..graph.client import GraphClient
 from ..kg.names import normalise
+from ..library.cache import DocumentCache
 from ..library.documents import Document, TreeStatus, list_documents
 from ..llm.reranker import bm25_scores
-from .blocks import DocumentCache, document_blocks
+from .blocks import document_blocks
 from .reasoners import MAX_TEXT_CHARS
 
 
@@ -77,14 +78,14 @@ async def sections(graph: GraphClient, doc_keys: Sequence[str]) -> list[dict[str
     return await graph.read_rows("retrieval/sections", doc_keys=list(doc_keys))
 
 
-TOCS: DocumentCache[list[dict[str, Any]]] = DocumentCache(max_documents=64)  # read once a process and tree
+TOCS: DocumentCache[list[dict[str, Any]]] = DocumentCache(max_entries=64)  # read once a process and tree
 
 
 async def table_of_contents(graph: GraphClient, documents: Sequence[Document]) -> list[dict[str, Any]]:
     """:func:`sections` of the documents, by document key, each read once per process and tree version."""
     found: list[dict[str, Any]] = []
     for doc in sorted(documents, key=lambda d: d.key):
-        found += await TOCS.get(graph, doc, lambda doc=doc: sections(graph, [doc.key]))
+        found += await TOCS.get(graph, doc, doc.indexed_at, lambda doc=doc: sections(graph, [doc.key]))
     return found
 
 
