@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Protocol
+
+from .passages import LayoutBlock
 
 _SEPARATOR = re.compile(r"^\|?\s*:?-{2,}")
 _MENTION = re.compile(r"\b(table|tab\.|figure|fig\.|chart|exhibit)\s*(\d+[a-z]?|[IVXL]+)\b", re.IGNORECASE)
@@ -24,12 +25,6 @@ LEAD_IN_WORDS = 30  # a longer text is a paragraph, not a title or an introducti
 LEAD_IN_CHARS = 160
 _WORD = re.compile(r"[^\W\d_]{2}")
 
-
-class Block(Protocol):
-    kind: str
-    text: str
-    page_start: int
-    section: str | None
 
 
 def _kind(word: str) -> str:
@@ -73,7 +68,7 @@ def caption_label(caption: str) -> tuple[str, str] | None:
     return (_kind(found.group(1)), found.group(2).lower()) if found else None
 
 
-def lead_in(blocks: Sequence[Block], index: int) -> str:
+def lead_in(blocks: Sequence[LayoutBlock], index: int) -> str:
     """What introduces the table ``blocks[index]`` where it has no caption: the short texts just above it on its
     page and in its section (at most 4, in reading order; those without a word, such as column years, skipped),
     e.g. a statement's title ("Consolidated Statement of Cash Flows") or an introduction ("Share repurchases were

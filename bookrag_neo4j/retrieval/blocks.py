@@ -37,7 +37,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -65,6 +65,7 @@ class DocumentBlocks:
     postings: dict[str, tuple[np.ndarray, np.ndarray]]  # term -> (rows, counts)
     lengths: np.ndarray
     rows: dict[str, int]  # key -> its row in vectors, lengths and the postings
+    last_scores: dict[tuple[str, float, float], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     def candidates(self, keys: Sequence[str], vector: Sequence[float]) -> list[Candidate]:
         """The blocks among ``keys`` (others are left out), each with its similarity to ``vector`` as
@@ -84,6 +85,13 @@ class DocumentBlocks:
     def bm25(self, question: str, keys: Sequence[str], *, k1: float = 1.5, b: float = 0.75) -> list[float]:
         """Okapi BM25 of the blocks ``keys`` (all of this document) with the document's statistics: what
         :func:`bm25_scores` gives for their :func:`node_text` with ``stats``, from the postings."""
+        return self.scores(question, k1=k1, b=b)[[self.rows[k] for k in keys]].tolist()
+
+    def scores(self, question: str, *, k1: float = 1.5, b: float = 0.75) -> np.ndarray:
+        """Every block's BM25 (in row order; not to be modified). The last question's are kept: Fetch's first
+        stage and Text_Reasoning ask for the same question's."""
+        if (kept := self.last_scores.get((question, k1, b))) is not None:
+            return kept
         n, average, df = self.stats.blocks, self.stats.average_length or 1.0, self.stats.document_frequency
         norm = k1 * (1 - b + b * self.lengths / average)
         scores = np.zeros(len(self.keys))
@@ -93,7 +101,9 @@ class DocumentBlocks:
                 seen = min(df.get(term, 0), n)
                 idf = math.log((n - seen + 0.5) / (seen + 0.5) + 1.0)
                 scores[rows] += idf * counts * (k1 + 1) / (counts + norm[rows])
-        return scores[[self.rows[k] for k in keys]].tolist()
+        self.last_scores.clear()
+        self.last_scores[(question, k1, b)] = scores
+        return scores
 
     def nearest(self, vector: Sequence[float], top: int) -> list[tuple[str, float]]:
         """The ``top`` blocks by cosine similarity to ``vector``, as (key, (1 + cos) / 2), best first."""
@@ -107,7 +117,7 @@ class DocumentBlocks:
     def first_stage(self, question: str, vector: Sequence[float], top: int) -> list[str]:
         """The ``top`` blocks by BM25 (those holding a term of the question), then the ``top`` nearest to
         ``vector``: the document's own best blocks, whatever a selection holds (a key may come twice)."""
-        lexical = np.asarray(self.bm25(question, self.keys))
+        lexical = self.scores(question)
         return [*(self.keys[i] for i in best_first(lexical, top) if lexical[i] > 0),
                 *(k for k, _ in self.nearest(vector, top))]
 

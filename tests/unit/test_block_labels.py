@@ -64,6 +64,9 @@ def test_bm25_from_the_postings_equals_bm25_over_the_texts() -> None:
     expected = bm25_scores(question, [node_text(blocks.nodes[k]) for k in keys], stats=blocks.stats)
     assert blocks.bm25(question, keys) == expected and expected[1] > 0  # bit for bit
     assert blocks.bm25("nothing matches", keys) == [0.0, 0.0, 0.0]
+    # the last question's scores are kept (Fetch and Text_Reasoning ask for the same); another replaces them
+    assert blocks.scores(question) is blocks.scores(question)
+    assert blocks.bm25(question, keys) == expected and len(blocks.last_scores) == 1
 
 
 def test_candidates_carry_their_label_pages_and_similarity() -> None:
