@@ -178,6 +178,11 @@ def _pages(candidates: Candidates) -> dict[str, tuple[str, int, int]]:
     return {c.key: (c.doc_key, c.page_start, c.page_end) for c in candidates.rows}
 
 
+def _content(candidates: Candidates) -> dict[str, tuple[str, str]]:
+    """Each candidate's text as the Skyline compares repeats: its document and its words, lower-cased."""
+    return {c.key: (c.doc_key, " ".join(c.text.lower().split())) for c in candidates.rows if c.text.strip()}
+
+
 def _ranking(units: list[list[str]], **scores: dict[str, float]) -> Ranking:
     return Ranking(keys=[u[0] for u in units], merged={u[0]: u[1:] for u in units if len(u) > 1}, **scores)
 
@@ -188,7 +193,8 @@ async def skyline_ranker(ctx: RunContext, p: NoParams, candidates: Candidates, s
     to the minimum, capped; nodes on a kept unit's pages are merged into it."""
     graph, text = _by(scores, "graph"), _by(scores, "text")
     units = skyline([(k, graph.get(k, 0.0), text.get(k, 0.0)) for k in candidates.keys],
-                    minimum=ctx.settings.skyline_min, maximum=ctx.settings.skyline_max, pages=_pages(candidates))
+                    minimum=ctx.settings.skyline_min, maximum=ctx.settings.skyline_max, pages=_pages(candidates),
+                    content=_content(candidates))
     return _ranking(units, graph=graph, text=text)
 
 
@@ -205,5 +211,5 @@ async def top_k(ctx: RunContext, p: TopKParams, candidates: Candidates, scores: 
     values = _by(scores, p.by)
     k = p.k or (ctx.settings.skyline_min if p.budget == "skyline" else ctx.settings.global_max_nodes)
     units = skyline([(key, values.get(key, 0.0), values.get(key, 0.0)) for key in candidates.keys], minimum=k,
-                    maximum=k, pages=_pages(candidates))
+                    maximum=k, pages=_pages(candidates), content=_content(candidates))
     return _ranking(units, **{p.by: values})

@@ -14,6 +14,8 @@ Rules, since the paper leaves them open:
   1/(k + rank_text)`` (competition ranks: tied scores share the better rank, so a tie, such as the many
   nodes no entity reaches, is decided by the other score, never by a key; a tie in both keeps the
   candidates' order, reading order). It caps the front and picks the backfill.
+- **Repeats**: a node whose text repeats a kept node's in the same document (a running header, a parameter
+  described alike in ten API entries) shows nothing new: it is left out, so it takes no unit and no page.
 - **Order**: units by the text score of their best node (ties in fused order), each led by that node. Shown
   (and backfilled) in fused order, MMLongBench measured 0.573 within 5 pages; by text score, 0.658 (README,
   "Measured: BookRAG after issue 20"): the graph score picks nodes well and orders them badly (it rates a
@@ -22,7 +24,7 @@ Rules, since the paper leaves them open:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 RRF_K = 60
 
@@ -55,10 +57,12 @@ def fused_scores(points: Sequence[tuple[str, float, float]], k: int = RRF_K) -> 
 
 
 def skyline(points: Sequence[tuple[str, float, float]], *, minimum: int = 10, maximum: int = 10,
-            pages: Mapping[str, tuple[str, int, int]] | None = None) -> list[list[str]]:
+            pages: Mapping[str, tuple[str, int, int]] | None = None,
+            content: Mapping[str, Hashable] | None = None) -> list[list[str]]:
     """The Skyline as units of keys (each unit's first key leads it), best first; ``points`` are (key, graph
-    score, text score) in the candidates' order, ``pages`` each key's (document, first page, last page). See
-    the module docstring."""
+    score, text score) in the candidates' order, ``pages`` each key's (document, first page, last page),
+    ``content`` each key's content (equal for repeats; a key without one repeats nothing). See the module
+    docstring."""
     fused = fused_scores(points)
     position = {p[0]: i for i, p in enumerate(points)}
     order = sorted(fused, key=lambda key: (-fused[key], position[key]))
@@ -71,7 +75,12 @@ def skyline(points: Sequence[tuple[str, float, float]], *, minimum: int = 10, ma
         doc, first, last = pages[key]
         return [(doc, page) for page in range(first, max(first, last) + 1)]
 
+    seen: set[Hashable] = set()  # the content of the kept nodes
+
     def add(key: str, *, new_units: bool) -> None:
+        same = content.get(key) if content else None
+        if same is not None and same in seen:
+            return
         span = spanned(key)
         owners = {shown.get(s) for s in span}
         if span and len(owners) == 1 and None not in owners:  # its pages are shown: it joins that unit
@@ -80,6 +89,10 @@ def skyline(points: Sequence[tuple[str, float, float]], *, minimum: int = 10, ma
             units.append([key])
             for s in span:
                 shown.setdefault(s, len(units) - 1)
+        else:
+            return
+        if same is not None:
+            seen.add(same)
 
     front = set(pareto_front(points))
     for key in order:  # the front, in fused order, within the cap

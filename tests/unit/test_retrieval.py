@@ -51,6 +51,17 @@ def test_skyline_units_show_distinct_pages() -> None:
     assert skyline(points, minimum=5, maximum=10, pages=pages) == [["b", "a"], ["d", "f"], ["e"], ["c"], ["g"]]
 
 
+def test_skyline_leaves_out_repeated_text() -> None:
+    # ten API entries describe the same parameter alike: without ``content`` the repeats take every unit
+    points = [(f"r{i}", 1.0, 0.9) for i in range(4)] + [("x", 0.5, 0.5), ("y", 0.2, 0.4), ("z", 0.1, 0.1)]
+    pages = {key: ("doc", page, page) for page, (key, _, _) in enumerate(points, 1)}
+    assert skyline(points, minimum=3, maximum=3, pages=pages) == [["r0"], ["r1"], ["r2"]]
+    content = {f"r{i}": ("doc", "loss_cls (dict) - config of classification loss.") for i in range(4)}
+    content |= {"x": ("doc", "x"), "y": ("other", "loss_cls (dict) - config of classification loss.")}
+    # one of the repeats is kept (the first in fused order); the same words in another document are not a repeat
+    assert skyline(points, minimum=3, maximum=3, pages=pages, content=content) == [["r0"], ["x"], ["y"]]
+
+
 def test_heuristic_planner() -> None:
     assert heuristic_category("How many tables are in the report?") == "global"
     assert heuristic_category("List all figures in section 3.") == "global"
