@@ -95,16 +95,15 @@ async def test_the_readout_stays_within_k_and_every_variant_runs(graph: GraphCli
     for k, neighbours in ((1, 3), (3, 3), (7, 5), (12, 0)):
         keys = await readout(graph, [doc], question, vector, k=k, neighbours=neighbours)
         assert len(keys) == len(set(keys)) == k
-    with_neighbours = await readout(graph, [doc], question, vector, k=6, neighbours=3)
-    top = await readout(graph, [doc], question, vector, k=6, neighbours=0)
-    assert with_neighbours[0] == top[0] and with_neighbours != top  # the best hit brings its neighbours
-    # the neighbour a hit brings first is its linked node nearest to the question (the probe's own ranking)
+    # the best hit brings its linked node nearest to the question (the probe's own ranking) before the second hit
+    top = await readout(graph, [doc], question, vector, k=2, neighbours=0)
+    best = top[0]
     (linked,) = await graph.run("""
         MATCH (n:ContentNode {key: $key})-[:G2_LINK]-(m:ContentNode)
-        RETURN collect(DISTINCT {key: m.key, embedding: m.g2_embedding}) AS nodes""", {"key": top[0]})
+        RETURN collect(DISTINCT {key: m.key, embedding: m.g2_embedding}) AS nodes""", {"key": best})
     nearest = max(linked["nodes"], key=lambda m: np.asarray(m["embedding"]) @ np.asarray(vector))
-    one = await readout(graph, [doc], question, vector, k=6, neighbours=1)  # the same k: the same probe
-    assert len(linked["nodes"]) > 1 and one[:2] == [top[0], nearest["key"]]
+    one = await readout(graph, [doc], question, vector, k=2, neighbours=1)  # the same k: the same probe
+    assert len(linked["nodes"]) > 1 and one == [best, nearest["key"]] != top
 
     retriever = Retriever(graph, settings, models, use_llm=False)
     assert set(VARIANTS) <= set(METHODS)

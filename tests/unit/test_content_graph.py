@@ -89,7 +89,8 @@ def test_offline_attributes() -> None:
 
 def test_the_readout_fills_to_k_and_never_beyond() -> None:
     hits = [("a", ["b", "c"]), ("d", ["a", "e"]), ("f", [])]
-    assert fill(hits, 4) == ["a", "b", "c", "d"]
-    assert fill(hits, 10) == ["a", "b", "c", "d", "e", "f"]
+    assert fill(hits, 4) == ["a", "d", "b", "c"]  # the nodes of hit a, then d; shown hits first
+    assert fill(hits, 10) == ["a", "d", "f", "b", "c", "e"]
     assert fill(hits, 1) == ["a"]
+    assert fill([("a", ["d"]), ("b", []), ("d", ["x"])], 10) == ["a", "b", "d", "x"]  # d joined with a, shown as a hit
     assert probe_sizes(5) == (5, 3) and probe_sizes(10) == (10, 6)
