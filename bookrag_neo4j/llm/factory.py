@@ -91,7 +91,7 @@ def build_embedder(settings: Settings) -> Embedder:
 
 def build_reranker(settings: Settings, embedder: Embedder) -> Reranker:
     if settings.reranker_provider == "fusion":
-        return FusionReranker(embedder)
+        return FusionReranker(embedder, k=settings.reranker_fusion_k)
     if not settings.reranker_model:
         raise ConfigurationError(f"reranker provider {settings.reranker_provider!r} needs BOOKRAG_RERANKER_MODEL")
     if settings.reranker_provider == "cross-encoder":

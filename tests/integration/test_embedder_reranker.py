@@ -15,6 +15,7 @@ import torch
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.llm import FusionReranker, SentenceTransformerEmbedder, bert, index_dimensions
 from bookrag_neo4j.llm.embedder import resolve_packaged_model
+from bookrag_neo4j.llm.factory import build_reranker
 from bookrag_neo4j.llm.reranker import CrossEncoderReranker
 
 
@@ -122,6 +123,11 @@ async def test_fusion_reranker_is_offline_and_comparable(embedder: SentenceTrans
     monkeypatch.setattr(embedder, "embed", counting)  # undone after the test: the embedder is the module's
     partial = await reranker.score("which graph database", passages, similarities=[0.9, None, 0.5])
     assert calls == [2] and partial[1] > partial[2]  # its cosine (high) now counts, with its BM25
+    # the reciprocal-rank constant comes from the settings: second by both, 1/(1+2) + 1/(1+2) over 2/(1+1)
+    assert build_reranker(Settings(reranker_fusion_k=60), embedder).k == 60
+    sharp = build_reranker(Settings(reranker_fusion_k=1), embedder)
+    assert sorted(await sharp.score("x", ["a", "b"], similarities=[0.9, 0.5], lexical=[2.0, 1.0])) == \
+        pytest.approx([2 / 3, 1.0])
 
 
 async def test_cross_encoder_code_path() -> None:
