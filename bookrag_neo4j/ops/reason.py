@@ -6,6 +6,7 @@ PageRank from the linked entities), Text_Reasoning (the reranker), Skyline_Ranke
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Literal
 
@@ -58,10 +59,11 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
 async def first_stage(ctx: RunContext, doc: Document, blocks: DocumentBlocks, question: Question,
                       top: int) -> list[str]:
     """The document's own best blocks, which join a selection (``BOOKRAG_SELECTION_HITS``): the ``top`` by BM25
-    and by cosine (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.first_stage`), and the tables whose
-    best row (as Text_Reasoning reads it) is among the ``top`` by either. A selection says where to look; it must
+    and by cosine (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.first_stage`), the blocks the question
+    names by number ("figure 3": :meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`), and the tables
+    whose best row (as Text_Reasoning reads it) is among the ``top`` by either. A selection says where to look; it must
     not hide what the whole document's search finds first."""
-    found = blocks.first_stage(question.text, question.vector, top)
+    found = blocks.first_stage(question.text, question.vector, top) + blocks.named(question.text)
     tables = await table_rows(ctx.graph, doc)
     held = [k for k in tables.spans if k in blocks.nodes]
     if held:
@@ -114,11 +116,13 @@ async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidate
 async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates, question: Question) -> Scores:
     """Each candidate's reranker score against the question (read with its label, see
     :func:`bookrag_neo4j.retrieval.blocks.labels`); the offline fusion reranker's BM25 with each document's
-    statistics."""
+    statistics. A block the question names by number ("figure 3", "Table II") scores 1 more than its score:
+    first, whatever the words of its caption (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`)."""
     reranker = ctx.models.reranker
     if not reranker.reads_similarities:
         with model_time():
-            return Scores(by="text", values=await text_reasoning(question.text, candidates.rows, reranker))
+            values = await text_reasoning(question.text, candidates.rows, reranker)
+        return Scores(by="text", values=await named_first(ctx, question, values))
     rows = list(await with_similarities(ctx, candidates.rows, question))  # a copy: a table may take its best row
     lexical = [0.0] * len(rows)
     for doc in ctx.documents:
@@ -138,7 +142,17 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
                     question.vector, blocks.stats)
                 for i, lex, sim in zip(held, best_lexical, best_similarity, strict=True):
                     rows[i], lexical[i] = by_best_row(rows[i], lexical[i], lex, sim)
-    return Scores(by="text", values=await text_reasoning(question.text, rows, reranker, lexical=lexical))
+    values = await text_reasoning(question.text, rows, reranker, lexical=lexical)
+    return Scores(by="text", values=await named_first(ctx, question, values))
+
+
+async def named_first(ctx: RunContext, question: Question, values: dict[str, float]) -> dict[str, float]:
+    """``values`` with 1 added to the blocks the question names by number, which thus rank first."""
+    for doc in ctx.documents:
+        for key in (await document_blocks(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)).named(question.text):
+            if key in values:
+                values[key] += 1.0
+    return values
 
 
 def by_best_row(table: Candidate, lexical: float, row_lexical: float, row_similarity: float | None,
@@ -178,9 +192,16 @@ def _pages(candidates: Candidates) -> dict[str, tuple[str, int, int]]:
     return {c.key: (c.doc_key, c.page_start, c.page_end) for c in candidates.rows}
 
 
-def _content(candidates: Candidates) -> dict[str, tuple[str, str]]:
-    """Each candidate's text as the Skyline compares repeats: its document and its words, lower-cased."""
-    return {c.key: (c.doc_key, " ".join(c.text.lower().split())) for c in candidates.rows if c.text.strip()}
+def _content(candidates: Candidates) -> Callable[[str], tuple[str, str] | None]:
+    """A candidate's text as the Skyline compares repeats: its document and its words, lower-cased (None
+    without text). Asked of the few keys the Skyline considers: the words of every block of a widened selection
+    would cost more than the ranking."""
+    rows = {c.key: c for c in candidates.rows}
+
+    def content(key: str) -> tuple[str, str] | None:
+        words = " ".join(rows[key].text.lower().split())
+        return (rows[key].doc_key, words) if words else None
+    return content
 
 
 def _ranking(units: list[list[str]], **scores: dict[str, float]) -> Ranking:

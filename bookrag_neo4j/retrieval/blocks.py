@@ -48,6 +48,7 @@ from ..library.documents import Document
 from ..llm.reranker import LexicalStats, tokens
 from .entity_graph import best_first
 from .reasoners import Candidate, node_text
+from .references import reference_of, references
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +121,22 @@ class DocumentBlocks:
         lexical = self.scores(question)
         return [*(self.keys[i] for i in best_first(lexical, top) if lexical[i] > 0),
                 *(k for k, _ in self.nearest(vector, top))]
+
+    def named(self, question: str) -> list[str]:
+        """The blocks whose title or text starts with a figure, table, exhibit or equation the question names
+        by number ("Fig. 3." for "in figure 3"; :mod:`.references`), in reading order."""
+        wanted = references(question)
+        return [key for ref in sorted(wanted) for key in self.references.get(ref, [])] if wanted else []
+
+    @cached_property
+    def references(self) -> dict[tuple[str, str], list[str]]:
+        """The blocks by the numbered reference their title or text starts with (:func:`.references.reference_of`)."""
+        found: dict[tuple[str, str], list[str]] = {}
+        for key in self.keys:
+            node = self.nodes[key]
+            if (ref := reference_of(node.title) or reference_of(node.text)) is not None:
+                found.setdefault(ref, []).append(key)
+        return found
 
     @cached_property
     def embedded(self) -> np.ndarray:

@@ -24,7 +24,7 @@ Rules, since the paper leaves them open:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 
 RRF_K = 60
 
@@ -58,11 +58,11 @@ def fused_scores(points: Sequence[tuple[str, float, float]], k: int = RRF_K) -> 
 
 def skyline(points: Sequence[tuple[str, float, float]], *, minimum: int = 10, maximum: int = 10,
             pages: Mapping[str, tuple[str, int, int]] | None = None,
-            content: Mapping[str, Hashable] | None = None) -> list[list[str]]:
+            content: Callable[[str], Hashable | None] | None = None) -> list[list[str]]:
     """The Skyline as units of keys (each unit's first key leads it), best first; ``points`` are (key, graph
     score, text score) in the candidates' order, ``pages`` each key's (document, first page, last page),
-    ``content`` each key's content (equal for repeats; a key without one repeats nothing). See the module
-    docstring."""
+    ``content`` gives a key's content (equal for repeats; None repeats nothing; asked only of the keys the
+    Skyline considers, not of every candidate). See the module docstring."""
     fused = fused_scores(points)
     position = {p[0]: i for i, p in enumerate(points)}
     order = sorted(fused, key=lambda key: (-fused[key], position[key]))
@@ -78,7 +78,7 @@ def skyline(points: Sequence[tuple[str, float, float]], *, minimum: int = 10, ma
     seen: set[Hashable] = set()  # the content of the kept nodes
 
     def add(key: str, *, new_units: bool) -> None:
-        same = content.get(key) if content else None
+        same = content(key) if content else None
         if same is not None and same in seen:
             return
         span = spanned(key)

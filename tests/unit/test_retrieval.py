@@ -59,7 +59,7 @@ def test_skyline_leaves_out_repeated_text() -> None:
     content = {f"r{i}": ("doc", "loss_cls (dict) - config of classification loss.") for i in range(4)}
     content |= {"x": ("doc", "x"), "y": ("other", "loss_cls (dict) - config of classification loss.")}
     # one of the repeats is kept (the first in fused order); the same words in another document are not a repeat
-    assert skyline(points, minimum=3, maximum=3, pages=pages, content=content) == [["r0"], ["x"], ["y"]]
+    assert skyline(points, minimum=3, maximum=3, pages=pages, content=content.get) == [["r0"], ["x"], ["y"]]
 
 
 def test_heuristic_planner() -> None:

@@ -1,0 +1,51 @@
+"""Numbered references: what a question names ("figure 3", "Table II", "figures 1-4") and the blocks that carry
+those names (``bookrag_neo4j/retrieval/references.py``, ``DocumentBlocks.named``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bookrag_neo4j.retrieval.blocks import read_blocks
+from bookrag_neo4j.retrieval.references import reference_of, references
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    ("In figure 3, how many distinct icons are used?", {("figure", "3")}),
+    ("According to table II, which datasets have three methods?", {("table", "ii")}),
+    ("What does Fig. 5b plot?", {("figure", "5b")}),
+    ("What do figures 2 and 3 show?", {("figure", "2"), ("figure", "3")}),
+    ("Among figure 1-4, how many show a gash?", {("figure", str(n)) for n in range(1, 5)}),
+    ("What does Exhibit 4.1 say?", {("exhibit", "4.1")}),
+    ("Which chart 2 bar is longest?", {("figure", "2")}),
+    ("How many tables are in the report?", set()),  # no number
+    ("Is table i a typo?", set()),  # a lower-case "i" is a word, not a Roman numeral
+    ("What is in the subtable 3?", set()),  # not the word "table"
+])
+def test_the_references_a_question_names(question: str, named: set[tuple[str, str]]) -> None:
+    assert references(question) == named
+
+
+@pytest.mark.parametrize(("text", "ref"), [
+    ("Fig. 3. Comparison between the three paradigms of RAG.", ("figure", "3")),
+    ("TABLE II\nTask | Sub Task | Dataset", ("table", "ii")),
+    ("Figure 12: Revenue by segment", ("figure", "12")),
+    ("Table 4.1 Net sales", ("table", "4.1")),
+    ("Exhibit 10.2—Credit agreement", ("exhibit", "10.2")),
+    ("Figure shows the trend", None),
+    ("Tables 3 and 4 show", ("table", "3")),
+    ("The figure 3 below", None),  # only a name the text starts with
+])
+def test_the_name_a_block_starts_with(text: str, ref: tuple[str, str] | None) -> None:
+    assert reference_of(text) == ref
+
+
+def test_a_document_finds_the_blocks_a_question_names() -> None:
+    def row(order: int, text: str, kind: str, title: str = "") -> dict:
+        return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": "Results",
+                "title": title, "text": text, "page_start": order, "page_end": order, "embedding": None}
+
+    blocks = read_blocks([row(1, "Figure 3 compares the paradigms.", "text"), row(2, "", "image", "Fig. 3. Paradigms"),
+                          row(3, "TABLE II\nTask | Dataset", "table"), row(4, "Revenue grew in 2021.", "text")])
+    assert blocks.named("How many icons does figure 3 use?") == ["k1", "k2"]  # in reading order
+    assert blocks.named("According to Table II, which task?") == ["k3"]
+    assert blocks.named("What does figure 4 show?") == [] and blocks.named("How did revenue grow?") == []
