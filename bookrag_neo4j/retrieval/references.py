@@ -1,6 +1,6 @@
 """Numbered references: the figures, tables, exhibits and equations a question names by number ("In figure 3",
-"According to Table II", "figures 1-4"), and the blocks that carry those names (a caption, title or label that
-starts "Fig. 3.", "TABLE II", "Exhibit 4.1:").
+"According to Table II", "figures 1-4"), and the blocks that carry those names (a title, such as a caption, or
+a text that starts "Fig. 3.", "TABLE II", "Exhibit 4.1:").
 
     references("In figure 3, how many icons are used?")      # {("figure", "3")}
     reference_of("Fig. 3. Comparison between the paradigms")  # ("figure", "3")
@@ -50,6 +50,6 @@ def references(question: str) -> set[tuple[str, str]]:
 
 
 def reference_of(text: str) -> tuple[str, str] | None:
-    """The (family, number) a caption, title or label starts with, or None."""
+    """The (family, number) a block's title or text starts with, or None."""
     match = _NAME.match(text or "")
     return (_family(match.group(1)), match.group(2).lower()) if match else None
