@@ -122,7 +122,7 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
     if not reranker.reads_similarities:
         with model_time():
             values = await text_reasoning(question.text, candidates.rows, reranker)
-        return Scores(by="text", values=await named_first(ctx, question, values))
+        return await named_first(ctx, question, values)
     rows = list(await with_similarities(ctx, candidates.rows, question))  # a copy: a table may take its best row
     lexical = [0.0] * len(rows)
     for doc in ctx.documents:
@@ -142,17 +142,17 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
                     question.vector, blocks.stats)
                 for i, lex, sim in zip(held, best_lexical, best_similarity, strict=True):
                     rows[i], lexical[i] = by_best_row(rows[i], lexical[i], lex, sim)
-    values = await text_reasoning(question.text, rows, reranker, lexical=lexical)
-    return Scores(by="text", values=await named_first(ctx, question, values))
+    return await named_first(ctx, question, await text_reasoning(question.text, rows, reranker, lexical=lexical))
 
 
-async def named_first(ctx: RunContext, question: Question, values: dict[str, float]) -> dict[str, float]:
-    """``values`` with 1 added to the blocks the question names by number, which thus rank first."""
-    for doc in ctx.documents:
-        for key in (await document_blocks(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)).named(question.text):
-            if key in values:
-                values[key] += 1.0
-    return values
+async def named_first(ctx: RunContext, question: Question, values: dict[str, float]) -> Scores:
+    """The text scores ``values``, 1 added to those of the blocks the question names by number (which thus rank
+    first; the trace counts them)."""
+    named = [key for doc in ctx.documents
+             for key in (await document_blocks(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)).named(question.text)
+             if key in values]
+    first = set(named)
+    return Scores(by="text", values={k: v + 1.0 if k in first else v for k, v in values.items()}, named=named)
 
 
 def by_best_row(table: Candidate, lexical: float, row_lexical: float, row_similarity: float | None,

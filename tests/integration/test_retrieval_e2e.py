@@ -53,8 +53,10 @@ def test_a_figure_or_table_named_by_number_comes_first(settings, survey) -> None
     rag = BookRAG(settings, use_llm=False)
     for question, kind, page in (("In figure 3, how many distinct icons are used?", "image", 4),
                                  ("Which metrics does Table III list?", "table", 14)):
-        first = rag.retrieve(question, doc=survey).nodes[0]
+        evidence = rag.retrieve(question, doc=survey)
+        first = evidence.nodes[0]
         assert (first.kind, first.page_start) == (kind, page) and first.text_score > 1, question
+        assert any(t.operator == "Text_Reasoning" and "1 named by number first" in t.output for t in evidence.trace)
 
 
 def test_cli_retrieve_and_ask(settings, survey) -> None:
