@@ -45,6 +45,9 @@ def _needed(plan: Plan, until: str | None) -> dict[str, PlanStep]:
     steps = {s.id: s for s in plan.steps}
     if until is None:
         return steps
+    if until not in steps:
+        raise PlanError(f"the plan has no step {until!r} to run to (a plan to retrieve with names its evidence "
+                        "step as its output)")
     wanted, todo = set(), [until]
     while todo:
         sid = todo.pop()

@@ -96,6 +96,8 @@ async def test_plans_are_checked_before_they_run() -> None:
         plan(PlanStep(id="x", operator="Test_Union", after=["missing"]))
     with pytest.raises(PlanError, match="needs one Selection as 'selection'"):  # typed inputs
         await execute(plan(PlanStep(id="bad", operator="Test_Fail")), ctx())
+    with pytest.raises(PlanError, match="no step '' to run to"):  # a plan for retrieval without its output
+        await execute(plan(PlanStep(id="x", operator="Test_Keys", params={"keys": ["a"]})), ctx(), until="")
 
 
 def test_a_plan_round_trips_as_json() -> None:
