@@ -34,8 +34,9 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
                 question: Question) -> Candidates:
     """The selected content blocks (the union of the selections and rankings it reads; ``layout``: passages and
     table rows too) as the reasoners read them, with each one's similarity to the question from its stored
-    embedding; blocks in reading order (``layout``: in the order they were found). A selection also takes each
-    document's own best blocks (:func:`first_stage`); selected blocks on fewer distinct pages than the Skyline's
+    embedding; blocks in reading order (``layout``: in the order they were found). A selection also takes the
+    blocks the question names by number ("figure 3", :meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`)
+    and each document's own best blocks (:func:`first_stage`); selected blocks on fewer distinct pages than the Skyline's
     minimum units (``BOOKRAG_SKYLINE_MIN``), an empty selection included, give way to every content block of
     the scope."""
     keys = list(dict.fromkeys(k for found in [*selections, *rankings] for k in found.keys))
@@ -46,9 +47,10 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
         rows.sort(key=lambda r: position[r["key"]])  # (ties downstream are broken by it: the same run twice)
         return Candidates(rows=await labelled(ctx, rows))
     blocks = [await document_blocks(ctx.graph, d, max_chars=MAX_TEXT_CHARS) for d in ctx.documents]
-    if p.widen and selections and (top := ctx.settings.selection_hits):
+    if p.widen and selections:
+        top = ctx.settings.selection_hits
         for doc, held in zip(ctx.documents, blocks, strict=True):
-            keys += await first_stage(ctx, doc, held, question, top)
+            keys += held.named(question.text) + (await first_stage(ctx, doc, held, question, top) if top else [])
         keys = list(dict.fromkeys(keys))
     found = [c for b in blocks for c in b.candidates(keys, question.vector)]
     if p.widen and selections and len({(c.doc_key, c.page_start) for c in found}) < ctx.settings.skyline_min:
@@ -59,11 +61,10 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
 async def first_stage(ctx: RunContext, doc: Document, blocks: DocumentBlocks, question: Question,
                       top: int) -> list[str]:
     """The document's own best blocks, which join a selection (``BOOKRAG_SELECTION_HITS``): the ``top`` by BM25
-    and by cosine (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.first_stage`), the blocks the question
-    names by number ("figure 3": :meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`), and the tables
-    whose best row (as Text_Reasoning reads it) is among the ``top`` by either. A selection says where to look; it must
+    and by cosine (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.first_stage`), and the tables whose
+    best row (as Text_Reasoning reads it) is among the ``top`` by either. A selection says where to look; it must
     not hide what the whole document's search finds first."""
-    found = blocks.first_stage(question.text, question.vector, top) + blocks.named(question.text)
+    found = blocks.first_stage(question.text, question.vector, top)
     tables = await table_rows(ctx.graph, doc)
     held = [k for k in tables.spans if k in blocks.nodes]
     if held:

@@ -10,6 +10,7 @@ import pytest
 from bookrag_neo4j import BookRAG
 from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.methods import METHODS
+from bookrag_neo4j.retrieval.plan import Plan, PlanStep
 
 from ..helpers import readme_example
 from ..helpers.cli import run_cli
@@ -57,6 +58,18 @@ def test_a_figure_or_table_named_by_number_comes_first(settings, survey) -> None
         first = evidence.nodes[0]
         assert (first.kind, first.page_start) == (kind, page) and first.text_score > 1, question
         assert any(t.operator == "Text_Reasoning" and "1 named by number first" in t.output for t in evidence.trace)
+    # Fetch takes a named block outside the selection, also with the selection alone (no first-stage hits)
+    question = "In figure 3, how many distinct icons are used?"
+    plan = Plan(question=question, steps=[
+        PlanStep(id="toc", operator="TOC_Select", params={"question": "Evaluation Benchmarks and Tools", "top": 1}),
+        PlanStep(id="embed", operator="Embed", params={"question": question}),
+        PlanStep(id="fetch", operator="Fetch", after=["toc", "embed"]),
+        PlanStep(id="text", operator="Text_Reasoning", after=["fetch", "embed"]),
+        PlanStep(id="rank", operator="Top_K", params={"by": "text", "k": 3}, after=["fetch", "text"]),
+        PlanStep(id="evidence", operator="Fetch_Evidence", after=["rank"])], output="evidence")
+    alone = BookRAG(settings.model_copy(update={"selection_hits": 0, "skyline_min": 1}), use_llm=False)
+    nodes = alone.retrieve(question, doc=survey, plan=plan).nodes
+    assert (nodes[0].kind, nodes[0].page_start) == ("image", 4) and {n.page_start for n in nodes[1:]} - {4}
 
 
 def test_cli_retrieve_and_ask(settings, survey) -> None:
