@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -81,12 +81,29 @@ class TableRows:
     vectors: np.ndarray
     postings: dict[str, tuple[np.ndarray, np.ndarray]]  # term -> (rows, counts)
     lengths: np.ndarray
+    last: dict[tuple, dict[tuple[str, str], tuple[float, float | None]]] = field(
+        default_factory=dict, repr=False, compare=False)  # the last question's results, by (table, head)
 
     def best(self, tables: Sequence[str], heads: Sequence[str], question: str, vector: Sequence[float],
              stats: LexicalStats, *, k1: float = 1.5, b: float = 0.75) -> tuple[list[float], list[float | None]]:
         """For each of ``tables`` (all with rows here), its best row's BM25, the row read after the table's
         ``head`` (what :func:`~bookrag_neo4j.llm.reranker.bm25_scores` gives for ``head + "\\n" + row`` with
-        ``stats``), and its best row's similarity to ``vector``, (1 + cos) / 2 (None where no row is embedded)."""
+        ``stats``), and its best row's similarity to ``vector``, (1 + cos) / 2 (None where no row is embedded).
+        The last question's results are kept: Fetch's first stage and Text_Reasoning ask for the same tables."""
+        asked = (question, tuple(vector), id(stats), k1, b)
+        if asked not in self.last:
+            self.last.clear()
+        kept = self.last.setdefault(asked, {})
+        missing = [(t, h) for t, h in zip(tables, heads, strict=True) if (t, h) not in kept]
+        if missing:
+            lexical, similarity = self._best([t for t, _ in missing], [h for _, h in missing], question, vector,
+                                             stats, k1=k1, b=b)
+            kept.update(zip(missing, zip(lexical, similarity, strict=True), strict=True))
+        found = [kept[(t, h)] for t, h in zip(tables, heads, strict=True)]
+        return [lexical for lexical, _ in found], [similarity for _, similarity in found]
+
+    def _best(self, tables: Sequence[str], heads: Sequence[str], question: str, vector: Sequence[float],
+              stats: LexicalStats, *, k1: float, b: float) -> tuple[list[float], list[float | None]]:
         spans = [self.spans[t] for t in tables]
         rows = np.concatenate([np.arange(a, z) for a, z in spans])
         owner = np.repeat(np.arange(len(tables)), [z - a for a, z in spans])

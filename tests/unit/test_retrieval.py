@@ -178,6 +178,13 @@ def test_a_table_is_scored_by_its_best_row_where_that_beats_the_whole_table() ->
         assert best == pytest.approx(max(bm25_scores(question.text, [f"{head}\n{x}" for x in texts[table]],
                                                      stats=stats)))
     assert similarity == [1.0, None]  # tc's one row has no embedding
+    # the question's results are kept: asked again (Text_Reasoning after Fetch's first stage), nothing is scored
+    # again; another question, or another head, is
+    held.postings.clear()
+    assert held.best(["tc", "tb"], heads[::-1], question.text, question.vector, stats) == (lexical[::-1],
+                                                                                           similarity[::-1])
+    assert held.best(["tb"], ["Other head"], question.text, question.vector, stats)[0] == [0.0]
+    assert held.best(["tb"], heads[:1], "Quaker?", question.vector, stats)[0] == [0.0]
     table = Candidate(key="tb", doc_key="d", order=1, title="Table 3", section_path="Results", text="...",
                       similarity=0.55)
     assert by_best_row(table, 0.2, lexical[0], similarity[0]) == (table.with_similarity(1.0), lexical[0])
