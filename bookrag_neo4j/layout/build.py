@@ -45,13 +45,14 @@ from ..library.documents import Document, LayoutCounts, LayoutStatus, TreeStatus
 from ..llm.embedder import Embedder
 from ..parsing.furniture import read_page_furniture
 from ..progress import Laps, ProgressCallback, stage
+from ..tree.references import Reference, mentions, reference_of
 from .keywords import keywords_by_passage, stem
 from .passages import LayoutBlock, PassageDraft, make_passages
-from .tables import caption_label, lead_in, mentions, table_rows
+from .tables import lead_in, table_rows
 
 log = logging.getLogger(__name__)
 
-LAYOUT_VERSION = "layout-v4"  # v4: a table row's heading names its table (caption or lead-in)
+LAYOUT_VERSION = "layout-v5"  # v4: a table row's heading names its table; v5: REFERS_TO by tree.references
 EMBED_CHARS = 2000  # characters of a passage or row the embedder sees (as for blocks)
 # What the embedder sees of a row: its heading's last part (the table's caption or lead-in, else the innermost
 # section title) and its cells, cut at 200 characters (rows are many; at 300 characters with the whole section path
@@ -209,16 +210,16 @@ class LayoutBuilder:
         await self._write("layout/write_table_rows", [r | {"embedding": v} for r, v in zip(rows, vectors, strict=True)])
 
     async def _references(self, blocks: Sequence[LayoutBlock]) -> None:
-        targets: dict[tuple[str, str], str] = {}
+        targets: dict[Reference, str] = {}
         for block in blocks:
-            label = caption_label(block.caption) if block.kind in ("table", "image") else None
+            label = reference_of(block.caption) if block.kind in ("table", "image") else None
             if label is not None:
                 targets.setdefault(label, block.key)
         rows = []
         for block in blocks:
             if block.kind != "text":
                 continue
-            own = caption_label(block.text)  # a caption block names its own table, it does not refer to it
+            own = reference_of(block.text)  # a caption block names its own table, it does not refer to it
             rows += [{"a": block.key, "b": targets[m]} for m in mentions(block.text) if m in targets and m != own]
         await self._link("REFERS_TO", rows)
 

@@ -1,8 +1,6 @@
-"""Table rows and references to tables and figures, from the tree's text.
+"""Table rows and the titles of tables, from the tree's text.
 
     table_rows("| Year | Sales |\n|---|---|\n| 2017 | 177,866 |")   # ["Year: 2017 | Sales: 177,866"]
-    mentions("as Table 3 and Fig. 2 show")                           # [("table", "3"), ("figure", "2")]
-    caption_label("Table 3: Net sales by segment")                   # ("table", "3")
     lead_in(blocks, 5)   # "Consolidated Statement of Cash Flows (in millions)": the short texts just above table 5
 
 A row's text repeats the header ("header + row"), so that a row found alone still says what its numbers are; its
@@ -17,18 +15,12 @@ from collections.abc import Sequence
 from .passages import LayoutBlock
 
 _SEPARATOR = re.compile(r"^\|?\s*:?-{2,}")
-_MENTION = re.compile(r"\b(table|tab\.|figure|fig\.|chart|exhibit)\s*(\d+[a-z]?|[IVXL]+)\b", re.IGNORECASE)
-_CAPTION = re.compile(r"^\s*(table|tab\.|figure|fig\.|chart|exhibit)\s*(\d+[a-z]?|[IVXL]+)\b", re.IGNORECASE)
 MAX_ROW_CHARS = 1000
 LEAD_IN_BLOCKS = 4  # short texts read back from a table
 LEAD_IN_WORDS = 30  # a longer text is a paragraph, not a title or an introduction ("... as follows:")
 LEAD_IN_CHARS = 160
 _WORD = re.compile(r"[^\W\d_]{2}")
 
-
-
-def _kind(word: str) -> str:
-    return "table" if word.lower().startswith("tab") else "figure"
 
 
 def _cells(line: str) -> list[str]:
@@ -50,22 +42,6 @@ def table_rows(markdown: str) -> list[str]:
         pairs = [f"{h}: {c}" if h else c for h, c in zip(header + [""] * len(cells), cells, strict=False) if c]
         rows.append(" | ".join(pairs)[:MAX_ROW_CHARS])
     return rows
-
-
-def mentions(text: str) -> list[tuple[str, str]]:
-    """("table" or "figure", number) for each distinct mention in ``text``, in order."""
-    seen: list[tuple[str, str]] = []
-    for word, number in _MENTION.findall(text):
-        item = (_kind(word), number.lower())
-        if item not in seen:
-            seen.append(item)
-    return seen
-
-
-def caption_label(caption: str) -> tuple[str, str] | None:
-    """("table" or "figure", number) when the caption starts with one, else None."""
-    found = _CAPTION.match(caption or "")
-    return (_kind(found.group(1)), found.group(2).lower()) if found else None
 
 
 def lead_in(blocks: Sequence[LayoutBlock], index: int) -> str:

@@ -22,6 +22,7 @@ from ..layout.vectors import read_per_build
 from ..llm.prompts import render_prompt
 from ..llm.reranker import bm25_scores
 from ..retrieval.reasoners import text_reasoning
+from ..tree.references import caption_pattern, mentions
 from .reason import labelled
 from .registry import NoParams, RunContext, model_time, operator
 from .values import Candidates, EvidenceSet, Question, Ranking, Selection
@@ -192,7 +193,6 @@ class Text2CypherParams(BaseModel):
 
 
 _PAGE = re.compile(r"\b(?:on\s+)?(?:page|p\.)\s*([0-9]{1,4}|[ivxlc]{1,6})\b", re.IGNORECASE)
-_CAPTIONED = re.compile(r"\b(table|tab\.|figure|fig\.|chart|exhibit)\s*(\d{1,3}[a-z]?|[IVXL]{1,5})\b", re.IGNORECASE)
 _TITLED = re.compile(r"\b(?:section|chapter|part)\s+(?:titled|named|called|on|about)?\s*[\"“'‘]([^\"”'’]{3,80})[\"”'’]",
                      re.IGNORECASE)
 HIDDEN_PROPERTIES = ["embedding", "title_embedding", "table_html", "bbox"]
@@ -211,11 +211,9 @@ SCHEMA_EDGES = [
 
 def template_query(question: str) -> tuple[str, dict] | None:
     """The offline text2Cypher: an intent template of ``cypher/superrag/`` with its parameters, or None."""
-    if found := _CAPTIONED.search(question):
-        kind, number = found.group(1).lower(), found.group(2)
-        labels = ["Table"] if kind.startswith("tab") else ["Image"]
-        words = r"(?:table|tab\.)" if labels == ["Table"] else r"(?:figure|fig\.|chart|exhibit)"
-        return "superrag/captioned", {"labels": labels, "pattern": rf"(?is)^\s*{words}\s*{re.escape(number)}\b.*"}
+    if named := mentions(question):
+        labels = {"table": ["Table"], "equation": ["Equation"]}.get(named[0].family, ["Image"])
+        return "superrag/captioned", {"labels": labels, "pattern": caption_pattern(named[0])}
     if found := _PAGE.search(question):
         page = found.group(1)
         return "superrag/page", {"page": page, "number": int(page) if page.isdigit() else -1}

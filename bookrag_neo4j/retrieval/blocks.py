@@ -46,9 +46,9 @@ from ..graph.client import GraphClient
 from ..library.cache import DocumentCache
 from ..library.documents import Document
 from ..llm.reranker import LexicalStats, tokens
+from ..tree.references import Reference, mentions, reference_of
 from .entity_graph import best_first
 from .reasoners import Candidate, node_text
-from .references import reference_of, references
 
 log = logging.getLogger(__name__)
 
@@ -124,14 +124,14 @@ class DocumentBlocks:
 
     def named(self, question: str) -> list[str]:
         """The blocks whose title or text starts with a figure, table, exhibit or equation the question names
-        by number ("Fig. 3." for "in figure 3"; :mod:`.references`), in reading order."""
-        wanted = references(question)
-        return [key for ref in sorted(wanted) for key in self.references.get(ref, [])] if wanted else []
+        by number ("Fig. 3." for "in figure 3"; :mod:`..tree.references`): in the question's order, each
+        name's blocks in reading order."""
+        return [key for ref in mentions(question) for key in self.references.get(ref, [])]
 
     @cached_property
-    def references(self) -> dict[tuple[str, str], list[str]]:
-        """The blocks by the numbered reference their title or text starts with (:func:`.references.reference_of`)."""
-        found: dict[tuple[str, str], list[str]] = {}
+    def references(self) -> dict[Reference, list[str]]:
+        """The blocks by the numbered reference their title or text starts with (:func:`..tree.references.reference_of`)."""
+        found: dict[Reference, list[str]] = {}
         for key in self.keys:
             node = self.nodes[key]
             if (ref := reference_of(node.title) or reference_of(node.text)) is not None:

@@ -1,12 +1,15 @@
-"""Numbered references: what a question names ("figure 3", "Table II", "figures 1-4") and the blocks that carry
-those names (``bookrag_neo4j/retrieval/references.py``, ``DocumentBlocks.named``)."""
+"""Numbered references: what a question or a text names ("figure 3", "Table II", "figures 1-4"), the names blocks
+carry, the caption pattern SuperRAG's template matches (``bookrag_neo4j/tree/references.py``), and the blocks a
+question names (``DocumentBlocks.named``)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 from bookrag_neo4j.retrieval.blocks import read_blocks
-from bookrag_neo4j.retrieval.references import reference_of, references
+from bookrag_neo4j.tree.references import Reference, caption_pattern, mentions, reference_of
 
 
 @pytest.mark.parametrize(("question", "named"), [
@@ -22,7 +25,30 @@ from bookrag_neo4j.retrieval.references import reference_of, references
     ("What is in the subtable 3?", set()),  # not the word "table"
 ])
 def test_the_references_a_question_names(question: str, named: set[tuple[str, str]]) -> None:
-    assert references(question) == named
+    assert set(mentions(question)) == named
+
+
+def test_mentions_in_running_text_come_once_and_in_order() -> None:
+    assert mentions("as Table 3 and Fig. 2 show; see also table 3, Tables 4-5 and Eq. 7") == [
+        ("table", "3"), ("figure", "2"), ("table", "4"), ("table", "5"), ("equation", "7")]
+    assert mentions("") == [] and mentions("Results in Table") == []
+
+
+@pytest.mark.parametrize(("ref", "caption", "matches"), [
+    (Reference("table", "3"), "Table 3: Net sales by segment", True),
+    (Reference("table", "3"), "TAB. 3 Sales", True),
+    (Reference("table", "3"), "Table 3.2 Sales", False),  # another table
+    (Reference("table", "3"), "Table 31", False),
+    (Reference("table", "3"), "Figure 3 Sales", False),  # another family
+    (Reference("figure", "2"), "Fig. 2.\nThe pipeline", True),
+    (Reference("figure", "2"), "Chart 2 shows", True),
+    (Reference("table", "ii"), "TABLE II\nTask | Dataset", True),
+    (Reference("exhibit", "4.1"), "Exhibit 4.1—Credit agreement", True),
+    (Reference("exhibit", "4.1"), "Exhibit 411", False),
+])
+def test_the_caption_pattern_reads_names_as_reference_of_does(ref: Reference, caption: str, matches: bool) -> None:
+    assert bool(re.fullmatch(caption_pattern(ref), caption)) is matches
+    assert (reference_of(caption) == ref) is matches
 
 
 @pytest.mark.parametrize(("text", "ref"), [

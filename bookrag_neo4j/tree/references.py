@@ -1,0 +1,77 @@
+"""Numbered references: the figures, tables, exhibits and equations a text names by number ("In figure 3",
+"as Table II shows", "figures 1-4"), and the name a block carries (a caption, or a text that starts "Fig. 3.",
+"TABLE II", "Exhibit 4.1:"). One grammar for every stage that reads them: the layout layer's REFERS_TO edges,
+SuperRAG's caption template, and the blocks a question names first (``DocumentBlocks.named``).
+
+    mentions("In figure 3, how many icons are used?")          # [Reference("figure", "3")]
+    mentions("as Tables 2 and 3 show")                          # [("table", "2"), ("table", "3")]
+    reference_of("Fig. 3. Comparison between the paradigms")   # Reference("figure", "3")
+    caption_pattern(Reference("table", "ii"))                   # a regex for Cypher's =~: "Table II ..." matches
+
+Neither BM25 nor an embedding finds them: the english words differ ("figure" against "Fig."), the number is
+a term like any other, and a caption says what the figure shows, not what a question asks of it.
+
+A family stands for the words used alike: figure, fig, chart, diagram, graph, plot (``figure``); table, tab;
+exhibit; equation, eq. Numbers are compared as written ("4.1", "3b"), Roman numerals case-insensitively; in
+running text a Roman numeral must be upper-case ("table I", not "table i"), and a range ("figures 1-4",
+"1 to 4") names every number in it, at most 20.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_FAMILY = {"figure": "figure", "fig": "figure", "chart": "figure", "diagram": "figure", "graph": "figure",
+           "plot": "figure", "table": "table", "tab": "table", "exhibit": "exhibit", "equation": "equation",
+           "eq": "equation"}
+_WORD = r"(figures?|figs?|charts?|diagrams?|graphs?|plots?|tables?|tabs?|exhibits?|equations?|eqs?)"
+_ID = r"(?:\d+(?:\.\d+)*[a-z]?|[IVXLCivxlc]+)"
+_END = r"(?=$|[\s:,;)–—-]|\.(?!\d))"  # what may follow the number a name ends with ("Fig. 3." but not "Table 3.2")
+_MENTION = re.compile(r"\b" + _WORD + r"\.?\s*(" + _ID + r"(?:\s*(?:-|–|to|and|,|&)\s*" + _ID + r")*)\b",
+                      re.IGNORECASE)
+_NAME = re.compile(r"^\s*" + _WORD + r"\.?\s*(" + _ID + r")" + _END, re.IGNORECASE)
+_SPLIT = re.compile(r"\s*(?:,|&|and)\s*", re.IGNORECASE)
+_RANGE = re.compile(r"^(\d+)\s*(?:-|–|to)\s*(\d+)$", re.IGNORECASE)
+MAX_RANGE = 20
+
+
+class Reference(NamedTuple):
+    """A numbered name: its family ("figure", "table", "exhibit", "equation") and its number, lower-case."""
+
+    family: str
+    number: str
+
+
+def _family(word: str) -> str:
+    word = word.lower()
+    return _FAMILY.get(word, _FAMILY.get(word[:-1], ""))
+
+
+def mentions(text: str) -> list[Reference]:
+    """The references ``text`` names (a question, or a block's running text), each once, in order."""
+    found: list[Reference] = []
+    for match in _MENTION.finditer(text or ""):
+        family = _family(match.group(1))
+        for part in _SPLIT.split(match.group(2)):
+            if (span := _RANGE.match(part.strip())) and 0 <= int(span[2]) - int(span[1]) < MAX_RANGE:
+                named = [Reference(family, str(n)) for n in range(int(span[1]), int(span[2]) + 1)]
+            elif part[0].isdigit() or part.isupper():  # a number, or an upper-case Roman numeral
+                named = [Reference(family, part.lower())]
+            else:
+                named = []
+            found += [ref for ref in named if ref not in found]
+    return found
+
+
+def reference_of(text: str) -> Reference | None:
+    """The reference a caption, title or text starts with, or None."""
+    match = _NAME.match(text or "")
+    return Reference(_family(match.group(1)), match.group(2).lower()) if match else None
+
+
+def caption_pattern(ref: Reference) -> str:
+    """A regular expression (Python's and Cypher's ``=~`` alike) that a whole caption or text starting with
+    ``ref``'s name matches, as :func:`reference_of` reads it."""
+    words = "|".join(sorted(w for w, family in _FAMILY.items() if family == ref.family))
+    return rf"(?is)^\s*(?:{words})s?\.?\s*{re.escape(ref.number)}{_END}.*"
