@@ -12,8 +12,8 @@ Each plan ends in Fetch_Evidence then Reduce, so a baseline answers too (extract
 
 from __future__ import annotations
 
-from ..llm.chat import ChatModel
 from ..retrieval.plan import Plan, PlanStep
+from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
 from .registry import method, prepare_layout
 
@@ -31,23 +31,23 @@ def _embed(question: str) -> PlanStep:
 
 
 @method("bm25", "baseline: Okapi BM25 over each document's passages (~400 words)", prepare=prepare_layout)
-async def bm25(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def bm25(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _plan(question, [PlanStep(id="bm25", operator="BM25", params={"question": question})], unit="layout")
 
 
 @method("dense", "baseline: the same passages embedded, nearest by cosine within each document",
         prepare=prepare_layout)
-async def dense(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def dense(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _plan(question, [_embed(question), PlanStep(id="search", operator="Vector_Search",
                                                        params={"over": "passage"}, after=["embed"])], unit="layout")
 
 
 @method("layout", "baseline: Layout+Vanilla, the tree's content blocks nearest to the question")
-async def layout(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def layout(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _plan(question, [_embed(question), PlanStep(id="search", operator="Vector_Search", after=["embed"])])
 
 
 @method("graphranker", "baseline: PageRank over each document's whole entity graph, no selector")
-async def graphranker(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def graphranker(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _plan(question, [PlanStep(id="extract", operator="Extract", params={"question": question}),
                             PlanStep(id="rank", operator="Graph_Rank", after=["extract"])])

@@ -15,9 +15,8 @@ of the Skyline, which needs both.
 
 from __future__ import annotations
 
-from ..llm.chat import ChatModel
 from ..retrieval.plan import Plan, PlanStep
-from ..retrieval.planner import Understanding, understand
+from ..retrieval.planner import Planner, Understanding, understand
 from ..retrieval.replies import QueryCategory
 from .registry import method
 
@@ -133,30 +132,30 @@ def one_reasoner(plan: Plan, keep: str) -> Plan:
 
 # --- registration ---
 
-async def _understood(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
-    return bookrag_plan(question, await understand(question, llm, category=category))
+async def _understood(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
+    return bookrag_plan(question, await understand(question, planner, category=category))
 
 
 @method("bookrag", "BookRAG: the planner's plan per category (selectors, PageRank ‖ reranker, Skyline, Map/Reduce)")
-async def bookrag(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
-    return await _understood(question, llm, category)
+async def bookrag(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
+    return await _understood(question, planner, category)
 
 
 @method("bookrag-no-plan", "ablation: one static single-hop plan for every question")
-async def bookrag_no_plan(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
-    return await _understood(question, llm, "single-hop")
+async def bookrag_no_plan(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
+    return await _understood(question, planner, "single-hop")
 
 
 @method("bookrag-no-selector", "ablation: every content block of the scope as candidates (no selectors)")
-async def bookrag_no_selector(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
-    return no_selector(await _understood(question, llm, category))
+async def bookrag_no_selector(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
+    return no_selector(await _understood(question, planner, category))
 
 
 @method("bookrag-no-graph", "ablation: no Graph_Reasoning; the reranker's best nodes")
-async def bookrag_no_graph(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
-    return one_reasoner(await _understood(question, llm, category), keep="text")
+async def bookrag_no_graph(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
+    return one_reasoner(await _understood(question, planner, category), keep="text")
 
 
 @method("bookrag-no-text", "ablation: no Text_Reasoning; PageRank's best nodes")
-async def bookrag_no_text(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
-    return one_reasoner(await _understood(question, llm, category), keep="graph")
+async def bookrag_no_text(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
+    return one_reasoner(await _understood(question, planner, category), keep="graph")

@@ -20,9 +20,9 @@ from ..config import Settings
 from ..content.build import ContentGraphBuilder
 from ..graph.client import GraphClient
 from ..library.documents import Document
-from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..retrieval.plan import Plan, PlanStep
+from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
 from .registry import build_once, method, prepare_layout
 
@@ -57,30 +57,30 @@ def _single(name: str, question: str, **params: Any) -> Plan:
 
 @method("g2", "G²-Reader: planning graph over the evolved content graph (readout with neighbours, checker, "
         "refinement)", prepare=prepare_content_graph)
-async def g2(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def g2(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _planned("g2", question)
 
 
 @method("g2-t0", "G²-Reader without evolution: h(0) and window links only", prepare=prepare_content_graph)
-async def g2_t0(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def g2_t0(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _planned("g2-t0", question, graph="initial")
 
 
 @method("g2-no-readout", "G²-Reader with a top-k readout (no neighbours)", prepare=prepare_content_graph)
-async def g2_no_readout(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def g2_no_readout(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _planned("g2-no-readout", question, neighbours=0)
 
 
 @method("g2-flat", "G²-Reader's planning graph over plain passages (no content graph)", prepare=prepare_layout)
-async def g2_flat(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def g2_flat(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _planned("g2-flat", question, graph="flat")
 
 
 @method("g2-no-plan", "G²-Reader's readout of the question alone (no planning graph)", prepare=prepare_content_graph)
-async def g2_no_plan(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def g2_no_plan(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _single("g2-no-plan", question)
 
 
 @method("g2-tau0", "G²-Reader without refinement (tau_max = 0)", prepare=prepare_content_graph)
-async def g2_tau0(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def g2_tau0(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _planned("g2-tau0", question, tau_max=0)

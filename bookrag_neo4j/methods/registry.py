@@ -3,7 +3,7 @@ shared operators. Everything that runs a method (``bookrag ask|retrieve --method
 ``bookrag eval --methods``, ``bookrag methods``) reads this registry and nothing else::
 
     @method("layout", "Layout+Vanilla: the tree's content blocks nearest to the question")
-    async def layout(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+    async def layout(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
         return Plan(question=question, method="layout", steps=[...], output="evidence", answer="reduce")
 """
 
@@ -18,12 +18,12 @@ from ..graph.client import GraphClient
 from ..index.leases import LeaseManager, layers_key, under_lease
 from ..layout.build import LayoutBuilder, layout_current
 from ..library.documents import Document, get_document
-from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..retrieval.plan import Plan
+from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
 
-PlanBuilder = Callable[[str, ChatModel | None, QueryCategory | None], Awaitable[Plan]]
+PlanBuilder = Callable[[str, Planner, QueryCategory | None], Awaitable[Plan]]
 Preparer = Callable[[GraphClient, Settings, Models, Document], Awaitable[object]]
 
 
@@ -41,9 +41,9 @@ class Method:
         if self.preparer is not None:
             await self.preparer(graph, settings, models, doc)
 
-    async def plan(self, question: str, llm: ChatModel | None, category: QueryCategory | None = None) -> Plan:
-        """The plan for ``question`` (``llm`` None: LLM-free; ``category`` skips the classification)."""
-        plan = await self.build(question, llm, category)
+    async def plan(self, question: str, planner: Planner, category: QueryCategory | None = None) -> Plan:
+        """The plan for ``question`` (``planner.llm`` None: LLM-free; ``category`` skips the classification)."""
+        plan = await self.build(question, planner, category)
         return plan.model_copy(update={"method": self.name})
 
 

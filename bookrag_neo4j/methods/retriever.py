@@ -27,7 +27,9 @@ from ..ops.registry import RunContext
 from ..ops.values import Draft, Entities, EvidenceSet
 from ..retrieval import selectors
 from ..retrieval.evidence import Answer, Evidence
+from ..retrieval.glossary import Glossary
 from ..retrieval.plan import Plan, TraceStep
+from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
 from .registry import METHODS, get_method
 
@@ -68,6 +70,7 @@ class Retriever:
         self.settings = settings
         self.models = models
         self.llm = models.llm if use_llm else None
+        self.planner = Planner(self.llm, Glossary.load(settings.glossary))
 
     async def plan(self, question: str, *, method: str = "bookrag", category: QueryCategory | None = None) -> Plan:
         """The method's plan for ``question`` (what :meth:`retrieve` and :meth:`ask` run)."""
@@ -77,7 +80,7 @@ class Retriever:
         chosen = get_method(method)
         began = time.perf_counter()
         with track_usage() as ledger:
-            plan = await chosen.plan(question, self.llm, category)
+            plan = await chosen.plan(question, self.planner, category)
         seconds, usage = time.perf_counter() - began, ledger.total()
         trace = TraceStep(step="plan", operator="Plan", seconds=round(seconds, 4),
                           model_seconds=round(seconds, 4) if usage.calls else 0.0, llm_calls=usage.calls,

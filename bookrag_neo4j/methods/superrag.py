@@ -16,8 +16,8 @@ would build it.
 
 from __future__ import annotations
 
-from ..llm.chat import ChatModel
 from ..retrieval.plan import Plan, PlanStep
+from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
 from .registry import method, prepare_layout
 
@@ -76,24 +76,24 @@ def _superrag(name: str, question: str, *, toc: bool, reflect: bool | None, cyph
 
 @method("superrag", "SuperRAG: hybrid search, cross-page merge, ToC, table expansion with self-reflection, "
         "text2Cypher (layout layer)", prepare=prepare_layout)
-async def superrag(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def superrag(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _superrag("superrag", question, toc=True, reflect=True, cypher=True)
 
 
 @method("superrag-no-reflect", "SuperRAG setting 2: ToC and table expansion without self-reflection",
         prepare=prepare_layout)
-async def superrag_no_reflect(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def superrag_no_reflect(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _superrag("superrag-no-reflect", question, toc=True, reflect=False, cypher=False)
 
 
 @method("superrag-hybrid", "SuperRAG setting 1: hybrid search over passages and table rows, reranked, "
         "cross-page merge", prepare=prepare_layout)
-async def superrag_hybrid(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def superrag_hybrid(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _superrag("superrag-hybrid", question, toc=False, reflect=None, cypher=False)
 
 
 @method("hybrid", "baseline: Lucene + per-document vector search over passages, fused by RRF", prepare=prepare_layout)
-async def hybrid(question: str, llm: ChatModel | None, category: QueryCategory | None) -> Plan:
+async def hybrid(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     steps = _hybrid_steps(question, rows=False)
     steps.append(PlanStep(id="top", operator="Concat", params={"top": RERANKED}, after=["fuse"]))
     return _plan("hybrid", question, steps, "top", merge=False)

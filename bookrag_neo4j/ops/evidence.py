@@ -93,13 +93,15 @@ class MergeParams(BaseModel):
 
 @operator("Merge", family="evidence", params=MergeParams)
 async def merge(ctx: RunContext, p: MergeParams, parts: list[EvidenceSet]) -> EvidenceSet:
-    """The sub-questions' evidence, each node once (first sub-question first), grouped by sub-question."""
+    """The sub-questions' evidence taken in turn (each one's best, then each one's second, ...), each node once
+    at its first turn, and grouped by sub-question: a reader of the first nodes sees every sub-question's best."""
     if len(parts) != len(p.questions):
         raise ValueError(f"Merge has {len(parts)} inputs for {len(p.questions)} questions")
     nodes: dict[str, EvidenceNode] = {}
-    for part in parts:
-        for node in part.nodes:
-            nodes.setdefault(node.key, node)
+    for rank in range(max((len(part.nodes) for part in parts), default=0)):
+        for part in parts:
+            if rank < len(part.nodes):
+                nodes.setdefault(part.nodes[rank].key, part.nodes[rank])
     groups = [EvidenceGroup(question=q, keys=[n.key for n in part.nodes])
               for q, part in zip(p.questions, parts, strict=True)]
     return EvidenceSet(nodes=list(nodes.values()), groups=groups)

@@ -1,6 +1,6 @@
 """The planner (paper §5.1): classify the question, and decompose it or find its filters.
 
-    seen = await understand("How many tables are between page 3 and 10?", llm=None)
+    seen = await understand("How many tables are between page 3 and 10?", Planner())   # LLM-free
     seen.category, seen.classified_by     # ('global', 'heuristic')
     seen.global_plan                       # filters page 3-10, table; operation COUNT
 
@@ -17,6 +17,9 @@ a failed reply). Without one, heuristics:
 - **multi-hop** when it compares or combines ("compare", "difference between", "both", "which ... larger /
   more / higher / greater", "than"); without an LLM it cannot be decomposed, so it is retrieved as one
   single-hop question (the plan says so);
+- **multi-hop, decomposed by the glossary** when it names two line items or a metric made of them ("return on
+  assets": net income, total assets; :mod:`.glossary`, ``BOOKRAG_GLOSSARY``): the question, then one
+  sub-question per item, each retrieved, their evidence merged in turn;
 - **single-hop** otherwise.
 
 The BookRAG method (:mod:`bookrag_neo4j.methods.bookrag`) composes the operators from this.
@@ -33,6 +36,7 @@ from ..errors import ModelError
 from ..kg.offline_extract import parse
 from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
+from .glossary import Glossary
 from .replies import Decomposition, GlobalFilter, GlobalPlan, QueryCategory, QueryClassification, SubQuestion
 
 log = logging.getLogger(__name__)
@@ -114,14 +118,24 @@ class Understanding:
     global filters and operation (the BookRAG method composes the operators from it)."""
 
     category: QueryCategory
-    classified_by: str  # "llm", "heuristic" or "given"
-    sub_questions: list[SubQuestion] = field(default_factory=list)  # multi-hop, with an LLM
+    classified_by: str  # "llm", "heuristic", "glossary" or "given"
+    sub_questions: list[SubQuestion] = field(default_factory=list)  # multi-hop, with an LLM or the glossary
     global_plan: GlobalPlan | None = None  # global
 
 
-async def understand(question: str, llm: ChatModel | None, *, category: QueryCategory | None = None) -> Understanding:
+@dataclass(frozen=True)
+class Planner:
+    """What plans: the LLM (None: LLM-free) and the glossary that decomposes a question without one."""
+
+    llm: ChatModel | None = None
+    glossary: Glossary = field(default_factory=lambda: Glossary.load(""))
+
+
+async def understand(question: str, planner: Planner, *, category: QueryCategory | None = None) -> Understanding:
     """Classify ``question`` (unless ``category`` is given), then decompose it (multi-hop, with an LLM) or
-    find its filters and operation (global)."""
+    find its filters and operation (global). Without an LLM, a question the glossary decomposes is multi-hop:
+    the question itself, then one sub-question per line item (:mod:`.glossary`)."""
+    llm = planner.llm
     by = "given" if category else "heuristic"
     if category is None and llm is not None and (
             reply := await _ask(llm, "query_classify", QueryClassification, "query.plan", question=question)):
@@ -134,4 +148,7 @@ async def understand(question: str, llm: ChatModel | None, *, category: QueryCat
         decomposition = await _ask(llm, "query_decompose", Decomposition, "query.plan", question=question)
         if decomposition is not None:
             return Understanding(category, by, sub_questions=list(decomposition.sub_questions))
+    if llm is None and by == "heuristic" and (parts := planner.glossary.sub_questions(question)):
+        return Understanding("multi-hop", "glossary", sub_questions=[  # the question itself, then its line items
+            SubQuestion(question=q, type="retrieval") for q in [question, *parts]])
     return Understanding(category, by)

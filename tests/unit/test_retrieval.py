@@ -16,7 +16,7 @@ from bookrag_neo4j.methods import METHODS
 from bookrag_neo4j.ops.reason import by_best_row
 from bookrag_neo4j.ops.values import Question
 from bookrag_neo4j.retrieval.entity_graph import EntityGraph, best_first
-from bookrag_neo4j.retrieval.planner import heuristic_category, heuristic_global_plan
+from bookrag_neo4j.retrieval.planner import Planner, heuristic_category, heuristic_global_plan
 from bookrag_neo4j.retrieval.reasoners import Candidate, pagerank_on
 from bookrag_neo4j.retrieval.selectors import match_section_title
 from bookrag_neo4j.retrieval.skyline import fused_scores, pareto_front, skyline
@@ -108,19 +108,19 @@ async def test_planner_with_a_scripted_llm() -> None:
 
     llm = ScriptedChatModel(reply)
     make_plan = METHODS["bookrag"].plan
-    single = await make_plan("What is Ursa?", llm)
+    single = await make_plan("What is Ursa?", Planner(llm))
     assert single.category == "single-hop" and single.classified_by == "llm" and single.method == "bookrag"
     assert [s.operator for s in single.steps][-4:] == ["Skyline_Ranker", "Fetch_Evidence", "Map", "Reduce"]
-    multi = await make_plan("Which is larger, revenue in 2017 or 2018?", llm)
+    multi = await make_plan("Which is larger, revenue in 2017 or 2018?", Planner(llm))
     assert multi.category == "multi-hop" and len(multi.sub_questions) == 3
     assert sum(s.operator == "Extract" for s in multi.steps) == 2  # synthesis sub-questions get no retrieval
-    glob = await make_plan("How many tables are there?", llm)
+    glob = await make_plan("How many tables are there?", Planner(llm))
     assert glob.category == "global" and glob.operation == "LIST"
     assert [s.operator for s in glob.steps] == ["Filter_Modal", "Embed", "Fetch", "Text_Reasoning", "Top_K",
                                                 "Fetch_Evidence", "Map", "Reduce"]  # ranked, then cut
     assert glob.step("fetch").params == {"widen": False}  # filters select exactly: never widened to the scope
     assert "Filter_Modal(type='table'" in glob.explain()
-    broken = await make_plan("What is Ursa?", ScriptedChatModel(["not json"] * 4))
+    broken = await make_plan("What is Ursa?", Planner(ScriptedChatModel(["not json"] * 4)))
     assert broken.classified_by == "heuristic"  # a failed reply falls back to the heuristics
 
 
@@ -128,10 +128,10 @@ async def test_a_given_category_skips_the_classification() -> None:
     llm = ScriptedChatModel(lambda messages: json.dumps(
         {"filters": [{"filter_type": "table", "filter_value": None}], "operation": "COUNT"}))
     make_plan = METHODS["bookrag"].plan
-    plan = await make_plan("Tell me about the tables.", llm, category="global")
+    plan = await make_plan("Tell me about the tables.", Planner(llm), category="global")
     assert plan.classified_by == "given" and plan.category == "global" and plan.operation == "COUNT"
     assert len(llm.requests) == 1 and llm.requests[0][0]["content"].startswith("You turn")  # global_filter only
-    assert (await make_plan("What is Ursa?", None, category="multi-hop")).classified_by == "given"
+    assert (await make_plan("What is Ursa?", Planner(), category="multi-hop")).classified_by == "given"
 
 
 def test_best_first_is_a_stable_argsort_cut_to_top() -> None:

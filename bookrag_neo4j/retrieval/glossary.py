@@ -1,0 +1,81 @@
+"""A glossary of financial metrics, to decompose a question without an LLM (the planner's Decompose, paper
+§5.1): "What is Amazon's FY2017 return on assets?" asks for two line items of two statements, net income and
+total assets, and neither BM25 nor an embedding reads that from "return on assets".
+
+    glossary = Glossary.load("shipped")
+    glossary.sub_questions("What is Amazon's FY2017 return on assets?")
+    # ["What is Amazon's FY2017 net income?", "What is Amazon's FY2017 total assets?"]
+    glossary.sub_questions("What is total debt to total assets for Costco?")
+    # ["What is total debt for Costco?", "What is total assets for Costco?"]
+
+Terms are found case-insensitively as whole words, the longest first, never overlapping. A metric stands for
+its parts; a line item (an entry without parts) for itself as written. Where the question names two items or
+more, each becomes a sub-question: the question with the stretch from the first term to the last replaced
+by the item. The shipped file (``glossary.json``) holds textbook definitions; ``BOOKRAG_GLOSSARY`` names
+another file of its shape, or "" for none.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from ..errors import ConfigurationError
+
+SHIPPED = Path(__file__).with_name("glossary.json")
+MAX_ITEMS = 4  # sub-questions at most (each is a retrieval of its own)
+
+
+@dataclass(frozen=True)
+class Entry:
+    terms: tuple[str, ...]
+    parts: tuple[str, ...]
+
+
+class Glossary:
+    """Metrics and line items, found in questions."""
+
+    def __init__(self, entries: list[Entry]) -> None:
+        self.entries = entries
+        by_term = {term.lower(): entry for entry in entries for term in entry.terms}
+        self._entry = by_term
+        alternatives = "|".join(re.escape(t) for t in sorted(by_term, key=len, reverse=True))
+        self._pattern = re.compile(rf"(?<![\w-])({alternatives})(?![\w-])", re.IGNORECASE) if by_term else None
+
+    @staticmethod
+    @cache
+    def load(name: str) -> Glossary:
+        """``"shipped"``, a JSON file's path, or ``""`` (an empty glossary)."""
+        if not name:
+            return Glossary([])
+        path = SHIPPED if name == "shipped" else Path(name)
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+            return Glossary([Entry(tuple(e["terms"]), tuple(e.get("parts", ()))) for e in raw["entries"]])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ConfigurationError(f"BOOKRAG_GLOSSARY={name!r} is not a readable glossary ({exc}); expected "
+                              '{"entries": [{"terms": [...], "parts": [...]}, ...]}') from exc
+
+    def items(self, question: str) -> tuple[list[str], tuple[int, int]]:
+        """The line items ``question`` asks for (metrics replaced by their parts), each once, in order, and the
+        stretch of the question from the first term found to the last."""
+        if self._pattern is None:
+            return [], (0, 0)
+        found = list(self._pattern.finditer(question))
+        items: list[str] = []
+        for match in found:
+            entry = self._entry[match.group(1).lower()]
+            for item in entry.parts or (match.group(1),):
+                if item.lower() not in (i.lower() for i in items):
+                    items.append(item)
+        return items, ((found[0].start(), found[-1].end()) if found else (0, 0))
+
+    def sub_questions(self, question: str) -> list[str]:
+        """One question per item where ``question`` names two items or more (at most 4), else none."""
+        items, (start, end) = self.items(question)
+        if len(items) < 2:
+            return []
+        return [question[:start] + item + question[end:] for item in items[:MAX_ITEMS]]

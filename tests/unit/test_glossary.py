@@ -1,0 +1,83 @@
+"""The glossary that decomposes a question naming financial metrics without an LLM
+(``bookrag_neo4j/retrieval/glossary.py``), and the planner that uses it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bookrag_neo4j.errors import ConfigurationError
+from bookrag_neo4j.llm.scripted import ScriptedChatModel
+from bookrag_neo4j.methods import METHODS
+from bookrag_neo4j.ops.evidence import MergeParams, merge
+from bookrag_neo4j.ops.values import EvidenceSet
+from bookrag_neo4j.retrieval.evidence import EvidenceNode
+from bookrag_neo4j.retrieval.glossary import MAX_ITEMS, Glossary
+from bookrag_neo4j.retrieval.planner import Planner, understand
+
+SHIPPED = Glossary.load("shipped")
+
+
+@pytest.mark.parametrize(("question", "subs"), [
+    ("What is ROA for ADBE in FY2015?", ["What is net income for ADBE in FY2015?",
+                                         "What is total assets for ADBE in FY2015?"]),
+    ("What is total debt to total assets for Costco in FY2021?", ["What is total debt for Costco in FY2021?",
+                                                                 "What is total assets for Costco in FY2021?"]),
+    ("What was the EBITDA margin?", ["What was the operating income margin?",  # "ebitda margin" is no term
+                                     "What was the depreciation and amortization margin?"]),
+    ("What is the effective tax rate in 2017?", ["What is the provision for income taxes in 2017?",
+                                                 "What is the income before income taxes in 2017?"]),
+    ("What was PepsiCo's net revenue in 2021?", []),  # one line item: nothing to decompose
+    ("How many cats are in the images on page 1?", []),
+    ("What is the ebitda-to-sales trend?", []),  # a hyphenated compound is not the word
+])
+def test_a_question_naming_metrics_becomes_one_question_per_line_item(question: str, subs: list[str]) -> None:
+    assert SHIPPED.sub_questions(question) == subs
+
+
+def test_items_come_once_in_order_and_at_most_four() -> None:
+    items, span = SHIPPED.items("Compare the current ratio, working capital and quick ratio of 2021.")
+    assert items == ["total current assets", "total current liabilities", "cash and cash equivalents",
+                     "accounts receivable"]
+    assert span == (12, 58)
+    assert len(SHIPPED.sub_questions("Compare the cash conversion cycle and ROE.")) == MAX_ITEMS
+
+
+def test_another_glossary_or_none(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"entries": [{"terms": ["MTBF"], "parts": ["operating time", "failures"]}]}))
+    assert Glossary.load(str(path)).sub_questions("What is the pump's MTBF?") == [
+        "What is the pump's operating time?", "What is the pump's failures?"]
+    assert Glossary.load("").sub_questions("What is ROA?") == []
+    (tmp_path / "bad.json").write_text("{}")
+    with pytest.raises(ConfigurationError, match="BOOKRAG_GLOSSARY"):
+        Glossary.load(str(tmp_path / "bad.json"))
+
+
+async def test_without_an_llm_the_planner_decomposes_by_the_glossary() -> None:
+    planner = Planner(glossary=SHIPPED)
+    seen = await understand("What is Amazon's FY2017 return on assets?", planner)
+    assert (seen.category, seen.classified_by) == ("multi-hop", "glossary")
+    assert [s.question for s in seen.sub_questions] == [  # the question itself first
+        "What is Amazon's FY2017 return on assets?", "What is Amazon's FY2017 net income?",
+        "What is Amazon's FY2017 total assets?"]
+    plan = await METHODS["bookrag"].plan("What is Amazon's FY2017 return on assets?", planner)
+    assert plan.step("merge").params["questions"][1] == "What is Amazon's FY2017 net income?"
+    assert sum(s.operator == "Skyline_Ranker" for s in plan.steps) == 3
+    # a given category (the no-plan ablation), an LLM's decomposition, or no glossary: not decomposed by it
+    assert (await understand("What is the ROA?", planner, category="single-hop")).sub_questions == []
+    assert (await understand("What is the ROA?", Planner())).category == "single-hop"
+    llm = ScriptedChatModel(lambda messages: json.dumps({"category": "single-hop"}))
+    assert (await understand("What is the ROA?", Planner(llm, SHIPPED))).classified_by == "llm"
+
+
+async def test_merge_takes_each_sub_questions_evidence_in_turn() -> None:
+    def part(*keys: str) -> EvidenceSet:
+        return EvidenceSet(nodes=[EvidenceNode(key=k, doc_key="d", document="d.pdf", kind="text") for k in keys])
+
+    parts = [part("1", "2", "3"), part("2", "4"), part("5")]
+    merged = await merge(None, MergeParams(questions=["q", "a", "b"]), parts)  # type: ignore[arg-type]
+    assert [n.key for n in merged.nodes] == ["1", "2", "5", "4", "3"]  # each node once, at its best turn
+    assert [g.keys for g in merged.groups] == [["1", "2", "3"], ["2", "4"], ["5"]]
