@@ -22,7 +22,7 @@ from ..layout.vectors import read_per_build
 from ..llm.prompts import render_prompt
 from ..llm.reranker import bm25_scores
 from ..retrieval.reasoners import text_reasoning
-from ..tree.references import caption_pattern, mentions
+from ..tree.references import caption_pattern, mentions, pages
 from .reason import labelled
 from .registry import NoParams, RunContext, model_time, operator
 from .values import Candidates, EvidenceSet, Question, Ranking, Selection
@@ -192,7 +192,6 @@ class Text2CypherParams(BaseModel):
     mode: Literal["auto", "templates", "llm"] = "auto"  # auto: the LLM when there is one, else the templates
 
 
-_PAGE = re.compile(r"\b(?:on\s+)?(?:page|p\.)\s*([0-9]{1,4}|[ivxlc]{1,6})\b", re.IGNORECASE)
 _TITLED = re.compile(r"\b(?:section|chapter|part)\s+(?:titled|named|called|on|about)?\s*[\"“'‘]([^\"”'’]{3,80})[\"”'’]",
                      re.IGNORECASE)
 HIDDEN_PROPERTIES = ["embedding", "title_embedding", "table_html", "bbox"]
@@ -214,9 +213,8 @@ def template_query(question: str) -> tuple[str, dict] | None:
     if named := mentions(question):
         labels = {"table": ["Table"], "equation": ["Equation"]}.get(named[0].family, ["Image"])
         return "superrag/captioned", {"labels": labels, "pattern": caption_pattern(named[0])}
-    if found := _PAGE.search(question):
-        page = found.group(1)
-        return "superrag/page", {"page": page, "number": int(page) if page.isdigit() else -1}
+    if named := pages(question):
+        return "superrag/page", {"page": named[0], "number": int(named[0]) if named[0].isdigit() else -1}
     if found := _TITLED.search(question):
         return "superrag/section_titled", {"title": found.group(1).strip()}
     return None

@@ -9,7 +9,9 @@ The label is PyMuPDF's ``Page.get_label()`` (the PDF's page-label ranges). Many 
 printed page number found in the running header or footer (a bare "12", "Page 12", "12 of 80") is the label,
 so that "page 12" in a question can mean the number printed on the page. A bare number that is the page's
 first or last text block also counts (10-Ks printed from HTML put it mid-page, above empty space) when its
-offset from the physical page number is the document's usual one. Running lines are found as the
+offset from the physical page number is the document's usual one, and so does a number that starts or ends a
+running line ("Version 1.3 | 7", "12 Annual Report 2021") on the same condition: a year or a version repeated
+on every page changes its offset with each page and is never taken. Running lines are found as the
 parser finds them (:func:`~bookrag_neo4j.parsing.layout.running_lines`), on PyMuPDF's plain text blocks only:
 no table finder, a small fraction of the parser's time.
 """
@@ -31,6 +33,8 @@ from .layout import PAGE_NUMBER, running_lines
 log = logging.getLogger(__name__)
 
 _NUMBER = re.compile(r"[\dIVXLCivxlc]{1,5}")
+_ENDS = (re.compile(r"^(\d{1,4})\b"), re.compile(r"\b(\d{1,4})$"))  # a number that starts, or ends, a line
+MIN_PAGES = 3  # pages that must share an offset before it counts
 MAX_LINE = 300  # characters kept of a header or footer
 
 
@@ -53,16 +57,26 @@ def _printed_number(blocks: list[Block]) -> str:
     return ""
 
 
-def _edge_numbers(pages: dict[int, list[Block]]) -> dict[int, str]:
-    """Printed numbers from a bare number that is a page's first or last block, kept where its offset from the
-    page number is the most common offset (seen on 3+ pages)."""
-    found = {n: _printed_number([min(bs, key=lambda b: b.bbox[1]), max(bs, key=lambda b: b.bbox[3])])
-             for n, bs in pages.items() if bs}
-    offsets = Counter(int(v) - n for n, v in found.items() if v.isdigit())
-    if not offsets or offsets.most_common(1)[0][1] < 3:
+def _usual(found: dict[int, list[str]]) -> dict[int, str]:
+    """Of each page's candidate numbers, the one at the most common offset from the page number, where that
+    offset is seen on 3+ pages; pages without one are left out."""
+    counts = Counter(o for n, vs in found.items() for o in {int(v) - n for v in vs if v.isdigit()})
+    if not counts or counts.most_common(1)[0][1] < MIN_PAGES:
         return {}
-    usual = offsets.most_common(1)[0][0]
-    return {n: v for n, v in found.items() if v.isdigit() and int(v) - n == usual}
+    usual = counts.most_common(1)[0][0]
+    return {n: v for n, vs in found.items() for v in vs if v.isdigit() and int(v) - n == usual}
+
+
+def _edge_numbers(pages: dict[int, list[Block]]) -> dict[int, str]:
+    """Printed numbers from a bare number that is a page's first or last block, at the usual offset."""
+    return _usual({n: [_printed_number([min(bs, key=lambda b: b.bbox[1]), max(bs, key=lambda b: b.bbox[3])])]
+                   for n, bs in pages.items() if bs})
+
+
+def _running_numbers(marked: dict[int, list[Block]]) -> dict[int, str]:
+    """Printed numbers that start or end a running line ("Version 1.3 7"), at the usual offset."""
+    return _usual({n: [m.group(1) for b in bs for end in _ENDS if (m := end.search(b.text))]
+                   for n, bs in marked.items()})
 
 
 def read_page_furniture(path: Path) -> dict[int, PageFurniture]:
@@ -83,14 +97,15 @@ def read_page_furniture(path: Path) -> dict[int, PageFurniture]:
                              for x0, y0, x1, y1, text, _, kind in page.get_text("blocks") if kind == 0 and text.strip()]
     running = running_lines(pages, heights)
     edge = _edge_numbers(pages)
+    marked_by_page = {n: [b for b in blocks if id(b) in running] for n, blocks in pages.items()}
+    in_line = _running_numbers(marked_by_page)
     out: dict[int, PageFurniture] = {}
-    for number, blocks in pages.items():
-        marked = [b for b in blocks if id(b) in running]
+    for number, marked in marked_by_page.items():
         top = [b for b in marked if b.bbox[3] < heights[number] / 2]
         bottom = [b for b in marked if b.bbox[3] >= heights[number] / 2]
         out[number] = PageFurniture(
             number=number,
-            label=labels[number] or _printed_number(marked) or edge.get(number, ""),
+            label=labels[number] or _printed_number(marked) or edge.get(number, "") or in_line.get(number, ""),
             header=" | ".join(b.text for b in top)[:MAX_LINE],
             footer=" | ".join(b.text for b in bottom)[:MAX_LINE] or edge.get(number, ""),
         )

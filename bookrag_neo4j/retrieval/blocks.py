@@ -26,7 +26,8 @@ on the library around it (a vector index's top k spans the whole library; a Luce
   "SUMMARY OF RAG METHODS"). It names what the blocks below it are about, which is what a question asks for;
   see :func:`labels`.
 
-The copy is kept per document and ``indexed_at`` (a re-indexed tree is read again), for the last 32 documents
+The copy is kept per document, ``indexed_at`` and ``layout_built_at`` (a re-indexed tree is read again, and so are
+the printed page labels of a rebuilt layout layer), for the last 32 documents
 (:class:`~bookrag_neo4j.library.cache.DocumentCache`).
 """
 
@@ -46,7 +47,7 @@ from ..graph.client import GraphClient
 from ..library.cache import DocumentCache
 from ..library.documents import Document
 from ..llm.reranker import LexicalStats, tokens
-from ..tree.references import Reference, mentions, reference_of
+from ..tree.references import Reference, mentions, pages, reference_of
 from .entity_graph import best_first
 from .reasoners import Candidate, node_text
 
@@ -66,6 +67,7 @@ class DocumentBlocks:
     postings: dict[str, tuple[np.ndarray, np.ndarray]]  # term -> (rows, counts)
     lengths: np.ndarray
     rows: dict[str, int]  # key -> its row in vectors, lengths and the postings
+    printed: dict[str, list[int]] = field(default_factory=dict)  # a printed page label -> the pages it is on
     last_scores: dict[tuple[str, float, float], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     def candidates(self, keys: Sequence[str], vector: Sequence[float]) -> list[Candidate]:
@@ -124,9 +126,24 @@ class DocumentBlocks:
 
     def named(self, question: str) -> list[str]:
         """The blocks whose title or text starts with a figure, table, exhibit or equation the question names
-        by number ("Fig. 3." for "in figure 3"; :mod:`..tree.references`): in the question's order, each
+        by number ("Fig. 3." for "in figure 3"; :mod:`..tree.references`), then the blocks on a page it names
+        ("on page 1": the page printed "1", else the first physical page): in the question's order, each
         name's blocks in reading order."""
-        return [key for ref in mentions(question) for key in self.references.get(ref, [])]
+        keys = [key for ref in mentions(question) for key in self.references.get(ref, [])]
+        for page in pages(question):
+            numbers = self.printed.get(page) or ([int(page)] if page.isdigit() else [])
+            keys += [k for n in numbers for k in self.on_page.get(n, []) if k not in keys]
+        return keys
+
+    @cached_property
+    def on_page(self) -> dict[int, list[str]]:
+        """The blocks by each page they are on, in reading order."""
+        found: dict[int, list[str]] = {}
+        for key in self.keys:
+            node = self.nodes[key]
+            for n in range(node.page_start, max(node.page_start, node.page_end) + 1):
+                found.setdefault(n, []).append(key)
+        return found
 
     @cached_property
     def references(self) -> dict[Reference, list[str]]:
@@ -178,9 +195,9 @@ def labels(rows: Sequence[dict]) -> dict[str, str]:
     return found
 
 
-def read_blocks(rows: Sequence[dict]) -> DocumentBlocks:
+def read_blocks(rows: Sequence[dict], printed: Sequence[dict] = ()) -> DocumentBlocks:
     """From ``retrieval/document_blocks`` rows: key, doc_key, order, kind, section_path, title, page_start,
-    page_end, text, embedding."""
+    page_end, text, embedding; and ``retrieval/page_labels`` rows (``printed``): label, number."""
     labelled = labels(rows)
     nodes = {r["key"]: Candidate(key=r["key"], doc_key=r["doc_key"], order=r["order"] or 0, title=r["title"],
                                  section_path=r["section_path"], text=r["text"], page_start=r["page_start"] or 0,
@@ -204,7 +221,15 @@ def read_blocks(rows: Sequence[dict]) -> DocumentBlocks:
                           stats=stats, nodes=nodes,
                           postings={t: (np.array(r, dtype=np.int64), np.array(c, dtype=np.float64))
                                     for t, (r, c) in lists.items()},
-                          lengths=np.array(lengths, dtype=np.float64), rows={r["key"]: i for i, r in enumerate(rows)})
+                          lengths=np.array(lengths, dtype=np.float64), rows={r["key"]: i for i, r in enumerate(rows)},
+                          printed=_pages_by_label(printed))
+
+
+def _pages_by_label(printed: Sequence[dict]) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for row in printed:
+        found.setdefault(row["label"], []).append(row["number"])
+    return found
 
 
 BLOCKS: DocumentCache[DocumentBlocks] = DocumentCache(max_entries=32)  # shared by every agent of the process
@@ -213,8 +238,9 @@ BLOCKS: DocumentCache[DocumentBlocks] = DocumentCache(max_entries=32)  # shared 
 async def document_blocks(graph: GraphClient, doc: Document, *, max_chars: int) -> DocumentBlocks:
     """The blocks of ``doc``: one query the first time, then kept (:data:`BLOCKS`)."""
     async def read() -> DocumentBlocks:
-        blocks = read_blocks(await graph.read_rows("retrieval/document_blocks", doc_key=doc.key, max_chars=max_chars))
+        blocks = read_blocks(await graph.read_rows("retrieval/document_blocks", doc_key=doc.key, max_chars=max_chars),
+                             await graph.read_rows("retrieval/page_labels", doc_key=doc.key))
         log.debug("read the blocks of %s: %d blocks, %d terms", doc.key, len(blocks.keys),
                   len(blocks.stats.document_frequency))
         return blocks
-    return await BLOCKS.get(graph, doc, doc.indexed_at, read)
+    return await BLOCKS.get(graph, doc, f"{doc.indexed_at} {doc.layout_built_at}", read)  # labels: the layout layer

@@ -7,6 +7,7 @@ SuperRAG's caption template, and the blocks a question names first (``DocumentBl
     mentions("as Tables 2 and 3 show")                          # [("table", "2"), ("table", "3")]
     reference_of("Fig. 3. Comparison between the paradigms")   # Reference("figure", "3")
     caption_pattern(Reference("table", "ii"))                   # a regex for Cypher's =~: "Table II ..." matches
+    pages("How many cats are in the images on page 1?")          # ["1"]: a page label as printed, or its number
 
 Neither BM25 nor an embedding finds them: the english words differ ("figure" against "Fig."), the number is
 a term like any other, and a caption says what the figure shows, not what a question asks of it.
@@ -14,7 +15,8 @@ a term like any other, and a caption says what the figure shows, not what a ques
 A family stands for the words used alike: figure, fig, chart, diagram, graph, plot (``figure``); table, tab;
 exhibit; equation, eq. Numbers are compared as written ("4.1", "3b"), Roman numerals case-insensitively; in
 running text a Roman numeral must be upper-case ("table I", not "table i"), and a range ("figures 1-4",
-"1 to 4") names every number in it, at most 20.
+"1 to 4") names every number in it, at most 20. Pages are named alike ("page 5", "pages 51-53", "p. 12",
+"pp. 3-4", "page ix"; a Roman numeral after "page" in either case), as the printed label the question reads.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ _ID = r"(?:\d+(?:\.\d+)*[a-z]?|[IVXLCivxlc]+)"
 _END = r"(?=$|[\s:,;)–—-]|\.(?!\d))"  # what may follow the number a name ends with ("Fig. 3." but not "Table 3.2")
 _MENTION = re.compile(r"\b" + _WORD + r"\.?\s*(" + _ID + r"(?:\s*(?:-|–|to|and|,|&)\s*" + _ID + r")*)\b",
                       re.IGNORECASE)
+_PAGE_ID = r"(?:\d{1,5}|[ivxlc]{1,7})"
+_PAGE = re.compile(r"\b(?:pages?\b|pp?\.)\s*(" + _PAGE_ID + r"(?:\s*(?:-|–|to|and|,|&)\s*" + _PAGE_ID + r")*)\b",
+                   re.IGNORECASE)
 _NAME = re.compile(r"^\s*" + _WORD + r"\.?\s*(" + _ID + r")" + _END, re.IGNORECASE)
 _SPLIT = re.compile(r"\s*(?:,|&|and)\s*", re.IGNORECASE)
 _RANGE = re.compile(r"^(\d+)\s*(?:-|–|to)\s*(\d+)$", re.IGNORECASE)
@@ -48,19 +53,31 @@ def _family(word: str) -> str:
     return _FAMILY.get(word, _FAMILY.get(word[:-1], ""))
 
 
+def _numbers(listed: str, *, roman: bool) -> list[str]:
+    """The numbers of "3", "1-4", "2 and 3", "II, III" (a Roman numeral upper-case unless ``roman``)."""
+    found: list[str] = []
+    for part in _SPLIT.split(listed):
+        if (span := _RANGE.match(part.strip())) and 0 <= int(span[2]) - int(span[1]) < MAX_RANGE:
+            found += [str(n) for n in range(int(span[1]), int(span[2]) + 1)]
+        elif part and (part[0].isdigit() or roman or part.isupper()):
+            found.append(part.lower())
+    return found
+
+
 def mentions(text: str) -> list[Reference]:
     """The references ``text`` names (a question, or a block's running text), each once, in order."""
     found: list[Reference] = []
     for match in _MENTION.finditer(text or ""):
         family = _family(match.group(1))
-        for part in _SPLIT.split(match.group(2)):
-            if (span := _RANGE.match(part.strip())) and 0 <= int(span[2]) - int(span[1]) < MAX_RANGE:
-                named = [Reference(family, str(n)) for n in range(int(span[1]), int(span[2]) + 1)]
-            elif part[0].isdigit() or part.isupper():  # a number, or an upper-case Roman numeral
-                named = [Reference(family, part.lower())]
-            else:
-                named = []
-            found += [ref for ref in named if ref not in found]
+        found += [ref for n in _numbers(match.group(2), roman=False) if (ref := Reference(family, n)) not in found]
+    return found
+
+
+def pages(text: str) -> list[str]:
+    """The pages ``text`` names, as written (lower-case), each once, in order."""
+    found: list[str] = []
+    for match in _PAGE.finditer(text or ""):
+        found += [n for n in _numbers(match.group(1), roman=True) if n not in found]
     return found
 
 

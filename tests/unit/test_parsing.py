@@ -10,6 +10,7 @@ import pytest
 
 from bookrag_neo4j.errors import DocumentError
 from bookrag_neo4j.parsing.blocks import Block
+from bookrag_neo4j.parsing.furniture import read_page_furniture
 from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf, table_candidate_pages
 from bookrag_neo4j.parsing.refine import dehyphenate, refine
 
@@ -93,3 +94,18 @@ def test_the_table_prefilter_takes_ruled_two_column_tables(tmp_path: Path) -> No
     path = tmp_path / "tables.pdf"
     doc.save(path)
     assert table_candidate_pages(path) == [1, 3]
+
+
+def test_a_printed_page_number_at_the_end_of_a_running_line_is_the_label(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for n in range(1, 9):
+        page = doc.new_page()
+        page.insert_text((72, 40), "Strategic Plan 2016-2018", fontsize=9)  # a running header, its year constant
+        page.insert_text((72, 300), f"Body text of page {n} about the plan and its goals.", fontsize=11)
+        if n > 2:  # a cover and a contents page without the footer, then "Version 1.3 1", "Version 1.3 2", ...
+            page.insert_text((72, 800), f"Version 1.3 {n - 2}", fontsize=9)
+    path = tmp_path / "plan.pdf"
+    doc.save(path)
+    pages = read_page_furniture(path)
+    assert [pages[n].label for n in range(1, 9)] == ["", "", "1", "2", "3", "4", "5", "6"]
+    assert pages[5].footer == "Version 1.3 3" and pages[5].header == "Strategic Plan 2016-2018"

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bookrag_neo4j.retrieval.blocks import read_blocks
-from bookrag_neo4j.tree.references import Reference, caption_pattern, mentions, reference_of
+from bookrag_neo4j.tree.references import Reference, caption_pattern, mentions, pages, reference_of
 
 
 @pytest.mark.parametrize(("question", "named"), [
@@ -71,7 +71,24 @@ def test_a_document_finds_the_blocks_a_question_names() -> None:
                 "title": title, "text": text, "page_start": order, "page_end": order, "embedding": None}
 
     blocks = read_blocks([row(1, "Figure 3 compares the paradigms.", "text"), row(2, "", "image", "Fig. 3. Paradigms"),
-                          row(3, "TABLE II\nTask | Dataset", "table"), row(4, "Revenue grew in 2021.", "text")])
+                          row(3, "TABLE II\nTask | Dataset", "table"), row(4, "Revenue grew in 2021.", "text")],
+                         printed=[{"label": "1", "number": 3}, {"label": "2", "number": 4}])
     assert blocks.named("How many icons does figure 3 use?") == ["k1", "k2"]  # in reading order
     assert blocks.named("According to Table II, which task?") == ["k3"]
     assert blocks.named("What does figure 4 show?") == [] and blocks.named("How did revenue grow?") == []
+    # a page: the one printed "1" (the third), not the first; a page printed nowhere is the physical one
+    assert blocks.named("What is on page 1?") == ["k3"] and blocks.named("What is on page 4?") == ["k4"]
+    assert blocks.named("In figure 3 on page 2, what grew?") == ["k1", "k2", "k4"]  # names first, then pages
+    assert blocks.named("What is on page 9?") == [] and blocks.named("How many pages are there?") == []
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    ("How many cats are in the images on page 1?", ["1"]),
+    ("How many figures are provided in Pages 51-53?", ["51", "52", "53"]),
+    ("See p. 12 and pp. 3-4.", ["12", "3", "4"]),
+    ("What is on page ix?", ["ix"]),  # a Roman numeral after "page", in either case
+    ("What is the number of page views in 2020?", []),
+    ("Which page, in short?", []),
+])
+def test_the_pages_a_question_names(question: str, named: list[str]) -> None:
+    assert pages(question) == named
