@@ -213,8 +213,9 @@ def template_query(question: str) -> tuple[str, dict] | None:
     if named := mentions(question):
         labels = {"table": ["Table"], "equation": ["Equation"]}.get(named[0].family, ["Image"])
         return "superrag/captioned", {"labels": labels, "pattern": caption_pattern(named[0])}
-    if named := pages(question):
-        return "superrag/page", {"page": named[0], "number": int(named[0]) if named[0].isdigit() else -1}
+    if page := next((p for p in pages(question) if p.place >= 0), None):  # the last page's number is unknown here
+        number = page.place or (int(page.label) if page.label.isdigit() else -1)
+        return "superrag/page", {"page": page.label, "number": number}
     if found := _TITLED.search(question):
         return "superrag/section_titled", {"title": found.group(1).strip()}
     return None

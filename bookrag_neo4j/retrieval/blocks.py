@@ -127,11 +127,14 @@ class DocumentBlocks:
     def named(self, question: str) -> list[str]:
         """The blocks whose title or text starts with a figure, table, exhibit or equation the question names
         by number ("Fig. 3." for "in figure 3"; :mod:`..tree.references`), then the blocks on a page it names
-        ("on page 1": the page printed "1", else the first physical page): in the question's order, each
-        name's blocks in reading order."""
+        ("on page 1": the page printed "1", else the first physical page; "on the cover": the first): in the
+        question's order, each name's blocks in reading order."""
         keys = [key for ref in mentions(question) for key in self.references.get(ref, [])]
         for page in pages(question):
-            numbers = self.printed.get(page) or ([int(page)] if page.isdigit() else [])
+            if page.place:
+                numbers = [max(self.on_page, default=0) if page.place < 0 else page.place]
+            else:
+                numbers = self.printed.get(page.label) or ([int(page.label)] if page.label.isdigit() else [])
             keys += [k for n in numbers for k in self.on_page.get(n, []) if k not in keys]
         return keys
 

@@ -7,7 +7,8 @@ SuperRAG's caption template, and the blocks a question names first (``DocumentBl
     mentions("as Tables 2 and 3 show")                          # [("table", "2"), ("table", "3")]
     reference_of("Fig. 3. Comparison between the paradigms")   # Reference("figure", "3")
     caption_pattern(Reference("table", "ii"))                   # a regex for Cypher's =~: "Table II ..." matches
-    pages("How many cats are in the images on page 1?")          # ["1"]: a page label as printed, or its number
+    pages("How many cats are in the images on page 1?")          # [Page(label="1")]: as printed, or its number
+    pages("How many people are on the cover?")                  # [Page(place=1)]: the first page of the PDF
 
 Neither BM25 nor an embedding finds them: the english words differ ("figure" against "Fig."), the number is
 a term like any other, and a caption says what the figure shows, not what a question asks of it.
@@ -16,7 +17,9 @@ A family stands for the words used alike: figure, fig, chart, diagram, graph, pl
 exhibit; equation, eq. Numbers are compared as written ("4.1", "3b"), Roman numerals case-insensitively; in
 running text a Roman numeral must be upper-case ("table I", not "table i"), and a range ("figures 1-4",
 "1 to 4") names every number in it, at most 20. Pages are named alike ("page 5", "pages 51-53", "p. 12",
-"pp. 3-4", "page ix"; a Roman numeral after "page" in either case), as the printed label the question reads.
+"pp. 3-4", "page ix"; a Roman numeral after "page" in either case), as the printed label the question reads;
+"the cover", "front cover", "cover page", "title page", "first page" name the PDF's first page, "back cover",
+"last page" its last.
 """
 
 from __future__ import annotations
@@ -35,10 +38,19 @@ _MENTION = re.compile(r"\b" + _WORD + r"\.?\s*(" + _ID + r"(?:\s*(?:-|–|to|and
 _PAGE_ID = r"(?:\d{1,5}|[ivxlc]{1,7})"
 _PAGE = re.compile(r"\b(?:pages?\b|pp?\.)\s*(" + _PAGE_ID + r"(?:\s*(?:-|–|to|and|,|&)\s*" + _PAGE_ID + r")*)\b",
                    re.IGNORECASE)
+_FIRST = re.compile(r"\b(?:the (?:front )?cover|front cover|cover page|(?:title|first|front) page)\b", re.IGNORECASE)
+_LAST = re.compile(r"\b(?:back cover|(?:last|final|back) page)\b", re.IGNORECASE)
 _NAME = re.compile(r"^\s*" + _WORD + r"\.?\s*(" + _ID + r")" + _END, re.IGNORECASE)
 _SPLIT = re.compile(r"\s*(?:,|&|and)\s*", re.IGNORECASE)
 _RANGE = re.compile(r"^(\d+)\s*(?:-|–|to)\s*(\d+)$", re.IGNORECASE)
 MAX_RANGE = 20
+
+
+class Page(NamedTuple):
+    """A page a text names: by the label printed on it, or by its place in the PDF (1 the first, -1 the last)."""
+
+    label: str = ""
+    place: int = 0
 
 
 class Reference(NamedTuple):
@@ -73,11 +85,11 @@ def mentions(text: str) -> list[Reference]:
     return found
 
 
-def pages(text: str) -> list[str]:
-    """The pages ``text`` names, as written (lower-case), each once, in order."""
-    found: list[str] = []
+def pages(text: str) -> list[Page]:
+    """The pages ``text`` names, each once: by place (first, then last), then by label in order (lower-case)."""
+    found = [Page(place=place) for place, words in ((1, _FIRST), (-1, _LAST)) if words.search(text or "")]
     for match in _PAGE.finditer(text or ""):
-        found += [n for n in _numbers(match.group(1), roman=True) if n not in found]
+        found += [page for n in _numbers(match.group(1), roman=True) if (page := Page(label=n)) not in found]
     return found
 
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bookrag_neo4j.retrieval.blocks import read_blocks
-from bookrag_neo4j.tree.references import Reference, caption_pattern, mentions, pages, reference_of
+from bookrag_neo4j.tree.references import Page, Reference, caption_pattern, mentions, pages, reference_of
 
 
 @pytest.mark.parametrize(("question", "named"), [
@@ -80,6 +80,7 @@ def test_a_document_finds_the_blocks_a_question_names() -> None:
     assert blocks.named("What is on page 1?") == ["k3"] and blocks.named("What is on page 4?") == ["k4"]
     assert blocks.named("In figure 3 on page 2, what grew?") == ["k1", "k2", "k4"]  # names first, then pages
     assert blocks.named("What is on page 9?") == [] and blocks.named("How many pages are there?") == []
+    assert blocks.named("Who is on the cover?") == ["k1"] and blocks.named("What is on the last page?") == ["k4"]
 
 
 @pytest.mark.parametrize(("question", "named"), [
@@ -89,6 +90,9 @@ def test_a_document_finds_the_blocks_a_question_names() -> None:
     ("What is on page ix?", ["ix"]),  # a Roman numeral after "page", in either case
     ("What is the number of page views in 2020?", []),
     ("Which page, in short?", []),
+    ("How many people are in the images on the cover?", [1]),  # a place: the first page of the PDF
+    ("What is on the back cover and on page 3?", [-1, "3"]),
+    ("Which topics does the report cover?", []),  # the verb
 ])
-def test_the_pages_a_question_names(question: str, named: list[str]) -> None:
-    assert pages(question) == named
+def test_the_pages_a_question_names(question: str, named: list[str | int]) -> None:
+    assert pages(question) == [Page(place=n) if isinstance(n, int) else Page(label=n) for n in named]
