@@ -31,6 +31,7 @@ SHIPPED = Glossary.load("shipped")
                                                  "What is the income before income taxes in 2017?"]),
     ("What was PepsiCo's net revenue in 2021?", []),  # one line item: nothing to decompose
     ("How many cats are in the images on page 1?", []),
+    ("How much did it pay out in cash dividends in 2022?", []),  # "cash" qualifies: one item, dividends
     ("What is the ebitda-to-sales trend?", []),  # a hyphenated compound is not the word
 ])
 def test_a_question_naming_metrics_becomes_one_question_per_line_item(question: str, subs: list[str]) -> None:
