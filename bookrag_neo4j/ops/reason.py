@@ -17,6 +17,7 @@ from ..layout.vectors import TableRows, table_rows
 from ..library.documents import Document
 from ..retrieval.blocks import DocumentBlocks, document_blocks
 from ..retrieval.entity_graph import best_first
+from ..retrieval.glossary import Glossary
 from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, graph_reasoning, node_text, ppr_engine, text_reasoning
 from ..retrieval.skyline import skyline
 from .registry import NoParams, RunContext, model_time, operator
@@ -50,7 +51,7 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
     if p.widen and selections:
         top = ctx.settings.selection_hits
         for doc, held in zip(ctx.documents, blocks, strict=True):
-            keys += held.named(question.text) + (await first_stage(ctx, doc, held, question, top) if top else [])
+            keys += named(ctx, held, question) + (await first_stage(ctx, doc, held, question, top) if top else [])
         keys = list(dict.fromkeys(keys))
     found = [c for b in blocks for c in b.candidates(keys, question.vector)]
     if p.widen and selections and len({(c.doc_key, c.page_start) for c in found}) < ctx.settings.skyline_min:
@@ -149,11 +150,17 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
 async def named_first(ctx: RunContext, question: Question, values: dict[str, float]) -> Scores:
     """The text scores ``values``, 1 added to those of the blocks the question names by number (which thus rank
     first; the trace counts them)."""
-    named = [key for doc in ctx.documents
-             for key in (await document_blocks(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)).named(question.text)
+    found = [key for doc in ctx.documents
+             for key in named(ctx, await document_blocks(ctx.graph, doc, max_chars=MAX_TEXT_CHARS), question)
              if key in values]
-    first = set(named)
-    return Scores(by="text", values={k: v + 1.0 if k in first else v for k, v in values.items()}, named=named)
+    first = set(found)
+    return Scores(by="text", values={k: v + 1.0 if k in first else v for k, v in values.items()}, named=found)
+
+
+def named(ctx: RunContext, held: DocumentBlocks, question: Question) -> list[str]:
+    """The blocks of ``held`` the question names: a figure or table by number, a page, or a statement of the
+    glossary (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`)."""
+    return held.named(question.text, Glossary.load(ctx.settings.glossary).titles(question.text))
 
 
 def by_best_row(table: Candidate, lexical: float, row_lexical: float, row_similarity: float | None,

@@ -100,11 +100,11 @@ class Scores:
     by: str
     values: dict[str, float]
     engine: str | None = None  # Graph_Reasoning's PageRank engine: "gds" or "local"
-    named: list[str] = field(default_factory=list)  # Text_Reasoning: the blocks the question names by number
+    named: list[str] = field(default_factory=list)  # Text_Reasoning: blocks the question names (figure, page, statement)
 
     def summary(self) -> str:
         return (f"{len(self.values)} {self.by} scores" + (f" ({self.engine})" if self.engine else "")
-                + (f", {len(self.named)} named by number first" if self.named else ""))
+                + (f", {len(self.named)} named first" if self.named else ""))
 
 
 @dataclass(frozen=True)

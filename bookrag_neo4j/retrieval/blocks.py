@@ -68,6 +68,7 @@ class DocumentBlocks:
     lengths: np.ndarray
     rows: dict[str, int]  # key -> its row in vectors, lengths and the postings
     printed: dict[str, list[int]] = field(default_factory=dict)  # a printed page label -> the pages it is on
+    tables: dict[str, str] = field(default_factory=dict)  # a table's key -> label | title | section, lower-case
     last_scores: dict[tuple[str, float, float], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     def candidates(self, keys: Sequence[str], vector: Sequence[float]) -> list[Candidate]:
@@ -124,11 +125,12 @@ class DocumentBlocks:
         return [*(self.keys[i] for i in best_first(lexical, top) if lexical[i] > 0),
                 *(k for k, _ in self.nearest(vector, top))]
 
-    def named(self, question: str) -> list[str]:
+    def named(self, question: str, titles: Sequence[str] = ()) -> list[str]:
         """The blocks whose title or text starts with a figure, table, exhibit or equation the question names
         by number ("Fig. 3." for "in figure 3"; :mod:`..tree.references`), then the blocks on a page it names
-        ("on page 1": the page printed "1", else the first physical page; "on the cover": the first): in the
-        question's order, each name's blocks in reading order."""
+        ("on page 1": the page printed "1", else the first physical page; "on the cover": the first), then the
+        tables whose label, title or own section's title holds one of ``titles`` (a statement it names, "balance sheet":
+        :meth:`..glossary.Glossary.titles`): in the question's order, each name's blocks in reading order."""
         keys = [key for ref in mentions(question) for key in self.references.get(ref, [])]
         for page in pages(question):
             if page.place:
@@ -136,6 +138,8 @@ class DocumentBlocks:
             else:
                 numbers = self.printed.get(page.label) or ([int(page.label)] if page.label.isdigit() else [])
             keys += [k for n in numbers for k in self.on_page.get(n, []) if k not in keys]
+        if titles:
+            keys += [k for k, named in self.tables.items() if any(t in named for t in titles) and k not in keys]
         return keys
 
     @cached_property
@@ -225,7 +229,10 @@ def read_blocks(rows: Sequence[dict], printed: Sequence[dict] = ()) -> DocumentB
                           postings={t: (np.array(r, dtype=np.int64), np.array(c, dtype=np.float64))
                                     for t, (r, c) in lists.items()},
                           lengths=np.array(lengths, dtype=np.float64), rows={r["key"]: i for i, r in enumerate(rows)},
-                          printed=_pages_by_label(printed))
+                          printed=_pages_by_label(printed),
+                          tables={r["key"]: " | ".join((nodes[r["key"]].label, r["title"],
+                                                        r["section_path"].rsplit(" > ", 1)[-1])).lower()
+                                  for r in sorted(rows, key=lambda r: r["order"] or 0) if r["kind"] == "table"})
 
 
 def _pages_by_label(printed: Sequence[dict]) -> dict[str, list[int]]:

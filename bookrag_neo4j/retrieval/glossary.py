@@ -7,12 +7,16 @@ total assets, and neither BM25 nor an embedding reads that from "return on asset
     # ["What is Amazon's FY2017 net income?", "What is Amazon's FY2017 total assets?"]
     glossary.sub_questions("What is total debt to total assets for Costco?")
     # ["What is total debt for Costco?", "What is total assets for Costco?"]
+    glossary.titles("Based on the balance sheet, what were accounts payable?")
+    # ["balance sheet", "statement of financial position", ...]: the titles the statement it names goes by
 
 Terms are found case-insensitively as whole words, the longest first, never overlapping. A metric stands for
 its parts; a line item (an entry without parts) for itself as written. Where the question names two items or
 more, each becomes a sub-question: the question with the stretch from the first term to the last replaced
-by the item. The shipped file (``glossary.json``) holds textbook definitions; ``BOOKRAG_GLOSSARY`` names
-another file of its shape, or "" for none.
+by the item. A question may also name a financial statement ("based on the balance sheet"); the tables titled
+as that statement goes by ("Consolidated Balance Sheets", "Statements of Financial Position") are what it asks
+about (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`). The shipped file (``glossary.json``)
+holds textbook definitions; ``BOOKRAG_GLOSSARY`` names another file of its shape, or "" for none.
 """
 
 from __future__ import annotations
@@ -35,15 +39,27 @@ class Entry:
     parts: tuple[str, ...]
 
 
-class Glossary:
-    """Metrics and line items, found in questions."""
+@dataclass(frozen=True)
+class Statement:
+    names: tuple[str, ...]  # what a question calls it
+    titles: tuple[str, ...]  # what a document titles it (lower-case, found within a table's title)
 
-    def __init__(self, entries: list[Entry]) -> None:
+
+def _words(terms: list[str]) -> re.Pattern[str] | None:
+    """One pattern for ``terms`` as whole words, the longest first."""
+    alternatives = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])({alternatives})(?![\w-])", re.IGNORECASE) if terms else None
+
+
+class Glossary:
+    """Metrics, line items and statements, found in questions."""
+
+    def __init__(self, entries: list[Entry], statements: list[Statement] | None = None) -> None:
         self.entries = entries
-        by_term = {term.lower(): entry for entry in entries for term in entry.terms}
-        self._entry = by_term
-        alternatives = "|".join(re.escape(t) for t in sorted(by_term, key=len, reverse=True))
-        self._pattern = re.compile(rf"(?<![\w-])({alternatives})(?![\w-])", re.IGNORECASE) if by_term else None
+        self._entry = {term.lower(): entry for entry in entries for term in entry.terms}
+        self._pattern = _words(list(self._entry))
+        self._statement = {name.lower(): s for s in statements or [] for name in s.names}
+        self._statements = _words(list(self._statement))
 
     @staticmethod
     @cache
@@ -54,10 +70,13 @@ class Glossary:
         path = SHIPPED if name == "shipped" else Path(name)
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
-            return Glossary([Entry(tuple(e["terms"]), tuple(e.get("parts", ()))) for e in raw["entries"]])
+            return Glossary([Entry(tuple(e["terms"]), tuple(e.get("parts", ()))) for e in raw["entries"]],
+                            [Statement(tuple(s["names"]), tuple(t.lower() for t in s["titles"]))
+                             for s in raw.get("statements", [])])
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ConfigurationError(f"BOOKRAG_GLOSSARY={name!r} is not a readable glossary ({exc}); expected "
-                              '{"entries": [{"terms": [...], "parts": [...]}, ...]}') from exc
+                              '{"entries": [{"terms": [...], "parts": [...]}, ...], '
+                              '"statements": [{"names": [...], "titles": [...]}, ...]}') from exc
 
     def items(self, question: str) -> tuple[list[str], tuple[int, int]]:
         """The line items ``question`` asks for (metrics replaced by their parts), each once, in order, and the
@@ -79,3 +98,10 @@ class Glossary:
         if len(items) < 2:
             return []
         return [question[:start] + item + question[end:] for item in items[:MAX_ITEMS]]
+
+    def titles(self, question: str) -> list[str]:
+        """The titles of the statements ``question`` names, each once (none where it names none)."""
+        if self._statements is None:
+            return []
+        found = [t for m in self._statements.finditer(question) for t in self._statement[m.group(1).lower()].titles]
+        return list(dict.fromkeys(found))

@@ -57,7 +57,7 @@ def test_a_figure_or_table_named_by_number_comes_first(settings, survey) -> None
         evidence = rag.retrieve(question, doc=survey)
         first = evidence.nodes[0]
         assert (first.kind, first.page_start) == (kind, page) and first.text_score > 1, question
-        assert any(t.operator == "Text_Reasoning" and "1 named by number first" in t.output for t in evidence.trace)
+        assert any(t.operator == "Text_Reasoning" and "1 named first" in t.output for t in evidence.trace)
     # Fetch takes a named block outside the selection, also with the selection alone (no first-stage hits)
     question = "In figure 3, how many distinct icons are used?"
     plan = Plan(question=question, steps=[

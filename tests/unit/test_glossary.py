@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from bookrag_neo4j.config import Settings
 from bookrag_neo4j.errors import ConfigurationError
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
 from bookrag_neo4j.ops.evidence import MergeParams, merge
-from bookrag_neo4j.ops.values import EvidenceSet
+from bookrag_neo4j.ops.reason import named
+from bookrag_neo4j.ops.values import EvidenceSet, Question
+from bookrag_neo4j.retrieval.blocks import read_blocks
 from bookrag_neo4j.retrieval.evidence import EvidenceNode
 from bookrag_neo4j.retrieval.glossary import MAX_ITEMS, Glossary
 from bookrag_neo4j.retrieval.planner import Planner, understand
@@ -46,11 +50,20 @@ def test_items_come_once_in_order_and_at_most_four() -> None:
     assert len(SHIPPED.sub_questions("Compare the cash conversion cycle and ROE.")) == MAX_ITEMS
 
 
+def test_a_statement_named_gives_the_titles_it_goes_by() -> None:
+    assert SHIPPED.titles("Basing your judgments off of the balance sheet, what were accounts payable?")[:2] == [
+        "balance sheet", "statement of financial position"]
+    assert "statements of operations" in SHIPPED.titles("Using the statement of income, what was net income?")
+    assert "statements of cash flows" in SHIPPED.titles("Within the cash flow statement, what was capex?")
+    assert SHIPPED.titles("What is the sheet metal's balance?") == []
+
+
 def test_another_glossary_or_none(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     path.write_text(json.dumps({"entries": [{"terms": ["MTBF"], "parts": ["operating time", "failures"]}]}))
     assert Glossary.load(str(path)).sub_questions("What is the pump's MTBF?") == [
         "What is the pump's operating time?", "What is the pump's failures?"]
+    assert Glossary.load(str(path)).titles("Based on the balance sheet?") == []  # no statements in that file
     assert Glossary.load("").sub_questions("What is ROA?") == []
     (tmp_path / "bad.json").write_text("{}")
     with pytest.raises(ConfigurationError, match="BOOKRAG_GLOSSARY"):
@@ -82,3 +95,14 @@ async def test_merge_takes_each_sub_questions_evidence_in_turn() -> None:
     merged = await merge(None, MergeParams(questions=["q", "a", "b"]), parts)  # type: ignore[arg-type]
     assert [n.key for n in merged.nodes] == ["1", "2", "5", "4", "3"]  # each node once, at its best turn
     assert [g.keys for g in merged.groups] == [["1", "2", "3"], ["2", "4"], ["5"]]
+
+
+def test_the_reasoners_name_the_statement_of_the_settings_glossary() -> None:
+    rows = [{"key": "k1", "doc_key": "d", "order": 1, "kind": "text", "section_path": "Item 8", "title": "",
+             "text": "CONSOLIDATED BALANCE SHEETS", "page_start": 1, "page_end": 1, "embedding": None},
+            {"key": "k2", "doc_key": "d", "order": 2, "kind": "table", "section_path": "Item 8", "title": "",
+             "text": "| Total assets | 1,000 |", "page_start": 1, "page_end": 1, "embedding": None}]
+    question = Question(text="Based on the balance sheet, what were total assets?", vector=[])
+    shipped = SimpleNamespace(settings=Settings(glossary="shipped"))
+    assert named(shipped, read_blocks(rows), question) == ["k2"]  # type: ignore[arg-type]
+    assert named(SimpleNamespace(settings=Settings(glossary="")), read_blocks(rows), question) == []  # type: ignore[arg-type]

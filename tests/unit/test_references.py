@@ -83,6 +83,21 @@ def test_a_document_finds_the_blocks_a_question_names() -> None:
     assert blocks.named("Who is on the cover?") == ["k1"] and blocks.named("What is on the last page?") == ["k4"]
 
 
+def test_a_document_finds_the_tables_titled_as_the_statement_a_question_names() -> None:
+    def row(order: int, text: str, kind: str, section: str = "Item 8") -> dict:
+        return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": section,
+                "title": "", "text": text, "page_start": order, "page_end": order, "embedding": None}
+
+    blocks = read_blocks([row(1, "CONSOLIDATED BALANCE SHEETS (In millions)", "text"),
+                          row(2, "| Total assets | 1,000 |", "table"),
+                          row(3, "| Net income | 50 |", "table", "Item 8 > Consolidated Statements of Operations"),
+                          row(4, "Our balance sheet is strong.", "text", "Item 7")])
+    question = "Based on the balance sheet, what were total assets?"
+    assert blocks.named(question, ["balance sheet"]) == ["k2"]  # the table its label names; not the text
+    assert blocks.named(question, ["statements of operations"]) == ["k3"]  # its own section's title
+    assert blocks.named(question) == []
+
+
 @pytest.mark.parametrize(("question", "named"), [
     ("How many cats are in the images on page 1?", ["1"]),
     ("How many figures are provided in Pages 51-53?", ["51", "52", "53"]),
