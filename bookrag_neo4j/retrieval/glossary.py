@@ -13,9 +13,10 @@ total assets, and neither BM25 nor an embedding reads that from "return on asset
 Terms are found case-insensitively as whole words, the longest first, never overlapping. A metric stands for
 its parts; a line item (an entry without parts) for itself as written. Where the question names two items or
 more, each becomes a sub-question: the question with the stretch from the first term to the last replaced
-by the item. A question may also name a financial statement ("based on the balance sheet"); the tables titled
-as that statement goes by ("Consolidated Balance Sheets", "Statements of Financial Position") are what it asks
-about (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`). The shipped file (``glossary.json``)
+by the item. A question may also name a financial statement ("based on the balance sheet"), or a line item
+reported on one (net income on the income statement); the tables titled as that statement goes by
+("Consolidated Balance Sheets", "Statements of Financial Position") are what it asks about
+(:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`). The shipped file (``glossary.json``)
 holds textbook definitions; ``BOOKRAG_GLOSSARY`` names another file of its shape, or "" for none.
 """
 
@@ -37,6 +38,7 @@ MAX_ITEMS = 4  # sub-questions at most (each is a retrieval of its own)
 class Entry:
     terms: tuple[str, ...]
     parts: tuple[str, ...]
+    statement: str = ""  # a line item: the statement it is reported on (one of a statement's names)
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,8 @@ class Glossary:
         path = SHIPPED if name == "shipped" else Path(name)
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
-            return Glossary([Entry(tuple(e["terms"]), tuple(e.get("parts", ()))) for e in raw["entries"]],
+            return Glossary([Entry(tuple(e["terms"]), tuple(e.get("parts", ())), e.get("statement", ""))
+                             for e in raw["entries"]],
                             [Statement(tuple(s["names"]), tuple(t.lower() for t in s["titles"]))
                              for s in raw.get("statements", [])])
         except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -100,8 +103,12 @@ class Glossary:
         return [question[:start] + item + question[end:] for item in items[:MAX_ITEMS]]
 
     def titles(self, question: str) -> list[str]:
-        """The titles of the statements ``question`` names, each once (none where it names none)."""
+        """The titles of the statements ``question`` names ("based on the balance sheet"), then of those that
+        report a line item it asks for ("return on assets": net income, the income statement; total assets, the
+        balance sheet), each once; none where it names neither."""
         if self._statements is None:
             return []
-        found = [t for m in self._statements.finditer(question) for t in self._statement[m.group(1).lower()].titles]
-        return list(dict.fromkeys(found))
+        named = [self._statement[m.group(1).lower()] for m in self._statements.finditer(question)]
+        named += [self._statement[entry.statement] for item in self.items(question)[0]
+                  if (entry := self._entry.get(item.lower())) and entry.statement in self._statement]
+        return list(dict.fromkeys(t for statement in named for t in statement.titles))

@@ -56,6 +56,11 @@ def test_a_statement_named_gives_the_titles_it_goes_by() -> None:
     assert "statements of operations" in SHIPPED.titles("Using the statement of income, what was net income?")
     assert "statements of cash flows" in SHIPPED.titles("Within the cash flow statement, what was capex?")
     assert SHIPPED.titles("What is the sheet metal's balance?") == []
+    # a line item names the statement that reports it; a metric, those of its parts
+    roa = SHIPPED.titles("What is Amazon's FY2017 return on assets?")
+    assert "statements of operations" in roa and "balance sheet" in roa and "statements of cash flows" not in roa
+    assert SHIPPED.titles("What were capital expenditures in 2021?") == [
+        "statement of cash flows", "statements of cash flows", "cash flow statement"]
 
 
 def test_another_glossary_or_none(tmp_path: Path) -> None:
