@@ -154,3 +154,13 @@ def test_the_readme_example_operator_and_method(settings, survey, agreement_meth
     steps = {t.step: t for t in evidence.trace}
     assert steps["both"].inputs[0].startswith("lexical: ") and steps["rerank"].output.endswith("kept")
     assert "Reduce" not in {t.operator for t in evidence.trace}
+
+
+def test_a_page_the_question_names_comes_first(settings, survey) -> None:
+    # the survey prints its page numbers as the PDF counts them; "the first page" is the PDF's first
+    rag = BookRAG(settings, use_llm=False)
+    for question, page in (("What does the figure on page 7 show?", 7),
+                           ("Which institutions are named on the first page?", 1)):
+        evidence = rag.retrieve(question, doc=survey)
+        assert evidence.nodes[0].page_start == page and evidence.nodes[0].text_score > 1, question
+        assert any(t.operator == "Text_Reasoning" and " named first" in t.output for t in evidence.trace)
