@@ -1,6 +1,8 @@
-"""A glossary of financial metrics, to decompose a question without an LLM (the planner's Decompose, paper
-§5.1): "What is Amazon's FY2017 return on assets?" asks for two line items of two statements, net income and
-total assets, and neither BM25 nor an embedding reads that from "return on assets".
+"""A glossary of financial metrics, line items and statements: it decomposes a question without an LLM (the
+planner's Decompose, paper §5.1), and names the statement tables a question asks about, with or without one.
+"What is Amazon's FY2017 return on assets?" asks for two line items of two statements, net income (the income
+statement) and total assets (the balance sheet); neither BM25 nor an embedding reads that from "return on
+assets".
 
     glossary = Glossary.load("shipped")
     glossary.sub_questions("What is Amazon's FY2017 return on assets?")
