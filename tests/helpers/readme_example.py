@@ -23,7 +23,7 @@ async def intersect(ctx: RunContext, p: BothParams, rankings: list[Ranking]) -> 
     return Ranking(keys=[k for k in rankings[0].keys if k in common][:p.top] if rankings else [])
 
 
-async def agreement(question, llm, category) -> Plan:
+async def agreement(question, planner, category) -> Plan:
     steps = [
         PlanStep(id="embed", operator="Embed", params={"question": question}),
         PlanStep(id="lexical", operator="Lexical_Search", params={"question": question, "top": 50}),
