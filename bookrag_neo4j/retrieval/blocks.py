@@ -37,9 +37,10 @@ import logging
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeVar
 
 import numpy as np
 
@@ -52,6 +53,9 @@ from .entity_graph import best_first
 from .reasoners import Candidate, node_text
 
 log = logging.getLogger(__name__)
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -137,30 +141,22 @@ class DocumentBlocks:
                 numbers = [max(self.on_page, default=0) if page.place < 0 else page.place]
             else:
                 numbers = self.printed.get(page.label) or ([int(page.label)] if page.label.isdigit() else [])
-            keys += [k for n in numbers for k in self.on_page.get(n, []) if k not in keys]
+            keys += [k for n in numbers for k in self.on_page.get(n, [])]
         if titles:
-            keys += [k for k, named in self.tables.items() if any(t in named for t in titles) and k not in keys]
-        return keys
+            keys += [k for k, named in self.tables.items() if any(t in named for t in titles)]
+        return list(dict.fromkeys(keys))
 
     @cached_property
     def on_page(self) -> dict[int, list[str]]:
         """The blocks by each page they are on, in reading order."""
-        found: dict[int, list[str]] = {}
-        for key in self.keys:
-            node = self.nodes[key]
-            for n in range(node.page_start, max(node.page_start, node.page_end) + 1):
-                found.setdefault(n, []).append(key)
-        return found
+        return _grouped((n, key) for key in self.keys for n in range(
+            self.nodes[key].page_start, max(self.nodes[key].page_start, self.nodes[key].page_end) + 1))
 
     @cached_property
     def references(self) -> dict[Reference, list[str]]:
         """The blocks by the numbered reference their title or text starts with (:func:`..tree.references.reference_of`)."""
-        found: dict[Reference, list[str]] = {}
-        for key in self.keys:
-            node = self.nodes[key]
-            if (ref := reference_of(node.title) or reference_of(node.text)) is not None:
-                found.setdefault(ref, []).append(key)
-        return found
+        return _grouped((ref, key) for key in self.keys
+                        if (ref := reference_of(self.nodes[key].title) or reference_of(self.nodes[key].text)))
 
     @cached_property
     def embedded(self) -> np.ndarray:
@@ -229,16 +225,17 @@ def read_blocks(rows: Sequence[dict], printed: Sequence[dict] = ()) -> DocumentB
                           postings={t: (np.array(r, dtype=np.int64), np.array(c, dtype=np.float64))
                                     for t, (r, c) in lists.items()},
                           lengths=np.array(lengths, dtype=np.float64), rows={r["key"]: i for i, r in enumerate(rows)},
-                          printed=_pages_by_label(printed),
+                          printed=_grouped((row["label"], row["number"]) for row in printed),
                           tables={r["key"]: " | ".join((nodes[r["key"]].label, r["title"],
                                                         r["section_path"].rsplit(" > ", 1)[-1])).lower()
                                   for r in sorted(rows, key=lambda r: r["order"] or 0) if r["kind"] == "table"})
 
 
-def _pages_by_label(printed: Sequence[dict]) -> dict[str, list[int]]:
-    found: dict[str, list[int]] = {}
-    for row in printed:
-        found.setdefault(row["label"], []).append(row["number"])
+def _grouped(pairs: Iterable[tuple[K, V]]) -> dict[K, list[V]]:
+    """The values of ``pairs`` by key, each key's in the order given."""
+    found: dict[K, list[V]] = {}
+    for key, value in pairs:
+        found.setdefault(key, []).append(value)
     return found
 
 

@@ -36,6 +36,7 @@ from ..errors import ModelError
 from ..kg.offline_extract import parse
 from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
+from ..tree.references import pages
 from .glossary import Glossary
 from .replies import Decomposition, GlobalFilter, GlobalPlan, QueryCategory, QueryClassification, SubQuestion
 
@@ -50,7 +51,6 @@ _TARGET = re.compile(r"\b(?:how many|number of|count(?: of)?|list(?: of)?|enumer
                      re.IGNORECASE)
 _COMPARE = re.compile(r"\b(compare[ds]?|comparison|difference between|differ|both|versus|vs\.?|than|"
                       r"(?:larger|greater|higher|lower|smaller|more|less|bigger)\b.*\bor\b)", re.IGNORECASE)
-_PAGES = re.compile(r"\bpages?\s+(\d+)(?:\s*(?:-|–|to|and|through)\s*(\d+))?", re.IGNORECASE)
 _SECTION = re.compile(r"\b(?:section|chapter|part|appendix)\s+(?:titled\s+|named\s+|called\s+)?[\"“'‘]?"
                       r"([A-Z0-9][^\"”'’?,.]{0,80})", re.IGNORECASE)
 _KINDS = {"table": "table", "figure": "image", "image": "image", "picture": "image", "chart": "image",
@@ -79,8 +79,8 @@ def heuristic_category(question: str) -> QueryCategory:
 def heuristic_global_plan(question: str) -> GlobalPlan:
     """Filters and operation from the question's words (no LLM)."""
     filters: list[GlobalFilter] = []
-    if m := _PAGES.search(question):
-        filters.append(GlobalFilter(filter_type="page", filter_value=f"{m.group(1)}-{m.group(2) or m.group(1)}"))
+    if numbers := [int(page.label) for page in pages(question) if page.label.isdigit()]:  # "pages 3 and 10": 3-10
+        filters.append(GlobalFilter(filter_type="page", filter_value=f"{min(numbers)}-{max(numbers)}"))
     if m := _SECTION.search(question):
         value = m.group(1).strip()
         label = re.match(r"([A-Z]|[0-9]+(?:\.[0-9]+)*)(?:\s|$)", value)  # "Appendix C", "Section 3 have" -> C, 3

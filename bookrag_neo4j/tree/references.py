@@ -16,8 +16,9 @@ a term like any other, and a caption says what the figure shows, not what a ques
 A family stands for the words used alike: figure, fig, chart, diagram, graph, plot (``figure``); table, tab;
 exhibit; equation, eq. Numbers are compared as written ("4.1", "3b"), Roman numerals case-insensitively; in
 running text a Roman numeral must be upper-case ("table I", not "table i"), and a range ("figures 1-4",
-"1 to 4") names every number in it, at most 20. Pages are named alike ("page 5", "pages 51-53", "p. 12",
-"pp. 3-4", "page ix"; a Roman numeral after "page" in either case), as the printed label the question reads;
+"1 to 4", "3 through 5") names every number in it, at most 20 (a longer one its two ends). Pages are named
+alike ("page 5", "pages 51-53", "p. 12", "pp. 3-4", "page ix"; a Roman numeral after "page" in either case),
+as the printed label the question reads (the planner's page filter reads the same numbers, first to last);
 "the cover", "front cover", "cover page", "title page", "first page" name the PDF's first page, "back cover",
 "last page" its last.
 """
@@ -36,13 +37,13 @@ _END = r"(?=$|[\s:,;)–—-]|\.(?!\d))"  # what may follow the number a name en
 _MENTION = re.compile(r"\b" + _WORD + r"\.?\s*(" + _ID + r"(?:\s*(?:-|–|to|and|,|&)\s*" + _ID + r")*)\b",
                       re.IGNORECASE)
 _PAGE_ID = r"(?:\d{1,5}|[ivxlc]{1,7})"
-_PAGE = re.compile(r"\b(?:pages?\b|pp?\.)\s*(" + _PAGE_ID + r"(?:\s*(?:-|–|to|and|,|&)\s*" + _PAGE_ID + r")*)\b",
+_PAGE = re.compile(r"\b(?:pages?\b|pp?\.)\s*(" + _PAGE_ID + r"(?:\s*(?:-|–|to|through|and|,|&)\s*" + _PAGE_ID + r")*)\b",
                    re.IGNORECASE)
 _FIRST = re.compile(r"\b(?:the (?:front )?cover|front cover|cover page|(?:title|first|front) page)\b", re.IGNORECASE)
 _LAST = re.compile(r"\b(?:back cover|(?:last|final|back) page)\b", re.IGNORECASE)
 _NAME = re.compile(r"^\s*" + _WORD + r"\.?\s*(" + _ID + r")" + _END, re.IGNORECASE)
 _SPLIT = re.compile(r"\s*(?:,|&|and)\s*", re.IGNORECASE)
-_RANGE = re.compile(r"^(\d+)\s*(?:-|–|to)\s*(\d+)$", re.IGNORECASE)
+_RANGE = re.compile(r"^(\d+)\s*(?:-|–|to|through)\s*(\d+)$", re.IGNORECASE)
 MAX_RANGE = 20
 
 
@@ -69,8 +70,9 @@ def _numbers(listed: str, *, roman: bool) -> list[str]:
     """The numbers of "3", "1-4", "2 and 3", "II, III" (a Roman numeral upper-case unless ``roman``)."""
     found: list[str] = []
     for part in _SPLIT.split(listed):
-        if (span := _RANGE.match(part.strip())) and 0 <= int(span[2]) - int(span[1]) < MAX_RANGE:
-            found += [str(n) for n in range(int(span[1]), int(span[2]) + 1)]
+        if span := _RANGE.match(part.strip()):  # a longer range than 20 names its two ends
+            first, last = int(span[1]), int(span[2])
+            found += [str(n) for n in (range(first, last + 1) if 0 <= last - first < MAX_RANGE else (first, last))]
         elif part and (part[0].isdigit() or roman or part.isupper()):
             found.append(part.lower())
     return found

@@ -20,6 +20,7 @@ from bookrag_neo4j.tree.references import Page, Reference, caption_pattern, ment
     ("Among figure 1-4, how many show a gash?", {("figure", str(n)) for n in range(1, 5)}),
     ("What does Exhibit 4.1 say?", {("exhibit", "4.1")}),
     ("Which chart 2 bar is longest?", {("figure", "2")}),
+    ("What do figures 1-40 plot?", {("figure", "1"), ("figure", "40")}),  # a range over 20 names its ends
     ("How many tables are in the report?", set()),  # no number
     ("Is table i a typo?", set()),  # a lower-case "i" is a word, not a Roman numeral
     ("What is in the subtable 3?", set()),  # not the word "table"

@@ -70,6 +70,10 @@ def test_heuristic_planner() -> None:
     spec = heuristic_global_plan("How many figures are between page 3 and 10?")
     assert spec.operation == "COUNT"
     assert [(f.filter_type, f.filter_value) for f in spec.filters] == [("page", "3-10"), ("image", None)]
+    for question, pages in (("List the tables on pages 3 through 5.", "3-5"), ("How many charts on page 7?", "7-7"),
+                            ("How many figures are on pages 2, 5 and 9?", "2-9"),  # first to last
+                            ("How many figures are on pages 1-100?", "1-100")):  # a range over 20: its ends
+        assert heuristic_global_plan(question).filters[0].filter_value == pages, question
     spec = heuristic_global_plan('Summarize the section "Related Work".')
     assert spec.operation == "SUMMARIZE" and spec.filters[0].filter_value == "Related Work"
     # global needs the aggregate to target a structural noun; a noun elsewhere leaves the question single-hop
