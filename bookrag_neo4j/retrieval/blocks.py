@@ -72,7 +72,7 @@ class DocumentBlocks:
     lengths: np.ndarray
     rows: dict[str, int]  # key -> its row in vectors, lengths and the postings
     printed: dict[str, list[int]] = field(default_factory=dict)  # a printed page label -> the pages it is on
-    tables: dict[str, str] = field(default_factory=dict)  # a table's key -> label | title | section, lower-case
+    tables: dict[str, str] = field(default_factory=dict)  # a table's key -> label|title|section, :func:`squeezed`
     last_scores: dict[tuple[str, float, float], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     def candidates(self, keys: Sequence[str], vector: Sequence[float]) -> list[Candidate]:
@@ -143,7 +143,8 @@ class DocumentBlocks:
                 numbers = self.printed.get(page.label) or ([int(page.label)] if page.label.isdigit() else [])
             keys += [k for n in numbers for k in self.on_page.get(n, [])]
         if titles:
-            keys += [k for k, named in self.tables.items() if any(t in named for t in titles)]
+            wanted = [squeezed(t) for t in titles]
+            keys += [k for k, named in self.tables.items() if any(t in named for t in wanted)]
         return list(dict.fromkeys(keys))
 
     @cached_property
@@ -167,19 +168,20 @@ class DocumentBlocks:
 LABEL_MAX_WORDS, LABEL_MAX_CHARS = 12, 100
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _AMOUNT = re.compile(r"\d[,.]\d{3}|\d\s*%|\$")
+_NUMBER = re.compile(r"[\d\W_]*\d[\d\W_]*")  # a token of digits and punctuation, without a letter
 
 
 def is_label(text: str) -> bool:
     """A short line that names what follows rather than says something: at most 12 words and 100 characters,
-    starting with a capital, one word of three letters or more, at most one token with digits and no amount
-    (not a table row's figures), no address, and no sentence or lead-in punctuation at its end."""
+    starting with a capital, one word of three letters or more, at most one number ("3M" and "FY2018"
+    are words) and no amount (not a table row's figures), no address, and no sentence or lead-in punctuation at its end."""
     line = " ".join(text.split())
     if not 0 < len(line) <= LABEL_MAX_CHARS or len(line.split()) > LABEL_MAX_WORDS or line[-1] in ".,;:":
         return False
     first = next((c for c in line if c.isalpha()), "")
     return (first.isupper() and line[0] not in "$—–-(" and _WORD.search(line) is not None
             and _AMOUNT.search(line) is None and "://" not in line and "www." not in line
-            and sum(any(c.isdigit() for c in t) for t in line.split()) <= 1)
+            and sum(_NUMBER.fullmatch(t) is not None for t in line.split()) <= 1)
 
 
 def labels(rows: Sequence[dict]) -> dict[str, str]:
@@ -226,9 +228,15 @@ def read_blocks(rows: Sequence[dict], printed: Sequence[dict] = ()) -> DocumentB
                                     for t, (r, c) in lists.items()},
                           lengths=np.array(lengths, dtype=np.float64), rows={r["key"]: i for i, r in enumerate(rows)},
                           printed=_grouped((row["label"], row["number"]) for row in printed),
-                          tables={r["key"]: " | ".join((nodes[r["key"]].label, r["title"],
-                                                        r["section_path"].rsplit(" > ", 1)[-1])).lower()
+                          tables={r["key"]: squeezed("|".join((nodes[r["key"]].label, r["title"],
+                                                                r["section_path"].rsplit(" > ", 1)[-1])))
                                   for r in sorted(rows, key=lambda r: r["order"] or 0) if r["kind"] == "table"})
+
+
+def squeezed(text: str) -> str:
+    """``text`` lower-cased without whitespace, as titles are compared: a PDF's letter-spaced heading comes out
+    of text extraction with spaces inside words ("Consolidated Balance Shee t")."""
+    return "".join(text.lower().split())
 
 
 def _grouped(pairs: Iterable[tuple[K, V]]) -> dict[K, list[V]]:

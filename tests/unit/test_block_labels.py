@@ -11,7 +11,8 @@ from bookrag_neo4j.retrieval.reasoners import node_text
 
 
 @pytest.mark.parametrize("line", ["Net sales", "SUMMARY OF RAG METHODS", "NOTE 10. Income Taxes",
-                                  "Fiscal 2018 Highlights", "How do I reset the headset?", "Sales (millions)"])
+                                  "Fiscal 2018 Highlights", "How do I reset the headset?", "Sales (millions)",
+                                  "3M Company and Subsidiaries Consolidated Balance Sheet At December 31"])
 def test_short_naming_lines_are_labels(line: str) -> None:
     assert is_label(line)
 
@@ -23,6 +24,7 @@ def test_short_naming_lines_are_labels(line: str) -> None:
     "1,210 15.1 272 Corporate and Unallocated",   # a table row's figures
     "47.2 % Percent of sales",
     "$ 6,235 Sales change analysis",
+    "Revenue 2018 2017",                           # a table's column heads (two numbers)
     "See https://example.com/docs",               # an address
     "L",                                           # a drop capital
     "A very long line that goes on and on well past the twelve words a label may have at most",

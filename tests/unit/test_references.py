@@ -99,6 +99,18 @@ def test_a_document_finds_the_tables_titled_as_the_statement_a_question_names() 
     assert blocks.named(question) == []
 
 
+def test_a_letter_spaced_title_names_its_table() -> None:
+    """Text extraction splits a letter-spaced heading inside words ("Balance Shee t"): titles compare without
+    whitespace."""
+    blocks = read_blocks([
+        {"key": "k1", "doc_key": "d", "order": 1, "kind": "text", "section_path": "Item 8", "title": "",
+         "text": "3M Company and Subsidiaries Consolidated Balance Shee t At December 31", "page_start": 58,
+         "page_end": 58, "embedding": None},
+        {"key": "k2", "doc_key": "d", "order": 2, "kind": "table", "section_path": "Item 8", "title": "",
+         "text": "| Total assets | 1,000 |", "page_start": 58, "page_end": 58, "embedding": None}])
+    assert blocks.named("What were total assets, based on the balance sheet?", ["balance sheet"]) == ["k2"]
+
+
 @pytest.mark.parametrize(("question", "named"), [
     ("How many cats are in the images on page 1?", ["1"]),
     ("How many figures are provided in Pages 51-53?", ["51", "52", "53"]),
