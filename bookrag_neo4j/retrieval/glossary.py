@@ -49,9 +49,20 @@ class Statement:
     titles: tuple[str, ...]  # what a document titles it (lower-case, found within a table's title)
 
 
+_JOINT = re.compile(r"[\s-]+")
+
+
+def joined(term: str) -> str:
+    """A term as the glossary looks it up: lower-case, without its spaces and hyphens ("cash flow", "cash-flow"
+    and "cashflow" are one term)."""
+    return _JOINT.sub("", term.lower())
+
+
 def _words(terms: list[str]) -> re.Pattern[str] | None:
-    """One pattern for ``terms`` as whole words, the longest first."""
-    alternatives = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    """One pattern for ``terms`` as whole words, the longest first; where a term has a space or a hyphen, the
+    question may have either or neither ("long-term debt", "long term debt", "longterm debt")."""
+    alternatives = "|".join(r"[\s-]?".join(re.escape(w) for w in _JOINT.split(t))
+                            for t in sorted(terms, key=len, reverse=True))
     return re.compile(rf"(?<![\w-])({alternatives})(?![\w-])", re.IGNORECASE) if terms else None
 
 
@@ -60,10 +71,10 @@ class Glossary:
 
     def __init__(self, entries: list[Entry], statements: list[Statement] | None = None) -> None:
         self.entries = entries
-        self._entry = {term.lower(): entry for entry in entries for term in entry.terms}
-        self._pattern = _words(list(self._entry))
-        self._statement = {name.lower(): s for s in statements or [] for name in s.names}
-        self._statements = _words(list(self._statement))
+        self._entry = {joined(term): entry for entry in entries for term in entry.terms}
+        self._pattern = _words([term for entry in entries for term in entry.terms])
+        self._statement = {joined(name): s for s in statements or [] for name in s.names}
+        self._statements = _words([name for s in statements or [] for name in s.names])
 
     @staticmethod
     @cache
@@ -91,7 +102,7 @@ class Glossary:
         found = list(self._pattern.finditer(question))
         items: list[str] = []
         for match in found:
-            entry = self._entry[match.group(1).lower()]
+            entry = self._entry[joined(match.group(1))]
             for item in entry.parts or (match.group(1),):
                 if item.lower() not in (i.lower() for i in items):
                     items.append(item)
@@ -110,7 +121,7 @@ class Glossary:
         balance sheet), each once; none where it names neither."""
         if self._statements is None:
             return []
-        named = [self._statement[m.group(1).lower()] for m in self._statements.finditer(question)]
-        named += [self._statement[entry.statement] for item in self.items(question)[0]
-                  if (entry := self._entry.get(item.lower())) and entry.statement in self._statement]
+        named = [self._statement[joined(m.group(1))] for m in self._statements.finditer(question)]
+        named += [self._statement[joined(entry.statement)] for item in self.items(question)[0]
+                  if (entry := self._entry.get(joined(item))) and joined(entry.statement) in self._statement]
         return list(dict.fromkeys(t for statement in named for t in statement.titles))

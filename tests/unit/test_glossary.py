@@ -50,6 +50,15 @@ def test_items_come_once_in_order_and_at_most_four() -> None:
     assert len(SHIPPED.sub_questions("Compare the cash conversion cycle and ROE.")) == MAX_ITEMS
 
 
+def test_a_term_s_spaces_and_hyphens_may_be_either_or_neither() -> None:
+    fcf = ["net cash provided by operating activities", "capital expenditures"]
+    for question in ("What was free cash flow?", "What was free cashflow?", "What was free-cash-flow?"):
+        assert SHIPPED.items(question)[0] == fcf
+    assert SHIPPED.items("What was longterm debt?")[0] == ["longterm debt"]  # a line item: the question's words
+    assert "statements of cash flows" in SHIPPED.titles("Using the cashflow statement, what was capex?")
+    assert SHIPPED.items("What was cash flowing in?")[0] == []  # still whole words
+
+
 def test_a_statement_named_gives_the_titles_it_goes_by() -> None:
     assert SHIPPED.titles("Basing your judgments off of the balance sheet, what were accounts payable?")[:2] == [
         "balance sheet", "statement of financial position"]
