@@ -149,12 +149,15 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
 
 async def named_first(ctx: RunContext, question: Question, values: dict[str, float]) -> Scores:
     """The text scores ``values``, 1 added to those of the blocks the question names by number (which thus rank
-    first; the trace counts them)."""
-    found = [key for doc in ctx.documents
-             for key in named(ctx, await document_blocks(ctx.graph, doc, max_chars=MAX_TEXT_CHARS), question)
-             if key in values]
+    first; the trace counts them); the best of each name's blocks by text score leads (the Skyline keeps it)."""
+    titles = Glossary.load(ctx.settings.glossary).titles(question.text)
+    groups = [[key for key in group if key in values] for doc in ctx.documents for group in
+              (await document_blocks(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)).named_groups(question.text, titles)]
+    found = list(dict.fromkeys(key for group in groups for key in group))
+    leads = list(dict.fromkeys(max(group, key=lambda key: values[key]) for group in groups if group))
     first = set(found)
-    return Scores(by="text", values={k: v + 1.0 if k in first else v for k, v in values.items()}, named=found)
+    return Scores(by="text", values={k: v + 1.0 if k in first else v for k, v in values.items()}, named=found,
+                  leads=leads)
 
 
 def named(ctx: RunContext, held: DocumentBlocks, question: Question) -> list[str]:
@@ -218,12 +221,13 @@ def _ranking(units: list[list[str]], **scores: dict[str, float]) -> Ranking:
 
 @operator("Skyline_Ranker", family="rank")
 async def skyline_ranker(ctx: RunContext, p: NoParams, candidates: Candidates, scores: list[Scores]) -> Ranking:
-    """The candidates no other beats on both graph and text score (the Pareto front), backfilled by fused rank
-    to the minimum, capped; nodes on a kept unit's pages are merged into it."""
+    """The candidates no other beats on both graph and text score (the Pareto front) and the best block of each
+    name the question gives (a figure, a page, a statement), backfilled by fused rank to the minimum, capped;
+    nodes on a kept unit's pages are merged into it."""
     graph, text = _by(scores, "graph"), _by(scores, "text")
     units = skyline([(k, graph.get(k, 0.0), text.get(k, 0.0)) for k in candidates.keys],
                     minimum=ctx.settings.skyline_min, maximum=ctx.settings.skyline_max, pages=_pages(candidates),
-                    content=_content(candidates))
+                    content=_content(candidates), leads=next((s.leads for s in scores if s.by == "text"), ()))
     return _ranking(units, graph=graph, text=text)
 
 

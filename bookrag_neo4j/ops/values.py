@@ -101,6 +101,7 @@ class Scores:
     values: dict[str, float]
     engine: str | None = None  # Graph_Reasoning's PageRank engine: "gds" or "local"
     named: list[str] = field(default_factory=list)  # Text_Reasoning: blocks the question names (figure, page, statement)
+    leads: list[str] = field(default_factory=list)  # and the best of each name's blocks (they join the Skyline)
 
     def summary(self) -> str:
         return (f"{len(self.values)} {self.by} scores" + (f" ({self.engine})" if self.engine else "")

@@ -135,17 +135,20 @@ class DocumentBlocks:
         ("on page 1": the page printed "1", else the first physical page; "on the cover": the first), then the
         tables whose label, title or own section's title holds one of ``titles`` (a statement it names, "balance sheet":
         :meth:`..glossary.Glossary.titles`): in the question's order, each name's blocks in reading order."""
-        keys = [key for ref in mentions(question) for key in self.references.get(ref, [])]
+        return list(dict.fromkeys(key for group in self.named_groups(question, titles) for key in group))
+
+    def named_groups(self, question: str, titles: Sequence[str] = ()) -> list[list[str]]:
+        """The blocks of :meth:`named`, by the name that found them (a figure, a page, a title), those found."""
+        groups = [self.references.get(ref, []) for ref in mentions(question)]
         for page in pages(question):
             if page.place:
                 numbers = [max(self.on_page, default=0) if page.place < 0 else page.place]
             else:
                 numbers = self.printed.get(page.label) or ([int(page.label)] if page.label.isdigit() else [])
-            keys += [k for n in numbers for k in self.on_page.get(n, [])]
-        if titles:
-            wanted = [squeezed(t) for t in titles]
-            keys += [k for k, named in self.tables.items() if any(t in named for t in wanted)]
-        return list(dict.fromkeys(keys))
+            groups.append([k for n in numbers for k in self.on_page.get(n, [])])
+        for title in map(squeezed, titles):
+            groups.append([k for k, named in self.tables.items() if title in named])
+        return [group for group in groups if group]
 
     @cached_property
     def on_page(self) -> dict[int, list[str]]:

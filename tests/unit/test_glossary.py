@@ -120,3 +120,34 @@ def test_the_reasoners_name_the_statement_of_the_settings_glossary() -> None:
     shipped = SimpleNamespace(settings=Settings(glossary="shipped"))
     assert named(shipped, read_blocks(rows), question) == ["k2"]  # type: ignore[arg-type]
     assert named(SimpleNamespace(settings=Settings(glossary="")), read_blocks(rows), question) == []  # type: ignore[arg-type]
+
+
+async def test_the_best_table_of_each_statement_named_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two statements named: each one's best table leads (joins the Skyline), though the cash flow statement's
+    beats the income statement's on both scores."""
+    from bookrag_neo4j.ops import reason
+    from bookrag_neo4j.ops.values import Candidates
+    from bookrag_neo4j.retrieval.reasoners import Candidate
+
+    def row(order: int, text: str, kind: str) -> dict:
+        return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": "Item 8",
+                "title": "", "text": text, "page_start": order, "page_end": order, "embedding": None}
+
+    blocks = read_blocks([row(1, "Consolidated Statements of Operations", "text"), row(2, "| Revenue | 9 |", "table"),
+                          row(3, "Consolidated Statements of Cash Flows", "text"), row(4, "| D&A | 1 |", "table"),
+                          row(5, "Unrelated text", "text")])
+
+    async def held(graph: object, doc: object, *, max_chars: int) -> object:
+        return blocks
+
+    monkeypatch.setattr(reason, "document_blocks", held)
+    ctx = SimpleNamespace(settings=Settings(glossary="shipped", skyline_min=1, skyline_max=10),
+                          documents=[SimpleNamespace(key="d")], graph=None)
+    question = Question(text="From the P&L statement and the statement of cash flows, what is D&A margin?", vector=[])
+    text = await reason.named_first(ctx, question, {"k2": 0.2, "k4": 0.5, "k5": 0.9})  # type: ignore[arg-type]
+    assert text.named == ["k2", "k4"] and text.leads == ["k2", "k4"]
+    graph = reason.Scores(by="graph", values={"k2": 0.1, "k4": 0.9, "k5": 0.0})
+    candidates = Candidates(rows=[Candidate(key=k, doc_key="d", order=i, title="", section_path="", text=k)
+                                  for i, k in enumerate(["k2", "k4", "k5"])])
+    ranking = await reason.skyline_ranker(ctx, None, candidates, [graph, text])  # type: ignore[arg-type]
+    assert ranking.keys[:2] == ["k4", "k2"]  # k2, dominated by k4, is kept

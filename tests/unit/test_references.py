@@ -97,6 +97,8 @@ def test_a_document_finds_the_tables_titled_as_the_statement_a_question_names() 
     assert blocks.named(question, ["balance sheet"]) == ["k2"]  # the table its label names; not the text
     assert blocks.named(question, ["statements of operations"]) == ["k3"]  # its own section's title
     assert blocks.named(question) == []
+    # by the name that found them: the balance sheet's tables, then the statement of operations'
+    assert blocks.named_groups(question, ["balance sheet", "statements of operations", "cash flows"]) == [["k2"], ["k3"]]
 
 
 def test_a_letter_spaced_title_names_its_table() -> None:

@@ -37,6 +37,8 @@ def test_skyline_against_a_hand_computed_front() -> None:
     assert skyline([], minimum=3) == []
     # many nodes no entity reaches (graph score 0): the text score decides, not their keys
     assert skyline([("z", 0.0, 0.1), ("y", 0.0, 0.3), ("x", 0.0, 0.2)], minimum=3) == [["y"], ["x"], ["z"]]
+    # a lead (the best block of a name the question gives) joins the front: c, dominated by all, is kept
+    assert skyline(points, minimum=1, maximum=10, leads=["c"]) == [["b"], ["d"], ["f"], ["a"], ["c"]]
 
 
 def test_skyline_units_show_distinct_pages() -> None:
