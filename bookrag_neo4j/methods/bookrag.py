@@ -16,7 +16,7 @@ of the Skyline, which needs both.
 from __future__ import annotations
 
 from ..retrieval.plan import Plan, PlanStep
-from ..retrieval.planner import Planner, Understanding, understand
+from ..retrieval.planner import Planner, Understanding, counts_filtered, understand
 from ..retrieval.replies import QueryCategory
 from .registry import method
 
@@ -58,7 +58,7 @@ def bookrag_plan(question: str, seen: Understanding) -> Plan:
         if not previous:  # no filter: the whole scope
             plan.steps.append(PlanStep(id="all", operator="Select_All"))
             previous = ["all"]
-        if spec.operation == "COUNT":  # answered from the filtered nodes, without an LLM
+        if spec.operation == "COUNT" and counts_filtered(question):  # their number answers it, without an LLM
             plan.steps += [PlanStep(id="count", operator="Count", after=previous),
                            PlanStep(id="reduce", operator="Reduce", params={"question": question,
                                                                              "operation": "COUNT"}, after=["count"])]

@@ -68,6 +68,24 @@ def _structural_target(question: str) -> bool:
     return span is None or span[-1].dep_ != "compound"
 
 
+_PLAIN = frozenset((
+    "a an the this that these those all any each of in on at from within throughout across between among and or to "
+    "is are was were be been being there here do does did have has had how many number count counted total totally "
+    "report document paper book manual handbook guide file slides deck presentation pdf it its "
+    "appear appears shown listed provided included contained given used present presented").split())
+
+
+def counts_filtered(question: str) -> bool:
+    """Whether a count asks for nothing but what its filters hold: its words, less the aggregate and structural
+    nouns, page and section references, numbers and plain words ("are there", "in this report", "appear"), are
+    none ("How many figures are on pages 51-53?"). One that says more ("how many charts *are sourced from the
+    survey*", "how many pages include figures *which have humans*") is answered from the filtered nodes read, not
+    from their number."""
+    rest = _SECTION.sub(" ", _TARGET.sub(" ", question))
+    rest = re.sub(_STRUCTURE, " ", rest, flags=re.IGNORECASE)
+    return all(word in _PLAIN for word in re.findall(r"[a-z]{3,}", rest.lower()))
+
+
 def heuristic_category(question: str) -> QueryCategory:
     if _structural_target(question):
         return "global"

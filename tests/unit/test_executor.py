@@ -123,6 +123,12 @@ def test_bookrag_plans_per_category() -> None:
         ("f0", "Filter_Range", []), ("f1", "Filter_Modal", ["f0"]), ("count", "Count", ["f1"]),
         ("reduce", "Reduce", ["count"])]
     assert count.output == "count"
+    # a count that says more than its filters hold is answered from the filtered nodes read (ranked, cut)
+    said = bookrag_plan("How many tables are sourced from the survey?", Understanding(
+        "global", "heuristic", global_plan=GlobalPlan(filters=[GlobalFilter(filter_type="table")], operation="COUNT")))
+    assert [s.operator for s in said.steps] == ["Filter_Modal", "Embed", "Fetch", "Text_Reasoning", "Top_K",
+                                                "Fetch_Evidence", "Map", "Reduce"]
+    assert said.output == "evidence" and said.steps[-1].params["operation"] == "COUNT"
     unsplit = bookrag_plan("Is A larger than B?", Understanding("multi-hop", "heuristic"))
     assert unsplit.notes == ["no LLM to decompose: retrieved as one question"] and unsplit.output == "evidence"
 

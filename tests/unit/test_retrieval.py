@@ -16,7 +16,7 @@ from bookrag_neo4j.methods import METHODS
 from bookrag_neo4j.ops.reason import by_best_row
 from bookrag_neo4j.ops.values import Question
 from bookrag_neo4j.retrieval.entity_graph import EntityGraph, best_first
-from bookrag_neo4j.retrieval.planner import Planner, heuristic_category, heuristic_global_plan
+from bookrag_neo4j.retrieval.planner import Planner, counts_filtered, heuristic_category, heuristic_global_plan
 from bookrag_neo4j.retrieval.reasoners import Candidate, pagerank_on
 from bookrag_neo4j.retrieval.selectors import match_section_title
 from bookrag_neo4j.retrieval.skyline import fused_scores, pareto_front, skyline
@@ -62,6 +62,17 @@ def test_skyline_leaves_out_repeated_text() -> None:
     content |= {"x": ("doc", "x"), "y": ("other", "loss_cls (dict) - config of classification loss.")}
     # one of the repeats is kept (the first in fused order); the same words in another document are not a repeat
     assert skyline(points, minimum=3, maximum=3, pages=pages, content=content.get) == [["r0"], ["x"], ["y"]]
+
+
+@pytest.mark.parametrize(("question", "plain"), [
+    ("How many chapters are in this report?", True), ("How many appendices appear in the document?", True),
+    ("How many figures are provided in Pages 51-53?", True), ("How many sections does Appendix C have?", True),
+    ("How many tables are there between page 3 and 10?", True),
+    ("How many pages include figures which have humans?", False),
+    ("How many charts in this report are sourced from the annual survey?", False),
+    ("Among figure 1-4, how many figures show more than one gash?", False)])
+def test_a_count_that_says_more_than_its_filters(question: str, plain: bool) -> None:
+    assert counts_filtered(question) is plain
 
 
 def test_heuristic_planner() -> None:
