@@ -13,7 +13,8 @@ a failed reply). Without one, heuristics:
   page, appendix), a word or two of modifiers apart ("how many line charts"); a structural noun elsewhere
   ("how many people are in the figure on page 5?") leaves the question single-hop, and so does one that
   modifies the object ("how many chapter authors ...?": a compound in the question's spaCy parse, where spaCy
-  is installed);
+  is installed); a count is answered from the filtered nodes' number only where it asks for nothing more
+  (:func:`counts_filtered`);
 - **multi-hop** when it compares or combines ("compare", "difference between", "both", "which ... larger /
   more / higher / greater", "than"); without an LLM it cannot be decomposed, so it is retrieved as one
   single-hop question (the plan says so);
