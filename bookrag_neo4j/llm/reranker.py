@@ -105,6 +105,14 @@ def _ranks(values: Sequence[float]) -> list[int]:
     return [first[v] for v in values]
 
 
+def _ranks_among(values: Sequence[float], population: np.ndarray, tolerance: float = 1e-9) -> list[int]:
+    """Competition ranks of ``values`` in ``population`` (1 + how many of it are greater; a value equal to one
+    of it, within ``tolerance``, shares its rank)."""
+    ordered = np.sort(np.asarray(population, dtype=np.float64))
+    greater = len(ordered) - np.searchsorted(ordered, np.asarray(values, dtype=np.float64) + tolerance, side="right")
+    return (1 + greater).tolist()
+
+
 class FusionReranker(Reranker):
     """Offline: reciprocal-rank fusion of embedder cosine and BM25, scaled to (0, 1]."""
 
@@ -117,10 +125,14 @@ class FusionReranker(Reranker):
 
     async def score(self, query: str, passages: Sequence[str], *,
                     similarities: Sequence[float | None] | None = None,
-                    lexical: Sequence[float] | None = None) -> list[float]:
+                    lexical: Sequence[float] | None = None,
+                    population: tuple[np.ndarray, np.ndarray] | None = None) -> list[float]:
         """``similarities``: each passage's similarity to the query as ``vector.similarity.cosine`` gives it,
         (1 + cos) / 2, or None (the passage is embedded now, on the same scale). ``lexical``: BM25 scores
-        computed elsewhere (e.g. with a whole document's statistics); default: BM25 over ``passages``."""
+        computed elsewhere (e.g. with a whole document's statistics); default: BM25 over ``passages``.
+        ``population``: the similarities and BM25 scores of the whole collection the passages come from (a
+        document's blocks); each passage is ranked among them, not among the passages, so that its score does
+        not depend on which others were selected with it."""
         if not passages:
             return []
         known = list(similarities) if similarities is not None else [None] * len(passages)
@@ -131,8 +143,10 @@ class FusionReranker(Reranker):
                 known[i] = (1.0 + value) / 2.0  # the scale of the given ones: a raw cosine ranked below them all
         bm25 = list(lexical) if lexical is not None else bm25_scores(query, passages)
         best = 2.0 / (self.k + 1)
+        by_similarity, by_bm25 = (_ranks(known), _ranks(bm25)) if population is None else \
+            (_ranks_among(known, population[0]), _ranks_among(bm25, population[1]))
         return [(1.0 / (self.k + rc) + 1.0 / (self.k + rb)) / best
-                for rc, rb in zip(_ranks(known), _ranks(bm25), strict=True)]
+                for rc, rb in zip(by_similarity, by_bm25, strict=True)]
 
 
 class CrossEncoderReranker(Reranker):

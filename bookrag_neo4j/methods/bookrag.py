@@ -60,18 +60,19 @@ def bookrag_plan(question: str, seen: Understanding) -> Plan:
         if not previous:  # no filter: the whole scope
             plan.steps.append(PlanStep(id="all", operator="Select_All"))
             previous = ["all"]
+        plan.steps += [  # the filtered nodes ranked by the text reasoner, then cut (not the first in reading order),
+            PlanStep(id="embed", operator="Embed", params={"question": question}),  # then the rest of their range
+            PlanStep(id="fetch", operator="Fetch", params={"widen": False, "fill": True}, after=[*previous, "embed"]),
+            PlanStep(id="text", operator="Text_Reasoning", after=["fetch", "embed"]),
+            PlanStep(id="rank", operator="Top_K", params={"by": "text", "budget": "global"},
+                     after=["fetch", "text", *previous]),
+            PlanStep(id="evidence", operator="Fetch_Evidence", after=["rank"])]
         if spec.operation == "COUNT" and counts_filtered(question):  # their number answers it, without an LLM
-            plan.steps += [PlanStep(id="count", operator="Count", after=previous),
+            plan.steps += [PlanStep(id="count", operator="Count", after=[*previous, "evidence"]),
                            PlanStep(id="reduce", operator="Reduce", params={"question": question,
                                                                              "operation": "COUNT"}, after=["count"])]
             plan.output, plan.answer = "count", "reduce"
             return plan
-        plan.steps += [  # the filtered nodes ranked by the text reasoner, then cut (not the first in reading order)
-            PlanStep(id="embed", operator="Embed", params={"question": question}),
-            PlanStep(id="fetch", operator="Fetch", params={"widen": False}, after=[*previous, "embed"]),
-            PlanStep(id="text", operator="Text_Reasoning", after=["fetch", "embed"]),
-            PlanStep(id="rank", operator="Top_K", params={"by": "text", "budget": "global"}, after=["fetch", "text"]),
-            PlanStep(id="evidence", operator="Fetch_Evidence", after=["rank"])]
         plan.steps += synthesis_steps(question, "evidence", spec.operation)
         plan.output, plan.answer = "evidence", "reduce"
         return plan

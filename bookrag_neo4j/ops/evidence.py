@@ -3,6 +3,7 @@ global question's number), Merge (the evidence of a multi-hop question's sub-que
 
     Skyline_Ranker -> Fetch_Evidence                     # ranked tree nodes with both scores
     Filter_Modal -> Count                                # count = every match; evidence = the first N
+    Filter_Modal, Fetch_Evidence -> Count                # evidence = the ranked matches, then context
     q0.evidence, q1.evidence -> Merge(questions=[...])    # one EvidenceSet with a group per sub-question
 """
 
@@ -79,8 +80,14 @@ async def fetch_evidence(ctx: RunContext, p: FetchParams, ranking: Ranking | Non
 
 
 @operator("Count", family="evidence")
-async def count(ctx: RunContext, p: NoParams, selection: Selection) -> EvidenceSet:
-    """How many nodes the filters selected (answered without an LLM), with the first of them as evidence."""
+async def count(ctx: RunContext, p: NoParams, selection: Selection, evidence: EvidenceSet | None) -> EvidenceSet:
+    """How many nodes the filters selected (answered without an LLM), with the first of them as evidence; or with
+    ``evidence``, their ranked evidence (and the context a filled Fetch ranked after them, shown, not cited)."""
+    if evidence is not None:
+        selected = set(selection.keys)
+        counted = [n for n in evidence.nodes if n.key in selected]
+        return EvidenceSet(nodes=[*counted, *(n for n in evidence.nodes if n.key not in selected)],
+                           count=len(selection.keys), counted=len(counted))
     keys = selection.keys[:ctx.settings.global_max_nodes]
     return EvidenceSet(nodes=[evidence_node(r) for r in await selectors.fetch_nodes(ctx.graph, keys)],
                        count=len(selection.keys))

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..layout.vectors import TableRows, table_rows
 from ..library.documents import Document
+from ..retrieval import selectors
 from ..retrieval.blocks import DocumentBlocks, document_blocks
 from ..retrieval.entity_graph import best_first
 from ..retrieval.glossary import Glossary
@@ -28,6 +29,7 @@ class FetchParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
     unit: Literal["node", "layout"] = "node"  # layout: passages and table rows too
     widen: bool = True  # a selection too small to fill the Skyline gives way to the scope (not for filters)
+    fill: bool = False  # filters too narrow to fill the Skyline are joined by the rest of their page range
 
 
 @operator("Fetch", family="reason", params=FetchParams)
@@ -39,7 +41,10 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
     blocks the question names by number ("figure 3", :meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`)
     and each document's own best blocks (:func:`first_stage`); selected blocks on fewer distinct pages than the Skyline's
     minimum units (``BOOKRAG_SKYLINE_MIN``), an empty selection included, give way to every content block of
-    the scope."""
+    the scope. ``fill`` (a global question's filters, not widened): filtered blocks on fewer pages than that
+    minimum are joined by every block of their page range (the scope without a range), which Top_K ranks after
+    them (:func:`top_k`): a chart drawn as vector text is no image, and "how many charts ..." must not come back
+    empty."""
     keys = list(dict.fromkeys(k for found in [*selections, *rankings] for k in found.keys))
     if p.unit == "layout":
         rows = await ctx.graph.read_rows("layout/unit_candidates", keys=keys, question_vector=question.vector,
@@ -54,8 +59,14 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
             keys += named(ctx, held, question) + (await first_stage(ctx, doc, held, question, top) if top else [])
         keys = list(dict.fromkeys(keys))
     found = [c for b in blocks for c in b.candidates(keys, question.vector)]
-    if p.widen and selections and len({(c.doc_key, c.page_start) for c in found}) < ctx.settings.skyline_min:
-        found = [c for b in blocks for c in b.candidates(b.keys, question.vector)]  # too little for the Skyline
+    few = len({(c.doc_key, c.page_start) for c in found}) < ctx.settings.skyline_min  # too little for the Skyline
+    if few and p.widen and selections:
+        found = [c for b in blocks for c in b.candidates(b.keys, question.vector)]
+    elif few and p.fill and (f := next((s.filter for s in selections if s.filter), None)) is not None:
+        held = set(keys)
+        rest = [k for k in await selectors.filter_nodes(ctx.graph, ctx.scope, page_from=f.page_from,
+                                                        page_to=f.page_to) if k not in held]
+        found += [c for b in blocks for c in b.candidates(rest, question.vector)]
     return Candidates(rows=sorted(found, key=lambda c: (c.doc_key, c.order)))
 
 
@@ -127,13 +138,17 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
         return await named_first(ctx, question, values)
     rows = list(await with_similarities(ctx, candidates.rows, question))  # a copy: a table may take its best row
     lexical = [0.0] * len(rows)
+    populations: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # a document's blocks, its candidates' ranks
     for doc in ctx.documents:
         where = [i for i, c in enumerate(rows) if c.doc_key == doc.key]
         if where:
             blocks = await document_blocks(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)
             mine = [rows[i] for i in where]
-            found = blocks.bm25(question.text, [c.key for c in mine]) if all(c.key in blocks.rows for c in mine) \
-                else bm25_by_document(question.text, mine, {doc.key: blocks.stats})
+            if all(c.key in blocks.rows for c in mine):
+                found = blocks.bm25(question.text, [c.key for c in mine])
+                populations[doc.key] = blocks.population(question.text, question.vector)
+            else:  # the layout layer's passages and table rows: ranked among the candidates
+                found = bm25_by_document(question.text, mine, {doc.key: blocks.stats})
             for i, score in zip(where, found, strict=True):
                 lexical[i] = score
             tables = await table_rows(ctx.graph, doc)
@@ -144,7 +159,14 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
                     question.vector, blocks.stats)
                 for i, lex, sim in zip(held, best_lexical, best_similarity, strict=True):
                     rows[i], lexical[i] = by_best_row(rows[i], lexical[i], lex, sim)
-    return await named_first(ctx, question, await text_reasoning(question.text, rows, reranker, lexical=lexical))
+    if not rows or len(populations) < len({c.doc_key for c in rows}):
+        return await named_first(ctx, question, await text_reasoning(question.text, rows, reranker, lexical=lexical))
+    values: dict[str, float] = {}
+    for doc_key, population in populations.items():  # each block ranked among its document's blocks
+        where = [i for i, c in enumerate(rows) if c.doc_key == doc_key]
+        values |= await text_reasoning(question.text, [rows[i] for i in where], reranker,
+                                       lexical=[lexical[i] for i in where], population=population)
+    return await named_first(ctx, question, values)
 
 
 async def named_first(ctx: RunContext, question: Question, values: dict[str, float]) -> Scores:
@@ -239,10 +261,23 @@ class TopKParams(BaseModel):
 
 
 @operator("Top_K", family="rank", params=TopKParams)
-async def top_k(ctx: RunContext, p: TopKParams, candidates: Candidates, scores: list[Scores]) -> Ranking:
-    """The best k candidates by one reasoner's score (the one-reasoner ablations), units as the Skyline's."""
+async def top_k(ctx: RunContext, p: TopKParams, candidates: Candidates, scores: list[Scores],
+                selection: Selection | None) -> Ranking:
+    """The best k candidates by one reasoner's score (the one-reasoner ablations; a global question's filtered
+    nodes), units as the Skyline's. With a ``selection`` (a global question's filters), its candidates come
+    first; the others (a filled Fetch's rest of the page range) add units up to the Skyline's minimum."""
     values = _by(scores, p.by)
     k = p.k or (ctx.settings.skyline_min if p.budget == "skyline" else ctx.settings.global_max_nodes)
-    units = skyline([(key, values.get(key, 0.0), values.get(key, 0.0)) for key in candidates.keys], minimum=k,
-                    maximum=k, pages=_pages(candidates), content=_content(candidates))
+    pages, content = _pages(candidates), _content(candidates)
+
+    def best(keys: list[str], n: int) -> list[list[str]]:
+        return skyline([(key, values.get(key, 0.0), values.get(key, 0.0)) for key in keys], minimum=n, maximum=n,
+                       pages=pages, content=content) if n > 0 else []
+
+    chosen = set(selection.keys) if selection is not None else None
+    units = best([key for key in candidates.keys if chosen is None or key in chosen], k)
+    if chosen is not None:
+        shown = {pages[key][:2] for unit in units for key in unit}  # (document, first page)
+        rest = [key for key in candidates.keys if key not in chosen and pages[key][:2] not in shown]
+        units += best(rest, min(k, ctx.settings.skyline_min) - len(units))
     return _ranking(units, **{p.by: values})

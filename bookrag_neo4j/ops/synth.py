@@ -63,5 +63,5 @@ async def reduce_op(ctx: RunContext, p: SynthParams, evidence: EvidenceSet, part
             return Draft(text=text, used=used)
         except ModelError as exc:
             log.warning("answer synthesis failed (%s); answering extractively", exc)
-    used = nodes if evidence.count is not None else nodes[:3]
+    used = nodes[:evidence.counted] if evidence.count is not None else nodes[:3]
     return Draft(text=extractive_answer(nodes, count=evidence.count), used=used, extractive=True)

@@ -155,6 +155,7 @@ class EvidenceSet:
     nodes: list[EvidenceNode]
     count: int | None = None
     groups: list[EvidenceGroup] = field(default_factory=list)
+    counted: int | None = None  # a COUNT's first nodes that were counted (cited); the rest is context
 
     def summary(self) -> str:
         return f"{len(self.nodes)} evidence nodes" + (f", count {self.count}" if self.count is not None else "")

@@ -74,6 +74,7 @@ class DocumentBlocks:
     printed: dict[str, list[int]] = field(default_factory=dict)  # a printed page label -> the pages it is on
     tables: dict[str, str] = field(default_factory=dict)  # a table's key -> label|title|section, :func:`squeezed`
     last_scores: dict[tuple[str, float, float], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+    last_similarities: dict[bytes, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     def candidates(self, keys: Sequence[str], vector: Sequence[float]) -> list[Candidate]:
         """The blocks among ``keys`` (others are left out), each with its similarity to ``vector`` as
@@ -82,13 +83,30 @@ class DocumentBlocks:
         if not found:
             return []
         rows = np.array([self.rows[k] for k in found])
-        query = np.asarray(vector, dtype=np.float64)
-        known = self.vectors.shape[1] == len(query)
-        scores = (1.0 + self.vectors[rows].astype(np.float64) @ (query / (np.linalg.norm(query) or 1.0))) / 2.0 \
-            if known else np.zeros(len(rows))
-        embedded = self.embedded[rows] if known else np.zeros(len(rows), dtype=bool)
-        return [self.nodes[k].with_similarity(float(s) if e else None)
-                for k, s, e in zip(found, scores.tolist(), embedded.tolist(), strict=True)]
+        scores = self.similarities(vector)
+        embedded = self.embedded[rows] if len(scores) else np.zeros(len(rows), dtype=bool)
+        return [self.nodes[k].with_similarity(float(scores[r]) if e else None)
+                for k, r, e in zip(found, rows.tolist(), embedded.tolist(), strict=True)]
+
+    def similarities(self, vector: Sequence[float]) -> np.ndarray:
+        """Every block's similarity to ``vector``, (1 + cos) / 2, in row order (empty for a vector of another
+        dimension; not to be modified): what :meth:`candidates` gives. The last vector's are kept."""
+        query = np.asarray(vector, dtype=np.float32)
+        if self.vectors.shape[1] != len(query):
+            return np.zeros(0)
+        marker = query.tobytes()
+        if (kept := self.last_similarities.get(marker)) is not None:
+            return kept
+        scores = (1.0 + (self.vectors @ (query / (np.linalg.norm(query) or 1.0))).astype(np.float64)) / 2.0
+        self.last_similarities.clear()
+        self.last_similarities[marker] = scores
+        return scores
+
+    def population(self, question: str, vector: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+        """The similarities of the embedded blocks and every block's BM25: what Text_Reasoning ranks a candidate
+        among, so that its score does not depend on the other candidates."""
+        similarities = self.similarities(vector)
+        return similarities[self.embedded] if len(similarities) else similarities, self.scores(question)
 
     def bm25(self, question: str, keys: Sequence[str], *, k1: float = 1.5, b: float = 0.75) -> list[float]:
         """Okapi BM25 of the blocks ``keys`` (all of this document) with the document's statistics: what

@@ -25,7 +25,10 @@ with the reranker, read with its section path and its label (the short naming li
 :func:`bookrag_neo4j.retrieval.blocks.labels`; :func:`node_text`). The offline fusion reranker reuses each
 block's similarity to the question, from the embedding stored at indexing and held in memory with the document's
 blocks (no re-embedding at question time), and its BM25 takes IDF and mean length from the whole document
-(:mod:`.blocks`); a cross-encoder or ``/rerank`` endpoint reads the texts.
+(:mod:`.blocks`). It fuses ranks, and ranks each block among all of its document's blocks, not among the
+candidates: a block's score is then the same whatever was selected with it (ranked among a selection, the
+selectors reordered what they kept, and the no-selector ablation led within 5 pages). A cross-encoder or
+``/rerank`` endpoint reads the texts.
 """
 
 from __future__ import annotations
@@ -178,15 +181,17 @@ def bm25_by_document(question: str, nodes: Sequence[Candidate], stats: Mapping[s
 
 
 async def text_reasoning(question: str, nodes: Sequence[Candidate], reranker: Reranker, *,
-                         lexical: Sequence[float] | None = None) -> dict[str, float]:
+                         lexical: Sequence[float] | None = None,
+                         population: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, float]:
     """Reranker score of each node against the question. The similarity of each node's stored embedding to the
     question (``node.similarity``, computed by the Fetch operator) goes along; the fusion reranker uses it
     instead of embedding the texts again. ``lexical``: each node's BM25 with its whole document's statistics
-    (:meth:`.blocks.DocumentBlocks.bm25`), which the fusion reranker then uses instead of BM25 over the nodes."""
+    (:meth:`.blocks.DocumentBlocks.bm25`), which the fusion reranker then uses instead of BM25 over the nodes;
+    ``population``: the document's similarities and BM25 scores, which it ranks the nodes among."""
     if not nodes:
         return {}
     texts = [node_text(n) for n in nodes]
-    extra: dict[str, Any] = {"lexical": lexical} if lexical is not None and isinstance(reranker, FusionReranker) \
-        else {}
+    extra: dict[str, Any] = {"lexical": lexical, "population": population} \
+        if lexical is not None and isinstance(reranker, FusionReranker) else {}
     scores = await reranker.score(question, texts, similarities=[n.similarity for n in nodes], **extra)
     return {n.key: float(s) for n, s in zip(nodes, scores, strict=True)}

@@ -222,6 +222,28 @@ async def test_count_without_llm_and_citations(graph: GraphClient, book, setting
     assert trace[0] == "Plan" and "Count" in trace and answer.count == 1
 
 
+async def test_global_filters_too_narrow_are_filled_from_their_range(graph: GraphClient, book, settings,
+                                                                       dimensions) -> None:
+    """Filters holding fewer pages than the Skyline's minimum are followed by the rest of their page range, ranked
+    after them (a chart drawn as vector text is no image: "how many charts ..." must not come back empty); a
+    count cites only what it counted. Pages 3-5 hold t2 and im1 (p. 3), t3 (p. 4) and eq1 (p. 5)."""
+    from bookrag_neo4j.llm.reranker import FusionReranker
+
+    embedder = NearbyEmbedder(dimensions)
+    agent = Retriever(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
+                                              reranker=FusionReranker(embedder)))
+    said = await agent.retrieve("How many figures on pages 3 to 5 show Lyra growing?", [DOC])
+    assert said.count is None and said.nodes[0].key == book["im1"]  # the filtered image first, then its range
+    assert named(book, [n.key for n in said.nodes]) == {"im1", "t3", "eq1"}  # t2: on im1's page, shown with it
+    none = await agent.retrieve("How many tables on pages 3 to 5 mention Lyra?", [DOC])  # tb1 is on page 2
+    assert none.nodes and {p for n in none.nodes for p in n.pages} <= {3, 4, 5}
+    assert book["t3"] in [n.key for n in none.nodes]
+    counted = await agent.ask("How many figures are on pages 3 to 5?", [DOC])
+    assert counted.text == "1" and [c.node_key for c in counted.citations] == [book["im1"]]  # t3, eq1: context
+    shown = await agent.retrieve("How many figures are on pages 3 to 5?", [DOC])
+    assert shown.count == 1 and named(book, [n.key for n in shown.nodes]) == {"im1", "t3", "eq1"}
+
+
 async def test_single_hop_retrieval_without_llm(graph: GraphClient, book, settings, dimensions) -> None:
     from bookrag_neo4j.llm.reranker import FusionReranker
 

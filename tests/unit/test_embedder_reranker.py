@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 
+import numpy as np
 import pytest
 from pytest_httpserver import HTTPServer
 
@@ -80,3 +81,19 @@ async def test_fusion_reranker_embeds_a_passage_without_a_similarity_on_the_same
     scores = await FusionReranker(_Fixed()).score("query", ["given", "near", "far"], similarities=[0.6, None, None],
                                                   lexical=[0.0, 0.0, 0.0])
     assert scores[1] > scores[0] > scores[2]
+
+
+async def test_fusion_reranker_ranks_among_a_population_whatever_the_others_scored() -> None:
+    """Ranked among the passages alone, a passage's score depends on which others were selected with it; ranked
+    among its document's blocks (``population``), it does not (Text_Reasoning over a selection scores a block
+    as over the whole document)."""
+    reranker = FusionReranker(_Fixed())
+    population = (np.array([0.9, 0.8, 0.7, 0.6, 0.5]), np.array([5.0, 4.0, 3.0, 2.0, 1.0]))
+    alone = await reranker.score("query", ["a", "b"], similarities=[0.7, 0.5], lexical=[3.0, 1.0])
+    among_two = await reranker.score("query", ["a", "b"], similarities=[0.7, 0.5], lexical=[3.0, 1.0],
+                                     population=population)
+    among_one = await reranker.score("query", ["a"], similarities=[0.7], lexical=[3.0], population=population)
+    assert alone[0] == pytest.approx(1.0)  # first of the two: the best score there is
+    assert among_two[0] == pytest.approx(among_one[0]) == pytest.approx(1 / (60 + 3) / (1 / (60 + 1)))
+    tied = await reranker.score("query", ["a"], similarities=[0.7 + 1e-12], lexical=[3.5], population=population)
+    assert tied[0] == pytest.approx((1 / 63 + 1 / 63) / (2 / 61))  # equal within tolerance shares the rank; 3.5 is third

@@ -119,10 +119,12 @@ def test_bookrag_plans_per_category() -> None:
     count = bookrag_plan("How many tables on pages 3-10?", Understanding("global", "heuristic", global_plan=GlobalPlan(
         filters=[GlobalFilter(filter_type="page", filter_value="3-10"), GlobalFilter(filter_type="table")],
         operation="COUNT")))
-    assert [(s.id, s.operator, s.after) for s in count.steps] == [
-        ("f0", "Filter_Range", []), ("f1", "Filter_Modal", ["f0"]), ("count", "Count", ["f1"]),
-        ("reduce", "Reduce", ["count"])]
-    assert count.output == "count"
+    assert [(s.id, s.operator, s.after) for s in count.steps] == [  # the count, shown with its ranked nodes
+        ("f0", "Filter_Range", []), ("f1", "Filter_Modal", ["f0"]), ("embed", "Embed", []),
+        ("fetch", "Fetch", ["f1", "embed"]), ("text", "Text_Reasoning", ["fetch", "embed"]),
+        ("rank", "Top_K", ["fetch", "text", "f1"]), ("evidence", "Fetch_Evidence", ["rank"]),
+        ("count", "Count", ["f1", "evidence"]), ("reduce", "Reduce", ["count"])]
+    assert count.output == "count" and count.step("fetch").params == {"widen": False, "fill": True}
     # a count that says more than its filters hold is answered from the filtered nodes read (ranked, cut)
     said = bookrag_plan("How many tables are sourced from the survey?", Understanding(
         "global", "heuristic", global_plan=GlobalPlan(filters=[GlobalFilter(filter_type="table")], operation="COUNT")))

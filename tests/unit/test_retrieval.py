@@ -135,7 +135,7 @@ async def test_planner_with_a_scripted_llm() -> None:
     assert glob.category == "global" and glob.operation == "LIST"
     assert [s.operator for s in glob.steps] == ["Filter_Modal", "Embed", "Fetch", "Text_Reasoning", "Top_K",
                                                 "Fetch_Evidence", "Map", "Reduce"]  # ranked, then cut
-    assert glob.step("fetch").params == {"widen": False}  # filters select exactly: never widened to the scope
+    assert glob.step("fetch").params == {"widen": False, "fill": True}  # filters are not widened, but filled
     assert "Filter_Modal(type='table'" in glob.explain()
     broken = await make_plan("What is Ursa?", Planner(ScriptedChatModel(["not json"] * 4)))
     assert broken.classified_by == "heuristic"  # a failed reply falls back to the heuristics
