@@ -129,8 +129,10 @@ async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidate
 async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates, question: Question) -> Scores:
     """Each candidate's reranker score against the question (read with its label, see
     :func:`bookrag_neo4j.retrieval.blocks.labels`); the offline fusion reranker's BM25 with each document's
-    statistics. A block the question names by number ("figure 3", "Table II") scores 1 more than its score:
-    first, whatever the words of its caption (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`)."""
+    statistics, and a block's two ranks taken among every block of the documents the candidates are from (its
+    score does not depend on what was selected with it). A block the question names by number ("figure 3",
+    "Table II") scores 1 more than its score: first, whatever the words of its caption
+    (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`)."""
     reranker = ctx.models.reranker
     if not reranker.reads_similarities:
         with model_time():
@@ -138,7 +140,7 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
         return await named_first(ctx, question, values)
     rows = list(await with_similarities(ctx, candidates.rows, question))  # a copy: a table may take its best row
     lexical = [0.0] * len(rows)
-    populations: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # a document's blocks, its candidates' ranks
+    populations: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # each document's blocks' similarities and BM25
     for doc in ctx.documents:
         where = [i for i, c in enumerate(rows) if c.doc_key == doc.key]
         if where:
@@ -159,14 +161,12 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
                     question.vector, blocks.stats)
                 for i, lex, sim in zip(held, best_lexical, best_similarity, strict=True):
                     rows[i], lexical[i] = by_best_row(rows[i], lexical[i], lex, sim)
-    if not rows or len(populations) < len({c.doc_key for c in rows}):
-        return await named_first(ctx, question, await text_reasoning(question.text, rows, reranker, lexical=lexical))
-    values: dict[str, float] = {}
-    for doc_key, population in populations.items():  # each block ranked among its document's blocks
-        where = [i for i, c in enumerate(rows) if c.doc_key == doc_key]
-        values |= await text_reasoning(question.text, [rows[i] for i in where], reranker,
-                                       lexical=[lexical[i] for i in where], population=population)
-    return await named_first(ctx, question, values)
+    population = None  # blocks: ranked among every block of the documents they are from, not among each other
+    if rows and len(populations) == len({c.doc_key for c in rows}):
+        similarities, bm25 = zip(*populations.values(), strict=True)
+        population = (np.concatenate(similarities), np.concatenate(bm25))
+    return await named_first(ctx, question, await text_reasoning(question.text, rows, reranker, lexical=lexical,
+                                                                 population=population))
 
 
 async def named_first(ctx: RunContext, question: Question, values: dict[str, float]) -> Scores:

@@ -25,9 +25,10 @@ with the reranker, read with its section path and its label (the short naming li
 :func:`bookrag_neo4j.retrieval.blocks.labels`; :func:`node_text`). The offline fusion reranker reuses each
 block's similarity to the question, from the embedding stored at indexing and held in memory with the document's
 blocks (no re-embedding at question time), and its BM25 takes IDF and mean length from the whole document
-(:mod:`.blocks`). It fuses ranks, and ranks each block among all of its document's blocks, not among the
-candidates: a block's score is then the same whatever was selected with it (ranked among a selection, the
-selectors reordered what they kept, and the no-selector ablation led within 5 pages). A cross-encoder or
+(:mod:`.blocks`). It fuses ranks, and ranks each block among all the blocks of its document (of the documents
+the candidates are from), not among the candidates: a block's score is then the same whatever was selected
+with it (ranked among a selection, the selectors reordered what they kept, and the no-selector ablation led
+within 5 pages). A cross-encoder or
 ``/rerank`` endpoint reads the texts.
 """
 
