@@ -68,7 +68,7 @@ def bookrag_plan(question: str, seen: Understanding) -> Plan:
                      after=["fetch", "text", *previous]),
             PlanStep(id="evidence", operator="Fetch_Evidence", after=["rank"])]
         if spec.operation == "COUNT" and counts_filtered(question):  # their number answers it, without an LLM
-            plan.steps += [PlanStep(id="count", operator="Count", after=[*previous, "evidence"]),
+            plan.steps += [PlanStep(id="count", operator="Count", after=[*previous, "fetch", "evidence"]),
                            PlanStep(id="reduce", operator="Reduce", params={"question": question,
                                                                              "operation": "COUNT"}, after=["count"])]
             plan.output, plan.answer = "count", "reduce"

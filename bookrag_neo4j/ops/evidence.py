@@ -3,7 +3,7 @@ global question's number), Merge (the evidence of a multi-hop question's sub-que
 
     Skyline_Ranker -> Fetch_Evidence                     # ranked tree nodes with both scores
     Filter_Modal -> Count                                # count = every match; evidence = the first N
-    Filter_Modal, Fetch_Evidence -> Count                # evidence = the ranked matches, then context
+    Filter_Modal, Fetch, Fetch_Evidence -> Count         # evidence = the ranked matches, then context
     q0.evidence, q1.evidence -> Merge(questions=[...])    # one EvidenceSet with a group per sub-question
 """
 
@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..retrieval import selectors
 from ..retrieval.evidence import EvidenceGroup, EvidenceNode
 from .registry import NoParams, RunContext, operator
-from .values import EvidenceSet, Ranking, Selection
+from .values import Candidates, EvidenceSet, Ranking, Selection
 
 
 def evidence_node(row: dict[str, Any], graph_score: float = 0.0, text_score: float = 0.0) -> EvidenceNode:
@@ -80,17 +80,22 @@ async def fetch_evidence(ctx: RunContext, p: FetchParams, ranking: Ranking | Non
 
 
 @operator("Count", family="evidence")
-async def count(ctx: RunContext, p: NoParams, selection: Selection, evidence: EvidenceSet | None) -> EvidenceSet:
+async def count(ctx: RunContext, p: NoParams, selection: Selection, evidence: EvidenceSet | None,
+                candidates: Candidates | None) -> EvidenceSet:
     """How many nodes the filters selected (answered without an LLM), with the first of them as evidence; or with
-    ``evidence``, their ranked evidence (and the context a filled Fetch ranked after them, shown, not cited)."""
-    if evidence is not None:
-        selected = set(selection.keys)
-        counted = [n for n in evidence.nodes if n.key in selected]
-        return EvidenceSet(nodes=[*counted, *(n for n in evidence.nodes if n.key not in selected)],
-                           count=len(selection.keys), counted=len(counted))
-    keys = selection.keys[:ctx.settings.global_max_nodes]
-    return EvidenceSet(nodes=[evidence_node(r) for r in await selectors.fetch_nodes(ctx.graph, keys)],
-                       count=len(selection.keys))
+    the ``evidence`` ranked from the ``candidates`` the filters' Fetch read: the counted nodes ranked, then those
+    that are no content block (the sections a "how many chapters" counts) in reading order, then the context a
+    filled Fetch ranked after them (shown, not cited)."""
+    limit = ctx.settings.global_max_nodes
+    if evidence is None:
+        return EvidenceSet(nodes=[evidence_node(r) for r in await selectors.fetch_nodes(ctx.graph, selection.keys[
+            :limit])], count=len(selection.keys))
+    selected, read = set(selection.keys), set(candidates.keys) if candidates is not None else set()
+    ranked = [n for n in evidence.nodes if n.key in selected]
+    unread = [k for k in selection.keys if k not in read][:max(0, limit - len(ranked))]
+    counted = [*ranked, *(evidence_node(r) for r in await selectors.fetch_nodes(ctx.graph, unread))]
+    return EvidenceSet(nodes=[*counted, *(n for n in evidence.nodes if n.key not in selected)],
+                       count=len(selection.keys), counted=len(counted))
 
 
 class MergeParams(BaseModel):

@@ -215,7 +215,8 @@ async def test_count_without_llm_and_citations(graph: GraphClient, book, setting
     pages = await agent.ask("How many figures are on pages 3 to 5?", [DOC])
     assert pages.text == "1" and pages.citations[0].page_start == 3
     sections = await agent.retrieve("How many sections does the handbook have?", [DOC])
-    assert sections.count == 2  # top-level sections
+    assert sections.count == 2  # top-level sections, cited first (no content block: not ranked, not cut)
+    assert named(book, [n.key for n in sections.nodes[:2]]) == {"1", "2"}
     library = await agent.retrieve("How many tables are in the document?")  # no scope: the whole library
     assert library.count >= int(answer.text) and DOC in [d.key for d in await selectors.scope_documents(graph, None)]
     trace = [t.operator for t in answer.trace]

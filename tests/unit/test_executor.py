@@ -123,7 +123,7 @@ def test_bookrag_plans_per_category() -> None:
         ("f0", "Filter_Range", []), ("f1", "Filter_Modal", ["f0"]), ("embed", "Embed", []),
         ("fetch", "Fetch", ["f1", "embed"]), ("text", "Text_Reasoning", ["fetch", "embed"]),
         ("rank", "Top_K", ["fetch", "text", "f1"]), ("evidence", "Fetch_Evidence", ["rank"]),
-        ("count", "Count", ["f1", "evidence"]), ("reduce", "Reduce", ["count"])]
+        ("count", "Count", ["f1", "fetch", "evidence"]), ("reduce", "Reduce", ["count"])]
     assert count.output == "count" and count.step("fetch").params == {"widen": False, "fill": True}
     # a count that says more than its filters hold is answered from the filtered nodes read (ranked, cut)
     said = bookrag_plan("How many tables are sourced from the survey?", Understanding(
