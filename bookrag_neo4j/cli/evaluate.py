@@ -200,7 +200,9 @@ def _graph_cells(r: dict, mode: str) -> tuple:
 
 @bench_app.command("query")
 def bench_query_cmd(
-    doc: Annotated[str, typer.Argument(help="An indexed document (key or file name).")],
+    doc: Annotated[str | None, typer.Argument(help="An indexed document (key or file name); none with --library.")
+                   ] = None,
+    whole: Annotated[bool, typer.Option("--library", help="Ask over the whole library (give --question).")] = False,
     questions: Annotated[Path | None, typer.Option(
         help="A benchmark folder (questions.jsonl): its questions about DOC.")] = None,
     question: Annotated[list[str] | None, typer.Option(help="A question (repeatable).")] = None,
@@ -212,13 +214,23 @@ def bench_query_cmd(
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Retrieval latency p50/p95 on a document, without and with model inference, per operator."""
+    """Retrieval latency p50/p95 on a document (or the whole library), without and with model inference, per
+    operator."""
     from ..eval.bench_query import bench_query
     from ..eval.benchmark import load_benchmark
 
+    if (doc is None) == (not whole):
+        raise typer.BadParameter("give a document, or --library")
     rag = library(instance, use_llm=not no_llm)
 
     async def work(graph: GraphClient) -> dict:
+        if whole:
+            if not question:
+                raise typer.BadParameter("--library needs --question")
+            documents = await rag.adocuments()
+            return {"document": f"the library ({len(documents)} documents)", "pages": sum(d.pages or 0 for d in documents),
+                    **await bench_query(rag.retriever(graph), None, list(question)[:limit], repeat=repeat,
+                                        method=method)}
         found = await rag.adocument(doc)
         asked = list(question or [])
         if questions is not None:

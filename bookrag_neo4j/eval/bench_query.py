@@ -54,9 +54,10 @@ def model_free_seconds(evidence: Evidence, total: float) -> float:
     return total - saved
 
 
-async def bench_query(retriever: Retriever, doc_keys: list[str], questions: list[str], *,
+async def bench_query(retriever: Retriever, doc_keys: list[str] | None, questions: list[str], *,
                       repeat: int = 3, method: str = "bookrag") -> dict[str, Any]:
-    """Latency of ``retriever.retrieve`` with ``method`` over the documents ``doc_keys`` (one, or a library)."""
+    """Latency of ``retriever.retrieve`` with ``method`` over the documents ``doc_keys`` (one, several, or None:
+    the whole library)."""
     totals, without_model, per_operator = [], [], defaultdict(list)
     nodes = []
     for question in questions:

@@ -23,13 +23,13 @@ from typing import Any, Literal
 import numpy as np
 
 from ..graph.client import GraphClient
-from ..library.cache import DocumentCache
+from ..library.cache import DocumentCache, sized
 from ..library.documents import Document
 from ..llm.reranker import LexicalStats, tokens
 
 Kind = Literal["passage", "row"]
 QUERIES = {"passage": "layout/passage_vectors", "row": "layout/row_vectors"}
-LAYER: DocumentCache[tuple[list[str], Any]] = DocumentCache(max_entries=64)  # a few values each document
+LAYER: DocumentCache[tuple[list[str], Any]] = sized(DocumentCache(per_document=8))  # up to 7 values a document
 
 
 async def read_per_build(graph: GraphClient, doc: Document, query: str,

@@ -18,6 +18,7 @@ from dataclasses import replace
 from ..config import Settings
 from ..errors import DocumentNotFoundError, PlanError, QuestionError
 from ..graph.client import GraphClient
+from ..library.cache import keep_documents
 from ..library.documents import Document
 from ..llm.factory import Models
 from ..llm.usage import track_usage
@@ -71,6 +72,7 @@ class Retriever:
         self.models = models
         self.llm = models.llm if use_llm else None
         self.planner = Planner(self.llm, Glossary.load(settings.glossary))
+        keep_documents(settings.cache_documents)  # the process's per-document caches
 
     async def plan(self, question: str, *, method: str = "bookrag", category: QueryCategory | None = None) -> Plan:
         """The method's plan for ``question`` (what :meth:`retrieve` and :meth:`ask` run)."""

@@ -45,7 +45,7 @@ from typing import TypeVar
 import numpy as np
 
 from ..graph.client import GraphClient
-from ..library.cache import DocumentCache
+from ..library.cache import DocumentCache, sized
 from ..library.documents import Document
 from ..llm.reranker import LexicalStats, tokens
 from ..tree.references import Reference, mentions, pages, reference_of
@@ -268,7 +268,7 @@ def _grouped(pairs: Iterable[tuple[K, V]]) -> dict[K, list[V]]:
     return found
 
 
-BLOCKS: DocumentCache[DocumentBlocks] = DocumentCache(max_entries=32)  # shared by every agent of the process
+BLOCKS: DocumentCache[DocumentBlocks] = sized(DocumentCache())  # shared by every agent of the process
 
 
 async def document_blocks(graph: GraphClient, doc: Document, *, max_chars: int) -> DocumentBlocks:

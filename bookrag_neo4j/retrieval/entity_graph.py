@@ -1,6 +1,6 @@
 """Graph_Reasoning's working copy of each document's knowledge graph, held in memory as arrays.
 
-    graphs = EntityGraphCache(max_documents=16)
+    graphs = EntityGraphCache(max_documents=64)
     whole = await graphs.get(graph, await find_document(graph, doc_key))  # read once
     whole.link("vega", vector, threshold=0.9, top=3)      # entity linking, exact over the document
     scores = pagerank_on(whole.transition, seeds)         # Graph_Reasoning (reasoners.py)
@@ -13,7 +13,7 @@ per copy, on first use: the position of each key, the PageRank transition matrix
 name and the mask of those with an embedding. The copy is keyed by the document's
 ``Document.graph_version`` (graph configuration, build time and counts), so a
 rebuilt graph is read again; a document whose graph is not complete is read every time and never kept. At
-most ``max_documents`` documents are kept (least recently used first out).
+most ``max_documents`` documents are kept (least recently used first out; ``BOOKRAG_CACHE_DOCUMENTS``).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import numpy as np
 from scipy import sparse
 
 from ..graph.client import GraphClient
+from ..library.cache import DOCUMENTS, sized
 from ..library.documents import Document
 
 log = logging.getLogger(__name__)
@@ -137,9 +138,12 @@ def transition_matrix(n: int, source: np.ndarray, target: np.ndarray, weight: np
 class EntityGraphCache:
     """Documents' entity graphs by document key and graph version; see the module docstring."""
 
-    def __init__(self, max_documents: int = 16) -> None:
+    def __init__(self, max_documents: int = DOCUMENTS) -> None:
         self.max_documents = max_documents
         self._kept: OrderedDict[tuple[str, str, str], tuple[str, EntityGraph]] = OrderedDict()
+
+    def keep(self, documents: int) -> None:
+        self.max_documents = documents
 
     async def get(self, graph: GraphClient, doc: Document) -> EntityGraph:
         """The graph of ``doc`` (kept while its ``graph_version`` stays the same)."""
@@ -160,4 +164,4 @@ class EntityGraphCache:
         return loaded
 
 
-ENTITY_GRAPHS = EntityGraphCache()  # shared by every agent of the process
+ENTITY_GRAPHS = sized(EntityGraphCache())  # shared by every agent of the process

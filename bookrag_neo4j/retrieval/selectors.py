@@ -13,7 +13,7 @@ from typing import Any
 
 from ..graph.client import GraphClient
 from ..kg.names import normalise
-from ..library.cache import DocumentCache
+from ..library.cache import DocumentCache, sized
 from ..library.documents import Document, TreeStatus, list_documents
 from ..llm.reranker import bm25_scores
 from .blocks import document_blocks
@@ -78,7 +78,7 @@ async def sections(graph: GraphClient, doc_keys: Sequence[str]) -> list[dict[str
     return await graph.read_rows("retrieval/sections", doc_keys=list(doc_keys))
 
 
-TOCS: DocumentCache[list[dict[str, Any]]] = DocumentCache(max_entries=64)  # read once a process and tree
+TOCS: DocumentCache[list[dict[str, Any]]] = sized(DocumentCache())  # read once a process and tree
 
 
 async def table_of_contents(graph: GraphClient, documents: Sequence[Document]) -> list[dict[str, Any]]:

@@ -98,6 +98,12 @@ def test_bench_query_reports_percentiles(settings, survey, tmp_path) -> None:
     import matplotlib.image
 
     assert matplotlib.image.imread(plot).shape[1] > 300
+    whole = run_cli(settings, "bench", "query", "--library", "--question", QUESTION, "--repeat", "1", "--no-llm",
+                    "--json")
+    assert whole.returncode == 0, whole.stderr
+    assert json.loads(whole.stdout)["document"].startswith("the library (") and json.loads(whole.stdout)["runs"] == 1
+    both = run_cli(settings, "bench", "query", survey, "--library", "--question", QUESTION, "--no-llm")
+    assert both.returncode != 0 and "give a document, or --library" in both.stderr
 
 
 @pytest.mark.parametrize("method", list(METHODS))
