@@ -218,18 +218,19 @@ def bench_query_cmd(
     operator."""
     from ..eval.bench_query import bench_query
     from ..eval.benchmark import load_benchmark
+    from ..retrieval import selectors
 
-    if (doc is None) == (not whole):
+    if (doc is not None) == whole:
         raise typer.BadParameter("give a document, or --library")
+    if whole and (not question or questions is not None):
+        raise typer.BadParameter("--library asks the --question given (a benchmark's are about one document)")
     rag = library(instance, use_llm=not no_llm)
 
     async def work(graph: GraphClient) -> dict:
         if whole:
-            if not question:
-                raise typer.BadParameter("--library needs --question")
-            documents = await rag.adocuments()
+            documents = await selectors.scope_documents(graph, None)  # the documents a question reads
             return {"document": f"the library ({len(documents)} documents)", "pages": sum(d.pages or 0 for d in documents),
-                    **await bench_query(rag.retriever(graph), None, list(question)[:limit], repeat=repeat,
+                    **await bench_query(rag.retriever(graph), None, list(question or [])[:limit], repeat=repeat,
                                         method=method)}
         found = await rag.adocument(doc)
         asked = list(question or [])

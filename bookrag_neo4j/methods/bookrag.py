@@ -4,10 +4,11 @@
   Text_Reasoning -> Skyline_Ranker -> Fetch_Evidence -> Map -> Reduce;
 - multi-hop: Decompose -> the single-hop retrieval per retrieval sub-question -> Merge -> Map -> Reduce
   (without an LLM there is no decomposition: one single-hop retrieval, and the plan says so);
-- global: Filter_Range / Filter_Modal (nested) -> Count (no LLM needed) where the question asks for nothing but
-  what the filters hold (:func:`~bookrag_neo4j.retrieval.planner.counts_filtered`), else Fetch -> Text_Reasoning
-  -> Top_K (the filtered nodes most relevant first, up to ``BOOKRAG_GLOBAL_MAX_NODES``) -> Fetch_Evidence -> Map
-  -> Reduce.
+- global: Filter_Range / Filter_Modal (nested) -> Fetch -> Text_Reasoning -> Top_K (the filtered nodes most
+  relevant first, up to ``BOOKRAG_GLOBAL_MAX_NODES``, then, where they show fewer pages than
+  ``BOOKRAG_SKYLINE_MIN``, the best of the rest of their page range) -> Fetch_Evidence -> Count (the filtered
+  nodes' number, no LLM; the embedder and reranker rank what it shows) where the question asks for nothing but
+  what the filters hold (:func:`~bookrag_neo4j.retrieval.planner.counts_filtered`), else Map -> Reduce.
 
 The paper's ablations (Table 7) are substitutions on these plans: ``no-plan`` plans every question as
 single-hop; ``no-selector`` puts Select_All (every content block) in place of the two selectors; ``no-graph``

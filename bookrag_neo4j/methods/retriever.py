@@ -148,4 +148,4 @@ class Retriever:
         seeds = list(dict.fromkeys(s for e in run.of_type(Entities) for s in e.seeds))
         warnings = [line for step in run.trace if step.operator == SCOPE for line in step.details]
         return Evidence(question=plan.question, nodes=nodes, plan=plan, trace=run.trace, count=found.count,
-                        groups=found.groups, seeds=seeds, warnings=warnings)
+                        counted=found.counted, groups=found.groups, seeds=seeds, warnings=warnings)

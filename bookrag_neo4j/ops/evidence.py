@@ -92,7 +92,8 @@ async def count(ctx: RunContext, p: NoParams, selection: Selection, evidence: Ev
             :limit])], count=len(selection.keys))
     selected, read = set(selection.keys), set(candidates.keys) if candidates is not None else set()
     ranked = [n for n in evidence.nodes if n.key in selected]
-    unread = [k for k in selection.keys if k not in read][:max(0, limit - len(ranked))]
+    shown = read | {n.key for n in ranked}
+    unread = [k for k in selection.keys if k not in shown][:max(0, limit - len(ranked))]
     counted = [*ranked, *(evidence_node(r) for r in await selectors.fetch_nodes(ctx.graph, unread))]
     return EvidenceSet(nodes=[*counted, *(n for n in evidence.nodes if n.key not in selected)],
                        count=len(selection.keys), counted=len(counted))

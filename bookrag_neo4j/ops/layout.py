@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -183,7 +183,7 @@ async def merge_pages(ctx: RunContext, p: MergePagesParams, evidence: EvidenceSe
                                            "page_end": nxt["page_end"], "page_list": pages})
             taken.add(nxt["key"])
         merged.append(node)
-    return EvidenceSet(nodes=merged, count=evidence.count, groups=evidence.groups)
+    return replace(evidence, nodes=merged)
 
 
 class Text2CypherParams(BaseModel):

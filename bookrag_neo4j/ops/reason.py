@@ -148,7 +148,8 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
             mine = [rows[i] for i in where]
             if all(c.key in blocks.rows for c in mine):
                 found = blocks.bm25(question.text, [c.key for c in mine])
-                populations[doc.key] = blocks.population(question.text, question.vector)
+                if (population := blocks.population(question.text, question.vector)) is not None:
+                    populations[doc.key] = population
             else:  # the layout layer's passages and table rows: ranked among the candidates
                 found = bm25_by_document(question.text, mine, {doc.key: blocks.stats})
             for i, score in zip(where, found, strict=True):
@@ -277,7 +278,8 @@ async def top_k(ctx: RunContext, p: TopKParams, candidates: Candidates, scores: 
     chosen = set(selection.keys) if selection is not None else None
     units = best([key for key in candidates.keys if chosen is None or key in chosen], k)
     if chosen is not None:
-        shown = {pages[key][:2] for unit in units for key in unit}  # (document, first page)
+        shown = {(doc, page) for unit in units for key in unit for doc, first, last in [pages[key]]
+                 for page in range(first, max(first, last) + 1) if page}  # (document, page) the chosen show
         rest = [key for key in candidates.keys if key not in chosen and pages[key][:2] not in shown]
         units += best(rest, min(k, ctx.settings.skyline_min) - len(units))
     return _ranking(units, **{p.by: values})

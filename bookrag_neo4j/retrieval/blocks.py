@@ -98,15 +98,17 @@ class DocumentBlocks:
         if (kept := self.last_similarities.get(marker)) is not None:
             return kept
         scores = (1.0 + (self.vectors @ (query / (np.linalg.norm(query) or 1.0))).astype(np.float64)) / 2.0
+        scores.setflags(write=False)  # shared by every agent of the process
         self.last_similarities.clear()
         self.last_similarities[marker] = scores
         return scores
 
-    def population(self, question: str, vector: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    def population(self, question: str, vector: Sequence[float]) -> tuple[np.ndarray, np.ndarray] | None:
         """The similarities of the embedded blocks and every block's BM25: what Text_Reasoning ranks a candidate
-        among, so that its score does not depend on the other candidates."""
+        among, so that its score does not depend on the other candidates (None for a vector of another
+        dimension: the candidates are embedded anew, and ranked among each other)."""
         similarities = self.similarities(vector)
-        return similarities[self.embedded] if len(similarities) else similarities, self.scores(question)
+        return (similarities[self.embedded], self.scores(question)) if len(similarities) else None
 
     def bm25(self, question: str, keys: Sequence[str], *, k1: float = 1.5, b: float = 0.75) -> list[float]:
         """Okapi BM25 of the blocks ``keys`` (all of this document) with the document's statistics: what

@@ -75,6 +75,7 @@ class Evidence(BaseModel):
     plan: Plan | None = None
     trace: list[TraceStep] = Field(default_factory=list)
     count: int | None = None  # global COUNT questions: the number of matching nodes
+    counted: int | None = None  # and how many of the first nodes are counted ones (the rest is context)
     groups: list[EvidenceGroup] = Field(default_factory=list)  # multi-hop: the evidence of each sub-question
     seeds: list[str] = Field(default_factory=list)  # the graph entities the question's entities linked to
     warnings: list[str] = Field(default_factory=list)  # e.g. a document in scope whose graph build is incomplete
@@ -99,6 +100,7 @@ class Answer(BaseModel):
     trace: list[TraceStep] = Field(default_factory=list)
     extractive: bool = False  # True when no LLM wrote it: the ranked evidence passages themselves
     count: int | None = None  # global COUNT questions: the number of matching nodes
+    counted: int | None = None  # and how many of the first nodes are counted ones (the rest is context)
     groups: list[EvidenceGroup] = Field(default_factory=list)  # multi-hop: the evidence of each sub-question
     seeds: list[str] = Field(default_factory=list)  # the graph entities the question's entities linked to
     warnings: list[str] = Field(default_factory=list)  # e.g. a document in scope whose graph build is incomplete

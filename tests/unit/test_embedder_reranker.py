@@ -97,3 +97,23 @@ async def test_fusion_reranker_ranks_among_a_population_whatever_the_others_scor
     assert among_two[0] == pytest.approx(among_one[0]) == pytest.approx(1 / (60 + 3) / (1 / (60 + 1)))
     tied = await reranker.score("query", ["a"], similarities=[0.7 + 1e-12], lexical=[3.5], population=population)
     assert tied[0] == pytest.approx((1 / 63 + 1 / 63) / (2 / 61))  # equal within tolerance shares the rank; 3.5 is third
+
+
+def test_a_documents_population_is_its_blocks_and_none_for_a_vector_of_another_dimension() -> None:
+    """Text_Reasoning ranks a block among its document's blocks: their similarities (those with an embedding)
+    and every block's BM25; a question vector of another dimension has no population (its candidates are embedded
+    anew and ranked among each other, not all first among nothing)."""
+    from bookrag_neo4j.retrieval.blocks import read_blocks
+
+    def row(key: str, text: str, embedding: list[float] | None) -> dict:
+        return {"key": key, "doc_key": "d", "order": int(key[1:]), "kind": "text", "section_path": "", "title": "",
+                "page_start": 1, "page_end": 1, "text": text, "embedding": embedding}
+
+    blocks = read_blocks([row("b1", "net sales grew", [1.0, 0.0]), row("b2", "dividends paid", [0.0, 1.0]),
+                          row("b3", "an image", None)])
+    similarities, bm25 = blocks.population("net sales", [1.0, 0.0])
+    assert similarities.tolist() == pytest.approx([1.0, 0.5]) and len(bm25) == 3 and bm25[0] > 0 == bm25[1]
+    assert [c.similarity for c in blocks.candidates(["b2", "b1"], [1.0, 0.0])] == similarities[::-1].tolist()
+    assert blocks.population("net sales", [1.0, 0.0, 0.0]) is None
+    with pytest.raises(ValueError):
+        blocks.similarities([1.0, 0.0])[0] = 0.0  # shared by every agent: read-only
