@@ -20,7 +20,7 @@ from ..retrieval.blocks import DocumentBlocks, document_blocks
 from ..retrieval.entity_graph import best_first
 from ..retrieval.glossary import Glossary
 from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, graph_reasoning, node_text, ppr_engine, text_reasoning
-from ..retrieval.skyline import skyline
+from ..retrieval.skyline import skyline, spanned
 from .registry import NoParams, RunContext, model_time, operator
 from .values import Candidate, Candidates, Entities, Question, Ranking, Scores, Selection
 
@@ -278,8 +278,7 @@ async def top_k(ctx: RunContext, p: TopKParams, candidates: Candidates, scores: 
     chosen = set(selection.keys) if selection is not None else None
     units = best([key for key in candidates.keys if chosen is None or key in chosen], k)
     if chosen is not None:
-        shown = {(doc, page) for unit in units for key in unit for doc, first, last in [pages[key]]
-                 for page in range(first, max(first, last) + 1) if page}  # (document, page) the chosen show
+        shown = {place for unit in units for key in unit for place in spanned(pages, key)}
         rest = [key for key in candidates.keys if key not in chosen and pages[key][:2] not in shown]
         units += best(rest, min(k, ctx.settings.skyline_min) - len(units))
     return _ranking(units, **{p.by: values})

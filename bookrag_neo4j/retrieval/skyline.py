@@ -60,6 +60,14 @@ def fused_scores(points: Sequence[tuple[str, float, float]], k: int = RRF_K) -> 
     return {p[0]: 1.0 / (k + g) + 1.0 / (k + t) for p, g, t in zip(points, graph, text, strict=True)}
 
 
+def spanned(pages: Mapping[str, tuple[str, int, int]] | None, key: str) -> list[tuple[str, int]]:
+    """The (document, page) pairs a key shows, from its (document, first page, last page); none without a page."""
+    if not pages or key not in pages or not pages[key][1]:
+        return []
+    doc, first, last = pages[key]
+    return [(doc, page) for page in range(first, max(first, last) + 1)]
+
+
 def skyline(points: Sequence[tuple[str, float, float]], *, minimum: int = 10, maximum: int = 10,
             pages: Mapping[str, tuple[str, int, int]] | None = None,
             content: Callable[[str], Hashable | None] | None = None,
@@ -74,19 +82,13 @@ def skyline(points: Sequence[tuple[str, float, float]], *, minimum: int = 10, ma
     units: list[list[str]] = []
     shown: dict[tuple[str, int], int] = {}  # (document, page) -> the unit showing it
 
-    def spanned(key: str) -> list[tuple[str, int]]:
-        if not pages or key not in pages or not pages[key][1]:
-            return []
-        doc, first, last = pages[key]
-        return [(doc, page) for page in range(first, max(first, last) + 1)]
-
     seen: set[Hashable] = set()  # the content of the kept nodes
 
     def add(key: str, *, new_units: bool) -> None:
         same = content(key) if content else None
         if same is not None and same in seen:
             return
-        span = spanned(key)
+        span = spanned(pages, key)
         owners = {shown.get(s) for s in span}
         if span and len(owners) == 1 and None not in owners:  # its pages are shown: it joins that unit
             units[owners.pop()].append(key)  # type: ignore[index]
