@@ -64,6 +64,7 @@ class DocumentInfo(BaseModel):
     title: str = ""
     pages: int | None = None
     indexed_at: str | None = None
+    status: str = Field(description="complete, or partial while any layer's build has not completed")
     tree: str
     embeddings: str | None = None
     knowledge_graph: str | None = None
@@ -76,8 +77,8 @@ class DocumentInfo(BaseModel):
             return None if layer is None else str(layer.value)
 
         return cls(key=doc.key, name=doc.name, title=doc.title, pages=doc.pages, indexed_at=doc.indexed_at,
-                   tree=doc.tree.value, embeddings=state(doc.embeddings), knowledge_graph=state(doc.graph),
-                   layout=state(doc.layout), content_graph=state(doc.g2))
+                   status=doc.status, tree=doc.tree.value, embeddings=state(doc.embeddings),
+                   knowledge_graph=state(doc.graph), layout=state(doc.layout), content_graph=state(doc.g2))
 
 
 class DocumentList(BaseModel):

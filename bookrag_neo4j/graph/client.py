@@ -209,6 +209,9 @@ class GraphClient:
         except (ServiceUnavailable, SessionExpired, AuthError) as exc:
             raise self._unavailable(exc) from exc
         except Neo4jError as exc:
+            if (exc.code or "").endswith(".OutOfMemoryError"):  # the heap, not the per-query limit: the server lives
+                raise UserQueryError(f"the query needed more memory than the server has ({exc.code}: "
+                                     f"{exc.message}); the server is still running") from exc
             raise UserQueryError(f"{exc.code}: {exc.message}") from exc
 
     async def versions(self) -> ServerVersions:

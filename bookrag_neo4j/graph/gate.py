@@ -23,6 +23,14 @@ neo4j Python driver returns it) and refuses, in this order for each operator:
   function (``apoc.cypher.*`` would run Cypher the gate never saw). Other functions, ``vector.similarity.cosine``
   and ``gds.similarity.cosine`` among them, are fine;
 
+* work inside one row that the server's limits cannot stop (:func:`loop_reason`): a regular expression
+  (``=~``; Java's matcher never checks the transaction's timeout, and a pattern such as ``(.*a){12}.*z`` runs for
+  as long as its input allows), ``reduce``, a list comprehension or a quantifier (``any``/``all``/``none``/
+  ``single``) over any list but a node's or path's own (``labels(n)``, ``keys(n)``, ``nodes(p)``, ...),
+  ``range`` outside ``UNWIND``, and more than :data:`MAX_CONCATENATIONS` ``+`` operators (a string or list
+  doubled in a loop or a chain of ``WITH`` grows past any memory limit: the transaction limit does not track an
+  expression's values). ``UNWIND`` does the same work row by row, where the timeout and the memory limit hold;
+
 and finally any query the server does not plan as a read (query type ``r``): writes, also inside
 ``CALL { ... }``, schema changes, ``dbms.*`` procedures. A query the server refuses to plan at all is refused
 by the client (:func:`explain_refused`), not let through.
@@ -64,6 +72,15 @@ _SIGNATURE = re.compile(rf"(?<![\w.])({_NAME})\([^()]*\)\s*::\s*\(")  # "name(ar
 _DOTTED_CALL = re.compile(r"(?<![\w.$`])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\(")  # "gds.util.asNode(": a call
 _LOAD_CSV = re.compile(r"\bLOAD\s+CSV\b", re.IGNORECASE)
 _SKIPPED_ARGUMENTS = frozenset({"string-representation"})  # the whole plan as a wrapped table: judged per operator
+MAX_CONCATENATIONS = 8  # "+" operators in one query: a value doubled this often grows 256 times at most
+# Lists an expression may loop over: a node's, relationship's or path's own, whose size the graph bounds.
+OWN_LISTS = ("labels", "keys", "nodes", "relationships")
+_ITERATION = re.compile(rf"(?:\[|\b(?:all|any|none|single)\s*\()\s*`?\w+`?\s+IN\s+(?!(?:{'|'.join(OWN_LISTS)})\s*\()",
+                        re.IGNORECASE)
+_REDUCE = re.compile(r"\breduce\s*\(", re.IGNORECASE)
+_RANGE = re.compile(r"\brange\s*\(", re.IGNORECASE)
+_PLUS = re.compile(r"\s\+\s")
+_QUOTED_NAME = re.compile(r"`[^`]*`")  # a column or variable name in backticks: text, not an expression
 
 
 def check_plan(plan: Any, *, query_type: str | None, database: str | None, allowed_database: str) -> None:
@@ -88,6 +105,30 @@ def refusal_reason(plan: Any, *, query_type: str | None, database: str | None, a
     if query_type != "r":
         return (f"only read-only Cypher may run here; the server plans this query as "
                 f"{QUERY_TYPES.get(query_type or '', query_type)}")
+    return loop_reason(plan)
+
+
+def loop_reason(plan: Any) -> str | None:
+    """Why the plan does work inside one row that neither the timeout nor the memory limit can stop (the
+    module's docstring lists it), or ``None``. Run after the other checks, so that their reasons come first."""
+    plus = 0
+    for op in _operators(plan):
+        for text in (_QUOTED_NAME.sub("``", t) for t in op.texts()):
+            if "=~" in text:
+                return ("regular expressions (=~) are not allowed here: a pattern can run past any timeout; use "
+                        "CONTAINS, STARTS WITH, ENDS WITH or the full-text index (db.index.fulltext.queryNodes)")
+            if _REDUCE.search(text):
+                return "reduce() is not allowed here: it loops inside one row, past the timeout; use UNWIND"
+            if _ITERATION.search(text):
+                return ("a list comprehension or any/all/none/single over a list that is not a node's or path's "
+                        "own (labels(n), keys(n), nodes(p), relationships(p)) is not allowed here: it loops inside "
+                        "one row, past the timeout; use UNWIND")
+            if _RANGE.search(text) and op.name != "Unwind":
+                return "range() outside UNWIND is not allowed here (UNWIND range(1, 10) AS i is)"
+            plus += len(_PLUS.findall(text))
+    if plus > MAX_CONCATENATIONS:
+        return (f"more than {MAX_CONCATENATIONS} '+' operators in one query are not allowed here: repeated "
+                "concatenation grows a string or list past any memory limit")
     return None
 
 

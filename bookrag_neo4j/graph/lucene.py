@@ -10,12 +10,18 @@ from __future__ import annotations
 import re
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+_WORD = re.compile(r"\w+")  # what the index's analyser makes a term of, near enough to count clauses
+MAX_TERMS = 256  # leaves Lucene's 1,024 clauses room for a scope of documents
 
 
 def lucene_terms(text: str) -> str:
     """The question as Lucene terms: query-syntax characters escaped, operator words lower-cased (the index
-    lower-cases anyway), so every word is an OR-ed term."""
-    escaped = _LUCENE_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    lower-cases anyway), so every word is an OR-ed term. A question of more than :data:`MAX_TERMS` words keeps
+    its first :data:`MAX_TERMS` distinct ones (Lucene refuses a query of over 1,024 clauses)."""
+    words = text.split()
+    if len(_WORD.findall(text)) > MAX_TERMS:
+        words = list(dict.fromkeys(w.casefold() for w in _WORD.findall(text)))[:MAX_TERMS]
+    escaped = _LUCENE_SPECIAL.sub(r"\\\1", " ".join(words))
     return re.sub(r"\b(AND|OR|NOT|TO)\b", lambda m: m.group(1).lower(), escaped)
 
 

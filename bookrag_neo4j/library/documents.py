@@ -184,10 +184,16 @@ class Document(BaseModel):
         """The layers whose build started and did not complete (a killed run, or one still going)."""
         return [layer for layer, state in self.layer_states().items() if state not in (None, "complete")]
 
+    @property
+    def status(self) -> str:
+        """The document's one status, the same in every door (CLI, SDK, web app, MCP): ``complete`` only when no
+        layer's build is partial, else ``partial``."""
+        return "partial" if self.partial else "complete"
+
     def listing(self) -> dict[str, Any]:
-        """The row ``bookrag docs list`` shows: ``status`` is ``complete`` only when no layer is partial."""
+        """The row ``bookrag docs list`` shows, with :attr:`status`."""
         return {"key": self.key, "name": self.name, "path": self.path, "title": self.title, "pages": self.pages,
-                "status": "partial" if self.partial else "complete", **self.layer_states(),
+                "status": self.status, **self.layer_states(),
                 "heading_source": self.heading_source, "tree_nodes": self.tree_nodes, "indexed_at": self.indexed_at}
 
 

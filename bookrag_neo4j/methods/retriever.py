@@ -63,6 +63,17 @@ def scope_warnings(documents: Sequence[Document]) -> list[TraceStep]:
                       details=details)] if details else []
 
 
+def vanished_warnings(documents: Sequence[Document], kept: set[str]) -> list[TraceStep]:
+    """A ``Scope`` trace step naming each document in scope whose key is not in ``kept`` once the run ends
+    (deleted while the question ran: its evidence may be missing), or no step; also logged as a warning."""
+    details = [f"{d.name} was deleted while the question ran; its evidence is missing" for d in documents
+               if d.key not in kept]
+    for line in details:
+        log.warning("%s", line)
+    return [TraceStep(step="scope", operator=SCOPE, output=f"{len(details)} of {len(documents)} documents deleted",
+                      details=details)] if details else []
+
+
 class Retriever:
     """Plans with a method and runs the plan over the documents of one Neo4j database."""
 
@@ -127,7 +138,8 @@ class Retriever:
             raise PlanError("the plan has no answer step (Reduce): it can only retrieve")
         ctx = RunContext(self.graph, self.settings, self.models, self.llm, documents)
         run = await execute(plan, ctx, until=None if answer else plan.output)
-        return plan, replace(run, trace=planned + run.trace)
+        kept = set(await self.graph.read_rows("library/present_keys", doc_keys=[d.key for d in documents]))
+        return plan, replace(run, trace=planned + run.trace + vanished_warnings(documents, kept))
 
     async def cypher(self, question: str, doc_keys: Sequence[str] | None = None) -> CypherRun:
         """text2Cypher alone: the query written for the question (the LLM, else a template) and its rows,

@@ -41,14 +41,16 @@ ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
 
 # The JVM flags of bin/neo4j (server.jvm.additional defaults of Neo4j 5.26), less -XX:+AlwaysPreTouch, which
-# would touch the whole heap at start-up on a developer machine.
+# would touch the whole heap at start-up on a developer machine, and less -XX:+ExitOnOutOfMemoryError: a query
+# whose values outgrow the heap (the transaction memory limit does not track an expression's values) would take
+# the server down; without the flag Neo4j fails that query with Neo.TransientError.General.OutOfMemoryError and
+# answers the next one.
 JVM_FLAGS = (
     "-XX:+UseG1GC",
     "-XX:-OmitStackTraceInFastThrow",
     "-XX:+UnlockExperimentalVMOptions",
     "-XX:+TrustFinalNonStaticFields",
     "-XX:+DisableExplicitGC",
-    "-XX:+ExitOnOutOfMemoryError",
     "-Djdk.nio.maxCachedBufferSize=1024",
     "-Dio.netty.tryReflectionSetAccessible=true",
     "-Djdk.tls.ephemeralDHKeySize=2048",

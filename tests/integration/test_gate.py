@@ -5,13 +5,17 @@ and the row cap. (The plan walk alone, without a server: ``tests/unit/test_gate.
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 
+from bookrag_neo4j.config import Settings
 from bookrag_neo4j.errors import QueryRefusedError, UserQueryError
 from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.llm import Models
+from bookrag_neo4j.sdk import BookRAG
 
 DOC = "test-gate"
 UNPLANNABLE = "the server refused to plan this query"
@@ -85,6 +89,18 @@ HOSTILE: list[tuple[str, dict[str, Any], str]] = [
     ("CALL db.index.fulltext.createNodeIndex('intruder', ['Intruder'], ['x'])", {},
      f"{UNPLANNABLE}.*db.index.fulltext.createNodeIndex"),
     ("CALL apoc.cypher.runWrite('CREATE (:Intruder)', {})", {}, f"{UNPLANNABLE}.*apoc.cypher.runWrite"),
+    # loops inside one row: a string doubled past the heap (the server exited with OutOfMemoryError), regular
+    # expressions that outlived the timeout (still running at 147 s), lists iterated for minutes
+    ("RETURN size(reduce(s = 'xxxxxxxxxx', i IN range(1, 27) | s + s)) AS n", {}, r"reduce\(\) is not allowed"),
+    ("MATCH (n:Text) WHERE n.text =~ '(.*a){12}.*z' RETURN count(n)", {}, "regular expressions"),
+    (f"RETURN '{'a' * 60}' =~ '(.*a){{8}}z' AS m", {}, "regular expressions"),
+    ("MATCH (n:Text) WHERE n.text =~ $p RETURN count(n)", {"p": "(.*a){12}.*z"}, "regular expressions"),
+    ("RETURN size([i IN range(1, 300000000) | i]) AS n", {}, "a list comprehension or any/all/none/single"),
+    ("MATCH (n:Text) WITH collect(n.text) AS t RETURN size([x IN t WHERE any(y IN t WHERE y = x)]) AS n", {},
+     "a list comprehension or any/all/none/single"),
+    ("RETURN 5 IN range(1, 1000000000000) AS x", {}, r"range\(\) outside UNWIND"),
+    ("WITH [0] AS l " + "WITH l + l AS l " * 30 + "RETURN 1 IN l AS x", {}, r"more than 8 '\+' operators"),
+    ("WITH 'xxxxxxxxxx' AS s " + "WITH s + s AS s " * 28 + "RETURN size(s) AS n", {}, r"more than 8 '\+' operators"),
 ]
 
 # (query, parameters, a check of the rows)
@@ -109,6 +125,10 @@ ALLOWED: list[tuple[str, dict[str, Any], Callable[[list[dict[str, Any]]], bool]]
     ("CYPHER runtime=slotted MATCH (n:TreeNode {doc_key: $doc}) RETURN count(n) AS n", {"doc": DOC},
      lambda rows: rows == [{"n": 2}]),
     ("RETURN COUNT { CALL db.labels() YIELD label RETURN label } AS n", {}, lambda rows: rows[0]["n"] >= 1),
+    ("MATCH (n:TreeNode {doc_key: $doc}) WHERE any(l IN labels(n) WHERE l = 'Text') AND n.text CONTAINS 'gate' "
+     "RETURN [k IN keys(n) WHERE k = 'title' | n[k]] AS t", {"doc": DOC}, lambda rows: rows == [{"t": ["gatekeeper"]}]),
+    ("MATCH p = (:TreeNode {doc_key: $doc})-[:NEXT]->() RETURN [x IN nodes(p) | x.title] AS t", {"doc": DOC},
+     lambda rows: rows == [{"t": ["gatekeeper", "second"]}]),
 ]
 
 
@@ -162,3 +182,36 @@ async def test_the_row_cap_refuses_a_result_longer_than_max_rows(graph: GraphCli
     # truncate: the first max_rows rows instead of the error, and the rest is discarded, not streamed
     rows = await graph.run_user_query("UNWIND range(1, 1000000000) AS i RETURN i", max_rows=10, truncate=True)
     assert [r["i"] for r in rows] == list(range(1, 11))
+
+
+async def test_a_query_that_outgrows_the_heap_fails_and_the_server_answers(graph: GraphClient) -> None:
+    """A value the transaction memory limit does not track (a string multiplied tenfold nine times: 10^10
+    characters) fails within the timeout with a clear error, and the server answers the next query (with Neo4j's
+    -XX:+ExitOnOutOfMemoryError it exited)."""
+    grown = "'xxxxxxxxxx'"
+    for _ in range(9):
+        grown = f"replace({grown}, 'x', 'xxxxxxxxxx')"
+    timeout = 10.0
+    began = time.monotonic()
+    with pytest.raises(UserQueryError, match="more memory than the server has|MemoryPoolOutOfMemoryError"):
+        await graph.run_user_query(f"RETURN size({grown}) AS n", timeout=timeout)
+    assert time.monotonic() - began < timeout + 5
+    assert await graph.run_user_query("RETURN 1 AS one") == [{"one": 1}]
+
+
+PROBES = HOSTILE[-9:]
+
+
+@pytest.mark.parametrize(("query", "params"), [(q, p) for q, p, _ in PROBES], ids=[q[:40] for q, _, _ in PROBES])
+async def test_the_probes_end_at_once_through_the_sdk(settings: Settings, offline_models: Models, schema: list,
+                                                      query: str, params: dict) -> None:
+    """The probes through the SDK's run_cypher (the MCP server's read_cypher calls it): refused before they run."""
+    rag = BookRAG(settings, models=offline_models, use_llm=False)
+    try:
+        began = time.monotonic()
+        with pytest.raises(QueryRefusedError):
+            await rag.arun_cypher(query, params)
+        assert time.monotonic() - began < 5
+        assert await rag.arun_cypher("RETURN 1 AS one") == [{"one": 1}]
+    finally:
+        await rag.aclose()

@@ -47,9 +47,31 @@ PLANS: list[tuple[str, Any, str, str | None]] = [
     ("gds util", root(op("Projection", "gds.util.asNode($autoint_0) AS n")), "r", None),
     ("property access", root(op("Projection", "n.name AS name, date.truncate('day', n.at) AS d")), "r", None),
     ("USE NEO4J", root(op("NodeCountFromCountStore", "count( () ) AS `count(n)`", db="NEO4J"), db="NEO4J"), "r", None),
-    ("COUNT { CALL db.labels() }", root(op("Projection", "reduce(a = $autoint_0, x IN $autolist_1 | a + COUNT { "
-                                             "ResolvedCall(db.labels() :: label :: STRING,ArraySeq()) RETURN label "
-                                             "AS label }) AS s")), "r", None),
+    ("COUNT { CALL db.labels() }", root(op("Projection", "COUNT { ResolvedCall(db.labels() :: label :: STRING,"
+                                             "ArraySeq()) RETURN label AS label } AS s")), "r", None),
+    # loops inside one row, which the timeout cannot stop and the memory limit does not track
+    ("=~ in a filter", root(op("Filter", "n.text =~ $autostring_0", op("NodeByLabelScan", "n:Text"))), "r",
+     "regular expressions"),
+    ("=~ on literals", root(op("Projection", "$autostring_0 =~ $autostring_1 AS m")), "r", "regular expressions"),
+    ("reduce", root(op("Projection", "size(reduce(s = $autostring_0, i IN range($autoint_1, $autoint_2) | s + s)) "
+                                     "AS n")), "r", "reduce() is not allowed"),
+    ("list comprehension", root(op("Projection", "size([i IN range($autoint_0, $autoint_1) | i]) AS n")), "r",
+     "a list comprehension or any/all/none/single"),
+    ("quantifier", root(op("Projection", "any(x IN l WHERE x = $autoint_0) AS a")), "r",
+     "a list comprehension or any/all/none/single"),
+    ("range outside UNWIND", root(op("Projection", "$autoint_0 IN range($autoint_1, $autoint_2) AS x")), "r",
+     "range() outside UNWIND is not allowed here"),
+    ("range in UNWIND", root(op("EagerAggregation", "sum(i) AS s", op("Unwind", "range($autoint_0, $autoint_1) AS i"))),
+     "r", None),
+    ("a node's own lists", root(op("Filter", "any(l IN labels(n) WHERE l = $autostring_0) AND size([k IN keys(n) | k]) "
+                                             "> $autoint_1", op("AllNodesScan", "n"))), "r", None),
+    ("a path's own nodes", root(op("Projection", "[x IN nodes(p) | x.key] AS k")), "r", None),
+    ("8 additions", root(op("Projection", " + ".join("abcdefghi") + " AS s")),
+     "r", None),
+    ("9 additions", root(op("Projection", "s + s AS s", *[op("Projection", "s + s AS s")] * 8)), "r",
+     "more than 8 '+' operators"),
+    ("'+' and '=~' in a quoted name", root(op("Projection", "n.a + n.b AS `n.a + n.b + c + d + e + f + g + h + i =~ x`")),
+     "r", None),
     ("gds.graph.project procedure", root(op("ProcedureCall", "gds.graph.project($autostring_0, $autostring_1, "
                                                              "$autostring_2) :: (graphName :: STRING)")),
      "r", "procedure gds.graph.project is not allowed here"),
