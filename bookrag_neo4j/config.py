@@ -233,21 +233,33 @@ class Settings(BaseSettings):
     serve_token: SecretStr | None = Field(
         None, description="Bearer token every request to `bookrag serve` needs; required to listen beyond loopback.")
     serve_max_upload_mb: int = Field(100, ge=1, description="Largest PDF `bookrag serve` accepts, in MiB.")
+    serve_allowed_hosts: list[str] = Field(
+        default_factory=list, description="Host names `bookrag serve` answers to besides loopback and the address a "
+        "request arrived on (JSON list, e.g. [\"books.example.org\"]); any other Host header gets 400.")
 
     @property
     def instance_dir(self) -> Path:
         """Home directory of the managed server instance (config, data, logs, password)."""
         return self.data_dir / "neo4j" / self.neo4j_instance
 
-    @property
-    def image_dir(self) -> Path:
-        """Where extracted images live: one folder a server and database (a managed instance by its name, a
-        server of your own by a digest of ``NEO4J_URI``), so that a delete in one never touches another's."""
+    def library_dir(self, kind: str) -> Path:
+        """``data_dir/<kind>/<server>/<database>``: one folder a server and database (a managed instance by its
+        name, a server of your own by a digest of ``NEO4J_URI``), so that a delete in one never touches another's."""
         if self.neo4j_uri:
             server = "server-" + hashlib.sha256(self.neo4j_uri.encode()).hexdigest()[:12]
         else:
             server = f"instance-{self.neo4j_instance}"
-        return self.data_dir / "images" / server / re.sub(r"[^\w.-]", "_", self.neo4j_database)
+        return self.data_dir / kind / server / re.sub(r"[^\w.-]", "_", self.neo4j_database)
+
+    @property
+    def image_dir(self) -> Path:
+        """Where extracted images live (see :meth:`library_dir`)."""
+        return self.library_dir("images")
+
+    @property
+    def upload_dir(self) -> Path:
+        """Where `bookrag serve` keeps uploaded PDFs (see :meth:`library_dir`)."""
+        return self.library_dir("uploads")
 
     @property
     def llm_cache_path(self) -> Path:

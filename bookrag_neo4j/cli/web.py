@@ -17,6 +17,9 @@ def serve(
         show_default=False)] = None,
     no_llm: Annotated[bool, typer.Option("--no-llm", help="Answer and index without an LLM.")] = False,
     browser: Annotated[str | None, typer.Option(help="Neo4j Browser URL for the Explore links.")] = None,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        "--allowed-host", metavar="HOST", help="Also answer requests addressed to this host name (repeatable; default: "
+        "BOOKRAG_SERVE_ALLOWED_HOSTS). Loopback names always answer.")] = None,
     instance: InstanceOpt = None,
 ) -> None:
     """The library in a web page: upload and index PDFs, browse tables of contents, ask with any method and see
@@ -29,7 +32,8 @@ def serve(
     settings = settings_for(instance)
     token = token or (settings.serve_token.get_secret_value() if settings.serve_token else None)
     check_bind(host, token)
-    app = create_app(settings, use_llm=not no_llm, browser=browser, token=token)
+    app = create_app(settings, use_llm=not no_llm, browser=browser, token=token,
+                     allowed_hosts=[host, *(allowed_host or [])])
     shown = f"[{host}]" if ":" in host else host
     console.print(f"bookrag serve: http://{shown}:{port}/" + ("?token=…  (the token you set)" if token else ""))
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -10,13 +10,14 @@ Every failure reaches the page as a message, never as a traceback (the log keeps
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import tempfile
+from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, File, Query, Request, UploadFile
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -26,30 +27,33 @@ from starlette.exceptions import HTTPException
 from ..browse import answer_url, browser_url
 from ..config import Settings
 from ..errors import BookRAGError, DocumentError, DocumentNotFoundError
-from ..hashing import sha256_file
 from ..library.documents import Document
 from ..llm.factory import Models
 from ..methods import METHODS
-from ..parsing.pymupdf_parser import open_pdf
+from ..retrieval.evidence import Answer
 from ..sdk import BookRAG
 from ..server import instance_settings
 from .jobs import IndexJobs
 from .pages import CitationView, PageBox, render_page
-from .security import TokenGuard
+from .security import HostGuard, TokenGuard
+from .uploads import UploadTooLargeError, forget_upload, receive_pdf
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
 MAX_QUESTION = 2_000  # characters
-CHUNK = 1 << 20
 
 
 def create_app(settings: Settings | None = None, *, models: Models | None = None, use_llm: bool = True,
-               upload_dir: Path | None = None, browser: str | None = None, token: str | None = None) -> FastAPI:
-    """The web app over one library. ``browser``: Neo4j Browser's URL for the "Explore" links (default: the
-    managed server's; none for a server of your own unless given); ``token``: required on every request."""
+               upload_dir: Path | None = None, browser: str | None = None, token: str | None = None,
+               allowed_hosts: Sequence[str] = ()) -> FastAPI:
+    """The web app over one library. ``upload_dir``: where uploads go (default: ``settings.upload_dir``, this
+    server's and database's own); ``browser``: Neo4j Browser's URL for the "Explore" links (default: the
+    managed server's; none for a server of your own unless given); ``token``: required on every request;
+    ``allowed_hosts``: host names it answers to besides loopback, the address a request arrived on and
+    ``settings.serve_allowed_hosts`` (e.g. the name it listens on)."""
     settings = instance_settings(settings or Settings())
     models = models or Models.from_settings(settings)
-    uploads = upload_dir or settings.data_dir / "uploads"
+    uploads = upload_dir or settings.upload_dir
     if browser is None and settings.neo4j_uri is None:
         browser = f"http://localhost:{settings.neo4j_http_port}/browser/"
     rag = BookRAG(settings, models=models, use_llm=use_llm)
@@ -62,7 +66,9 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         await rag.aclose()
 
     app = FastAPI(title="bookrag-neo4j", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.uploads = uploads
     app.add_middleware(TokenGuard, token=token)
+    app.add_middleware(HostGuard, allowed=[*settings.serve_allowed_hosts, *allowed_hosts])  # the outermost
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(directory=HERE / "templates")
 
@@ -103,12 +109,12 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         return await library_page(request)
 
     @app.post("/upload", response_class=HTMLResponse)
-    async def upload(request: Request, pdf: Annotated[UploadFile, File()]) -> Response:
+    async def upload(request: Request) -> Response:  # the body is read here, as it streams in (not by FastAPI)
         try:
-            path = await _save_pdf(pdf, uploads, settings.serve_max_upload_mb)
+            path, name = await receive_pdf(request, uploads, settings.serve_max_upload_mb)
         except DocumentError as exc:
-            return await library_page(request, 413 if "larger than" in str(exc) else 400, error=str(exc))
-        job = jobs.submit(path)
+            return await library_page(request, 413 if isinstance(exc, UploadTooLargeError) else 400, error=str(exc))
+        job = jobs.submit(path, name=name)
         return RedirectResponse(f"/?job={job.id}", status_code=303)
 
     @app.get("/api/jobs")
@@ -125,7 +131,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
     async def delete(key: str) -> RedirectResponse:
         found = await rag.adocument(key)
         await rag.adelete(found.key)
-        _forget_upload(Path(found.path), uploads)
+        forget_upload(Path(found.path), uploads)
         return RedirectResponse("/", status_code=303)
 
     @app.get("/documents/{key}", response_class=HTMLResponse)
@@ -138,7 +144,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
     @app.get("/documents/{key}/pages/{number}.png")
     async def page_image(key: str, number: int, scale: Annotated[float, Query(gt=0, le=3)] = 1.0) -> Response:
         found = await rag.adocument(key)
-        png = render_page(Path(found.path), number, scale=scale)
+        png = await asyncio.to_thread(render_page, Path(found.path), number, scale=scale)  # off the event loop
         return Response(png, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
 
     @app.get("/ask", response_class=HTMLResponse)
@@ -155,9 +161,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         answer = await rag.aask(question.strip(), doc or None, method=method)
         paths = {d.key: Path(d.path) for d, _ in docs}
         boxes = await _boxes(rag, [c.node_key for c in answer.citations])
-        texts = {n.key: n.text for n in answer.evidence}
-        citations = [CitationView.of(c, pdf=paths.get(c.doc_key), boxes=boxes.get(c.node_key, []),
-                                     text=texts.get(c.node_key, "")) for c in answer.citations]
+        citations = await asyncio.to_thread(_citations, answer, paths, boxes)  # reads PDFs: off the event loop
         link = None
         if browser and answer.evidence:
             link = answer_url(browser, answer.model_dump(mode="json"))
@@ -180,41 +184,10 @@ def _check_question(question: str, method: str) -> str | None:
     return None
 
 
-async def _save_pdf(upload: UploadFile, uploads: Path, max_mb: int) -> Path:
-    """The upload as ``uploads/<hash>/<name>.pdf``, checked as the CLI checks a PDF; nothing is kept on error."""
-    name = Path(upload.filename or "").name
-    if not name.lower().endswith(".pdf") or name.startswith("."):
-        raise DocumentError(f"{name or 'the upload'} is not a .pdf file")
-    uploads.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=uploads, suffix=".part", delete=False) as tmp:
-        temp, size = Path(tmp.name), 0
-        try:
-            while chunk := await upload.read(CHUNK):
-                size += len(chunk)
-                if size > max_mb * CHUNK:
-                    raise DocumentError(f"{name} is larger than {max_mb} MiB (BOOKRAG_SERVE_MAX_UPLOAD_MB)")
-                tmp.write(chunk)
-        except BaseException:
-            temp.unlink(missing_ok=True)
-            raise
-    try:
-        if size == 0:
-            raise DocumentError(f"{name} is empty")
-        open_pdf(temp)[0].close()  # corrupt, encrypted or empty PDFs: DocumentError
-        target = uploads / sha256_file(temp)[:16] / name
-        target.parent.mkdir(exist_ok=True)
-        temp.replace(target)
-        return target
-    finally:
-        temp.unlink(missing_ok=True)
-
-
-def _forget_upload(path: Path, uploads: Path) -> None:
-    """Remove a deleted document's uploaded PDF (never a file outside the uploads folder)."""
-    if path.is_relative_to(uploads) and path.is_file():
-        path.unlink()
-        if not any(path.parent.iterdir()):
-            path.parent.rmdir()
+def _citations(answer: Answer, paths: dict[str, Path], boxes: dict[str, list[PageBox]]) -> list[CitationView]:
+    texts = {n.key: n.text for n in answer.evidence}
+    return [CitationView.of(c, pdf=paths.get(c.doc_key), boxes=boxes.get(c.node_key, []),
+                            text=texts.get(c.node_key, "")) for c in answer.citations]
 
 
 async def _boxes(rag: BookRAG, keys: list[str]) -> dict[str, list[PageBox]]:

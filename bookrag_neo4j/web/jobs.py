@@ -77,8 +77,9 @@ class IndexJobs:
         self._keep = keep
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bookrag-index")
 
-    def submit(self, path: Path) -> IndexJob:
-        job = IndexJob(id=uuid.uuid4().hex[:12], name=path.name, path=path)
+    def submit(self, path: Path, name: str | None = None) -> IndexJob:
+        """Index ``path`` in the background; ``name``: as the page shows it (default: the file's)."""
+        job = IndexJob(id=uuid.uuid4().hex[:12], name=name or path.name, path=path)
         with self._lock:
             self._jobs[job.id] = job
             for old in list(self._jobs)[:-self._keep]:  # the newest jobs are kept for the page

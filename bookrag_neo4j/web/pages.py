@@ -1,13 +1,20 @@
 """Pages of indexed PDFs for the web app: a page rendered as PNG (PyMuPDF), and each citation as the page it
 points to with its evidence box placed on that image (as shares of the page, so the box scales with it).
 
-    png = render_page(Path("R-data.pdf"), 12, scale=1.5)
+    png = render_page(Path("R-data.pdf"), 12, scale=1.5)   # at most MAX_PIXELS: a huge page comes out smaller
     view = CitationView.of(citation, page_size=page_size(Path("R-data.pdf"), 12))
     view.box    # Box(left=11.2, top=40.5, width=77.0, height=8.1), percent of the page
+
+A render's memory and time grow with its pixels, so a page is never drawn larger than ``MAX_PIXELS`` (a
+14,400-point page asked for at scale 1.2 would be 300 million). Renders run on worker threads, off the event loop;
+PyMuPDF is not thread-safe, so every use here holds one lock, and it keeps the GIL while it draws, so the pixel
+budget is also what bounds the pause a render gives the other requests.
 """
 
 from __future__ import annotations
 
+import math
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +25,8 @@ from ..errors import DocumentError
 from ..retrieval.evidence import Citation
 
 MIN_SCALE, MAX_SCALE = 0.2, 3.0
+MAX_PIXELS = 8_000_000  # a US Letter page at scale 3 is 4.4 million
+_LOCK = threading.Lock()
 
 
 @lru_cache(maxsize=16)
@@ -38,14 +47,24 @@ def _page(path: Path, number: int) -> pymupdf.Page:
 
 def page_size(path: Path, number: int) -> tuple[float, float]:
     """Width and height of a page, in points."""
-    rect = _page(path, number).rect
+    with _LOCK:
+        rect = _page(path, number).rect
     return rect.width, rect.height
 
 
-def render_page(path: Path, number: int, *, scale: float = 1.0) -> bytes:
-    """A page as PNG bytes, ``scale`` times its size in points (clamped to 0.2-3)."""
+def fit_scale(width: float, height: float, scale: float) -> float:
+    """``scale`` clamped to 0.2-3, and lowered (below 0.2 too) as far as a page of this size in points needs to
+    stay within ``MAX_PIXELS``."""
     scale = min(max(scale, MIN_SCALE), MAX_SCALE)
-    return _page(path, number).get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
+    return min(scale, math.sqrt(MAX_PIXELS / max(width * height, 1.0)))
+
+
+def render_page(path: Path, number: int, *, scale: float = 1.0) -> bytes:
+    """A page as PNG bytes, ``scale`` times its size in points (see :func:`fit_scale`)."""
+    with _LOCK:
+        page = _page(path, number)
+        scale = fit_scale(page.rect.width, page.rect.height, scale)
+        return page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,14 @@
-"""Who may use the web app: loopback only unless a token is set, then the token on every request; and no
-form posted from another site.
+"""Who may use the web app: loopback only unless a token is set, then the token on every request; no form
+posted from another site; and only requests for this server's own host names.
 
     check_bind("0.0.0.0", token=None)     # ConfigurationError: listening beyond loopback needs a token
     app.add_middleware(TokenGuard, token="s3cret")
+    app.add_middleware(HostGuard, allowed=["books.example.org"])   # added last: it runs first
+
+The Host check stops DNS rebinding: a page on ``evil.example`` whose name is made to resolve to 127.0.0.1 reaches
+the app as the same site (its Origin matches its Host), but its requests name ``evil.example`` as their Host.
+Starlette's TrustedHostMiddleware matches names only; this one also takes all of 127.0.0.0/8 and the address the
+connection arrived on (the IP a browser typed, whatever the app was bound to).
 
 A browser brings the token once, as ``?token=...`` in the first URL (the app then keeps it in an HttpOnly,
 SameSite=Strict cookie); API clients send ``Authorization: Bearer ...``.
@@ -11,17 +17,22 @@ SameSite=Strict cookie); API clients send ``Authorization: Bearer ...``.
 from __future__ import annotations
 
 import ipaddress
+import re
 import secrets
+from collections.abc import Iterable
 from urllib.parse import urlencode, urlsplit
 
+from starlette.datastructures import Headers
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import ConfigurationError
 
 COOKIE = "bookrag_token"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+_HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[^\[\]:/@?#\\\s]+)(?::\d{1,5})?")  # name or [IPv6], then a port
 
 
 def is_loopback(host: str) -> bool:
@@ -34,11 +45,54 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def _unspecified(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        return False
+
+
 def check_bind(host: str, token: str | None) -> None:
     """Refuse to listen beyond loopback without a token (anyone on the network could read and delete)."""
     if not token and not is_loopback(host):
         raise ConfigurationError(f"refusing to listen on {host} without a token: pass --token (or set "
                                  "BOOKRAG_SERVE_TOKEN), or listen on 127.0.0.1")
+
+
+def host_name(host: str) -> str | None:
+    """The name in a Host header (``name``, ``name:port``, ``[::1]:port``), lower case, without brackets or a
+    trailing dot; ``None`` when it is not one."""
+    match = _HOST.fullmatch(host.strip())
+    return match[1].strip("[]").lower().rstrip(".") if match else None
+
+
+class HostGuard:
+    """Answers only requests whose Host names this server: loopback (``localhost``, 127.0.0.0/8, ``::1``), the
+    address the connection arrived on, or one of ``allowed`` (names or addresses, a port ignored; a wildcard
+    address such as 0.0.0.0 names no host); any other gets 400 before any handler runs."""
+
+    def __init__(self, app: ASGIApp, allowed: Iterable[str] = ()) -> None:
+        self.app = app
+        self.allowed = {name for host in allowed if (name := host_name(host)) and not _unspecified(name)}
+
+    def allows(self, host: str | None, local: str | None = None) -> bool:
+        """Whether a request with this Host header, arriving on the ``local`` address, is for this server."""
+        name = host_name(host or "")
+        if local is not None:  # a dual-stack socket shows an IPv4 client's address as ::ffff:a.b.c.d
+            local = local.lower().removeprefix("::ffff:")
+        return name is not None and (is_loopback(name) or name in self.allowed or name == local)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            host = Headers(scope=scope).get("host")
+            if not self.allows(host, (scope.get("server") or (None,))[0]):
+                shown = host_name(host or "") or "(none)"
+                response = PlainTextResponse(f"refused: this bookrag server does not answer to the host {shown}; "
+                                             "allow it with bookrag serve --allowed-host or BOOKRAG_SERVE_ALLOWED_HOSTS",
+                                             status_code=400)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class TokenGuard(BaseHTTPMiddleware):

@@ -2,6 +2,7 @@
 
     with serving(create_app(settings, use_llm=False)) as base:    # "http://127.0.0.1:PORT"
         httpx.get(base + "/healthz")
+        job = wait_for_job(base, job_id)                          # its JSON, once done or failed
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import httpx
 import uvicorn
 
 
@@ -37,3 +39,14 @@ def serving(app, timeout: float = 30.0) -> Iterator[str]:  # noqa: ANN001 - an A
     finally:
         server.should_exit = True
         thread.join(timeout)
+
+
+def wait_for_job(base: str, job_id: str, timeout: float = 600.0, headers: dict[str, str] | None = None) -> dict:
+    """The indexing job ``job_id`` of the app at ``base`` as ``/api/jobs/<id>`` gives it, once it is done or
+    failed."""
+    deadline = time.monotonic() + timeout
+    while (job := httpx.get(f"{base}/api/jobs/{job_id}", headers=headers).json())["state"] in ("queued", "running"):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"indexing job {job_id} still {job['state']} after {timeout:.0f} s")
+        time.sleep(0.5)
+    return job
