@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 BOOKRAG := $(BIN)/bookrag
 
-.PHONY: help install local-model manuals heading-corpus chromium jdbc neo4j demo test stop clean
+.PHONY: help install local-model manuals heading-corpus chromium jdbc mcp-inspector neo4j demo test stop clean
 
 # torch (for sentence-transformers): the local CPU wheel where one lies in /opt/wheels, else PyPI's build.
 TORCH_VERSION := 2.13.0
@@ -85,6 +85,16 @@ jdbc:
 	    >/dev/null 2>&1 || \
 	  mvn -q -B -U dependency:copy -Dartifact=org.neo4j:neo4j-jdbc-bundle:$(JDBC_VERSION) -DoutputDirectory=$(JDBC_DIR); }
 
+# The official MCP Inspector (npm) whose CLI drives `bookrag mcp` in tests/integration/test_mcp_inspector.py:
+# installed once, pinned, in a cache folder that outlives the virtual environment (needs node and npm).
+MCP_INSPECTOR_VERSION := 2.12.0
+MCP_INSPECTOR_DIR := $(HOME)/.cache/bookrag-neo4j/mcp-inspector
+mcp-inspector:
+	@[ "$$(cat $(MCP_INSPECTOR_DIR)/.version 2>/dev/null)" = "$(MCP_INSPECTOR_VERSION)" ] || { \
+	  npm install --prefix $(MCP_INSPECTOR_DIR) --no-audit --no-fund --loglevel=error \
+	    @modelcontextprotocol/inspector@$(MCP_INSPECTOR_VERSION) && \
+	  echo $(MCP_INSPECTOR_VERSION) > $(MCP_INSPECTOR_DIR)/.version; }
+
 # Neo4j: NEO4J_URI if set, else Docker if an engine answers, else a local server assembled from Maven Central.
 neo4j: install
 	$(BOOKRAG) neo4j start
@@ -97,7 +107,7 @@ demo: neo4j manuals
 	$(BOOKRAG) demo $(DEMO_PDF)
 
 # pytest starts (or reuses) its own server instance "test" on ports 17687/17474.
-test: install local-model manuals chromium jdbc
+test: install local-model manuals chromium jdbc mcp-inspector
 	$(BIN)/ruff check bookrag_neo4j tests
 	@$(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure"; fi; \

@@ -12,7 +12,7 @@ its own read-only Cypher.
 The tools (structured results: each has an output schema, and every evidence item carries its citation):
 
 - ``list_documents()``: the indexed documents (key, file name, pages, how far each layer is built).
-- ``table_of_contents(doc)``: a document's sections (title, level, first page) in reading order.
+- ``table_of_contents(docs)``: one document's sections (title, level, first page) in reading order.
 - ``retrieve(question, docs=None, method="bookrag", limit=10)``: ranked evidence, each with document, section
   path and pages; no answer synthesis.
 - ``ask(question, docs=None, method="bookrag", limit=10)``: the answer with its citations (the ranked evidence
@@ -20,25 +20,32 @@ The tools (structured results: each has an output schema, and every evidence ite
 - ``read_cypher(query, params=None, max_rows=100)``: Cypher through the read-only gate; at most ``max_rows`` rows
   (``truncated`` says when there were more).
 
+``docs`` names the documents on every tool that takes them: one file name or key, or a list of them. Every
+tool's input schema has ``additionalProperties: false`` and a call with an argument the tool does not declare is
+refused, naming it and the accepted ones: the SDK would drop it silently, and a client that guessed a name (``doc``
+for ``docs``) would get a confident answer over the wrong documents.
+
 A failure the package expects (a refused write, an unknown document or method, Neo4j unreachable) comes back
 as a tool error with its message; stdout carries the protocol alone (logging goes to stderr).
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import BookRAGError, PlanError
 from .retrieval.evidence import Citation, EvidenceNode
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.tools import Tool
 
     from .library.documents import Document
     from .sdk import BookRAG
@@ -49,10 +56,12 @@ MAX_ROWS = 1000  # the most rows read_cypher returns in one call
 P = ParamSpec("P")
 T = TypeVar("T")
 
-INSTRUCTIONS = """BookRAG over a library of long PDFs indexed in Neo4j. Start with list_documents (the names that \
-`docs` and `doc` take), read a document's table_of_contents to see its structure, then retrieve (cited evidence) \
-or ask (an answer with citations). Cite the evidence by its citation label (document, section path, pages). \
-read_cypher runs your own read-only Cypher over the graph (Document, Section, Block, Entity nodes)."""
+INSTRUCTIONS = """BookRAG over a library of long PDFs indexed in Neo4j. Start with list_documents: `docs`, on \
+every tool that takes documents, is one of its file names or keys, or a list of them. Read one document's \
+table_of_contents to see its structure, then retrieve (cited evidence) or ask (an answer with citations) over \
+`docs`, or over the whole library without it. Cite the evidence by its citation label (document, section path, \
+pages). read_cypher runs your own read-only Cypher over the graph (Document, Section, Block, Entity nodes). A tool \
+refuses an argument it does not declare; its error names the accepted ones."""
 
 
 # --- what the tools return ---
@@ -166,8 +175,13 @@ class CypherResult(BaseModel):
 
 # --- the tools' parameters ---
 Question = Annotated[str, Field(min_length=1, description="The question, in natural language.")]
-Docs = Annotated[str | list[str] | None, Field(
-    description="Document file names or keys (list_documents names them); omit for the whole library.")]
+DocName = Annotated[str, Field(min_length=1)]
+Docs = Annotated[DocName | Annotated[list[DocName], Field(min_length=1)] | None, Field(
+    description="The documents: one file name or key, or a list of them (list_documents names them); omit for "
+                "the whole library.")]
+OneDoc = Annotated[DocName | Annotated[list[DocName], Field(min_length=1)], Field(
+    description="One document: its file name or key (list_documents names them); a list of one is accepted, "
+                "several are refused.")]
 MethodName = Annotated[str, Field(description="The retrieval method (default bookrag); the tool's description "
                                               "lists them.")]
 Limit = Annotated[int, Field(ge=1, le=100, description="The most evidence items to return, best first.")]
@@ -188,6 +202,62 @@ def _tool_errors(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
     return wrapper
 
 
+def _one_document(tool: str, docs: str | list[str]) -> str:
+    """The single document a one-document tool reads; several are refused, naming them."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    if isinstance(docs, str):
+        return docs
+    if len(docs) > 1:
+        raise ToolError(f"{tool} reads one document; docs names {len(docs)} ({', '.join(docs)}): call it once "
+                        "for each")
+    return docs[0]
+
+
+def unknown_arguments(tool: str, given: list[str], schema: dict[str, Any]) -> str | None:
+    """The refusal of a call whose arguments ``given`` include names that ``schema`` does not declare (the
+    closest declared name suggested), or None when every name is declared."""
+    accepted = list(schema.get("properties", {}))
+    unknown = [name for name in given if name not in accepted]
+    if not unknown:
+        return None
+    hints = [f"{name!r} (did you mean {close[0]!r}?)" if (close := difflib.get_close_matches(name, accepted, 1, 0.5))
+             else repr(name) for name in unknown]
+    required = set(schema.get("required", []))
+    takes = ", ".join(f"{name} (required)" if name in required else name for name in accepted) or "no arguments"
+    return f"unknown argument{'s' if len(unknown) > 1 else ''} {', '.join(hints)}; {tool} accepts {takes}"
+
+
+@functools.cache
+def _strict_tool_class() -> type[Tool]:
+    """A ``Tool`` that refuses an argument it does not declare, with a message naming the accepted ones (the SDK
+    validates the declared arguments and drops the others)."""
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.server.mcpserver.tools import Tool
+
+    class StrictTool(Tool):
+        async def run(self, arguments: dict[str, Any], context: Any, convert_result: bool = False) -> Any:
+            refusal = unknown_arguments(self.name, list(arguments), self.parameters)
+            if refusal:
+                log.info("tool %s: %s", self.name, refusal)
+                raise ToolError(f"Error executing tool {self.name}: {refusal}")
+            return await super().run(arguments, context, convert_result=convert_result)
+
+    return StrictTool
+
+
+def strict_tool(fn: Callable[..., Any], **kwargs: Any) -> Tool:
+    """``fn`` as a tool whose arguments model forbids extra names and whose input schema says so
+    (``additionalProperties: false``); a call with an unknown argument is refused before validation."""
+    tool = _strict_tool_class().from_function(fn, **kwargs)
+    lenient = tool.fn_metadata.arg_model
+    forbidding = type(lenient.__name__, (lenient,), {"__module__": lenient.__module__,
+                                                     "model_config": ConfigDict(extra="forbid")})
+    tool.fn_metadata.arg_model = forbidding
+    tool.parameters = forbidding.model_json_schema(by_alias=True)
+    return tool
+
+
 def _jsonable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rows as JSON values: temporal and spatial values become their strings."""
     return json.loads(json.dumps(rows, default=str))
@@ -202,7 +272,6 @@ def build_server(rag: BookRAG) -> MCPServer:
 
     methods = {m.name: m.description for m in rag.methods()}
     listing = "\n".join(f"- {name}: {description}" for name, description in methods.items())
-    server: MCPServer = MCPServer("bookrag", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     # a method may build a layer it reads on first use (e.g. the layout layer): additive, never destructive
     asks = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
@@ -217,10 +286,9 @@ def build_server(rag: BookRAG) -> MCPServer:
         return DocumentList(documents=[DocumentInfo.of(d) for d in await rag.adocuments()])
 
     @_tool_errors
-    async def table_of_contents(doc: Annotated[str, Field(description="A document's file name or key.")]
-                                ) -> TableOfContents:
-        """A document's table of contents: each section's title, level and first page, in reading order."""
-        found = await rag.adocument(doc)
+    async def table_of_contents(docs: OneDoc) -> TableOfContents:
+        """One document's table of contents: each section's title, level and first page, in reading order."""
+        found = await rag.adocument(_one_document("table_of_contents", docs))
         return TableOfContents(document=found.name, key=found.key,
                                sections=[TocEntry.model_validate(row) for row in await rag.atoc(found.key)])
 
@@ -260,17 +328,20 @@ def build_server(rag: BookRAG) -> MCPServer:
         return CypherResult(columns=list(shown[0]) if shown else [], rows=shown, row_count=len(shown),
                             truncated=len(rows) > max_rows, max_rows=max_rows)
 
-    server.add_tool(list_documents, annotations=reads)
-    server.add_tool(table_of_contents, annotations=reads)
-    server.add_tool(retrieve, annotations=asks, description=(
-        "Ranked evidence for a question (no answer synthesis), best first; each item carries its citation "
-        f"(document, section path, pages) and its scores. Methods:\n{listing}"))
-    server.add_tool(ask, annotations=asks, description=(
-        "Answer a question about the indexed documents, with citations (document, section path, pages) and the "
-        "evidence behind them; without an LLM the answer is the ranked evidence itself (extractive). "
-        f"Methods:\n{listing}"))
-    server.add_tool(read_cypher, annotations=reads)
-    return server
+    tools = [
+        strict_tool(list_documents, annotations=reads),
+        strict_tool(table_of_contents, annotations=reads),
+        strict_tool(retrieve, annotations=asks, description=(
+            "Ranked evidence for a question (no answer synthesis), best first, over `docs` (one document or a "
+            "list) or the whole library; each item carries its citation (document, section path, pages) and its "
+            f"scores. Methods:\n{listing}")),
+        strict_tool(ask, annotations=asks, description=(
+            "Answer a question about `docs` (one document or a list) or the whole library, with citations "
+            "(document, section path, pages) and the evidence behind them; without an LLM the answer is the "
+            f"ranked evidence itself (extractive). Methods:\n{listing}")),
+        strict_tool(read_cypher, annotations=reads),
+    ]
+    return MCPServer("bookrag", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING", tools=tools)
 
 
 def serve_stdio(rag: BookRAG) -> None:

@@ -1,8 +1,10 @@
 """``bookrag mcp`` as an MCP client starts it: a subprocess over stdio, driven by the official SDK's client
 (``stdio_client`` and ``ClientSession``) against the test server, on the session's ACL paper (LLM-free). One
-server process answers every call: the five tools are listed with their schemas, each one runs, evidence and
-citations carry document, section path and pages, read_cypher caps rows and refuses a write, and a bad method
-name or document is a tool error with a clear message, never a traceback."""
+server process answers every call: the five tools are listed with their schemas (``additionalProperties: false``,
+the documents named ``docs`` everywhere), each one runs, evidence and citations carry document, section path and
+pages, read_cypher caps rows and refuses a write, and a bad method name, document or argument name is a tool error
+with a clear message, never a traceback. The same server through the MCP Inspector CLI:
+tests/integration/test_mcp_inspector.py."""
 
 from __future__ import annotations
 
@@ -73,13 +75,15 @@ async def test_mcp_server_over_stdio(conn: ConnectionInfo, acl_paper: str) -> No
         assert tools["read_cypher"].input_schema["properties"]["max_rows"]["maximum"] == 1000
         assert "superrag:" in tools["retrieve"].description  # the methods, listed for the client's model
         assert all(t.output_schema for t in tools.values())
+        assert all(t.input_schema["additionalProperties"] is False for t in tools.values())
+        assert tools["table_of_contents"].input_schema["required"] == ["docs"]
 
         # list_documents and table_of_contents
         docs = _ok(await session.call_tool("list_documents", {}))["documents"]
         (doc,) = [d for d in docs if d["key"] == acl_paper]
         assert doc["name"] == ACL_PAPER.name and doc["pages"] == 24 and doc["tree"] == "complete"
         assert doc["layout"] == "complete" and doc["knowledge_graph"] is None  # indexed without its graph
-        toc = _ok(await session.call_tool("table_of_contents", {"doc": ACL_PAPER.name}))
+        toc = _ok(await session.call_tool("table_of_contents", {"docs": ACL_PAPER.name}))
         assert toc["key"] == acl_paper and len(toc["sections"]) >= 5
         assert all(s["title"] and s["level"] >= 1 for s in toc["sections"])
 
@@ -118,6 +122,12 @@ async def test_mcp_server_over_stdio(conn: ConnectionInfo, acl_paper: str) -> No
         # bad input: a clear message naming what is known
         bad = _error(await session.call_tool("retrieve", {"question": QUESTION, "method": "no-such-method"}))
         assert "unknown method 'no-such-method'" in bad and "bookrag" in bad and "superrag" in bad, bad
-        missing = _error(await session.call_tool("table_of_contents", {"doc": "no-such.pdf"}))
+        missing = _error(await session.call_tool("table_of_contents", {"docs": ["no-such.pdf"]}))
         assert "DocumentNotFoundError" in missing and "no-such.pdf" in missing, missing
-    print(f"bookrag mcp: one session, {len(TOOLS)} tools and 11 calls in {time.perf_counter() - started:.1f} s")
+        # a name the tool does not declare is refused, never dropped (that answered over the whole library)
+        guessed = _error(await session.call_tool("retrieve", {"question": QUESTION, "doc": ACL_PAPER.name}))
+        assert "unknown argument 'doc' (did you mean 'docs'?); retrieve accepts question (required), docs, " \
+               "method, limit" in guessed, guessed
+        several = _error(await session.call_tool("table_of_contents", {"docs": [ACL_PAPER.name, acl_paper]}))
+        assert "table_of_contents reads one document; docs names 2" in several, several
+    print(f"bookrag mcp: one session, {len(TOOLS)} tools and 13 calls in {time.perf_counter() - started:.1f} s")

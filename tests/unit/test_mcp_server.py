@@ -1,6 +1,7 @@
 """The MCP server without Neo4j, through the SDK's in-memory client: the five tools and their schemas, and the
-errors that come before any query (an unknown method, arguments outside their schema). Over stdio against the
-test server: tests/integration/test_mcp.py."""
+errors that come before any query (an unknown method, arguments outside their schema, an argument no tool
+declares, several documents to a one-document tool). Over stdio against the test server:
+tests/integration/test_mcp.py."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import datetime
 from mcp import Client
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.mcp_server import Source, _jsonable, build_server
+from bookrag_neo4j.mcp_server import Source, _jsonable, build_server, unknown_arguments
 from bookrag_neo4j.retrieval.evidence import Citation
 from bookrag_neo4j.sdk import BookRAG
 
@@ -30,6 +31,45 @@ async def test_tools_and_the_errors_before_any_query() -> None:
         empty = await client.call_tool("retrieve", {"question": ""})
         assert empty.is_error and "question" in empty.content[0].text
     await rag.aclose()
+
+
+async def test_one_name_for_documents_and_unknown_arguments_refused() -> None:
+    rag = BookRAG(Settings(neo4j_uri="bolt://127.0.0.1:9", neo4j_password="unused"), use_llm=False)  # never reached
+    async with Client(build_server(rag)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        for tool in tools.values():  # the published schema says what the server enforces
+            assert tool.input_schema["additionalProperties"] is False, tool.name
+        for name in ("table_of_contents", "retrieve", "ask"):
+            assert "docs" in tools[name].input_schema["properties"] and "doc" not in tools[name].input_schema["properties"]
+        assert tools["table_of_contents"].input_schema["required"] == ["docs"]
+        assert "doc`" not in build_server(rag).instructions  # the instructions name `docs` alone
+
+        async def refused(tool: str, arguments: dict) -> str:
+            result = await client.call_tool(tool, arguments)
+            assert result.is_error, (tool, arguments, result.structured_content)
+            return result.content[0].text
+
+        guessed = await refused("retrieve", {"question": "What is lm?", "doc": "a.pdf"})
+        assert guessed == ("Error executing tool retrieve: unknown argument 'doc' (did you mean 'docs'?); retrieve "
+                           "accepts question (required), docs, method, limit")
+        toc = await refused("table_of_contents", {"doc": "a.pdf"})
+        assert "unknown argument 'doc' (did you mean 'docs'?); table_of_contents accepts docs (required)" in toc
+        assert "list_documents accepts no arguments" in await refused("list_documents", {"limit": 3})
+        several = await refused("ask", {"question": "q", "docs": "a.pdf", "top_k": 3, "documents": ["b.pdf"]})
+        assert "unknown arguments 'top_k', 'documents' (did you mean 'docs'?); ask accepts" in several
+        assert "table_of_contents reads one document; docs names 2 (a.pdf, b.pdf): call it once for each" in \
+            await refused("table_of_contents", {"docs": ["a.pdf", "b.pdf"]})
+        assert "docs" in await refused("retrieve", {"question": "q", "docs": []})  # no list that names nothing
+        assert "docs" in await refused("table_of_contents", {"docs": ""})
+    await rag.aclose()
+
+
+def test_unknown_arguments_message() -> None:
+    schema = {"properties": {"query": {}, "params": {}, "max_rows": {}}, "required": ["query"]}
+    assert unknown_arguments("read_cypher", ["query", "max_rows"], schema) is None
+    assert unknown_arguments("read_cypher", ["cypher", "maxrows"], schema) == (
+        "unknown arguments 'cypher', 'maxrows' (did you mean 'max_rows'?); read_cypher accepts query (required), "
+        "params, max_rows")
 
 
 def test_citations_and_rows_as_json() -> None:
