@@ -7,11 +7,15 @@ function here orphans what is stored.
     entity_key(doc, "PERSON|ada lovelace")      # "<16 of doc>-e<24 hex digits>"
 
 Pages, tree nodes, entities and extracted images of a document all start with :func:`key_prefix` of its key.
+A file's name and path are stored (and shown) through :func:`stored_name` and :func:`stored_path`: bytes that are
+not UTF-8 become ``\\xNN``, which Neo4j, JSON and a console all take; :func:`local_path` finds the file again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 from pathlib import Path
 
 from .hashing import sha256_file
@@ -39,6 +43,30 @@ def stored_text(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     except UnicodeEncodeError:  # a lone surrogate that no file-name byte made
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def stored_name(path: Path | str) -> str:
+    """The name a document is stored and shown under: its file's name through :func:`stored_text`
+    (``bad\\xff\\xfename.pdf``). Messages name a file this way too."""
+    return stored_text(Path(path).name)
+
+
+def stored_path(path: Path | str) -> str:
+    """The absolute path a document is stored with, through :func:`stored_text`."""
+    return stored_text(str(Path(path).absolute()))
+
+
+_ESCAPED_BYTE = re.compile(rb"\\x([0-9a-f]{2})")
+
+
+def local_path(stored: str) -> Path:
+    """The file a stored path (:func:`stored_path`) names: the path as written when it exists, else with its
+    ``\\xNN`` escapes turned back into the bytes of the file's name."""
+    path = Path(stored)
+    if "\\x" not in stored or path.exists():
+        return path
+    raw = _ESCAPED_BYTE.sub(lambda m: bytes([int(m[1], 16)]), stored.encode("utf-8"))
+    return Path(os.fsdecode(raw))
 
 
 def key_prefix(doc_key: str) -> str:

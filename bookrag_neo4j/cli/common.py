@@ -24,6 +24,8 @@ if TYPE_CHECKING:  # the SDK pulls in the pipeline: commands import it when they
     from ..sdk import BookRAG
 
 console = Console(stderr=True)
+# Piped or redirected (a log file, CI), rich would fold lines at 80 columns: every message stays one line there.
+console.soft_wrap = not console.is_terminal
 InstanceOpt = Annotated[str | None, typer.Option("--instance", help="Managed server instance (default: default).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 DocOpt = Annotated[list[str] | None, typer.Option("--doc", help="Document key or file name (repeat for several; "

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 
 from ..index.workers import IndexOptions, IndexSummary, WorkerEvent, aindex_many
-from ..keys import stored_text
+from ..keys import stored_name
 from .common import console
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def event_line(event: WorkerEvent, workers: int) -> str | None:
     """The line an event prints (``None``: nothing to say). One worker: only what its report does not say."""
-    name, tag = escape(stored_text(Path(event.path).name)), escape(f"[w{event.worker}] ") if workers > 1 else ""
+    name, tag = escape(stored_name(event.path)), escape(f"[w{event.worker}] ") if workers > 1 else ""
     o = event.outcome
     if event.kind == "exited":
         return f"[red]{tag}worker {event.worker} {event.detail}[/]"
@@ -63,12 +63,12 @@ async def index_pdfs(rag: BookRAG, pdfs: list[Path], *, workers: int, options: I
         if quiet and event.kind != "exited" and not (o and o.status == "failed"):  # --json: only the errors
             return
         if (line := event_line(event, workers)) is not None:
-            console.print(line)
+            console.print(line, soft_wrap=True)  # one line, however long the file's name (as the error line)
         if workers == 1 and o is not None and o.report is not None and not quiet:
             print_report(o.report.model_dump())
 
     summary = await aindex_many(rag.settings, pdfs, workers=workers, options=options, on_event=show,
                                 models=rag.models if workers == 1 else None, progress=progress)
     if not quiet and (workers > 1 or len(pdfs) > 1):
-        console.print(summary_line(summary))
+        console.print(summary_line(summary), soft_wrap=True)
     return summary

@@ -33,7 +33,7 @@ from ..content.build import ContentGraphBuilder, ContentGraphReport, Evolution
 from ..errors import DocumentError
 from ..graph.client import GraphClient
 from ..graph.schema import apply_schema
-from ..keys import document_key, file_key, stored_text
+from ..keys import document_key, file_key, stored_name, stored_path, stored_text
 from ..kg.build import GraphBuilder, GraphReport
 from ..layout.build import LayoutBuilder, LayoutReport
 from ..library.catalogue import delete_document
@@ -205,7 +205,7 @@ class Indexer:
         if existing is not None and existing.tree is TreeStatus.COMPLETE and not force:
             return await self._unchanged(existing, embed)
         if parsed is None:
-            with stage(self.progress, f"parsing {stored_text(path.name)}") as parsing:
+            with stage(self.progress, f"parsing {stored_name(path)}") as parsing:
                 try:
                     parsed = await asyncio.to_thread(
                         parse_pdf, path, image_dir=self.image_dir, tables=self.settings.tables,
@@ -213,7 +213,7 @@ class Indexer:
                 except (DocumentError, asyncio.CancelledError):
                     raise
                 except Exception as exc:  # MuPDF on a damaged page: nothing is written yet
-                    raise DocumentError(f"{stored_text(path.name)} could not be parsed (damaged PDF?): "
+                    raise DocumentError(f"{stored_name(path)} could not be parsed (damaged PDF?): "
                                         f"{type(exc).__name__}: {' '.join(str(exc).split())}") from exc
         timings["parse"] = time.perf_counter() - began
         had_tree = existing is not None and existing.tree is TreeStatus.COMPLETE  # forced: compared with the new tree
@@ -232,7 +232,7 @@ class Indexer:
                             replace: bool = False, had_tree: bool = False) -> IndexReport:
         parsed = split_long_blocks(parsed)
         doc_key = document_key(parsed.content_hash)
-        name = stored_text(parsed.path.name if parsed.parser == "pymupdf" else parsed.path.parent.name)
+        name = stored_name(parsed.path if parsed.parser == "pymupdf" else parsed.path.parent)
         llm = self.models.llm if self.use_llm else None
         with track_usage() as ledger:
             began = time.perf_counter()
@@ -246,7 +246,7 @@ class Indexer:
         warnings = list(parsed.warnings)
         if failed:
             warnings.append(f"{failed} section-filtering batch(es) failed; layout heuristics used for them")
-        path = stored_text(str(parsed.path.absolute()))
+        path = stored_path(parsed.path)
         namesakes = [d for d in await match_documents(self.graph, name) if d.key != doc_key and d.name == name]
         replaced = [d for d in namesakes if replace or d.path == path]
         for old in replaced:

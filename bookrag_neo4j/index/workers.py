@@ -43,7 +43,7 @@ from pydantic import BaseModel, Field
 from ..config import Settings
 from ..errors import BookRAGError, DocumentError, LeaseLostError
 from ..graph.client import GraphClient
-from ..keys import file_key, stored_text
+from ..keys import file_key, stored_name, stored_text
 from ..library.documents import get_document
 from ..llm.factory import Models
 from ..progress import ProgressCallback
@@ -159,10 +159,10 @@ class IndexWorker:
         """Claim, index, release one PDF; never raises for the document's own errors (``failed`` outcome).
         ``on_start`` is called once the lease is claimed, with the worker taken over from (or ``None``)."""
         began = time.perf_counter()
-        outcome = DocumentOutcome(path=str(path), name=stored_text(path.name), status="failed", worker=self.leases.owner)
+        outcome = DocumentOutcome(path=str(path), name=stored_name(path), status="failed", worker=self.leases.owner)
         try:
             if not path.is_file():
-                raise DocumentError(f"{path}: no such file")
+                raise DocumentError(f"{stored_text(str(path))}: no such file")
             outcome.doc_key = await asyncio.to_thread(file_key, path)
             claim = await self.leases.claim(outcome.doc_key, name=outcome.name)
         except BookRAGError as exc:
@@ -183,13 +183,13 @@ class IndexWorker:
         except BookRAGError as exc:
             outcome.error = stored_text(str(exc))
         except Exception as exc:  # a bug or a server error: this document fails, the others go on
-            log.exception("indexing %s failed", path)
+            log.exception("indexing %s failed", outcome.name)
             outcome.error = stored_text(f"{type(exc).__name__}: {exc}")
         finally:
             try:
                 await self.leases.release(claim)
             except Exception as exc:  # Neo4j gone: the lease expires by itself
-                log.warning("could not release the lease of %s: %s", path.name, exc)
+                log.warning("could not release the lease of %s: %s", outcome.name, exc)
         outcome.seconds = round(time.perf_counter() - began, 2)
         return outcome
 
@@ -269,7 +269,7 @@ class _Tally:
         return all(p in self.final for p in self.paths)
 
     def summary(self, workers: int, began: float, missing: str = "") -> IndexSummary:
-        docs = [self.final.get(p) or DocumentOutcome(path=p, name=stored_text(Path(p).name), status="failed", error=missing)
+        docs = [self.final.get(p) or DocumentOutcome(path=p, name=stored_name(p), status="failed", error=missing)
                 for p in self.paths]
         return IndexSummary(workers=workers, seconds=round(time.perf_counter() - began, 2), documents=docs,
                             taken_over=self.takeovers)

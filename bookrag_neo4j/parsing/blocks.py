@@ -71,3 +71,4 @@ class ParsedDocument:
     page_sizes: dict[int, tuple[float, float]] = field(default_factory=dict)
     parser: str = "pymupdf"
     warnings: list[str] = field(default_factory=list)
+    layout_skipped: list[int] = field(default_factory=list)  # pages too dense for the layout model

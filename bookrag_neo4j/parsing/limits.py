@@ -1,9 +1,12 @@
 """Bounds on what a PDF may make of the index: the outline is read without recursion and kept to
-:data:`MAX_OUTLINE_DEPTH` levels, and a text block longer than :data:`MAX_BLOCK_CHARS` is split into blocks at
-paragraph, sentence or word boundaries (a page of one 95,000-character block made every lookup on it slow).
+:data:`MAX_OUTLINE_DEPTH` levels, a text block longer than :data:`MAX_BLOCK_CHARS` is split into blocks at
+paragraph, sentence or word boundaries (a page of one 95,000-character block made every lookup on it slow), the
+layout model skips a page of more than :data:`MAX_LAYOUT_FRAGMENTS` text fragments (its cost grows faster than the
+fragments), and a warning that would repeat for many pages is one warning naming the pages (:func:`page_list`).
 
     outline, warnings = read_outline(doc)       # [OutlineEntry(level, title, page, y)], a warning if capped
-    parsed = split_long_blocks(parsed)          # the same document, long text blocks split, a warning each
+    parsed = split_long_blocks(parsed)          # the same document, long text blocks split, one warning
+    pages_warning([2, 3, 4, 5, 6, 7, 8], "is empty", "are empty")  # ['7 pages are empty (pages 2, 3, 4, 5, 6, ... 8)']
 """
 
 from __future__ import annotations
@@ -18,6 +21,11 @@ from .blocks import Block, OutlineEntry, ParsedDocument
 
 MAX_OUTLINE_DEPTH = 32  # outline levels kept; deeper entries are dropped with a warning
 MAX_BLOCK_CHARS = 4000  # longest text block; a longer one is split (every kind of text block: text, list, ...)
+# Text fragments (lines) on a page above which the layout model is not run there: its cost grows faster than the
+# fragments (a minute and more for 10,000 on two cores); the densest pages of the dev benchmarks have under 450.
+MAX_LAYOUT_FRAGMENTS = 2000
+SHOWN_PAGES = 5  # pages a summarised warning names before "..." and the last
+MAX_SPLIT_WARNINGS = 3  # long blocks split with a warning each; more are one warning
 SPLIT_KINDS = frozenset({"text", "list", "caption", "title", "equation"})
 _BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"(?<=[.!?;:])\s+"), re.compile(r"\s+"))
 
@@ -80,20 +88,46 @@ def _count(item: Any) -> int:
 
 def split_long_blocks(parsed: ParsedDocument) -> ParsedDocument:
     """``parsed`` with each text block over :data:`MAX_BLOCK_CHARS` characters split into consecutive blocks
-    of at most that many (same page, box and kind), and a warning for each block split."""
+    of at most that many (same page, box and kind), and a warning for each block split (one for them all when
+    more than :data:`MAX_SPLIT_WARNINGS` were)."""
     blocks: list[Block] = []
-    warnings = list(parsed.warnings)
+    split: list[str] = []
+    pages: list[int] = []
     for block in parsed.blocks:
         if block.kind not in SPLIT_KINDS or len(block.text) <= MAX_BLOCK_CHARS:
             blocks.append(block)
             continue
         parts = split_text(block.text)
-        warnings.append(f"page {block.page}: a {block.kind} block of {len(block.text):,} characters was split "
-                        f"into {len(parts)} blocks of at most {MAX_BLOCK_CHARS:,}")
+        split.append(f"page {block.page}: a {block.kind} block of {len(block.text):,} characters was split "
+                     f"into {len(parts)} blocks of at most {MAX_BLOCK_CHARS:,}")
+        pages.append(block.page)
         blocks += [replace(block, text=part) for part in parts]
     if len(blocks) == len(parsed.blocks):
         return parsed
-    return replace(parsed, blocks=blocks, warnings=warnings)
+    if len(split) > MAX_SPLIT_WARNINGS:
+        split = [f"{len(split):,} blocks of over {MAX_BLOCK_CHARS:,} characters were split into blocks of at most "
+                 f"{MAX_BLOCK_CHARS:,} ({page_list(sorted(set(pages)))})"]
+    return replace(parsed, blocks=blocks, warnings=[*parsed.warnings, *split])
+
+
+def page_list(pages: list[int]) -> str:
+    """``pages 2, 3, 4, 5, 6, ... 20000``: the first :data:`SHOWN_PAGES` of sorted page numbers and the last one
+    (``page 4`` for one)."""
+    if len(pages) == 1:
+        return f"page {pages[0]}"
+    if len(pages) <= SHOWN_PAGES + 1:
+        return "pages " + ", ".join(map(str, pages))
+    return "pages " + ", ".join(map(str, pages[:SHOWN_PAGES])) + f", ... {pages[-1]}"
+
+
+def pages_warning(pages: list[int], singular: str, plural: str, tail: str = "") -> list[str]:
+    """One warning for something true of many pages: ``["page 4 is empty"]``, ``["3 pages are empty (pages 2, 4,
+    9)"]``, or none without pages; ``tail`` follows (``": the layout model is not run there"``)."""
+    if not pages:
+        return []
+    if len(pages) == 1:
+        return [f"page {pages[0]} {singular}{tail}"]
+    return [f"{len(pages):,} pages {plural} ({page_list(sorted(pages))}){tail}"]
 
 
 def split_text(text: str, limit: int = MAX_BLOCK_CHARS) -> list[str]:

@@ -7,7 +7,8 @@ heading glued to its paragraph becomes its own block), raster images, tables (``
 page: only on pages whose layout can hold a table, on worker processes, :mod:`.table_pool`), captions attached to
 their table or figure (a "Figure N" caption without a raster image above it marks a vector figure), equations (math fonts),
 list items, the PDF outline. Running headers, footers and page numbers are removed; reading order handles
-two-column pages.
+two-column pages. A page of more than ``MAX_LAYOUT_FRAGMENTS`` text fragments (lines) skips the layout model (its
+tables are found by their ruling lines), with one warning naming such pages; empty pages are one warning too.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 import pymupdf
 
 from ..errors import DocumentError
-from ..keys import image_file_name, stored_text
+from ..keys import image_file_name, stored_name, stored_text
 from .blocks import Block, ParsedDocument
 from .layout import (
     BULLET,
@@ -37,7 +38,7 @@ from .layout import (
     reading_order,
     running_lines,
 )
-from .limits import read_outline
+from .limits import MAX_LAYOUT_FRAGMENTS, pages_warning, read_outline
 from .refine import dehyphenate, refine
 from .regions import assign_classes
 from .table_pool import table_finder
@@ -54,7 +55,7 @@ CAPTION_GAP = 80.0  # points between a table/figure and its caption
 def open_pdf(path: Path) -> tuple[pymupdf.Document, str]:
     """Open a PDF, or raise ``DocumentError`` saying why it cannot be indexed: unreadable, not a PDF (MuPDF would
     open an HTML page, an image or a gzipped PDF as something else), damaged, encrypted, or without pages."""
-    name = stored_text(path.name)
+    name = stored_name(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -229,13 +230,18 @@ def _save_images(page: pymupdf.Page, blocks: list[Block], image_dir: Path, conte
 
 @dataclass
 class _Pages:
-    """The first pass over a PDF: each page's text and image blocks without running lines, its size, and how
-    many of its text rows have three or more cells."""
+    """The first pass over a PDF: each page's text and image blocks without running lines, its size, whether
+    its text rows look like a table, and its text fragments (lines)."""
 
     blocks: dict[int, list[Block]]
     sizes: dict[int, tuple[float, float]]
     table_signal: dict[int, bool]
     body_size: float
+    fragments: dict[int, int]
+
+    def dense(self) -> list[int]:
+        """The pages too dense for the layout model (more than ``MAX_LAYOUT_FRAGMENTS`` text fragments)."""
+        return [n for n, count in self.fragments.items() if count > MAX_LAYOUT_FRAGMENTS]
 
     def table_candidates(self) -> list[int]:
         """The table prefilter: pages that can hold a table. ``bookrag bench tables`` measures it against
@@ -256,22 +262,24 @@ def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int],
     pages: dict[int, list[Block]] = {}
     signal: dict[int, bool] = {}
     sizes: dict[int, tuple[float, float]] = {}
+    fragments: dict[int, int] = {}
     for page in doc:
         number = page.number + 1
         sizes[number] = (page.rect.width, page.rect.height)
         text_blocks, cells = _text_blocks(page, number)
+        fragments[number] = sum(cells)
         signal[number] = _table_signal(page, cells)
         pages[number] = text_blocks + _image_blocks(page, number)
         if on_page:
             on_page(number, 2 * doc.page_count)
     if not any(b.text.strip() for blocks in pages.values() for b in blocks):
         raise DocumentError(
-            f"{path.name} has no text layer (scanned or image-only): OCR it first (e.g. `ocrmypdf in.pdf out.pdf`) "
+            f"{stored_name(path)} has no text layer (scanned or image-only): OCR it first (e.g. `ocrmypdf in.pdf out.pdf`) "
             "or index MinerU output with --mineru-output"
         )
     running = running_lines(pages, {n: h for n, (_, h) in sizes.items()})
     pages = {n: [b for b in blocks if id(b) not in running] for n, blocks in pages.items()}
-    return _Pages(pages, sizes, signal, body_font_size([b for blocks in pages.values() for b in blocks]))
+    return _Pages(pages, sizes, signal, body_font_size([b for blocks in pages.values() for b in blocks]), fragments)
 
 
 def table_candidate_pages(path: Path) -> list[int]:
@@ -285,25 +293,32 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
               on_page: Callable[[int, int], None] | None = None, workers: int = 0) -> ParsedDocument:
     """Parse a PDF into blocks in reading order (see the module docstring).
 
-    ``tables``: ``"layout"`` (PyMuPDF's layout model decides, the most accurate, ~0.35 CPU-s a candidate page),
-    ``"lines"`` (ruled tables only, several times faster) or ``"off"``. ``workers``: processes that find tables
-    side by side (:mod:`.table_pool`; 0: one per core, 1: in-process). ``on_page(done, total)`` is called as pages
-    are read and again as they are laid out (``total`` counts both passes)."""
+    ``tables``: ``"layout"`` (PyMuPDF's layout model decides, the most accurate, ~0.35 CPU-s a candidate page;
+    ``"lines"`` on a page too dense for it), ``"lines"`` (ruled tables only, several times faster) or ``"off"``.
+    ``workers``: processes that find tables side by side (:mod:`.table_pool`; 0: one per core, 1: in-process).
+    ``on_page(done, total)`` is called as pages are read and again as they are laid out (``total`` counts both
+    passes)."""
     mode: TableMode = "layout" if tables is True else "off" if tables is False else tables
     doc, content_hash = open_pdf(path)
     with doc:
         outline, warnings = read_outline(doc)
         first = _read_pages(doc, path, on_page)
+        dense = first.dense()
+        warnings += pages_warning(dense, f"has more than {MAX_LAYOUT_FRAGMENTS:,} text fragments",
+                                  f"have more than {MAX_LAYOUT_FRAGMENTS:,} text fragments",
+                                  ": the layout model is not run there" + (
+                                      " (tables found by their ruling lines only)" if mode == "layout" else ""))
         candidates = set(first.table_candidates()) if mode != "off" else set()
-        find_tables = table_finder(path, content_hash, doc, sorted(candidates), mode, workers)
+        find_tables = table_finder(path, content_hash, doc, sorted(candidates), mode, workers, lines_only=set(dense))
         ordered: list[Block] = []
+        empty: list[int] = []
         if image_dir is not None:
             image_dir.mkdir(parents=True, exist_ok=True)
         for number, blocks in first.blocks.items():
             if on_page:
                 on_page(doc.page_count + number, 2 * doc.page_count)
             if not blocks:
-                warnings.append(f"page {number} is empty")
+                empty.append(number)
                 continue
             if number in candidates:
                 page_found = find_tables(number)
@@ -321,16 +336,20 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
             if image_dir is not None:
                 _save_images(doc[number - 1], blocks, image_dir, content_hash)
             ordered += reading_order(blocks, width)
+        warnings += pages_warning(empty, "is empty", "are empty")
+        for warning in warnings:
+            log.warning("%s: %s", stored_name(path), warning)
         metadata_title = (doc.metadata or {}).get("title") or ""
         first_title = next((b.text for b in ordered if b.kind == "title"), "")
         return ParsedDocument(
             path=path,
             content_hash=content_hash,
-            title=metadata_title.strip() or first_title or path.stem,
+            title=metadata_title.strip() or first_title or stored_text(path.stem),  # not UTF-8: escaped
             page_count=doc.page_count,
             blocks=refine(ordered),
             outline=outline,
             page_sizes=first.sizes,
             parser="pymupdf",
             warnings=warnings,
+            layout_skipped=dense,
         )

@@ -47,8 +47,9 @@ def _worker_regions(path: str, content_hash: str, numbers: list[int]) -> dict[in
 
 
 def regions(doc: ParsedDocument, pages: Iterable[int], workers: int = 0) -> dict[int, list[Region]]:
-    """The layout model's regions of ``pages`` of a PDF parsed by PyMuPDF (empty for other parsers)."""
-    numbers = sorted(set(pages))
+    """The layout model's regions of ``pages`` of a PDF parsed by PyMuPDF (empty for other parsers); pages too
+    dense for the model (:attr:`ParsedDocument.layout_skipped`) are left out."""
+    numbers = sorted(set(pages) - set(doc.layout_skipped))
     if not numbers or doc.parser != "pymupdf" or not doc.path.is_file():
         return {}
     size = pool_size(workers)

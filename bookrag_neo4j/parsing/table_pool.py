@@ -20,7 +20,7 @@ import multiprocessing
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -111,19 +111,23 @@ def main_module_hidden() -> Iterator[None]:
 
 
 def table_finder(path: Path, content_hash: str, doc: pymupdf.Document, pages: list[int], mode: TableMode,
-                 workers: int) -> Callable[[int], PageTables]:
+                 workers: int, lines_only: Collection[int] = ()) -> Callable[[int], PageTables]:
     """Start finding the tables of ``pages`` (1-based) and return ``find(page)``, which waits for one page's
     tables (and, in layout mode, the layout model's regions).
 
     ``doc`` is the open document, used in-process (``workers`` 1, few pages, or a worker lost); ``workers`` 0 is
-    one per core (:func:`pool_size`)."""
+    one per core (:func:`pool_size`). The pages in ``lines_only`` are read in ``lines`` mode (no layout model)."""
     workers = pool_size(workers)
+
+    def page_mode(number: int) -> TableMode:
+        return "lines" if mode == "layout" and number in lines_only else mode
+
     if workers <= 1 or len(pages) < MIN_POOL_PAGES:
-        return lambda number: find_on_page(doc[number - 1], number, mode)
+        return lambda number: find_on_page(doc[number - 1], number, page_mode(number))
     pool = get_pool(min(workers, MAX_WORKERS))
     with main_module_hidden():  # a submit starts a worker when none is idle
         futures: dict[int, Future[PageTables]] = {
-            n: pool.submit(_worker_tables, str(path.absolute()), content_hash, n, mode) for n in pages}
+            n: pool.submit(_worker_tables, str(path.absolute()), content_hash, n, page_mode(n)) for n in pages}
 
     def find(number: int) -> PageTables:
         try:
@@ -131,6 +135,6 @@ def table_finder(path: Path, content_hash: str, doc: pymupdf.Document, pages: li
         except BrokenProcessPool:
             log.warning("a table-finder worker died; page %d is parsed in-process", number)
             drop_pool()
-            return find_on_page(doc[number - 1], number, mode)
+            return find_on_page(doc[number - 1], number, page_mode(number))
 
     return find

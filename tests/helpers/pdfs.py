@@ -51,3 +51,44 @@ def tiny_pdf(path: Path, org: str, person: str, country: str, thing: str) -> Pat
                              "to the board in London.", fontsize=10)
     pdf.save(path)
     return path
+
+
+def dense_page_pdf(path: Path, *fragments: int) -> Path:
+    """A page for each count of ``fragments``: that many one-letter text fragments on a 100-column grid, font
+    sizes cycling through 2, 3 and 4 points, so that nearly every fragment is a block of its own (a dense chart's
+    labels, an OCR layer of noise)."""
+    doc = pymupdf.open()
+    font = pymupdf.Font("helv")
+    for count in fragments:
+        page = doc.new_page()
+        writer = pymupdf.TextWriter(page.rect)  # 10,000 insert_text calls would take a minute
+        rows = (count + 99) // 100
+        for i in range(count):
+            row, col = divmod(i, 100)
+            writer.append((10 + col * 5.9, 12 + row * 770 / rows), "w", font=font, fontsize=2 + i % 3)
+        writer.write_text(page)
+    doc.save(path)
+    return path
+
+
+def empty_pages_pdf(path: Path, pages: int) -> Path:
+    """A first page of text, then ``pages - 1`` empty pages."""
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "The only page with text.", fontsize=11)
+    for _ in range(pages - 1):
+        doc.new_page()
+    doc.save(path)
+    return path
+
+
+def untitled_pdf(path: Path, org: str, thing: str) -> Path:
+    """Two pages of plain sentences: no metadata title and no heading, so the document's title is its file's
+    name."""
+    pdf = pymupdf.open()
+    for page_number in range(2):
+        page = pdf.new_page()
+        for line in range(10):
+            page.insert_text((72, 100 + 20 * line), f"{org} ships {thing} from plant {page_number * 10 + line}; "
+                             f"each batch of {thing} is checked twice.", fontsize=10)
+    pdf.save(path)
+    return path

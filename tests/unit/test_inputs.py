@@ -107,3 +107,39 @@ def test_a_folder_without_pdfs_is_its_own_error(tmp_path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "A.PDF").write_bytes(b"%PDF-1.4")
     assert pdf_paths([tmp_path]) == [tmp_path / "sub" / "A.PDF"]
+
+
+def test_many_long_blocks_split_are_one_warning_naming_their_pages() -> None:
+    from pathlib import Path
+
+    from bookrag_neo4j.parsing.blocks import Block, ParsedDocument
+    from bookrag_neo4j.parsing.limits import MAX_BLOCK_CHARS, MAX_SPLIT_WARNINGS, page_list, split_long_blocks
+
+    long = "A sentence of some words ends here. " * 200  # 7,200 characters: two blocks
+    parsed = ParsedDocument(path=Path("a.pdf"), content_hash="0" * 64, title="a", page_count=900,
+                            blocks=[Block("text", long, page) for page in range(1, 901)], warnings=["earlier"])
+    split = split_long_blocks(parsed)
+    assert len(split.blocks) == 1800
+    assert split.warnings == ["earlier", f"900 blocks of over {MAX_BLOCK_CHARS:,} characters were split into blocks "
+                              f"of at most {MAX_BLOCK_CHARS:,} (pages 1, 2, 3, 4, 5, ... 900)"]
+    few = split_long_blocks(ParsedDocument(path=Path("a.pdf"), content_hash="0" * 64, title="a", page_count=3,
+                                           blocks=[Block("text", long, p) for p in range(1, MAX_SPLIT_WARNINGS + 1)]))
+    assert [w.split(":")[0] for w in few.warnings] == [f"page {p}" for p in range(1, MAX_SPLIT_WARNINGS + 1)]
+    assert [page_list(p) for p in ([7], [2, 9], list(range(1, 7)), list(range(1, 8)))] == [
+        "page 7", "pages 2, 9", "pages 1, 2, 3, 4, 5, 6", "pages 1, 2, 3, 4, 5, ... 7"]
+
+
+def test_a_name_that_is_not_utf8_is_stored_shown_and_found_again_through_one_function(tmp_path) -> None:
+    import os
+
+    from bookrag_neo4j.keys import local_path, stored_name, stored_path
+
+    pdf = tmp_path / os.fsdecode(b"bad\xff\xfename.pdf")
+    pdf.write_bytes(b"%PDF-1.4")
+    assert stored_name(pdf) == "bad\\xff\\xfename.pdf" == stored_name(str(pdf))
+    assert stored_path(pdf) == f"{tmp_path}/bad\\xff\\xfename.pdf"
+    assert local_path(stored_path(pdf)) == pdf and local_path(stored_path(pdf)).is_file()
+    assert local_path(str(tmp_path / "plain.pdf")) == tmp_path / "plain.pdf"  # nothing escaped: as written
+    literal = tmp_path / "a\\x41.pdf"  # a name with a backslash in it, not an escape
+    literal.write_bytes(b"%PDF-1.4")
+    assert local_path(stored_path(literal)) == literal

@@ -109,3 +109,16 @@ def test_a_printed_page_number_at_the_end_of_a_running_line_is_the_label(tmp_pat
     pages = read_page_furniture(path)
     assert [pages[n].label for n in range(1, 9)] == ["", "", "1", "2", "3", "4", "5", "6"]
     assert pages[5].footer == "Version 1.3 3" and pages[5].header == "Strategic Plan 2016-2018"
+
+
+def test_many_empty_pages_are_one_warning_in_the_report_and_the_log(tmp_path: Path,
+                                                                     caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from ..helpers.pdfs import empty_pages_pdf
+
+    with caplog.at_level(logging.WARNING, logger="bookrag_neo4j.parsing"):
+        parsed = parse_pdf(empty_pages_pdf(tmp_path / "blank.pdf", 2000))
+    expected = "1,999 pages are empty (pages 2, 3, 4, 5, 6, ... 2000)"
+    assert parsed.warnings == [expected]
+    assert [r.getMessage() for r in caplog.records] == [f"blank.pdf: {expected}"]
