@@ -58,11 +58,11 @@ def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log pro
           version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
                                                 help="Print the version and exit.")] = False) -> None:
     _DEBUG["on"] = debug
-    logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING,
-        format="%(message)s",
-        handlers=[RichHandler(console=console, show_path=False)],
-    )
+    # a terminal gets rich's columns; a log file or a pipe one plain, unwrapped line a record
+    handler = RichHandler(console=console, show_path=False) if console.is_terminal else logging.StreamHandler()
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(message)s" if console.is_terminal else "%(levelname)s %(name)s: %(message)s",
+                        handlers=[handler])
     logging.getLogger("neo4j").setLevel(logging.INFO if verbose else logging.ERROR)
     # The embedder loads in well under a second: transformers' "Loading weights" bar is noise between ours.
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")

@@ -37,7 +37,7 @@ from ..config import Settings
 from ..errors import DocumentError, ScaleRunError
 from ..graph.client import GraphClient
 from ..index.pipeline import Indexer, IndexReport
-from ..keys import file_key
+from ..keys import file_key, local_path
 from ..library.documents import get_document
 from ..methods import Retriever
 from ..retrieval import selectors
@@ -262,7 +262,7 @@ async def index_one(indexer: Indexer, doc: PlannedDocument, stages: Stages) -> D
     before = await get_document(indexer.graph, doc.key)
     began = time.perf_counter()
     try:
-        report = await indexer.index(Path(doc.path), graph=stages != "tree", layout=stages == "all")
+        report = await indexer.index(local_path(doc.path), graph=stages != "tree", layout=stages == "all")
     except DocumentError as exc:
         return DocumentOutcome(name=doc.name, key=doc.key, outcome="failed", error=str(exc))
     seconds = time.perf_counter() - began

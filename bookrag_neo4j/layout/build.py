@@ -39,7 +39,7 @@ from ..graph.analytics import write_similar
 from ..graph.batching import batches
 from ..graph.client import GraphClient
 from ..graph.schema import apply_schema
-from ..keys import layout_key, page_key, term_key
+from ..keys import layout_key, local_path, page_key, term_key
 from ..library.catalogue import delete_layout
 from ..library.documents import Document, LayoutCounts, LayoutStatus, TreeStatus, get_document
 from ..llm.embedder import Embedder
@@ -113,7 +113,7 @@ class LayoutBuilder:
         await self._status(doc_key, {"layout_status": LayoutStatus.BUILDING.value, "layout_config": config})
         await delete_layout(self.graph, doc_key)
         lap("clear")
-        warnings = await self._pages(doc_key, Path(doc.path))
+        warnings = await self._pages(doc_key, local_path(doc.path))
         lap("pages")
         await self._toc(doc_key)
         lap("toc")

@@ -27,6 +27,7 @@ from pathlib import Path
 import pymupdf
 
 from ..errors import DocumentError
+from ..keys import stored_name
 from .blocks import Block
 from .layout import PAGE_NUMBER, running_lines
 
@@ -81,10 +82,10 @@ def _running_numbers(marked: dict[int, list[Block]]) -> dict[int, str]:
 
 def read_page_furniture(path: Path) -> dict[int, PageFurniture]:
     """Label, header and footer of every page of the PDF at ``path``, by 1-based page number."""
-    try:
-        doc = pymupdf.open(path)
+    try:  # from its bytes: MuPDF cannot open a path whose name is not UTF-8
+        doc = pymupdf.open(stream=path.read_bytes(), filetype="pdf")
     except Exception as exc:  # PyMuPDF raises its own FileDataError, RuntimeError, ...
-        raise DocumentError(f"{path}: cannot be opened as a PDF ({exc})") from exc
+        raise DocumentError(f"{stored_name(path)}: cannot be opened as a PDF ({exc})") from exc
     with doc:
         pages: dict[int, list[Block]] = {}
         heights: dict[int, float] = {}

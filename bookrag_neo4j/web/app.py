@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException
 from ..browse import answer_url, browser_url
 from ..config import Settings
 from ..errors import BookRAGError, DocumentError, DocumentNotFoundError
+from ..keys import local_path
 from ..library.documents import Document
 from ..llm.factory import Models
 from ..methods import METHODS
@@ -131,7 +132,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
     async def delete(key: str) -> RedirectResponse:
         found = await rag.adocument(key)
         await rag.adelete(found.key)
-        forget_upload(Path(found.path), uploads)
+        forget_upload(local_path(found.path), uploads)
         return RedirectResponse("/", status_code=303)
 
     @app.get("/documents/{key}", response_class=HTMLResponse)
@@ -144,7 +145,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
     @app.get("/documents/{key}/pages/{number}.png")
     async def page_image(key: str, number: int, scale: Annotated[float, Query(gt=0, le=3)] = 1.0) -> Response:
         found = await rag.adocument(key)
-        png = await asyncio.to_thread(render_page, Path(found.path), number, scale=scale)  # off the event loop
+        png = await asyncio.to_thread(render_page, local_path(found.path), number, scale=scale)  # off the event loop
         return Response(png, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
 
     @app.get("/ask", response_class=HTMLResponse)
@@ -159,7 +160,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         if error:
             return page(request, "ask.html", 400, error=error, **context)
         answer = await rag.aask(question.strip(), doc or None, method=method)
-        paths = {d.key: Path(d.path) for d, _ in docs}
+        paths = {d.key: local_path(d.path) for d, _ in docs}
         boxes = await _boxes(rag, [c.node_key for c in answer.citations])
         citations = await asyncio.to_thread(_citations, answer, paths, boxes)  # reads PDFs: off the event loop
         link = None

@@ -31,7 +31,7 @@ _LOCK = threading.Lock()
 
 @lru_cache(maxsize=16)
 def _open(path: str, mtime: float) -> pymupdf.Document:  # mtime: a replaced file is opened again
-    return pymupdf.open(path)
+    return pymupdf.open(stream=Path(path).read_bytes(), filetype="pdf")  # MuPDF cannot open a name not UTF-8
 
 
 def _page(path: Path, number: int) -> pymupdf.Page:

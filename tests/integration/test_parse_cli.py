@@ -69,6 +69,7 @@ async def test_a_pdf_named_with_bytes_that_are_not_utf8_is_indexed_and_answers(s
     assert (await rag.adocument(STORED_NAME)).key == indexed.doc_key
     evidence = await rag.aretrieve("What does Zeta Corp ship?", STORED_NAME)
     assert any("widgets" in node.text for node in evidence.nodes)
+    assert indexed.layout is not None and not indexed.layout.warnings, indexed.layout  # it found the PDF
 
 
 async def test_a_failed_document_in_a_batch_is_one_unwrapped_line_naming_it(settings, rag: BookRAG,
