@@ -204,8 +204,9 @@ class Settings(BaseSettings):
     ppr_damping: float = Field(0.5, gt=0, lt=1, description="Damping factor of personalized PageRank (the "
                                "reference code's 0.5: scores stay near the question's entities).")
     ppr_engine: Literal["auto", "local", "gds"] = Field(
-        "auto", description="Graph_Reasoning's PageRank: auto = in-process (measured faster than GDS), gds = "
-        "gds.pageRank.stream on a catalog projection a document (the same scores).")
+        "auto", description="Graph_Reasoning's PageRank: auto = gds where the server has GDS, else local; gds = "
+        "gds.pageRank.stream on a catalog projection a document, in Neo4j; local = in-process on a copy of the "
+        "document's graph (the same scores).")
     ppr_node_score: Literal["sum", "mean", "max"] = Field(
         "sum", description="A tree node's graph score from the PageRank scores of its entities.")
     gds_projection_budget_mb: int = Field(

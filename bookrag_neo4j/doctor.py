@@ -113,7 +113,7 @@ async def _graph_checks(settings: Settings) -> dict[str, Check]:
             if versions.gds_version
             else Check(ok=False, detail="the Graph Data Science plugin is not installed on this server")
         )
-        engine, why = ppr_engine(settings.ppr_engine)
+        engine, why = ppr_engine(settings.ppr_engine, versions.gds_version is not None)
         held = await held_projections(graph) if versions.gds_version else {}
         checks["graph_reasoning"] = Check(
             ok=engine == "local" or versions.gds_version is not None,

@@ -8,9 +8,10 @@ with`` block ends, even on error or cancellation, so no named graph leaks onto t
 procedures run with write routing, so projection, algorithm and drop reach the same cluster member.
 
 These serve the statistics; Graph_Reasoning's PageRank runs on projections kept in the catalog
-(:mod:`.projections`). The
-``graphdatascience`` client (DataFrames, ``Graph`` objects: ``rag.gds``, ``rag.entity_graph(doc)``) and the
-layout layer's KNN are in :mod:`bookrag_neo4j.graph.analytics`; both read the same projection files.
+(:mod:`.projections`), and :func:`gds_installed` says whether a server has GDS at all (which picks
+Graph_Reasoning's engine). The ``graphdatascience`` client (DataFrames, ``Graph`` objects: ``rag.gds``,
+``rag.entity_graph(doc)``) and the layout layer's KNN are in :mod:`bookrag_neo4j.graph.analytics`; both read the
+same projection files.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 GRAPH_NAME_PREFIX = "bookrag-"
 DOCUMENT_PREFIX = "bookrag-doc-"  # the documents' projections kept in the catalog (:mod:`.projections`)
 COMMUNITY_MAX_CONCURRENCY = 4  # OpenGDS caps concurrency at 4
+PAGERANK_CONCURRENCY = 1  # a question's PageRank: one thread (a document's graph is small; see gds/node_pagerank)
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,24 @@ async def weakly_connected_components(graph: GraphClient, projection: Projection
     """Component id by entity key (``gds.wcc.stream``)."""
     rows = await graph.write("gds/wcc", graph_name=projection.name, concurrency=COMMUNITY_MAX_CONCURRENCY)
     return {row["key"]: row["component"] for row in rows}
+
+
+_INSTALLED: dict[tuple[str, str], bool] = {}  # (uri, database) -> whether its server has GDS
+
+
+async def gds_installed(graph: GraphClient) -> bool:
+    """Whether ``graph``'s server has the GDS plugin: asked once a server and database by this process (the
+    engine a question's PageRank runs on is chosen without a round trip), until :func:`forget_gds`."""
+    slot = (graph.conn.uri, graph.conn.database)
+    if slot not in _INSTALLED:
+        rows = await graph.read("server/gds_installed")
+        _INSTALLED[slot] = bool(rows and rows[0]["installed"])
+    return _INSTALLED[slot]
+
+
+def forget_gds(graph: GraphClient) -> None:
+    """Ask :func:`gds_installed` anew next time (a GDS call found no procedure: the plugin was removed)."""
+    _INSTALLED.pop((graph.conn.uri, graph.conn.database), None)
 
 
 async def list_projections(graph: GraphClient) -> list[str]:

@@ -1,23 +1,31 @@
 """Each document's entity graph, kept as a named projection in the GDS graph catalog for Graph_Reasoning.
 
     projections = DocumentProjections()
-    scores = await projections.pagerank(graph, doc_key, version, ["<entity key>"], budget_bytes=512 * 2**20)
+    scores = await projections.node_scores(graph, [(doc_key, version)], ["<entity key>"], ["<tree node key>"],
+                                           budget_bytes=512 * 2**20)       # tree node key -> score
     await drop_document_projections(graph, doc_key)      # its graph was rebuilt, or it was deleted
 
-A question used to project the entities around its selection and drop them again: 359 ms of a 450 ms
-Graph_Reasoning step. Here one projection a document lives in the catalog across questions:
+One projection a document lives in the catalog across questions, so that a question's PageRank is one read
+query (``gds/node_pagerank``: the seeds' lookup, ``gds.pageRank.stream`` and the scores aggregated onto the
+candidate tree nodes, returning only theirs; read routing, as a single server has one catalog; the call after
+projecting goes with write routing, to the cluster member that projected):
 
 - **Named by the graph build.** ``bookrag-doc-<doc key>-<hash of Document.graph_version>``: a rebuilt graph
   gets a new name, and the stale projection of the same document is dropped when the new one is made (and by
   :func:`drop_document_projections`, which the graph build and ``docs delete`` call).
-- **Made at the first question** that needs it. A server restart empties the catalog: the PageRank call then
-  fails with "not found", and the projection is made again and the call repeated, once. Two processes making
-  the same projection at once is harmless: the loser finds it made.
+- **Made when a question finds it missing.** The question's query runs first, with no catalog check; when it
+  fails with "not found" (the first question after a graph build, or after a server restart emptied the
+  catalog), the catalog is checked, the missing projections are made, and the query runs again, once. Two
+  processes making the same projection at once is harmless: the loser finds it made.
 - **Held to a memory budget.** Before projecting, GDS estimates the new graph's heap
   (``gds.graph.project.estimate`` for the document's entity and edge counts); this package's document
   projections are dropped, least recently used first (by this process; those it never used first), until the
   catalog's ``sizeInBytes`` of them plus the estimate fit the budget (``BOOKRAG_GDS_PROJECTION_BUDGET_MB``).
   A single document larger than the budget is still projected alone.
+
+For Graph_Reasoning the process keeps no document data, only the names of the projections it used and when;
+:meth:`DocumentProjections.pagerank` (every entity's score, the GraphRanker baseline's) also keeps each
+projection's entity keys by node id.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from collections.abc import Sequence
 from neo4j.exceptions import ClientError
 
 from .client import GraphClient
-from .gds import COMMUNITY_MAX_CONCURRENCY, DOCUMENT_PREFIX
+from .gds import DOCUMENT_PREFIX, PAGERANK_CONCURRENCY
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +71,8 @@ async def drop_document_projections(graph: GraphClient, doc_key: str, *, keep: s
     return stale
 
 
-def _missing(exc: ClientError) -> bool:
+def missing_projection(exc: ClientError) -> bool:
+    """Whether a GDS call failed because its catalog projection is not there."""
     return "not found" in (exc.message or "").lower() or "does not exist" in (exc.message or "").lower()
 
 
@@ -78,7 +87,8 @@ class DocumentProjections:
     async def ensure(self, graph: GraphClient, doc_key: str, version: str, *, budget_bytes: int,
                      fresh: bool = False) -> str:
         """The name of ``doc_key``'s projection at ``version``, projected first when the catalog lacks it, within
-        ``budget_bytes`` (``fresh``: the caller found it gone, whatever this process remembers)."""
+        ``budget_bytes`` (``fresh``: the caller found it gone, whatever this process remembers). The questions'
+        calls run first and come here only when they find a projection missing."""
         name = projection_name(doc_key, version)
         if fresh:
             self._used.pop(name, None)
@@ -117,23 +127,62 @@ class DocumentProjections:
                        budget_bytes: int, damping: float = 0.85, max_iterations: int = 50,
                        tolerance: float = 1e-7) -> dict[str, float]:
         """Personalized PageRank over the document's whole entity graph (``gds.pageRank.stream`` with
-        ``sourceNodes``): score by entity key for the entities the walk reaches."""
-        params = dict(source_keys=list(source_keys), damping=damping, max_iterations=max_iterations,
-                      tolerance=tolerance, concurrency=COMMUNITY_MAX_CONCURRENCY)
-        name = await self.ensure(graph, doc_key, version, budget_bytes=budget_bytes)
+        ``sourceNodes``): score by entity key for the entities the walk reaches (the GraphRanker baseline's;
+        Graph_Reasoning runs :meth:`node_scores`). Reads only; the projection is made when the call finds it
+        missing, and the call run again, once."""
+        name = projection_name(doc_key, version)
+        params = dict(graph_name=name, source_keys=list(source_keys), damping=damping, max_iterations=max_iterations,
+                      tolerance=tolerance, concurrency=PAGERANK_CONCURRENCY)
         try:
-            rows = await graph.write_rows("gds/document_pagerank", graph_name=name, **params)
-        except ClientError as exc:  # e.g. the server restarted: its catalog is empty
-            if not _missing(exc):
+            rows = await graph.read_rows("gds/document_pagerank", **params)
+        except ClientError as exc:  # not made yet, or gone: a server restart empties the catalog
+            if not missing_projection(exc):
                 raise
-            log.info("projection %s is gone (server restarted?): projecting it again", name)
-            name = await self.ensure(graph, doc_key, version, budget_bytes=budget_bytes, fresh=True)
-            rows = await graph.write_rows("gds/document_pagerank", graph_name=name, **params)
+            log.info("projection %s is missing (a new graph build, or a server restart): projecting it", name)
+            await self.ensure(graph, doc_key, version, budget_bytes=budget_bytes, fresh=True)
+            rows = await graph.write_rows("gds/document_pagerank", **params)  # to the member that projected it
         self._used[name] = time.monotonic()
         if name not in self._keys:
             self._keys[name] = dict(await graph.write_rows("gds/projection_node_keys", graph_name=name))
         keys = self._keys[name]
         return {keys[node]: score for node, score in rows if node in keys}
+
+    async def node_scores(self, graph: GraphClient, documents: Sequence[tuple[str, str]], source_keys: Sequence[str],
+                          node_keys: Sequence[str], *, budget_bytes: int, node_score: str = "sum",
+                          damping: float = 0.85, max_iterations: int = 50, tolerance: float = 1e-7,
+                          ) -> dict[str, float]:
+        """Graph_Reasoning on GDS: personalized PageRank over the whole entity graph of each document of
+        ``documents`` (``(doc key, graph version)``) that holds one of the entities ``source_keys``, and each
+        tree node of ``node_keys`` scored from the scores of the document's entities GT-Linked to it
+        (``node_score``: their sum, mean or max): one read query (``gds/node_pagerank``), no write. Projections it
+        finds missing are made and the query run again, once. Score by tree-node key (a later document's score
+        wins for a node two documents link to)."""
+        named = {projection_name(key, version): (key, version) for key, version in documents}
+        params = dict(documents=[{"doc_key": key, "graph_name": name} for name, (key, _) in named.items()],
+                      source_keys=list(dict.fromkeys(source_keys)), node_keys=list(node_keys), node_score=node_score,
+                      damping=damping, max_iterations=max_iterations, tolerance=tolerance,
+                      concurrency=PAGERANK_CONCURRENCY)
+        if not named or not params["source_keys"] or not params["node_keys"]:
+            return {}
+        try:
+            rows = await graph.read_rows("gds/node_pagerank", **params)
+        except ClientError as exc:
+            if not missing_projection(exc):
+                raise
+            holding = {r["doc_key"] for r in await graph.read("gds/seed_documents", source_keys=params["source_keys"],
+                                                               doc_keys=[key for key, _ in named.values()])}
+            log.info("a projection is missing (a new graph build, or a server restart): projecting %d document(s) "
+                     "that hold a seed", len(holding))
+            for key, version in named.values():
+                if key in holding:
+                    await self.ensure(graph, key, version, budget_bytes=budget_bytes, fresh=True)
+            rows = await graph.write_rows("gds/node_pagerank", **params)  # to the member that projected them
+        scored: dict[str, float] = {}
+        now = time.monotonic()
+        for name, scores in rows:
+            self._used[name] = now
+            scored.update(scores)
+        return scored
 
 
 PROJECTIONS = DocumentProjections()  # shared by every agent of the process

@@ -19,7 +19,7 @@ from ..retrieval import selectors
 from ..retrieval.blocks import DocumentBlocks, document_blocks
 from ..retrieval.entity_graph import best_first
 from ..retrieval.glossary import Glossary
-from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, graph_reasoning, node_text, ppr_engine, text_reasoning
+from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, node_text, reason_on_graph, text_reasoning
 from ..retrieval.skyline import skyline, spanned
 from .registry import NoParams, RunContext, model_time, operator
 from .values import Candidate, Candidates, Entities, Question, Ranking, Scores, Selection
@@ -114,14 +114,14 @@ async def labelled(ctx: RunContext, rows: list[dict]) -> list[Candidate]:
 @operator("Graph_Reasoning", family="reason")
 async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates, entities: Entities) -> Scores:
     """Each candidate's score from the personalized-PageRank scores of its entities (the documents' whole graphs,
-    seeded by the linked entities), in-process or on GDS (``BOOKRAG_PPR_ENGINE``; the trace records which)."""
+    seeded by the linked entities): on GDS where the server has it, else in-process (``BOOKRAG_PPR_ENGINE``);
+    the trace records the engine that ran."""
     holding = {r.doc_key for r in candidates.rows}  # only these documents' graphs are needed
     s = ctx.settings
-    engine, _why = ppr_engine(s.ppr_engine)
-    values = await graph_reasoning(ctx.graph, candidates.keys, entities.seeds, engine=engine,
-                                   node_score=s.ppr_node_score, damping=s.ppr_damping,
-                                   budget_bytes=s.gds_projection_budget_mb * 2**20,
-                                   documents=[d for d in ctx.documents if d.key in holding])
+    values, engine = await reason_on_graph(ctx.graph, candidates.keys, entities.seeds, configured=s.ppr_engine,
+                                           node_score=s.ppr_node_score, damping=s.ppr_damping,
+                                           budget_bytes=s.gds_projection_budget_mb * 2**20,
+                                           documents=[d for d in ctx.documents if d.key in holding])
     return Scores(by="graph", values=values, engine=engine)
 
 

@@ -16,7 +16,7 @@ from ..graph.lucene import lucene_in_documents, lucene_terms
 from ..layout.vectors import nearest_units, passage_lexicon, passage_texts
 from ..llm.reranker import FusionReranker, bm25_scores
 from ..retrieval import selectors
-from ..retrieval.reasoners import bm25_by_document, entity_pagerank, ppr_engine, text_reasoning
+from ..retrieval.reasoners import bm25_by_document, choose_engine, entity_pagerank, text_reasoning
 from .reason import with_similarities
 from .registry import RunContext, model_time, operator
 from .values import Candidates, Entities, Question, Ranking, Selection
@@ -183,7 +183,7 @@ async def graph_rank(ctx: RunContext, p: TopParams, entities: Entities) -> Ranki
     """Nodes by the summed personalized-PageRank scores of their entities over each document's whole graph
     (no selector: the GraphRanker baseline)."""
     s = ctx.settings
-    engine, _why = ppr_engine(s.ppr_engine)
+    engine, _why = await choose_engine(ctx.graph, s.ppr_engine)
     scored = [(node, float(scores[ents].sum()))
               for whole, scores in await entity_pagerank(ctx.graph, ctx.documents, entities.seeds, engine=engine,
                                                          damping=s.ppr_damping,

@@ -1,17 +1,17 @@
-"""Graph_Reasoning's working copy of each document's knowledge graph, held in memory as arrays.
+"""Each document's knowledge graph held in memory as arrays: entity linking's, and the in-process PageRank's.
 
     graphs = EntityGraphCache(max_documents=64)
     whole = await graphs.get(graph, await find_document(graph, doc_key))  # read once
     whole.link("vega", vector, threshold=0.9, top=3)      # entity linking, exact over the document
-    scores = pagerank_on(whole.transition, seeds)         # Graph_Reasoning (reasoners.py)
+    scores = pagerank_on(whole.transition, seeds)         # Graph_Reasoning in-process (reasoners.py)
 
-Reading the GT-Links and edges of the entities around ~400 selected nodes took 150 ms a question on a
-549-page 10-K (40 ms in Neo4j, the rest decoding ~20k edges in the driver); loading the document's whole graph
-once (one named query, ``retrieval/entity_graph``: 0.6 s for 9,820 entities and 60,469 edges) and working on it
-in numpy takes a few ms a question after that. What every question would otherwise derive again is derived once
-per copy, on first use: the position of each key, the PageRank transition matrix (sparse), the entities by
-name and the mask of those with an embedding. The copy is keyed by the document's
-``Document.graph_version`` (graph configuration, build time and counts), so a
+Graph_Reasoning runs in Neo4j where the server has GDS (:mod:`bookrag_neo4j.graph.projections`) and reads
+nothing of this; the in-process engine (servers without GDS, ``BOOKRAG_PPR_ENGINE=local``) works on this copy.
+The whole graph is read once (one named query, ``retrieval/entity_graph``) rather than the GT-Links and edges
+around a question's selection every question, which cost more to decode in the driver than to compute on. What
+every question would otherwise derive again is derived once per copy, on first use: the position of each key,
+the PageRank transition matrix (sparse), the entities by name and the mask of those with an embedding. The copy
+is keyed by the document's ``Document.graph_version`` (graph configuration, build time and counts), so a
 rebuilt graph is read again; a document whose graph is not complete is read every time and never kept. At
 most ``max_documents`` documents are kept (least recently used first out; ``BOOKRAG_CACHE_DOCUMENTS``).
 """

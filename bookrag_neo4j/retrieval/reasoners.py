@@ -1,24 +1,25 @@
 """Reasoners (paper §5): score the selected tree nodes by graph importance and by text relevance.
 
     docs = await selectors.scope_documents(graph, [doc_key])
-    graph_scores = await graph_reasoning(graph, node_keys, ["<entity key>"], documents=docs, damping=0.85)
+    graph_scores, engine = await reason_on_graph(graph, node_keys, ["<entity key>"], documents=docs, damping=0.5)
     text_scores = await text_reasoning(question, nodes, reranker)   # nodes from blocks.candidates
 
 **Graph_Reasoning** runs personalized PageRank over each document's whole knowledge graph (the entities and
 their RELATED/CONTAINED_IN edges, undirected, weighted), teleporting to the question's linked entities, and
 scores each selected node from the PPR scores of the entities GT-Linked to it (their sum by default;
 ``BOOKRAG_PPR_NODE_SCORE``). Two engines compute the same scores (``score = (1 - d)·[source] + d·Σ
-score(u)·w(u,v)/w(u)``, no redistribution from dangling nodes):
+score(u)·w(u,v)/w(u)``, no redistribution from dangling nodes), the same way (GDS's, :func:`pagerank_on`), so
+that they agree to the digits kept and rank alike; ``BOOKRAG_PPR_ENGINE`` picks one, and ``auto`` (the default)
+picks ``gds`` where the server has GDS (:func:`choose_engine`):
 
-- ``gds`` (``BOOKRAG_PPR_ENGINE=gds``): ``gds.pageRank.stream`` with ``sourceNodes`` on the document's
-  projection in the GDS graph catalog, made once per graph build (:mod:`bookrag_neo4j.graph.projections`).
-- ``local``, the default (``auto``; measured faster, see :func:`ppr_engine`): the same algorithm in numpy on an
-  in-memory copy of the document's graph (:mod:`.entity_graph`), which both engines read for the GT-Links
-  (tree node -> entities).
+- ``gds``: in Neo4j, one read query a question: ``gds.pageRank.stream`` with ``sourceNodes`` on the document's
+  projection in the GDS graph catalog (made once per graph build, :mod:`bookrag_neo4j.graph.projections`),
+  its scores aggregated onto the selected nodes in the same query; the process holds no copy of the graph.
+- ``local``, for servers without GDS: the same algorithm in numpy on an in-memory copy of the document's graph
+  (:mod:`.entity_graph`).
 
-The paper runs PageRank on the subgraph of the selected nodes' entities. A subgraph a question meant a
-projection a question (359 ms of a 450 ms step); on the whole graph, the walk also passes through entities
-outside the selection; the recall measured the same (README, "Measured: BookRAG after issue 20").
+The paper runs PageRank on the subgraph of the selected nodes' entities; here it runs on the whole graph (one
+projection a document, made once), so the walk also passes through entities outside the selection.
 
 **Text_Reasoning** scores every selected node's text (tables as their linearised text) against the question
 with the reranker, read with its section path and its label (the short naming line above it in its section,
@@ -34,18 +35,23 @@ within 5 pages). A cross-encoder or
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from neo4j.exceptions import ClientError
 from scipy import sparse
 
 from ..graph.client import GraphClient
+from ..graph.gds import forget_gds, gds_installed
 from ..graph.projections import PROJECTIONS, DocumentProjections
 from ..library.documents import Document
 from ..llm.reranker import FusionReranker, LexicalStats, Reranker, bm25_scores
 from .entity_graph import ENTITY_GRAPHS, EntityGraph, EntityGraphCache, transition_matrix
+
+log = logging.getLogger(__name__)
 
 MAX_TEXT_CHARS = 2000
 
@@ -59,17 +65,22 @@ def pagerank(n: int, source: np.ndarray, target: np.ndarray, weight: np.ndarray,
 
 def pagerank_on(transition: sparse.csr_matrix, seeds: Sequence[int], *, damping: float = 0.85,
                 max_iterations: int = 50, tolerance: float = 1e-7) -> np.ndarray:
-    """Personalized PageRank by power iteration on a :func:`~.entity_graph.transition_matrix` (an entity
-    graph's is kept with it: :attr:`~.entity_graph.EntityGraph.transition`), teleporting to ``seeds``."""
-    teleport = np.zeros(transition.shape[0])
-    teleport[list(seeds)] = 1.0 - damping
-    scores = teleport.copy()
-    for _ in range(max_iterations):
-        updated = teleport + damping * (transition @ scores)
-        converged = np.max(np.abs(updated - scores)) < tolerance
-        scores = updated
-        if converged:
+    """Personalized PageRank on a :func:`~.entity_graph.transition_matrix` (an entity graph's is kept with it:
+    :attr:`~.entity_graph.EntityGraph.transition`), teleporting to ``seeds``, computed as GDS computes it (its
+    Pregel PageRank), so that both engines give the same scores to the last digits, not only within the
+    tolerance: each node starts at ``1 - damping`` (a seed) or 0 and passes on what it gained in a step (its
+    delta, split by edge weight); a node whose delta is at most ``tolerance`` stops passing it on, and the walk
+    stops when no node passes anything on, or after ``max_iterations`` steps (the first one included)."""
+    scores = np.zeros(transition.shape[0])
+    scores[list(seeds)] = 1.0 - damping
+    passed = scores.copy()
+    for _ in range(max_iterations - 1):
+        delta = damping * (transition @ passed)
+        scores += delta
+        moving = delta > tolerance
+        if not moving.any():
             break
+        passed = np.where(moving, delta, 0.0)
     return scores
 
 
@@ -84,16 +95,20 @@ def pagerank_in_process(nodes: Sequence[str], edges: Sequence[tuple[str, str, fl
     return dict(zip(nodes, scores.tolist(), strict=True))
 
 
-def ppr_engine(configured: str = "auto") -> tuple[str, str]:
-    """The engine Graph_Reasoning uses, ``gds`` or ``local``, and why (``bookrag doctor`` shows it). ``auto``
-    runs in-process: on PepsiCo's 10-K (the whole graph: 9,848 entities, 60,767 edges) Graph_Reasoning took
-    13.6 ms p50 in numpy and 147.7 ms on a kept GDS projection, on 2 cores (README, "Measured: BookRAG after
-    issue 20"), and 5.8-6.2 ms since the power iteration runs on a kept sparse matrix (README, "Sparse
-    PageRank"); ``gds`` is there for graphs a process should not hold."""
+def ppr_engine(configured: str = "auto", gds: bool = False) -> tuple[str, str]:
+    """The engine Graph_Reasoning uses, ``gds`` or ``local``, and why (``bookrag doctor`` shows it): the
+    configured one, or with ``auto``, ``gds`` where the server has GDS (``gds``) and ``local`` where not."""
     if configured != "auto":
         return configured, f"BOOKRAG_PPR_ENGINE={configured}"
-    return "local", ("in-process, the same scores as GDS and faster (PepsiCo's 10-K: 6 ms against 147.7 ms "
-                     "on GDS); BOOKRAG_PPR_ENGINE=gds runs it on GDS")
+    if gds:
+        return "gds", ("the server has GDS: gds.pageRank.stream on the document's catalog projection, in Neo4j "
+                       "(BOOKRAG_PPR_ENGINE=local runs it in-process)")
+    return "local", "the server has no GDS: in-process, on a copy of the document's graph (the same scores)"
+
+
+async def choose_engine(graph: GraphClient, configured: str = "auto") -> tuple[str, str]:
+    """:func:`ppr_engine` for ``graph``'s server (whether it has GDS is asked once a process)."""
+    return ppr_engine(configured, configured == "auto" and await gds_installed(graph))
 
 
 async def entity_pagerank(graph: GraphClient, documents: Sequence[Document], seeds: Sequence[str], *,
@@ -127,17 +142,46 @@ SCORE_DIGITS = 9  # GDS sums in the projection's node order: equal scores may di
 
 async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: Sequence[str], *,
                           documents: Sequence[Document], engine: str = "local", node_score: str = "sum",
-                          **options: Any) -> dict[str, float]:
+                          damping: float = 0.85, budget_bytes: int = 512 * 2**20,
+                          projections: DocumentProjections = PROJECTIONS, **options: Any) -> dict[str, float]:
     """Each node's score from the personalized-PageRank scores of its entities (``node_score``: their sum, mean
-    or max; :func:`entity_pagerank`, ``options`` go to it); empty when no seed is in the documents' graphs."""
-    combine = NODE_SCORES[node_score]
+    or max); empty when no seed is in the documents' graphs. ``gds``: in Neo4j
+    (:meth:`~bookrag_neo4j.graph.projections.DocumentProjections.node_scores`; a document whose graph build is
+    not complete runs in-process); ``local``: :func:`entity_pagerank` (``options`` go to it)."""
     scored: dict[str, float] = {}
-    for whole, scores in await entity_pagerank(graph, documents, seeds, engine=engine, **options):
-        for node in node_keys:
-            entities = whole.node_entities.get(node)
-            if entities is not None:
-                scored[node] = round(float(combine(scores[entities])), SCORE_DIGITS)
-    return scored
+    rest = documents
+    if engine == "gds":
+        complete = [d for d in documents if d.graph_version is not None]
+        rest = [d for d in documents if d.graph_version is None]
+        scored = await projections.node_scores(graph, [(d.key, d.graph_version or "") for d in complete], seeds,
+                                               node_keys, budget_bytes=budget_bytes, node_score=node_score,
+                                               damping=damping)
+    if rest:
+        combine = NODE_SCORES[node_score]
+        for whole, scores in await entity_pagerank(graph, rest, seeds, engine="local", damping=damping, **options):
+            for node in node_keys:
+                entities = whole.node_entities.get(node)
+                if entities is not None:
+                    scored[node] = float(combine(scores[entities]))
+    return {node: round(score, SCORE_DIGITS) for node, score in scored.items()}
+
+
+async def reason_on_graph(graph: GraphClient, node_keys: Sequence[str], seeds: Sequence[str], *,
+                          documents: Sequence[Document], configured: str = "auto",
+                          **options: Any) -> tuple[dict[str, float], str]:
+    """:func:`graph_reasoning` on the engine :func:`choose_engine` picks: the scores and the engine that ran.
+    ``auto`` on a server that has lost GDS since this process asked runs in-process (and asks again)."""
+    engine, _why = await choose_engine(graph, configured)
+    try:
+        return await graph_reasoning(graph, node_keys, seeds, documents=documents, engine=engine, **options), engine
+    except ClientError as exc:
+        if configured != "auto" or engine != "gds":
+            raise
+        forget_gds(graph)
+        if await gds_installed(graph):
+            raise
+        log.warning("GDS is not on the server any more: Graph_Reasoning runs in-process (%s)", exc.message)
+        return await graph_reasoning(graph, node_keys, seeds, documents=documents, engine="local", **options), "local"
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,9 @@ def test_doctor_json(settings: Settings, neo4j_server, schema) -> None:
     assert report["neo4j"]["ok"] and report["gds"]["ok"] and report["vector_index"]["ok"]
     assert "384 dims, ONLINE" in report["vector_index"]["detail"]
     assert report["graph_reasoning"]["ok"] and report["graph_reasoning"]["detail"].startswith(
-        "PageRank on local: in-process, the same scores as GDS and faster")
+        "PageRank on gds: the server has GDS")  # the default, auto, where the server has GDS
+    local = json.loads(run_cli(settings, "doctor", "--json", BOOKRAG_PPR_ENGINE="local").stdout)["graph_reasoning"]
+    assert local["ok"] and local["detail"] == "PageRank on local: BOOKRAG_PPR_ENGINE=local"
     gds = json.loads(run_cli(settings, "doctor", "--json", BOOKRAG_PPR_ENGINE="gds").stdout)["graph_reasoning"]
     assert gds["ok"] and gds["detail"].startswith("PageRank on gds: BOOKRAG_PPR_ENGINE=gds; ")
     assert "document projection(s) held" in gds["detail"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j.graph.analytics import open_gds
-from bookrag_neo4j.graph.gds import GRAPH_NAME_PREFIX
+from bookrag_neo4j.graph.gds import DOCUMENT_PREFIX, GRAPH_NAME_PREFIX
 from bookrag_neo4j.server import connection_info
 
 from ..helpers.cli import run_cli
@@ -70,7 +70,8 @@ def test_quickstart_notebook_runs(settings, neo4j_server, tmp_path: Path, monkey
     assert f"localhost:{settings.neo4j_http_port}/browser/?cmd=edit" in printed
     assert f"Graph(name={GRAPH_NAME_PREFIX}" in printed  # the projection, printed in its block
     with open_gds(connection_info(settings)) as gds:
-        assert not [g.graph_name for g in gds.graph.list() if g.graph_name.startswith(GRAPH_NAME_PREFIX)]
+        assert not [g.graph_name for g in gds.graph.list() if g.graph_name.startswith(GRAPH_NAME_PREFIX)
+                    and not g.graph_name.startswith(DOCUMENT_PREFIX)]  # Graph_Reasoning's are kept on purpose
     tables = [o["data"]["text/plain"] for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs
               if o.get("output_type") == "execute_result"]
     assert any("most_central" in t and "communityId" in t for t in tables)  # the communities DataFrame

@@ -78,8 +78,8 @@ async def test_document_pagerank_matches_networkx_and_the_local_engine(graph: Gr
     local = pagerank(len(NODES), np.array([index[s] for s, _, _ in EDGES]), np.array([index[t] for _, t, _ in EDGES]),
                      np.array([w for *_, w in EDGES]), [index[s] for s in sources], damping=damping,
                      max_iterations=1000, tolerance=1e-12)
-    for n in NODES:
-        assert scores.get(n, 0.0) == pytest.approx(local[index[n]], abs=1e-4)
+    for n in NODES:  # GDS's own computation: equal to float rounding
+        assert scores.get(n, 0.0) == pytest.approx(local[index[n]], abs=1e-12)
     assert await list_projections(graph) == []  # no temporary projection: the document's is kept on purpose
 
 

@@ -258,12 +258,12 @@ async def test_single_hop_retrieval_without_llm(graph: GraphClient, book, settin
     assert top.graph_score > 0 and top.pages == [4] and top.document == "handbook.pdf"
     assert {"Extract", "Select_by_Entity", "Select_by_Section", "Graph_Reasoning", "Text_Reasoning",
             "Skyline_Ranker"} <= {t.operator for t in evidence.trace}
-    # the engine is in the trace: in-process by default (measured faster), GDS on a catalog projection when asked
-    assert [t.engine for t in evidence.trace if t.operator == "Graph_Reasoning"] == ["local"]
-    on_gds = Retriever(graph, settings.model_copy(update={"skyline_min": 2, "ppr_engine": "gds"}), agent.models)
-    gds = await on_gds.retrieve("Where does Lyra grow?", [DOC])
-    assert [t.engine for t in gds.trace if t.operator == "Graph_Reasoning"] == ["gds"]
-    assert [(n.key, round(n.graph_score, 4)) for n in gds.nodes] == [
+    # the engine is in the trace: GDS by default where the server has it, in-process when asked
+    assert [t.engine for t in evidence.trace if t.operator == "Graph_Reasoning"] == ["gds"]
+    on_local = Retriever(graph, settings.model_copy(update={"skyline_min": 2, "ppr_engine": "local"}), agent.models)
+    local = await on_local.retrieve("Where does Lyra grow?", [DOC])
+    assert [t.engine for t in local.trace if t.operator == "Graph_Reasoning"] == ["local"]
+    assert [(n.key, round(n.graph_score, 4)) for n in local.nodes] == [
         (n.key, round(n.graph_score, 4)) for n in evidence.nodes]
     lyra = await entity(graph, "Lyra")
     assert lyra in evidence.seeds  # the question's linked entities are a field, not trace text

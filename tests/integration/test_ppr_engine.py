@@ -1,0 +1,212 @@
+"""Graph_Reasoning's engine: GDS by default where the server has it, and the trace says so; its scores (one read
+query on the document's catalog projection) equal the in-process engine's on a real indexed document; a question
+after a server restart (an empty catalog) works; the question's path writes nothing once the projection exists."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bookrag_neo4j.config import Settings
+from bookrag_neo4j.doctor import _graph_checks
+from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.graph.projections import (
+    DocumentProjections,
+    drop_document_projections,
+    held_projections,
+    projection_name,
+)
+from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.library.catalogue import delete_document
+from bookrag_neo4j.llm import Models
+from bookrag_neo4j.methods import Retriever
+from bookrag_neo4j.retrieval import reasoners, selectors
+from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityGraphCache
+from bookrag_neo4j.server import start_server, stop_server
+
+from ..helpers.pdfs import FOOTLOCKER, need
+from ..helpers.server import external
+
+QUESTION = "What did Foot Locker's shareholders vote on at the annual meeting?"
+BUDGET = 512 * 2**20
+
+# The seeds: the document's most mentioned entities, and one of its least (a walk from the graph's edge).
+SEEDS = """
+MATCH (e:Entity {doc_key: $doc_key})
+WITH e, COUNT { (e)-[:MENTIONED_IN]->() } AS mentions, COUNT { (e)-[:RELATED|CONTAINED_IN]-() } AS degree
+WHERE degree > 0
+RETURN e.key AS key ORDER BY mentions DESC, e.key LIMIT $top
+"""
+
+
+@pytest.fixture(scope="module")
+async def footlocker(conn: ConnectionInfo, settings: Settings, offline_models: Models, schema) -> AsyncIterator[str]:
+    """A real 8-K indexed LLM-free with its knowledge graph (its key), deleted after the module."""
+    async with GraphClient(conn) as client:
+        report = await Indexer(client, settings, offline_models, use_llm=False).index(need(FOOTLOCKER), layout=False)
+        yield report.doc_key
+        await delete_document(client, report.doc_key)
+
+
+async def tree_nodes(graph: GraphClient, doc_key: str) -> list[str]:
+    rows = await graph.run("MATCH (n:TreeNode {doc_key: $doc_key}) RETURN n.key AS key ORDER BY n.key",
+                           {"doc_key": doc_key})
+    return [r["key"] for r in rows]
+
+
+async def seeds(graph: GraphClient, doc_key: str, top: int) -> list[str]:
+    return [r["key"] for r in await graph.run(SEEDS, {"doc_key": doc_key, "top": top})]
+
+
+# A small weighted entity graph (two communities and a bridge, an isolated entity) GT-Linked to five tree nodes.
+DOC, OTHER = "test-ppr-nodes", "test-ppr-nodes-other"
+EDGES = [("a", "b", 3.0), ("a", "c", 1.0), ("b", "c", 2.0), ("c", "d", 1.0), ("d", "e", 0.5), ("e", "f", 2.0),
+         ("f", "g", 1.0), ("e", "g", 4.0), ("g", "h", 1.0)]
+LINKS = {f"{DOC}-{n}": entities for n, entities in {"t1": "ab", "t2": "c", "t3": "efg", "t4": "z", "t5": ""}.items()}
+
+
+async def small_graph(graph: GraphClient) -> None:
+    await graph.run("UNWIND $keys AS k CREATE (:Entity {key: k, doc_key: $doc})",
+                    {"keys": [f"{DOC}-{n}" for n in "abcdefghz"], "doc": DOC})
+    await graph.run("UNWIND $edges AS e MATCH (s:Entity {key: e.s}), (t:Entity {key: e.t}) "
+                    "CREATE (s)-[:RELATED {weight: e.w}]->(t)",
+                    {"edges": [{"s": f"{DOC}-{a}", "t": f"{DOC}-{b}", "w": w} for a, b, w in EDGES]})
+    await graph.run("UNWIND $nodes AS n CREATE (:TreeNode {key: n, doc_key: $doc})", {"nodes": list(LINKS), "doc": DOC})
+    await graph.run("UNWIND $links AS l MATCH (e:Entity {key: l.e}), (n:TreeNode {key: l.n}) "
+                    "CREATE (e)-[:MENTIONED_IN]->(n)",
+                    {"links": [{"e": f"{DOC}-{e}", "n": n} for n, es in LINKS.items() for e in es]})
+
+
+def ranking(scores: dict[str, float]) -> list[str]:
+    return sorted(scores, key=lambda k: (-scores[k], k))
+
+
+@pytest.mark.parametrize("node_score", ["sum", "mean", "max"])
+async def test_gds_scores_equal_the_in_process_engine_on_a_real_document(graph: GraphClient, footlocker: str,
+                                                                         node_score: str) -> None:
+    (doc,) = await selectors.scope_documents(graph, [footlocker])
+    nodes = await tree_nodes(graph, footlocker)
+    for top in (1, 3):
+        sources = await seeds(graph, footlocker, top)
+        assert len(sources) == top
+        local = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="local",
+                                                node_score=node_score, damping=0.5, graphs=EntityGraphCache())
+        gds = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
+                                              node_score=node_score, damping=0.5, projections=DocumentProjections())
+        assert len(local) > 10 and set(gds) == set(local)  # every node with a GT-Link, scored by both
+        assert any(v > 0 for v in local.values())
+        for key, value in local.items():  # the same computation: equal to the last digits kept (9)
+            assert gds[key] == pytest.approx(value, abs=2e-9), key
+        total_local, total_gds = sum(local.values()), sum(gds.values())
+        for key, value in local.items():
+            assert gds[key] / total_gds == pytest.approx(value / total_local, abs=1e-9), key
+        assert ranking(gds) == ranking(local)
+
+
+@pytest.mark.parametrize("node_score", ["sum", "mean", "max"])
+async def test_node_scores_equal_the_in_process_computation(graph: GraphClient, schema, node_score: str) -> None:
+    await small_graph(graph)
+    whole = EntityGraph.from_rows(await graph.read_rows("retrieval/entity_graph", doc_key=DOC))
+    combine = reasoners.NODE_SCORES[node_score]
+    projections = DocumentProjections()
+
+    def expected(seeds: str) -> dict[str, float]:
+        scores = reasoners.pagerank_on(whole.transition, [whole.position[f"{DOC}-{s}"] for s in seeds], damping=0.5)
+        return {n: float(combine(scores[e])) for n, e in whole.node_entities.items()}
+
+    async def on_gds(seeds: str, nodes: list[str]) -> dict[str, float]:
+        return await projections.node_scores(graph, [(DOC, "v1")], [f"{DOC}-{s}" for s in seeds], nodes,
+                                             budget_bytes=BUDGET, node_score=node_score, damping=0.5)
+
+    t1, t3, t5 = f"{DOC}-t1", f"{DOC}-t3", f"{DOC}-t5"
+    try:
+        for seeds in ("a", "ag", "z"):
+            assert set(expected(seeds)) == set(LINKS) - {t5}
+            assert await on_gds(seeds, list(LINKS)) == pytest.approx(expected(seeds), abs=1e-12)
+        assert expected("a")[t1] > expected("a")[t3] > 0  # the walk crosses the bridge
+        # another document's entity GT-Linked to t1 (not in this projection): joined through the GT-Links instead
+        await graph.run("CREATE (:Entity {key: $k, doc_key: $doc})-[:MENTIONED_IN]->(:TreeNode {key: $k, doc_key: $doc})",
+                        {"k": f"{OTHER}-x", "doc": OTHER})
+        await graph.run("MATCH (x:Entity {key: $k}), (n:TreeNode {key: $t1}) CREATE (x)-[:MENTIONED_IN]->(n)",
+                        {"k": f"{OTHER}-x", "t1": t1})
+        assert await on_gds("ag", list(LINKS)) == pytest.approx(expected("ag"), abs=1e-12)
+        # no seed in the document, or no candidate GT-Linked: no walk, no scores
+        assert await projections.node_scores(graph, [(DOC, "v1")], [f"{OTHER}-x"], list(LINKS),
+                                             budget_bytes=BUDGET) == {}
+        assert await on_gds("a", [t5]) == {}
+    finally:
+        await drop_document_projections(graph, DOC)
+
+
+async def test_default_engine_is_gds_and_the_trace_records_it(graph: GraphClient, footlocker: str,
+                                                              settings: Settings, offline_models: Models) -> None:
+    assert Settings.model_fields["ppr_engine"].default == "auto"
+    auto = settings.model_copy(update={"ppr_engine": "auto", "skyline_min": 3})
+    on_gds = await Retriever(graph, auto, offline_models, use_llm=False).retrieve(QUESTION, [footlocker])
+    assert [t.engine for t in on_gds.trace if t.operator == "Graph_Reasoning"] == ["gds"]  # the test server has GDS
+    assert "(gds)" in next(t.output for t in on_gds.trace if t.operator == "Graph_Reasoning")
+    local = settings.model_copy(update={"ppr_engine": "local", "skyline_min": 3})
+    in_process = await Retriever(graph, local, offline_models, use_llm=False).retrieve(QUESTION, [footlocker])
+    assert [t.engine for t in in_process.trace if t.operator == "Graph_Reasoning"] == ["local"]
+    assert on_gds.seeds and on_gds.seeds == in_process.seeds
+    assert any(n.graph_score > 0 for n in on_gds.nodes)
+    assert [n.key for n in on_gds.nodes] == [n.key for n in in_process.nodes]
+    for ours, theirs in zip(on_gds.nodes, in_process.nodes, strict=True):
+        assert ours.graph_score == pytest.approx(theirs.graph_score, abs=2e-9)
+
+    # why, as `bookrag doctor` says it
+    doctor = await _graph_checks(settings)
+    assert doctor["graph_reasoning"].ok
+    assert doctor["graph_reasoning"].detail.startswith("PageRank on gds: the server has GDS")
+    engine, why = await reasoners.choose_engine(graph, "auto")
+    assert engine == "gds" and why in doctor["graph_reasoning"].detail
+    assert reasoners.ppr_engine("auto", False)[0] == "local"  # a server without GDS
+    assert reasoners.ppr_engine("local", True)[0] == "local" and reasoners.ppr_engine("gds", False)[0] == "gds"
+
+
+async def test_the_questions_path_is_one_read(graph: GraphClient, footlocker: str) -> None:
+    (doc,) = await selectors.scope_documents(graph, [footlocker])
+    nodes, sources = await tree_nodes(graph, footlocker), await seeds(graph, footlocker, 2)
+    projections = DocumentProjections()
+    first = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds", projections=projections)
+    assert projection_name(footlocker, doc.graph_version or "") in await held_projections(graph)
+    calls: list[tuple[str, str]] = []
+    for method in ("read", "read_rows", "write", "write_rows", "run"):
+        real = getattr(graph, method)
+
+        def counting(name: str, *args, _method: str = method, _real=real, **params):
+            calls.append((_method, name))
+            return _real(name, *args, **params)
+
+        setattr(graph, method, counting)
+    again = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
+                                            projections=DocumentProjections())  # a fresh process: no catalog check
+    assert again == first
+    assert calls == [("read_rows", "gds/node_pagerank")]
+
+
+@pytest.mark.server_lifecycle
+@pytest.mark.skipif(external(), reason="NEO4J_URI or testcontainers: the tests never restart that server")
+async def test_a_question_after_a_server_restart(graph: GraphClient, footlocker: str, settings: Settings,
+                                                 offline_models: Models) -> None:
+    auto = settings.model_copy(update={"ppr_engine": "auto", "skyline_min": 3})
+    agent = Retriever(graph, auto, offline_models, use_llm=False)
+    before = await agent.retrieve(QUESTION, [footlocker])
+    (doc,) = await selectors.scope_documents(graph, [footlocker])
+    name = projection_name(footlocker, doc.graph_version or "")
+    assert name in await held_projections(graph)
+    try:
+        await asyncio.to_thread(stop_server, settings)
+    finally:
+        await asyncio.to_thread(start_server, settings)
+    assert name not in await held_projections(graph)  # the restart emptied the catalog
+    after = await agent.retrieve(QUESTION, [footlocker])
+    assert [t.engine for t in after.trace if t.operator == "Graph_Reasoning"] == ["gds"]
+    assert [(n.key, round(n.graph_score, 6)) for n in after.nodes] == [
+        (n.key, round(n.graph_score, 6)) for n in before.nodes]
+    assert any(n.graph_score > 0 for n in after.nodes)
+    assert name in await held_projections(graph)  # made again by the question
+    values, engine = await reasoners.reason_on_graph(graph, [n.key for n in after.nodes], after.seeds, documents=[doc])
+    assert engine == "gds" and any(v > 0 for v in values.values())
