@@ -8,16 +8,27 @@
     print(answer.text, [c.label() for c in answer.citations])
 """
 
-from .config import Settings
+from typing import TYPE_CHECKING
+
 from .errors import BookRAGError
+
+if TYPE_CHECKING:
+    from .config import Settings
+    from .sdk import BookRAG
 
 __version__ = "0.1.0"
 __all__ = ["BookRAG", "BookRAGError", "Settings", "__version__"]
 
 
-def __getattr__(name: str):  # BookRAG is imported on first use: `import bookrag_neo4j` stays light
+def __getattr__(name: str) -> object:
+    """``BookRAG`` and ``Settings`` are imported on first use: ``import bookrag_neo4j`` (and ``bookrag --version``)
+    loads neither the pipeline nor pydantic-settings."""
     if name == "BookRAG":
         from .sdk import BookRAG
 
         return BookRAG
-    raise AttributeError(name)
+    if name == "Settings":
+        from .config import Settings
+
+        return Settings
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

