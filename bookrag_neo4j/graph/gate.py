@@ -26,10 +26,11 @@ neo4j Python driver returns it) and refuses, in this order for each operator:
 * work inside one row that the server's limits cannot stop (:func:`loop_reason`): a regular expression
   (``=~``; Java's matcher never checks the transaction's timeout, and a pattern such as ``(.*a){12}.*z`` runs for
   as long as its input allows), ``reduce``, a list comprehension or a quantifier (``any``/``all``/``none``/
-  ``single``) over any list but a node's or path's own (``labels(n)``, ``keys(n)``, ``nodes(p)``, ...),
-  ``range`` outside ``UNWIND``, and more than :data:`MAX_CONCATENATIONS` ``+`` operators (a string or list
-  doubled in a loop or a chain of ``WITH`` grows past any memory limit: the transaction limit does not track an
-  expression's values). ``UNWIND`` does the same work row by row, where the timeout and the memory limit hold;
+  ``single``) inside another (quadratic in a collected list), ``range`` outside ``UNWIND`` (a list as long as the
+  query likes), and more than :data:`MAX_CONCATENATIONS` ``+`` operators (a string or list doubled in a chain of
+  ``WITH`` grows past any memory limit: the transaction limit does not track an expression's values). One loop
+  over a collected or stored list stays allowed: ``collect`` is memory-tracked and the store bounds a property.
+  ``UNWIND`` does the same work row by row, where the timeout and the memory limit hold;
 
 and finally any query the server does not plan as a read (query type ``r``): writes, also inside
 ``CALL { ... }``, schema changes, ``dbms.*`` procedures. A query the server refuses to plan at all is refused
@@ -73,10 +74,9 @@ _DOTTED_CALL = re.compile(r"(?<![\w.$`])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\(")
 _LOAD_CSV = re.compile(r"\bLOAD\s+CSV\b", re.IGNORECASE)
 _SKIPPED_ARGUMENTS = frozenset({"string-representation"})  # the whole plan as a wrapped table: judged per operator
 MAX_CONCATENATIONS = 8  # "+" operators in one query: a value doubled this often grows 256 times at most
-# Lists an expression may loop over: a node's, relationship's or path's own, whose size the graph bounds.
-OWN_LISTS = ("labels", "keys", "nodes", "relationships")
-_ITERATION = re.compile(rf"(?:\[|\b(?:all|any|none|single)\s*\()\s*`?\w+`?\s+IN\s+(?!(?:{'|'.join(OWN_LISTS)})\s*\()",
-                        re.IGNORECASE)
+_ITERATION = re.compile(r"(?:\[|\b(?:all|any|none|single)\s*\()\s*`?\w+`?\s+IN\s", re.IGNORECASE)
+_CLOSING = {"[": "]", "(": ")", "{": "}"}
+_MEMBERSHIP = re.compile(r"\sIN\s+(?!\$)", re.IGNORECASE)  # x IN list, but not IN $parameter (the caller's)
 _REDUCE = re.compile(r"\breduce\s*\(", re.IGNORECASE)
 _RANGE = re.compile(r"\brange\s*\(", re.IGNORECASE)
 _PLUS = re.compile(r"\s\+\s")
@@ -119,10 +119,9 @@ def loop_reason(plan: Any) -> str | None:
                         "CONTAINS, STARTS WITH, ENDS WITH or the full-text index (db.index.fulltext.queryNodes)")
             if _REDUCE.search(text):
                 return "reduce() is not allowed here: it loops inside one row, past the timeout; use UNWIND"
-            if _ITERATION.search(text):
-                return ("a list comprehension or any/all/none/single over a list that is not a node's or path's "
-                        "own (labels(n), keys(n), nodes(p), relationships(p)) is not allowed here: it loops inside "
-                        "one row, past the timeout; use UNWIND")
+            if _nested_iteration(text):
+                return ("a loop over a list (a list comprehension, any/all/none/single, x IN list) inside another "
+                        "is not allowed here: it runs inside one row, past the timeout; use UNWIND")
             if _RANGE.search(text) and op.name != "Unwind":
                 return "range() outside UNWIND is not allowed here (UNWIND range(1, 10) AS i is)"
             plus += len(_PLUS.findall(text))
@@ -148,6 +147,27 @@ def function_reason(name: str) -> str | None:
     if name.startswith(DENIED_FUNCTION_PREFIXES):
         return f"function {name} is not allowed here"
     return None
+
+
+def _nested_iteration(text: str) -> bool:
+    """Whether a list comprehension or quantifier holds another one or a search of a list (``x IN t``, which the
+    planner also makes of ``any(y IN t WHERE y = x)``): a loop over a loop, quadratic in a list that one loop alone
+    walks in linear time."""
+    starts = [m.start() for m in _ITERATION.finditer(text)]
+    for start in starts:
+        depth, end = 0, len(text)
+        for i in range(start, len(text)):
+            if text[i] in _CLOSING:
+                depth += 1
+            elif text[i] in _CLOSING.values():
+                depth -= 1
+                if depth == 0:
+                    end = i
+                    break
+        inner = text[start:end]
+        if any(start < other < end for other in starts) or len(_MEMBERSHIP.findall(inner)) > 1:
+            return True  # a loop, or a search of a list (x IN t), inside the loop; the first IN is its own
+    return False
 
 
 def explain_refused(code: str | None, message: str | None) -> QueryRefusedError:

@@ -55,10 +55,16 @@ PLANS: list[tuple[str, Any, str, str | None]] = [
     ("=~ on literals", root(op("Projection", "$autostring_0 =~ $autostring_1 AS m")), "r", "regular expressions"),
     ("reduce", root(op("Projection", "size(reduce(s = $autostring_0, i IN range($autoint_1, $autoint_2) | s + s)) "
                                      "AS n")), "r", "reduce() is not allowed"),
-    ("list comprehension", root(op("Projection", "size([i IN range($autoint_0, $autoint_1) | i]) AS n")), "r",
-     "a list comprehension or any/all/none/single"),
-    ("quantifier", root(op("Projection", "any(x IN l WHERE x = $autoint_0) AS a")), "r",
-     "a list comprehension or any/all/none/single"),
+    ("a comprehension over range", root(op("Projection", "size([i IN range($autoint_0, $autoint_1) | i]) AS n")),
+     "r", "range() outside UNWIND is not allowed here"),
+    ("a loop in a loop", root(op("Projection", "size([x IN t WHERE any(y IN t WHERE y = x)]) AS n")), "r",
+     "inside another is not allowed here"),
+    ("a search in a loop", root(op("Projection", "size([x IN t WHERE x IN t]) AS n")), "r",
+     "inside another is not allowed here"),
+    ("a parameter searched in a loop", root(op("Projection", "[x IN t WHERE x IN $labels] AS n")), "r", None),
+    ("loops side by side", root(op("Projection", "size([k IN kinds WHERE k = $autostring_0]) AS a, "
+                                                 "size([k IN kinds WHERE k = $autostring_1]) AS b, "
+                                                 "any(x IN l WHERE x = $autoint_2) AS c")), "r", None),
     ("range outside UNWIND", root(op("Projection", "$autoint_0 IN range($autoint_1, $autoint_2) AS x")), "r",
      "range() outside UNWIND is not allowed here"),
     ("range in UNWIND", root(op("EagerAggregation", "sum(i) AS s", op("Unwind", "range($autoint_0, $autoint_1) AS i"))),
