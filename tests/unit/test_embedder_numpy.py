@@ -133,9 +133,18 @@ def test_blas_threads_come_back_after_an_encode() -> None:
 
 def test_a_question_is_embedded_without_importing_torch() -> None:
     """A new process embeds a question (and reads the dimension) without PyTorch or sentence-transformers."""
-    code = ("import sys; from bookrag_neo4j.llm.embedder import SentenceTransformerEmbedder as E; e = E(); "
+    code = ("import sys; from bookrag_neo4j.llm.embedder import SentenceTransformerEmbedder as E; "
+            "e = E(precision='float32'); "
             "v = e.embed_sync(['What was the effective tax rate in 2022?', 'PepsiCo']); "
             "print(e.dimension, len(v[0]), sorted(m for m in ('torch', 'sentence_transformers', 'transformers') "
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.split() == ["384", "384", "[]"], out.stderr
+
+
+def test_in_bfloat16_a_question_is_embedded_by_pytorch_as_the_stored_vectors_were() -> None:
+    """The NumPy emulation of bfloat16 is within 4e-5 of PyTorch, not 1e-5: a question then goes through PyTorch."""
+    embedder = SentenceTransformerEmbedder(precision="bfloat16")
+    vectors = np.asarray(embedder.embed_sync(TEXTS[:2]))
+    assert embedder._small is False and isinstance(embedder._model, bert.BertEncoder)
+    assert _distance(vectors, bert.load(FOLDER, "bfloat16").encode(TEXTS[:2])).max() < 1e-6
