@@ -1,11 +1,15 @@
 """``bookrag bench scale``: retrieval latency over the indexed library as it grows; with ``--ingest``, the library
 grown from PDFs and measured at each size (store, heap, page cache, GDS projection, pages/s, latency); with
-``--project N``, a recorded run projected to N documents. The work is in :mod:`bookrag_neo4j.eval.bench_scale`
+``--project N``, a recorded run projected to N documents; with ``--clone``, the library grown by clones of its
+indexed documents and the query path measured at each size (cold and warm, one document and the library, client
+and server memory). The work is in :mod:`bookrag_neo4j.eval.bench_scale`, :mod:`bookrag_neo4j.eval.scale_curve`
 and :mod:`bookrag_neo4j.eval.scale_projection`; ``bench_app`` (in :mod:`.evaluate`) registers the command.
 
     bookrag bench scale --question "..." --sizes 1,5,20 --no-llm                        # the library as it is
     bookrag bench scale --ingest pdfs/ --sizes 1,5,10 --no-llm --out scale-out --plot scale.png
     bookrag bench scale --project 10000 --from scale-out/scale.json
+    bookrag bench scale --clone --sizes 10,50,200,500 --no-llm --out curve      # curve/scale.json, scale.png
+    bookrag bench scale --drop-clones
 """
 
 from __future__ import annotations
@@ -41,6 +45,15 @@ def bench_scale_cmd(
     ingest: Annotated[bool, typer.Option(
         "--ingest", help="Index PATHS one by one and measure the library at each size (resumable; see --out).")
     ] = False,
+    clone: Annotated[bool, typer.Option(
+        "--clone", help="Grow the library by clones of its indexed documents (copied in Cypher, round-robin) and "
+                        "measure the query path at each size: cold (a new bookrag retrieve process: wall time, max "
+                        "RSS) and warm latency, of one document and of the library; client RSS; Neo4j heap and page "
+                        "cache. Writes scale.json, scale.png and report.md in --out (resumable).")] = False,
+    drop_clones: Annotated[bool, typer.Option(
+        "--drop-clones", help="Delete every clone that --clone made (the library as it was indexed).")] = False,
+    cold: Annotated[bool, typer.Option(
+        help="--clone: also ask each question in a new process (cold).")] = True,
     question: Annotated[list[str] | None, typer.Option(
         help="A question (repeatable), asked of the whole library (default: three generic ones).")] = None,
     sizes: Annotated[str, typer.Option(help="Library sizes (documents), comma-separated.")] = "1,5,20",
@@ -49,7 +62,8 @@ def bench_scale_cmd(
              "graph).")] = "graph",
     order: Annotated[str, typer.Option(help="--ingest: given (folders sorted) or pages (fewest pages first).")
                      ] = "given",
-    out: Annotated[Path, typer.Option(help="--ingest: run folder (scale.json, report.md); run again to resume.")
+    out: Annotated[Path, typer.Option(
+        help="--ingest, --clone: run folder (scale.json, report.md; --clone also scale.png); run again to resume.")
                    ] = Path("scale-out"),
     project_to: Annotated[int | None, typer.Option(
         "--project", help="Print the projection of a recorded run (--from) to this many documents; index nothing.")
@@ -66,13 +80,15 @@ def bench_scale_cmd(
     method: MethodOpt = "bookrag",
     plot: Annotated[Path | None, typer.Option(
         help="Also write a PNG: p50 by library size; with --ingest or --project, 4 panels (disk, memory, ingest, "
-             "latency).")] = None,
+             "latency); with --clone, latency and memory (as --out's scale.png).")] = None,
     instance: InstanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Retrieval latency as the library grows: the questions asked of the first 1, 5, 20... indexed documents.
     With --ingest, grows the library from PATHS and also records ingest pages/s, store size, heap, page cache and
-    GDS projection memory at each size; --project N projects a recorded run to N documents."""
+    GDS projection memory at each size; --project N projects a recorded run to N documents. With --clone, grows the
+    library by clones of its indexed documents (copied in Cypher) and measures the query path at each size, cold
+    and warm, with client and server memory; --drop-clones removes the clones."""
     from ..eval.bench_scale import DEFAULT_QUESTIONS
 
     try:
@@ -86,8 +102,18 @@ def bench_scale_cmd(
         return
     if paths and not ingest:
         raise typer.BadParameter("PDF paths are for --ingest: add --ingest, or drop them to measure the library")
+    if ingest + clone + drop_clones > 1:
+        raise typer.BadParameter("--ingest, --clone and --drop-clones go one at a time")
     questions = list(question or DEFAULT_QUESTIONS)
     rag = library(instance, use_llm=not no_llm)
+    if drop_clones:
+        from ..eval.scale_clone import drop_clones as drop
+
+        console.print(f"dropped {run_with_graph(rag, lambda graph: drop(graph, rag.settings.image_dir))} clones")
+        return
+    if clone:
+        _scale_clone(rag, wanted, out, questions, repeat, method, cold, instance, plot, as_json)
+        return
     if ingest:
         _scale_ingest(rag, paths or [], wanted, stages, order, out, questions, repeat, method, plot, as_json,
                       checkpoint)
@@ -132,6 +158,29 @@ def _scale_ingest(rag: BookRAG, paths: list[Path], sizes: list[int], stages: str
     if plot is not None and run.rows:
         plot_scale(run.rows, plot)
     print_json(run.model_dump(mode="json")) if as_json else print(markdown_rows(run), end="")
+
+
+def _scale_clone(rag: BookRAG, sizes: list[int], out: Path, questions: list[str], repeat: int, method: str,
+                 cold: bool, instance: str | None, plot: Path | None, as_json: bool) -> None:
+    """``bench scale --clone``: the library grown by clones to each size, the query path measured there."""
+    from ..eval.scale_curve import ColdProcess, CurveRun, bench_scale_clone, curve_config
+    from ..eval.scale_curve_report import curve_markdown, plot_curve
+
+    process = ColdProcess(extra=("--instance", instance) if instance else ()) if cold else None
+
+    async def work(graph: GraphClient) -> CurveRun:
+        config, names = await curve_config(graph, questions=questions, method=method, repeat=repeat,
+                                           llm=rag.use_llm, cold=cold)
+        console.print(f"{len(names)} indexed documents to clone ({', '.join(names)}); sizes {sizes}; run folder {out}",
+                      markup=False)
+        return await bench_scale_clone(graph, rag.retriever(graph), rag.settings, out=out, sizes=sizes,
+                                       config=config, cold=process,
+                                       progress=lambda line: console.print(line, markup=False))
+
+    run = run_with_graph(rag, work)
+    if plot is not None and run.rows:
+        plot_curve(run, plot)
+    print_json(run.model_dump(mode="json")) if as_json else print(curve_markdown(run), end="")
 
 
 def _scale_projection(source: Path, documents: int, deadline_hours: float, basis: str, plot: Path | None,

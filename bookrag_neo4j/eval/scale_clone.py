@@ -1,0 +1,219 @@
+"""A library grown by copying indexed documents in Cypher, for measuring the query path at sizes that indexing
+would take days to reach (``bookrag bench scale --clone``).
+
+    sources = await clone_sources(graph)                     # the indexed documents that are not clones
+    made = await grow_library(graph, sources, documents=50)  # clones 1..48, round-robin over the sources
+    shape = await document_shape(graph, made[0].key)         # == the source's: labels, relationships by type
+    await drop_clones(graph, settings.image_dir)             # the library as it was
+
+A clone is a complete copy of one document, made server-side by the named queries in ``cypher/bench/``: every
+node of the document (tree nodes, pages, entities, passages, table rows, its table of contents: each family with
+a key constraint and a ``doc_key``) with the same labels and properties, every relationship among them and the
+Document's own, and the relationships from them to nodes of no document (the shared ``Keyword`` nodes), which
+are linked, not copied. Keys are rewritten by one rule: a string property that is the source's key or starts
+with its key prefix (:func:`~bookrag_neo4j.keys.key_prefix`, then ``-``) gets the clone's prefix instead (``key``,
+``doc_key``, ``section_key``, ``table_key``, a relationship's ``doc_key``); clone ``n`` of a source has the
+prefix ``sha256("<source key>|clone|n")[:16]`` and the key that prefix plus the source key's last 16 digits,
+so every key of the clone starts with its prefix as a real document's do. The Document is named
+``CLONE-0042-<name>`` and records ``clone_of`` (the source's key), ``clone_number`` and ``clone_status``; its
+``path`` stays the source's file (page images and boxes are the source's). Relationships with another
+document's nodes (``SAME_AS`` of optional library linking) are not copied: a clone is linked to nothing.
+
+Each clone is checked against its source (:func:`document_shape`: labels, relationships by type and reach, keys)
+and refused if they differ. A clone left half-made by an interrupted run (``clone_status`` 'copying') is deleted
+and made again; complete ones are reused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ..errors import ScaleRunError
+from ..graph.batching import batches, delete_in_batches
+from ..graph.client import GraphClient
+from ..keys import key_prefix
+from ..library.catalogue import delete_document
+from ..library.documents import Document, list_documents
+
+log = logging.getLogger(__name__)
+
+# Labels a cloned node may carry (the families of document_node_keys and the labels on them); anything else on a
+# node is left off the clone, and document_shape then refuses the clone.
+NODE_LABELS = ("TreeNode", "Section", "Text", "Table", "Image", "Equation", "MasterSection", "ContentNode", "Page",
+               "Entity", "Passage", "TableChunk", "TableOfContents")
+RELATIONSHIP_TYPES = ("HAS_CHILD", "HAS_PAGE", "HAS_TOC", "HAS_ENTRY", "ON_PAGE", "NEXT", "NEXT_SECTION",
+                      "REFERS_TO", "SIMILAR", "COVERS", "HAS_ROW", "G2_LINK", "HAS_KEYWORD", "MENTIONED_IN",
+                      "RELATED", "CONTAINED_IN")
+NODE_BATCH = 1000  # source nodes a transaction (their relationships go with them: up to ~20 each)
+NAME = "CLONE-{number:04d}-{name}"
+
+
+class Shape(BaseModel):
+    """A document's make-up: node counts by label, its nodes' outgoing relationships by ``"TYPE reach"`` (own,
+    shared, other), incoming relationships from other documents, and nodes whose key lacks its prefix."""
+
+    labels: dict[str, int]
+    outgoing: dict[str, int]
+    incoming_other: int
+    foreign_keys: int
+
+    def copied(self) -> Shape:
+        """What a clone of this document holds: the same, less the relationships with other documents."""
+        return self.model_copy(update={"outgoing": {k: v for k, v in self.outgoing.items() if not k.endswith(" other")},
+                                       "incoming_other": 0})
+
+
+class HeldClone(BaseModel):
+    """A clone in the library, as its Document records it."""
+
+    key: str
+    name: str
+    clone_of: str
+    clone_number: int
+    clone_status: str  # 'copying' until it is complete
+
+
+class CloneReport(BaseModel):
+    """One clone: made now (with its seconds) or found complete (``reused``)."""
+
+    number: int
+    key: str
+    name: str
+    source: str
+    nodes: int
+    relationships: int
+    seconds: float
+    reused: bool
+
+
+def clone_key(source_key: str, number: int) -> str:
+    """The key of clone ``number`` of the document ``source_key``: a prefix of its own, the source's tail."""
+    prefix = hashlib.sha256(f"{source_key}|clone|{number}".encode()).hexdigest()[:16]
+    return prefix + source_key[len(prefix):]
+
+
+async def document_shape(graph: GraphClient, doc_key: str) -> Shape:
+    (row,) = await graph.read("bench/document_shape", doc_key=doc_key, prefix=key_prefix(doc_key))
+    return Shape(labels={r["name"]: r["count"] for r in row["labels"]},
+                 outgoing={r["name"]: r["count"] for r in row["outgoing"]},
+                 incoming_other=row["incoming_other"], foreign_keys=row["foreign_keys"])
+
+
+async def clone_sources(graph: GraphClient) -> list[Document]:
+    """The documents clones are made of: every complete document that is not a clone, by name."""
+    clones = {c.key for c in await list_clones(graph)}
+    return [d for d in await list_documents(graph) if d.status == "complete" and d.key not in clones]
+
+
+async def list_clones(graph: GraphClient) -> list[HeldClone]:
+    """The clones in the library, by number."""
+    return [HeldClone.model_validate(row) for row in await graph.read_rows("bench/clones")]
+
+
+async def check_source(graph: GraphClient, source: Document) -> Shape:
+    """What a clone of ``source`` must hold; :class:`ScaleRunError` when the source has nodes a clone would
+    not copy (a scan of every node)."""
+    (stray,) = await graph.read("bench/stray_nodes", doc_key=source.key)
+    if stray["rows"]:
+        raise ScaleRunError(f"{source.name} has nodes of labels a clone does not copy: {stray['rows']}")
+    return (await document_shape(graph, source.key)).copied()
+
+
+async def make_clone(graph: GraphClient, source: Document, number: int, expected: Shape | None = None,
+                     ) -> CloneReport:
+    """Copy ``source`` as clone ``number`` (see the module docstring) and check it against ``expected``
+    (:func:`check_source`'s, found here if not given); :class:`ScaleRunError` when they differ."""
+    expected = expected or await check_source(graph, source)
+    began = time.perf_counter()
+    key = clone_key(source.key, number)
+    params = {"source": source.key, "source_prefix": key_prefix(source.key), "clone": key, "prefix": key_prefix(key)}
+    keys = await graph.read_rows("bench/document_node_keys", doc_key=source.key)
+    await graph.write("bench/clone_document", **params, number=number,
+                      clone_name=NAME.format(number=number, name=source.name))
+    nodes = relationships = 0
+    for batch in batches(keys, NODE_BATCH):
+        (row,) = await graph.write("bench/clone_nodes", **params, keys=list(batch), labels=list(NODE_LABELS))
+        nodes += row["created"]
+    for batch in batches([source.key, *keys], NODE_BATCH):
+        (row,) = await graph.write("bench/clone_relationships", **params, keys=list(batch),
+                                   types=list(RELATIONSHIP_TYPES))
+        relationships += row["created"]
+    made = await document_shape(graph, key)
+    if made != expected:
+        raise ScaleRunError(f"clone {number} of {source.name} differs from its source: {_difference(expected, made)}")
+    await graph.write("bench/finish_clone", clone=key)
+    return CloneReport(number=number, key=key, name=NAME.format(number=number, name=source.name), source=source.key,
+                       nodes=nodes + 1, relationships=relationships, seconds=round(time.perf_counter() - began, 2),
+                       reused=False)
+
+
+def _difference(expected: Shape, made: Shape) -> str:
+    parts = []
+    for field in ("labels", "outgoing"):
+        want, got = getattr(expected, field), getattr(made, field)
+        parts += [f"{name}: {want.get(name, 0)} in the source, {got.get(name, 0)} in the clone"
+                  for name in sorted(set(want) | set(got)) if want.get(name, 0) != got.get(name, 0)]
+    if made.foreign_keys:
+        parts.append(f"{made.foreign_keys} keys without the clone's prefix")
+    return "; ".join(parts)
+
+
+async def grow_library(graph: GraphClient, sources: list[Document], *, documents: int,
+                       progress: Callable[[str], None] | None = None) -> list[CloneReport]:
+    """Clones numbered 1.. of ``sources``, round-robin, until the library of ``sources`` and clones holds
+    ``documents`` documents: the clones made now and those found complete (reused); clones numbered beyond
+    are dropped. A clone whose number is taken by a clone of another source (another run's) is an error:
+    drop the clones first."""
+    say = progress or log.info
+    if not sources:
+        raise ScaleRunError("no complete indexed document to clone: index one first")
+    held = {c.clone_number: c for c in await list_clones(graph)}
+    wanted = max(0, documents - len(sources))
+    for number, extra in sorted(held.items()):
+        if number > wanted:  # a larger library's: the library must hold ``documents`` exactly
+            say(f"dropping clone {number}: the library is measured at {documents} documents")
+            await drop_clone(graph, extra.key)
+    shapes: dict[str, Shape] = {}
+    reports = []
+    for number in range(1, wanted + 1):
+        source = sources[(number - 1) % len(sources)]
+        key = clone_key(source.key, number)
+        found = held.get(number)
+        if found and found.clone_status == "complete" and found.key == key:
+            reports.append(CloneReport(number=number, key=key, name=found.name, source=source.key, nodes=0,
+                                       relationships=0, seconds=0.0, reused=True))
+            continue
+        if found and found.clone_of != source.key:
+            raise ScaleRunError(f"clone {number} in the library is a copy of {found.clone_of}, not of "
+                                f"{source.key} ({source.name}): another run's clones; drop them first (--drop-clones)")
+        if found:
+            say(f"clone {number} was left half-made: making it again")
+            await drop_clone(graph, found.key)
+        if source.key not in shapes:
+            shapes[source.key] = await check_source(graph, source)
+        report = await make_clone(graph, source, number, shapes[source.key])
+        say(f"clone {number}: {report.name}, {report.nodes:,} nodes, {report.relationships:,} relationships in "
+            f"{report.seconds} s")
+        reports.append(report)
+    return reports
+
+
+async def drop_clone(graph: GraphClient, key: str, image_dir: Path | None = None) -> int:
+    """Delete one clone as ``bookrag docs delete`` deletes a document (its catalog projections too), then any of
+    its nodes left without a Document (an interrupted copy)."""
+    deleted = await delete_document(graph, key, image_dir)
+    return deleted + await delete_in_batches(graph, "bench/delete_clone_batch", doc_key=key)
+
+
+async def drop_clones(graph: GraphClient, image_dir: Path | None = None) -> int:
+    """Delete every clone in the library; how many there were."""
+    clones = await list_clones(graph)
+    for clone in clones:
+        await drop_clone(graph, clone.key, image_dir)
+    return len(clones)

@@ -1,0 +1,102 @@
+"""``bookrag bench scale --clone`` against the real server: R-data.pdf and clones of it, measured at 2, 5 and 10
+documents (cold ``bookrag retrieve`` processes, warm questions, client and server memory), resumed at 11; and
+client memory does not grow with the library, asserted on the cold processes' max RSS: a fresh process doing
+the same work varies by under a MiB, while each R-data.pdf a library-wide question reads into the client's
+caches costs it about 4 MiB. The cold processes embed the question in float32 (NumPy): in bfloat16 (``auto``
+on a CPU with it) they import PyTorch, whose memory-mapped weights make the resident set vary by tens of MiB
+from one process to the next with the state of the OS page cache, which would drown the figure asserted.
+(Clones themselves: ``test_scale_clone.py``; no server: ``tests/unit``.)"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bookrag_neo4j.config import Settings
+from bookrag_neo4j.eval.scale_clone import list_clones
+from bookrag_neo4j.eval.scale_curve import ColdProcess, CurveConfig, CurveRow, CurveRun, bench_scale_clone
+from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.library.catalogue import delete_document
+from bookrag_neo4j.llm import Models
+from bookrag_neo4j.methods import Retriever
+
+from ..helpers.cli import cli_env
+from ..helpers.pdfs import R_DATA, need
+from ..helpers.timeouts import LONG_TEST
+
+pytestmark = pytest.mark.timeout(LONG_TEST)
+
+SIZES = [2, 5, 10]
+MIB = 2**20
+
+
+def bounded(first_kb: int, last_kb: int) -> bool:
+    """Memory that does not grow with the library: the last size's within 2 % + 8 MiB of the first (two R-data.pdf
+    documents' worth of client caches is more)."""
+    return last_kb * 1024 <= first_kb * 1024 * 1.02 + 8 * MIB
+
+
+@pytest.fixture(scope="module")
+async def curve(conn: ConnectionInfo, settings: Settings, offline_models: Models, schema,
+                tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[CurveRun, CurveRun, Path]]:
+    """R-data.pdf indexed (every layer), the curve measured at SIZES, then resumed with 11 added."""
+    out = tmp_path_factory.mktemp("curve")
+    async with GraphClient(conn) as client:
+        report = await Indexer(client, settings, offline_models, use_llm=False).index(need(R_DATA))
+        retriever = Retriever(client, settings, offline_models, use_llm=False)
+        config = CurveConfig(questions=["How do I read a spreadsheet into R?"], method="bookrag", repeat=2,
+                             llm=False, cold=True, sources=[report.doc_key])
+        cold = ColdProcess(env=cli_env(settings, BOOKRAG_EMBEDDER_PRECISION="float32"))  # see the docstring
+        try:
+            first = await bench_scale_clone(client, retriever, settings, out=out, sizes=SIZES, config=config,
+                                            cold=cold)
+            resumed = await bench_scale_clone(client, retriever, settings, out=out, sizes=[*SIZES, 11],
+                                              config=config, cold=cold)
+            yield first, resumed, out
+        finally:
+            for clone in await list_clones(client):
+                await delete_document(client, clone.key)
+            await delete_document(client, report.doc_key)
+
+
+def test_the_curve_is_measured_at_each_size_and_resumes(curve: tuple[CurveRun, CurveRun, Path]) -> None:
+    first, resumed, out = curve
+    assert [(r.documents, r.clones, r.pages) for r in first.rows] == [(2, 1, 82), (5, 4, 205), (10, 9, 410)]
+    assert [r.clones_made for r in first.rows] == [1, 3, 5] and all(r.clone_seconds > 0 for r in first.rows)
+    for row in first.rows:
+        for cold in (row.cold_document, row.cold_library):
+            assert cold and len(cold.runs) == 1 and cold.runs[0].evidence > 0 and cold.median_s > 0
+            assert 100 * 1024 < cold.max_rss_kb < 4096 * 1024  # a bookrag process, not this one
+        for warm in (row.warm_document, row.warm_library):
+            assert warm and warm.runs == 2 and 0 < warm.p50_ms <= warm.p95_ms
+        assert row.client_rss_bytes and row.client_peak_rss_bytes >= row.client_rss_bytes
+        assert row.heap_used_bytes and row.heap_max_bytes and row.heap_used_bytes <= row.heap_max_bytes
+        assert row.pagecache_bytes and row.pagecache_bytes > 0
+    assert first.rows[-1].nodes > first.rows[0].nodes and first.rows[-1].entities * 2 == first.rows[0].entities * 10
+    # resumed: the sizes recorded are kept, clones 1-9 reused, one more made for 11
+    assert resumed.rows[:3] == first.rows and [r.run for r in resumed.runs] == [1, 2]
+    assert (resumed.rows[-1].documents, resumed.rows[-1].clones, resumed.rows[-1].clones_made) == (11, 10, 1)
+    report = (out / "report.md").read_text()
+    assert "built by **cloning** the 1 indexed document(s) (R-data.pdf)" in report and "| 11 | 10 |" in report
+    assert (out / "scale.png").read_bytes().startswith(b"\x89PNG")
+
+
+def cold_rss(rows: list[CurveRow], scope: str) -> list[int]:
+    return [getattr(r, scope).max_rss_kb for r in rows]
+
+
+def test_client_memory_of_a_one_document_question_does_not_grow_with_the_library(
+        curve: tuple[CurveRun, CurveRun, Path]) -> None:
+    rss = cold_rss(curve[1].rows, "cold_document")
+    assert bounded(rss[0], rss[-1]), f"max RSS (KiB) at {[r.documents for r in curve[1].rows]} documents: {rss}"
+
+
+@pytest.mark.xfail(strict=True, reason="per-document client caches: a library-wide question reads every document's "
+                                       "blocks, entity graph and tables into the process (library/cache.py)")
+def test_client_memory_of_a_library_question_does_not_grow_with_the_library(
+        curve: tuple[CurveRun, CurveRun, Path]) -> None:
+    rss = cold_rss(curve[1].rows, "cold_library")
+    assert bounded(rss[0], rss[-1]), f"max RSS (KiB) at {[r.documents for r in curve[1].rows]} documents: {rss}"
