@@ -69,7 +69,7 @@ def display_name(filename: str) -> str:
     return re.sub(r"[\x00-\x1f\x7f]", "_", filename.replace("\\", "/").rsplit("/", 1)[-1]).strip()
 
 
-def stored_name(name: str) -> str:
+def shortened_name(name: str) -> str:
     """``name`` as it is kept on disk: at most ``MAX_NAME_BYTES`` of UTF-8, cut at a character and ending in its
     extension."""
     if len(name.encode("utf-8", "replace")) <= MAX_NAME_BYTES:
@@ -85,7 +85,7 @@ async def _save_pdf(upload: UploadFile, name: str, uploads: Path, max_mb: int) -
     uploads.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=uploads, prefix=".part-"))  # the file keeps its own name while checked
     try:
-        temp, size = work / stored_name(name), 0
+        temp, size = work / shortened_name(name), 0
         with temp.open("wb") as out:
             while chunk := await upload.read(MIB):
                 size += len(chunk)

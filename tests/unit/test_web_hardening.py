@@ -12,7 +12,7 @@ import pytest
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.web.pages import MAX_PIXELS, fit_scale, render_page
 from bookrag_neo4j.web.security import HostGuard, host_name
-from bookrag_neo4j.web.uploads import MAX_NAME_BYTES, display_name, stored_name
+from bookrag_neo4j.web.uploads import MAX_NAME_BYTES, display_name, shortened_name
 
 GUARD = HostGuard(app=None, allowed=["books.example:8443", "0.0.0.0", "Library.Example."])
 
@@ -49,10 +49,10 @@ def test_host_names_are_parsed() -> None:
 
 def test_a_long_name_is_shortened_keeping_its_extension() -> None:
     for name in ("a" * 296 + ".pdf", "ä" * 296 + ".PDF", "€" * 80 + ".pdf"):
-        kept = stored_name(name)
+        kept = shortened_name(name)
         assert len(kept.encode()) <= MAX_NAME_BYTES and kept.endswith(name[-4:]), name
         assert kept[:-5] == name[:len(kept) - 5] and kept[-5] == "…"
-    assert stored_name("report.pdf") == "report.pdf" and stored_name("é" * 98 + ".pdf") == "é" * 98 + ".pdf"
+    assert shortened_name("report.pdf") == "report.pdf" and shortened_name("é" * 98 + ".pdf") == "é" * 98 + ".pdf"
 
 
 def test_a_display_name_has_no_folder_or_control_characters() -> None:
