@@ -44,7 +44,8 @@ def test_a_page_of_10000_fragments_skips_the_layout_model_and_says_so_once(
     expected = (f"page 1 has more than {MAX_LAYOUT_FRAGMENTS:,} text fragments: the layout model is not run there "
                 "(tables found by their ruling lines only)")
     assert parsed.warnings == [expected] and parsed.layout_skipped == [1]
-    assert [r.getMessage() for r in caplog.records] == [f"dense.pdf: {expected}"]
+    ours = [r.getMessage() for r in caplog.records if r.name.startswith("bookrag_neo4j.parsing")]
+    assert ours == [f"dense.pdf: {expected}"]  # (a local HTTP server of another test may log on its own thread)
     assert layout_runs == []
     assert sum(b.text.count("w") for b in parsed.blocks) == 10_000  # nothing lost
     assert seconds < 60.0, seconds  # about 5 s on a 2-core machine; 108 s with the layout model and quadratic order

@@ -121,4 +121,5 @@ def test_many_empty_pages_are_one_warning_in_the_report_and_the_log(tmp_path: Pa
         parsed = parse_pdf(empty_pages_pdf(tmp_path / "blank.pdf", 2000))
     expected = "1,999 pages are empty (pages 2, 3, 4, 5, 6, ... 2000)"
     assert parsed.warnings == [expected]
-    assert [r.getMessage() for r in caplog.records] == [f"blank.pdf: {expected}"]
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("bookrag_neo4j.parsing")] == [
+        f"blank.pdf: {expected}"]  # only ours: a local HTTP server of another test may log on its own thread
