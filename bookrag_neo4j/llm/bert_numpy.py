@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from .bert import TOKENS_PER_BATCH, Precision, bert_folder, resolve_precision
+from .bert import TOKENS_PER_BATCH, Precision, bert_folder, resolve_precision, token_batches
 
 log = logging.getLogger(__name__)
 
@@ -211,17 +211,8 @@ class NumpyBertEncoder:
         """Mean-pooled vectors, float32, one row a text, in input order (``ids``: the texts already tokenized);
         batched by tokens, longest first, like :meth:`.bert.BertEncoder.encode`."""
         ids = self.tokenize(texts) if ids is None else ids
-        order = sorted(range(len(ids)), key=lambda k: -len(ids[k]))
         out = np.zeros((len(ids), self.dimension), dtype=np.float32)
-        start = 0
         with one_blas_thread():
-            while start < len(order):
-                length = len(ids[order[start]])
-                chunk = order[start:start + max(1, tokens_per_batch // length)]
-                start += len(chunk)
-                batch = np.full((len(chunk), length), self.pad_id, dtype=np.int64)
-                mask = np.zeros((len(chunk), length), dtype=np.int64)
-                for row, k in enumerate(chunk):
-                    batch[row, :len(ids[k])], mask[row, :len(ids[k])] = ids[k], 1
+            for chunk, batch, mask in token_batches(ids, tokens_per_batch, self.pad_id):
                 out[chunk] = self._forward(batch, mask)
         return out
