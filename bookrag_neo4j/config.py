@@ -219,9 +219,9 @@ class Settings(BaseSettings):
     selection_hits: int = Field(10, ge=0, description="A selection also takes the document's own best blocks: "
                                 "the top N by BM25 and by cosine, and the tables whose best row is top N by either "
                                 "(0: the selection alone).")
-    cache_documents: int = Field(64, ge=1, description="Documents whose blocks, entity graph, table of contents and "
-                                 "layout vectors a process keeps in memory, least recently used out: a question over "
-                                 "the library reads every document's (38 documents held 1.7 GB with the models).")
+    cache_documents: int = Field(64, ge=1, description="Documents whose block texts and BM25 postings, table of "
+                                 "contents and layout table rows (and, for the in-process PageRank, entity graph) a "
+                                 "process keeps in memory, least recently used out; similarities are computed in Neo4j.")
     max_question_chars: int = Field(4000, ge=1, description="Longest question accepted (characters); a longer "
                                     "one is refused at once, before any work.")
     global_max_nodes: int = Field(40, ge=1, description="Evidence nodes a global LIST/SUMMARIZE question maps over.")

@@ -8,14 +8,14 @@
     keep_documents(100)                                            # every such cache, for 100 documents
 
 A slot is the server, the database, the document and the value's ``name``; a new version replaces the old one.
-Every cache is sized in documents (``BOOKRAG_CACHE_DOCUMENTS``, 64; the Retriever applies it): a question over
-the whole library reads every document's blocks, entity graph and tables, and a cache smaller than the library
-read them all again for each question (38 documents against 32 kept blocks and 16 entity graphs: 60 s a
-question, warm; kept, 146 ms without model inference; the 38 documents' copies and the models held 1.7 GB).
+Every cache is sized in documents (``BOOKRAG_CACHE_DOCUMENTS``, 64; the Retriever applies it). What is kept is
+what a question would otherwise read again whole (texts, postings, table rows); no embedding is kept: similarities
+are computed in Neo4j.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Generic, Protocol, TypeVar
@@ -56,14 +56,16 @@ class DocumentCache(Generic[T]):
         self.per_document = per_document
         self.max_entries = documents * per_document
         self._kept: OrderedDict[tuple[str, str | None, str, str], tuple[str | None, T]] = OrderedDict()
+        self._reading: dict[tuple[tuple[str, str | None, str, str], str | None], asyncio.Future[T]] = {}
 
     async def get(self, graph: GraphClient, doc: Document, version: str | None, read: Callable[[], Awaitable[T]],
                   *, name: str = "") -> T:
-        """The value kept for ``doc`` and ``name`` at ``version``, or what ``read`` returns, then kept."""
+        """The value kept for ``doc`` and ``name`` at ``version``, or what ``read`` returns, then kept. Steps of
+        a plan that run side by side and miss at once share one read."""
         slot = (graph.conn.uri, graph.conn.database, doc.key, name)
         kept = self._kept.get(slot)
         if kept is None or kept[0] != version:
-            kept = (version, await read())
+            kept = (version, await shared(self._reading, (slot, version), read))
             self._kept[slot] = kept
         self._kept.move_to_end(slot)
         while len(self._kept) > self.max_entries:
@@ -72,3 +74,15 @@ class DocumentCache(Generic[T]):
 
     def keep(self, documents: int) -> None:
         self.max_entries = documents * self.per_document
+
+
+K = TypeVar("K")
+
+
+async def shared(reading: dict[K, asyncio.Future[T]], key: K, read: Callable[[], Awaitable[T]]) -> T:
+    """What ``read`` returns, read once for every caller that asks for ``key`` while it runs (``reading`` holds
+    the reads under way). A caller that is cancelled leaves the read to the others."""
+    if (pending := reading.get(key)) is None or pending.get_loop() is not asyncio.get_running_loop():
+        pending = reading[key] = asyncio.ensure_future(read())
+        pending.add_done_callback(lambda done: reading.pop(key, None) if reading.get(key) is done else None)
+    return await asyncio.shield(pending)

@@ -16,7 +16,7 @@ from ..kg.names import identity
 from ..kg.offline_extract import SpacyExtractor
 from ..kg.types import Extraction
 from ..llm.prompts import render_prompt
-from ..retrieval.entity_graph import ENTITY_GRAPHS
+from ..retrieval.linking import link_entities
 from .registry import RunContext, model_time, operator
 from .values import Entities, Question, SubQuestions
 
@@ -56,18 +56,20 @@ async def question_entities(ctx: RunContext, question: str) -> list[str]:
 async def extract(ctx: RunContext, p: QuestionParams) -> Entities:
     """Question entities (LLM, else spaCy) linked to the scope's graph entities: the same identity
     (:func:`~bookrag_neo4j.kg.names.identity`), or an embedding within the link threshold, exactly over each
-    document's entities (its in-memory graph copy), so that the links do not depend on what else the library holds."""
+    document's entities in Neo4j (:func:`~bookrag_neo4j.retrieval.linking.link_entities`), so that the links do
+    not depend on what else the library holds."""
     with model_time():
         names = await question_entities(ctx, p.question)
         vectors = await ctx.models.embedder.embed(names) if names else []
     if not names:
         return Entities(names=[], seeds=[])
     s = ctx.settings
-    graphs = [await ENTITY_GRAPHS.get(ctx.graph, doc) for doc in ctx.documents]
+    per_document = [await link_entities(ctx.graph, doc, [identity(name) for name in names], vectors,
+                                        threshold=(1 + s.link_threshold) / 2, top=s.link_per_entity)
+                    for doc in ctx.documents]
     seeds: list[str] = []
-    for name, vector in zip(names, vectors, strict=True):
-        linked = [hit for whole in graphs for hit in whole.link(identity(name), vector, top=s.link_per_entity,
-                                                                 threshold=(1 + s.link_threshold) / 2)]
+    for i in range(len(names)):
+        linked = [hit for links in per_document for hit in links[i]]
         seeds += [key for key, _ in sorted(linked, key=lambda hit: -hit[1])[:s.link_per_entity]]
     return Entities(names=names, seeds=list(dict.fromkeys(seeds)))
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..layout.vectors import TableRows, table_rows
 from ..library.documents import Document
 from ..retrieval import selectors
-from ..retrieval.blocks import DocumentBlocks, document_blocks
+from ..retrieval.blocks import DocumentBlocks
 from ..retrieval.entity_graph import best_first
 from ..retrieval.glossary import Glossary
 from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, node_text, reason_on_graph, text_reasoning
@@ -52,31 +52,32 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
         position = {k: i for i, k in enumerate(keys)}  # the order they were found in, whatever the server's
         rows.sort(key=lambda r: position[r["key"]])  # (ties downstream are broken by it: the same run twice)
         return Candidates(rows=await labelled(ctx, rows))
-    blocks = [await document_blocks(ctx.graph, d, max_chars=MAX_TEXT_CHARS) for d in ctx.documents]
+    blocks = [(await ctx.blocks(d), await ctx.similarities(d, question.vector)) for d in ctx.documents]
     if p.widen and selections:
         top = ctx.settings.selection_hits
-        for doc, held in zip(ctx.documents, blocks, strict=True):
-            keys += named(ctx, held, question) + (await first_stage(ctx, doc, held, question, top) if top else [])
+        for doc, (held, similarities) in zip(ctx.documents, blocks, strict=True):
+            keys += named(ctx, held, question) + (await first_stage(ctx, doc, held, question, similarities, top)
+                                                  if top else [])
         keys = list(dict.fromkeys(keys))
-    found = [c for b in blocks for c in b.candidates(keys, question.vector)]
+    found = [c for b, similarities in blocks for c in b.candidates(keys, similarities)]
     few = len({(c.doc_key, c.page_start) for c in found}) < ctx.settings.skyline_min  # too little for the Skyline
     if few and p.widen and selections:
-        found = [c for b in blocks for c in b.candidates(b.keys, question.vector)]
+        found = [c for b, similarities in blocks for c in b.candidates(b.keys, similarities)]
     elif few and p.fill and (f := next((s.filter for s in selections if s.filter), None)) is not None:
         held = set(keys)
         rest = [k for k in await selectors.filter_nodes(ctx.graph, ctx.scope, page_from=f.page_from,
                                                         page_to=f.page_to) if k not in held]
-        found += [c for b in blocks for c in b.candidates(rest, question.vector)]
+        found += [c for b, similarities in blocks for c in b.candidates(rest, similarities)]
     return Candidates(rows=sorted(found, key=lambda c: (c.doc_key, c.order)))
 
 
 async def first_stage(ctx: RunContext, doc: Document, blocks: DocumentBlocks, question: Question,
-                      top: int) -> list[str]:
+                      similarities: np.ndarray, top: int) -> list[str]:
     """The document's own best blocks, which join a selection (``BOOKRAG_SELECTION_HITS``): the ``top`` by BM25
     and by cosine (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.first_stage`), and the tables whose
     best row (as Text_Reasoning reads it) is among the ``top`` by either. A selection says where to look; it must
     not hide what the whole document's search finds first."""
-    found = blocks.first_stage(question.text, question.vector, top)
+    found = blocks.first_stage(question.text, similarities, top)
     tables = await table_rows(ctx.graph, doc)
     held = [k for k in tables.spans if k in blocks.nodes]
     if held:
@@ -98,8 +99,7 @@ async def labelled(ctx: RunContext, rows: list[dict]) -> list[Candidate]:
     """Candidates from ``layout/unit_candidates`` rows, each with the label of the block it starts with
     (:func:`bookrag_neo4j.retrieval.blocks.labels`: the short naming line above it in its section)."""
     holding = {r["doc_key"] for r in rows}
-    nodes = {d.key: (await document_blocks(ctx.graph, d, max_chars=MAX_TEXT_CHARS)).nodes for d in ctx.documents
-             if d.key in holding}
+    nodes = {d.key: (await ctx.blocks(d)).nodes for d in ctx.documents if d.key in holding}
 
     def label(row: dict) -> str:
         first = nodes.get(row["doc_key"], {}).get(row.get("first") or row["key"])
@@ -144,11 +144,12 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
     for doc in ctx.documents:
         where = [i for i, c in enumerate(rows) if c.doc_key == doc.key]
         if where:
-            blocks = await document_blocks(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)
+            blocks = await ctx.blocks(doc)
             mine = [rows[i] for i in where]
             if all(c.key in blocks.rows for c in mine):
                 found = blocks.bm25(question.text, [c.key for c in mine])
-                if (population := blocks.population(question.text, question.vector)) is not None:
+                similarities = await ctx.similarities(doc, question.vector)
+                if (population := blocks.population(question.text, similarities)) is not None:
                     populations[doc.key] = population
             else:  # the layout layer's passages and table rows: ranked among the candidates
                 found = bm25_by_document(question.text, mine, {doc.key: blocks.stats})
@@ -175,7 +176,7 @@ async def named_first(ctx: RunContext, question: Question, values: dict[str, flo
     first; the trace counts them); the best of each name's blocks by text score leads (the Skyline keeps it)."""
     titles = Glossary.load(ctx.settings.glossary).titles(question.text)
     groups = [[key for key in group if key in values] for doc in ctx.documents for group in
-              (await document_blocks(ctx.graph, doc, max_chars=MAX_TEXT_CHARS)).named_groups(question.text, titles)]
+              (await ctx.blocks(doc)).named_groups(question.text, titles)]
     found = list(dict.fromkeys(key for group in groups for key in group))
     leads = list(dict.fromkeys(max(group, key=lambda key: values[key]) for group in groups if group))
     first = set(found)

@@ -18,7 +18,9 @@ that has that type (``list[T]``: every such output, in ``after`` order; ``T | No
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import hashlib
 import inspect
 import time
 import types
@@ -28,14 +30,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from ..config import Settings
 from ..graph.client import GraphClient
+from ..library.cache import shared
 from ..library.documents import Document
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..retrieval import selectors
+from ..retrieval.blocks import DocumentBlocks, block_similarities, document_blocks
+from ..retrieval.reasoners import MAX_TEXT_CHARS
 
 
 class NoParams(BaseModel):
@@ -52,6 +58,7 @@ class RunContext:
     llm: ChatModel | None
     documents: list[Document]
     cache: dict[str, Any] = field(default_factory=dict)  # this run's memo (the schema text2Cypher reads)
+    _reading: dict[str, asyncio.Future[Any]] = field(default_factory=dict, repr=False)  # the memo's reads under way
 
     @property
     def scope(self) -> list[str]:
@@ -61,6 +68,23 @@ class RunContext:
         """The scope's table of contents (key, doc_key, title, level, path, pages), read once a process
         and tree (:func:`~bookrag_neo4j.retrieval.selectors.table_of_contents`)."""
         return await selectors.table_of_contents(self.graph, self.documents)
+
+    async def blocks(self, doc: Document) -> DocumentBlocks:
+        """The content blocks of ``doc`` as the reasoners read them
+        (:func:`~bookrag_neo4j.retrieval.blocks.document_blocks`)."""
+        return await document_blocks(self.graph, doc, max_chars=MAX_TEXT_CHARS)
+
+    async def similarities(self, doc: Document, vector: list[float]) -> np.ndarray:
+        """The similarity of each block of ``doc`` to ``vector``, in its blocks' row order, computed in Neo4j once
+        a run (Select_by_Section, Fetch and Text_Reasoning ask for the same question's;
+        :func:`~bookrag_neo4j.retrieval.blocks.block_similarities`)."""
+        slot = f"similarities {doc.key} {hashlib.blake2b(np.asarray(vector, dtype=np.float64).tobytes()).hexdigest()}"
+        if slot not in self.cache:
+            self.cache[slot] = await shared(self._reading, slot, lambda: self._similarities(doc, vector))
+        return self.cache[slot]
+
+    async def _similarities(self, doc: Document, vector: list[float]) -> np.ndarray:
+        return await block_similarities(self.graph, doc, await self.blocks(doc), vector)
 
 
 @dataclass(frozen=True)

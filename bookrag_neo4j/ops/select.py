@@ -106,8 +106,12 @@ async def select_by_section(ctx: RunContext, p: NoParams, question: Question) ->
         best = selectors.toc_matches(await ctx.toc(), question.text, top=s.max_sections)
         return await selectors.select_by_section(ctx.graph, best)
 
-    near, by_title = await asyncio.gather(selectors.subtrees_near(ctx.graph, ctx.documents, question.vector,
-                                                                  top=s.max_sections, depth=s.section_depth), titled())
+    async def nearest() -> list[str]:
+        hits = [hit for doc in ctx.documents for hit in
+                (await ctx.blocks(doc)).nearest(await ctx.similarities(doc, question.vector), s.max_sections)]
+        return await selectors.subtrees_near(ctx.graph, hits, top=s.max_sections, depth=s.section_depth)
+
+    near, by_title = await asyncio.gather(nearest(), titled())
     return Selection(keys=list(dict.fromkeys([*near, *by_title])))
 
 

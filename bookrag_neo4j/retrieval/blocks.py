@@ -1,34 +1,28 @@
-"""Each document's content blocks as the question path reads them whole: each block as the reasoners read it,
-unit-length embeddings, and BM25 statistics and postings, read once per process and document.
+"""Each document's content blocks as the question path reads them, and their similarities to a question.
 
-    blocks = await document_blocks(graph, doc, max_chars=2000)   # one query the first time, then kept
-    keys = blocks.nearest(question_vector, top=3)             # exact cosine over the whole document
-    found = blocks.candidates(keys, question_vector)          # Fetch: the blocks with their similarity
-    scores = blocks.bm25(question, keys)                      # Text_Reasoning: IDF and length norm of the document
+    blocks = await document_blocks(graph, doc, max_chars=2000)   # the texts and BM25 postings, read once
+    similarities = await block_similarities(graph, doc, blocks, question_vector)   # computed in Neo4j
+    keys = blocks.nearest(similarities, top=3)                # the offline Select_by_Section
+    found = blocks.candidates(keys, similarities)             # Fetch: the blocks with their similarity
+    scores = blocks.bm25(question, keys)                      # Text_Reasoning: the document's IDF and lengths
 
 Both serve one rule: a lookup scoped to a document is exact over that document, so its answer does not depend
 on the library around it (a vector index's top k spans the whole library; a Lucene index's IDF too).
 
-- **Nearest blocks** (the offline Select_by_Section): a matrix product over the document's block embeddings,
-  under a millisecond for PepsiCo's 8,650 blocks; the same in Cypher (``vector.similarity.cosine`` over every
-  block) took 135 ms a question.
-- **BM25 statistics** (Text_Reasoning): BM25 over the selected candidates alone takes its IDF from them: a
-  term that fills the selected section looks rare, and the mean length is the selection's. Here IDF and the
-  mean length come from every content block of the document, as ``node_text`` shows them to the reranker.
-  The term counts are kept too, as postings (term -> blocks, counts), so that a question's BM25 over
-  thousands of candidates (a selection widened to the document) is a few array operations, not a
-  tokenisation of every candidate's text: the same scores as :func:`bm25_scores`, bit for bit.
-- **Candidates** (Fetch): the blocks as the reasoners read them, with their similarity to the question from the
-  embeddings held here; in Cypher (``vector.similarity.cosine`` per candidate) a widened selection of
-  PepsiCo's 8,650 blocks took 38 ms a question.
+- **Similarities** stay in the database: ``vector.similarity.cosine`` over the document's own blocks, one
+  query a question and document (the run memoises it), so no embedding crosses the wire or stays in a client.
+- **BM25 statistics** (Text_Reasoning): IDF and the mean length come from every content block of the
+  document, as ``node_text`` shows them to the reranker, not from the selected candidates (where a term that
+  fills the selected section would look rare). The term counts are kept as postings (term -> blocks, counts):
+  a question's BM25 over thousands of candidates is a few array operations, the same scores as
+  :func:`bm25_scores`, bit for bit.
 - **Labels** (Text_Reasoning reads them with the block): the last short line above a block in its section, a
-  bold label, a chart or table title that section detection rightly did not take for a heading ("Net sales",
-  "SUMMARY OF RAG METHODS"). It names what the blocks below it are about, which is what a question asks for;
-  see :func:`labels`.
+  bold label, a chart or table title that section detection rightly did not take for a heading ("Net sales").
+  It names what the blocks below it are about, which is what a question asks for; see :func:`labels`.
 
-The copy is kept per document, ``indexed_at`` and ``layout_built_at`` (a re-indexed tree is read again, and so are
-the printed page labels of a rebuilt layout layer), for the last 32 documents
-(:class:`~bookrag_neo4j.library.cache.DocumentCache`).
+The texts and postings are kept per document, ``indexed_at`` and ``layout_built_at`` (a re-indexed tree is read
+again, and so are the printed page labels of a rebuilt layout layer), for the last ``BOOKRAG_CACHE_DOCUMENTS``
+documents (:class:`~bookrag_neo4j.library.cache.DocumentCache`).
 """
 
 from __future__ import annotations
@@ -60,55 +54,34 @@ V = TypeVar("V")
 
 @dataclass(frozen=True)
 class DocumentBlocks:
-    """One document's content blocks: keys, unit-length embeddings (zero rows where none), BM25 statistics,
-    postings and lengths (tokens of each block's :func:`node_text`) and each block as the reasoners read it
-    (``nodes``, with its label (:func:`labels`), without a similarity)."""
+    """One document's content blocks: keys, BM25 statistics, postings and lengths (tokens of each block's
+    :func:`node_text`) and each block as the reasoners read it (``nodes``, with its label (:func:`labels`),
+    without a similarity)."""
 
     keys: list[str]
-    vectors: np.ndarray
     stats: LexicalStats
     nodes: dict[str, Candidate]
     postings: dict[str, tuple[np.ndarray, np.ndarray]]  # term -> (rows, counts)
     lengths: np.ndarray
-    rows: dict[str, int]  # key -> its row in vectors, lengths and the postings
+    rows: dict[str, int]  # key -> its row in lengths, the postings and similarities
     printed: dict[str, list[int]] = field(default_factory=dict)  # a printed page label -> the pages it is on
     tables: dict[str, str] = field(default_factory=dict)  # a table's key -> label|title|section, :func:`squeezed`
     last_scores: dict[tuple[str, float, float], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
-    last_similarities: dict[bytes, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
-    def candidates(self, keys: Sequence[str], vector: Sequence[float]) -> list[Candidate]:
-        """The blocks among ``keys`` (others are left out), each with its similarity to ``vector`` as
-        ``vector.similarity.cosine`` gives it, (1 + cos) / 2 (None without an embedding)."""
+    def candidates(self, keys: Sequence[str], similarities: np.ndarray) -> list[Candidate]:
+        """The blocks among ``keys`` (others are left out), each with its similarity from ``similarities``
+        (:func:`block_similarities`; None without an embedding, or for a question of another dimension)."""
         found = [k for k in keys if k in self.nodes]
         if not found:
             return []
-        rows = np.array([self.rows[k] for k in found])
-        scores = self.similarities(vector)
-        embedded = self.embedded[rows] if len(scores) else np.zeros(len(rows), dtype=bool)
-        return [self.nodes[k].with_similarity(float(scores[r]) if e else None)
-                for k, r, e in zip(found, rows.tolist(), embedded.tolist(), strict=True)]
+        scores = similarities[[self.rows[k] for k in found]].tolist() if len(similarities) else [math.nan] * len(found)
+        return [self.nodes[k].with_similarity(None if math.isnan(s) else s) for k, s in zip(found, scores, strict=True)]
 
-    def similarities(self, vector: Sequence[float]) -> np.ndarray:
-        """Every block's similarity to ``vector``, (1 + cos) / 2, in row order (empty for a vector of another
-        dimension; not to be modified): what :meth:`candidates` gives. The last vector's are kept."""
-        query = np.asarray(vector, dtype=np.float32)
-        if self.vectors.shape[1] != len(query):
-            return np.zeros(0)
-        marker = query.tobytes()
-        if (kept := self.last_similarities.get(marker)) is not None:
-            return kept
-        scores = (1.0 + (self.vectors @ (query / (np.linalg.norm(query) or 1.0))).astype(np.float64)) / 2.0
-        scores.setflags(write=False)  # shared by every agent of the process
-        self.last_similarities.clear()
-        self.last_similarities[marker] = scores
-        return scores
-
-    def population(self, question: str, vector: Sequence[float]) -> tuple[np.ndarray, np.ndarray] | None:
+    def population(self, question: str, similarities: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         """The similarities of the embedded blocks and every block's BM25: what Text_Reasoning ranks a candidate
-        among, so that its score does not depend on the other candidates (None for a vector of another
+        among, so that its score does not depend on the other candidates (None for a question of another
         dimension: the candidates are embedded anew, and ranked among each other)."""
-        similarities = self.similarities(vector)
-        return (similarities[self.embedded], self.scores(question)) if len(similarities) else None
+        return (similarities[~np.isnan(similarities)], self.scores(question)) if len(similarities) else None
 
     def bm25(self, question: str, keys: Sequence[str], *, k1: float = 1.5, b: float = 0.75) -> list[float]:
         """Okapi BM25 of the blocks ``keys`` (all of this document) with the document's statistics: what
@@ -133,21 +106,19 @@ class DocumentBlocks:
         self.last_scores[(question, k1, b)] = scores
         return scores
 
-    def nearest(self, vector: Sequence[float], top: int) -> list[tuple[str, float]]:
-        """The ``top`` blocks by cosine similarity to ``vector``, as (key, (1 + cos) / 2), best first."""
-        if not self.keys or self.vectors.shape[1] != len(vector):
+    def nearest(self, similarities: np.ndarray, top: int) -> list[tuple[str, float]]:
+        """The ``top`` embedded blocks by ``similarities``, as (key, similarity), best first."""
+        if not self.keys or not len(similarities):
             return []
-        query = np.asarray(vector, dtype=np.float32)
-        scores = (1.0 + self.vectors @ (query / (np.linalg.norm(query) or 1.0))) / 2.0
-        scores[~self.embedded] = -1.0  # blocks without an embedding come last
+        scores = np.nan_to_num(similarities, nan=-1.0)  # blocks without an embedding come last
         return [(self.keys[i], float(scores[i])) for i in best_first(scores, top) if scores[i] >= 0]
 
-    def first_stage(self, question: str, vector: Sequence[float], top: int) -> list[str]:
-        """The ``top`` blocks by BM25 (those holding a term of the question), then the ``top`` nearest to
-        ``vector``: the document's own best blocks, whatever a selection holds (a key may come twice)."""
+    def first_stage(self, question: str, similarities: np.ndarray, top: int) -> list[str]:
+        """The ``top`` blocks by BM25 (those holding a term of the question), then the ``top`` nearest by
+        ``similarities``: the document's own best blocks, whatever a selection holds (a key may come twice)."""
         lexical = self.scores(question)
         return [*(self.keys[i] for i in best_first(lexical, top) if lexical[i] > 0),
-                *(k for k, _ in self.nearest(vector, top))]
+                *(k for k, _ in self.nearest(similarities, top))]
 
     def named(self, question: str, titles: Sequence[str] = ()) -> list[str]:
         """The blocks whose title or text starts with a figure, table, exhibit or equation the question names
@@ -181,11 +152,6 @@ class DocumentBlocks:
         """The blocks by the numbered reference their title or text starts with (:func:`..tree.references.reference_of`)."""
         return _grouped((ref, key) for key in self.keys
                         if (ref := reference_of(self.nodes[key].title) or reference_of(self.nodes[key].text)))
-
-    @cached_property
-    def embedded(self) -> np.ndarray:
-        """Which blocks have an embedding (a non-zero row)."""
-        return self.vectors.any(axis=1)
 
 
 LABEL_MAX_WORDS, LABEL_MAX_CHARS = 12, 100
@@ -225,7 +191,7 @@ def labels(rows: Sequence[dict]) -> dict[str, str]:
 
 def read_blocks(rows: Sequence[dict], printed: Sequence[dict] = ()) -> DocumentBlocks:
     """From ``retrieval/document_blocks`` rows: key, doc_key, order, kind, section_path, title, page_start,
-    page_end, text, embedding; and ``retrieval/page_labels`` rows (``printed``): label, number."""
+    page_end, text; and ``retrieval/page_labels`` rows (``printed``): label, number."""
     labelled = labels(rows)
     nodes = {r["key"]: Candidate(key=r["key"], doc_key=r["doc_key"], order=r["order"] or 0, title=r["title"],
                                  section_path=r["section_path"], text=r["text"], page_start=r["page_start"] or 0,
@@ -241,11 +207,7 @@ def read_blocks(rows: Sequence[dict], printed: Sequence[dict] = ()) -> DocumentB
             found[1].append(count)
     stats = LexicalStats(blocks=len(rows), average_length=sum(lengths) / len(rows) if rows else 1.0,
                          document_frequency={term: len(found[0]) for term, found in lists.items()})
-    dimension = next((len(r["embedding"]) for r in rows if r["embedding"]), 0)
-    vectors = np.array([r["embedding"] or [0.0] * dimension for r in rows], dtype=np.float32).reshape(len(rows),
-                                                                                                      dimension)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return DocumentBlocks(keys=[r["key"] for r in rows], vectors=vectors / np.where(norms > 0, norms, 1.0),
+    return DocumentBlocks(keys=[r["key"] for r in rows],
                           stats=stats, nodes=nodes,
                           postings={t: (np.array(r, dtype=np.int64), np.array(c, dtype=np.float64))
                                     for t, (r, c) in lists.items()},
@@ -282,3 +244,18 @@ async def document_blocks(graph: GraphClient, doc: Document, *, max_chars: int) 
                   len(blocks.stats.document_frequency))
         return blocks
     return await BLOCKS.get(graph, doc, f"{doc.indexed_at} {doc.layout_built_at}", read)  # labels: the layout layer
+
+
+async def block_similarities(graph: GraphClient, doc: Document, blocks: DocumentBlocks,
+                             vector: Sequence[float]) -> np.ndarray:
+    """Every block's similarity to ``vector``, (1 + cos) / 2, in ``blocks``' row order (NaN without an
+    embedding), computed in Neo4j over the document's own blocks (``retrieval/block_similarities``); empty when
+    no stored embedding has ``vector``'s dimension (an index made with another embedder)."""
+    found = await graph.read_rows("retrieval/block_similarities", doc_key=doc.key, vector=list(map(float, vector)))
+    scores = np.full(len(blocks.keys), np.nan)
+    if not found:
+        return np.zeros(0)
+    for key, similarity in found:
+        if (row := blocks.rows.get(key)) is not None:  # a block written since the copy was read waits for it
+            scores[row] = similarity
+    return scores

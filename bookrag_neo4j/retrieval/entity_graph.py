@@ -1,16 +1,16 @@
-"""Each document's knowledge graph held in memory as arrays: entity linking's, and the in-process PageRank's.
+"""Each document's knowledge graph held in memory as arrays, for the in-process PageRank.
 
     graphs = EntityGraphCache(max_documents=64)
     whole = await graphs.get(graph, await find_document(graph, doc_key))  # read once
-    whole.link("vega", vector, threshold=0.9, top=3)      # entity linking, exact over the document
     scores = pagerank_on(whole.transition, seeds)         # Graph_Reasoning in-process (reasoners.py)
 
 Graph_Reasoning runs in Neo4j where the server has GDS (:mod:`bookrag_neo4j.graph.projections`) and reads
-nothing of this; the in-process engine (servers without GDS, ``BOOKRAG_PPR_ENGINE=local``) works on this copy.
+nothing of this, nor does entity linking (:mod:`.linking`); the in-process engine (servers without GDS,
+``BOOKRAG_PPR_ENGINE=local``) works on this copy.
 The whole graph is read once (one named query, ``retrieval/entity_graph``) rather than the GT-Links and edges
 around a question's selection every question, which cost more to decode in the driver than to compute on. What
-every question would otherwise derive again is derived once per copy, on first use: the position of each key,
-the PageRank transition matrix (sparse), the entities by name and the mask of those with an embedding. The copy
+every question would otherwise derive again is derived once per copy, on first use: the position of each key
+and the PageRank transition matrix (sparse). The copy
 is keyed by the document's ``Document.graph_version`` (graph configuration, build time and counts), so a
 rebuilt graph is read again; a document whose graph is not complete is read every time and never kept. At
 most ``max_documents`` documents are kept (least recently used first out; ``BOOKRAG_CACHE_DOCUMENTS``).
@@ -18,10 +18,11 @@ most ``max_documents`` documents are kept (least recently used first out; ``BOOK
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -29,7 +30,7 @@ import numpy as np
 from scipy import sparse
 
 from ..graph.client import GraphClient
-from ..library.cache import DOCUMENTS, sized
+from ..library.cache import DOCUMENTS, shared, sized
 from ..library.documents import Document
 
 log = logging.getLogger(__name__)
@@ -45,8 +46,6 @@ class EntityGraph:
     source: np.ndarray
     target: np.ndarray
     weight: np.ndarray
-    names: list[str] = field(default_factory=list)  # normalised names, by position (whole graphs only)
-    vectors: np.ndarray | None = None  # unit-length embeddings, by position (zero rows where none)
 
     @classmethod
     def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> EntityGraph:
@@ -64,14 +63,9 @@ class EntityGraph:
                     source.append(i)
                     target.append(position[other])
                     weight.append(w)
-        dimension = next((len(r["embedding"]) for r in rows if r.get("embedding")), 0)
-        vectors = np.array([r.get("embedding") or [0.0] * dimension for r in rows], dtype=np.float32).reshape(
-            len(rows), dimension)
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return cls(keys=keys, node_entities={n: np.array(v, dtype=np.int64) for n, v in linked.items()},
                    source=np.array(source, dtype=np.int64), target=np.array(target, dtype=np.int64),
-                   weight=np.array(weight, dtype=float), names=[r.get("name") or "" for r in rows],
-                   vectors=vectors / np.where(norms > 0, norms, 1.0))
+                   weight=np.array(weight, dtype=float))
 
     @cached_property
     def position(self) -> dict[str, int]:
@@ -82,31 +76,6 @@ class EntityGraph:
     def transition(self) -> sparse.csr_matrix:
         """PageRank's transition matrix over the undirected weighted edges (:func:`transition_matrix`)."""
         return transition_matrix(len(self.keys), self.source, self.target, self.weight)
-
-    @cached_property
-    def _named(self) -> dict[str, list[int]]:
-        found: dict[str, list[int]] = {}
-        for i, name in enumerate(self.names):
-            found.setdefault(name, []).append(i)
-        return found
-
-    @cached_property
-    def _embedded(self) -> np.ndarray:
-        return self.vectors.any(axis=1) if self.vectors is not None else np.zeros(len(self.keys), dtype=bool)
-
-    def link(self, name: str, vector: Sequence[float], *, threshold: float, top: int) -> list[tuple[str, float]]:
-        """The entities a question entity links to: those with its normalised ``name`` (score 1.0) and those
-        whose embedding's cosine similarity to ``vector``, as (1 + cos) / 2, is at least ``threshold``; the
-        best ``top``, as (key, score). Exact over the whole document: the same for any library around it."""
-        scores = np.zeros(len(self.keys))
-        if self.vectors is not None and len(self.keys) and self.vectors.shape[1] == len(vector):
-            query = np.asarray(vector, dtype=np.float32)
-            scores = (1.0 + self.vectors @ (query / (np.linalg.norm(query) or 1.0))) / 2.0
-            scores[~self._embedded] = 0.0
-        if name:
-            scores[self._named.get(name, [])] = 1.0
-        best = [i for i in best_first(scores, top) if scores[i] >= threshold]
-        return [(self.keys[i], round(float(scores[i]), 6)) for i in best]
 
 
 def best_first(scores: np.ndarray, top: int) -> list[int]:
@@ -140,6 +109,7 @@ class EntityGraphCache:
 
     def __init__(self, max_documents: int = DOCUMENTS) -> None:
         self.max_documents = max_documents
+        self._reading: dict[tuple[tuple[str, str, str], str | None], asyncio.Future[EntityGraph]] = {}
         self._kept: OrderedDict[tuple[str, str, str], tuple[str, EntityGraph]] = OrderedDict()
 
     def keep(self, documents: int) -> None:
@@ -153,7 +123,9 @@ class EntityGraphCache:
         if kept is not None and version is not None and kept_version == version:
             self._kept.move_to_end(slot)
             return kept
-        loaded = EntityGraph.from_rows(await graph.read_rows("retrieval/entity_graph", doc_key=doc.key))
+        async def read() -> EntityGraph:
+            return EntityGraph.from_rows(await graph.read_rows("retrieval/entity_graph", doc_key=doc.key))
+        loaded = await shared(self._reading, (slot, version), read)
         log.debug("read the entity graph of %s: %d entities, %d edges", doc.key, len(loaded.keys),
                   len(loaded.source))
         if version is not None:

@@ -16,8 +16,6 @@ from ..kg.names import normalise
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document, TreeStatus, list_documents
 from ..llm.reranker import bm25_scores
-from .blocks import document_blocks
-from .reasoners import MAX_TEXT_CHARS
 
 
 async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) -> list[Document]:
@@ -38,12 +36,10 @@ async def subtrees_around(graph: GraphClient, node_keys: Sequence[str], *, depth
     return await _subtrees(graph, node_keys=node_keys, depth=depth, max_nodes=max_nodes)
 
 
-async def subtrees_near(graph: GraphClient, documents: Sequence[Document], embedding: Sequence[float], *, top: int,
-                        depth: int = 2, max_nodes: int = MAX_SECTION_NODES) -> list[str]:
-    """:func:`subtrees_around` the ``top`` content blocks of the documents nearest to a question embedding, by
-    exact cosine over each document's blocks (:mod:`.blocks`): the offline Select_by_Section."""
-    near = [hit for doc in documents
-            for hit in (await document_blocks(graph, doc, max_chars=MAX_TEXT_CHARS)).nearest(embedding, top)]
+async def subtrees_near(graph: GraphClient, near: Sequence[tuple[str, float]], *, top: int, depth: int = 2,
+                        max_nodes: int = MAX_SECTION_NODES) -> list[str]:
+    """:func:`subtrees_around` the ``top`` best of ``near``, content blocks with their similarity to a question
+    (each document's :meth:`~.blocks.DocumentBlocks.nearest`): the offline Select_by_Section."""
     return await subtrees_around(graph, [key for key, _ in sorted(near, key=lambda hit: -hit[1])[:top]],
                                  depth=depth, max_nodes=max_nodes)
 

@@ -22,6 +22,8 @@ from bookrag_neo4j.library.documents import get_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.retrieval import selectors
+from bookrag_neo4j.retrieval.blocks import block_similarities, document_blocks
+from bookrag_neo4j.retrieval.reasoners import MAX_TEXT_CHARS
 
 from ..helpers.pdfs import tiny_pdf
 from ..helpers.timeouts import LONG_TEST
@@ -49,7 +51,9 @@ async def snapshot(graph: GraphClient, retriever: Retriever, doc_key: str) -> di
     answers = {}
     for question in QUESTIONS:
         vector = (await retriever.models.embedder.embed([question]))[0]
-        near = await selectors.subtrees_near(graph, [doc], vector, top=3)  # the offline Select_by_Section
+        blocks = await document_blocks(graph, doc, max_chars=MAX_TEXT_CHARS)  # the offline Select_by_Section:
+        near = await selectors.subtrees_near(graph, blocks.nearest(await block_similarities(graph, doc, blocks, vector),
+                                                                   3), top=3)
         evidence = await retriever.retrieve(question, [doc_key], method="bookrag")
         answers[question] = (sorted(near), evidence.seeds, [(n.key, round(n.graph_score, 6),
                                                               round(n.text_score, 6)) for n in evidence.nodes])

@@ -352,7 +352,9 @@ async def test_shared_search_operators(graph: GraphClient, book, settings, dimen
     assert named(book, toc.outputs["toc"].keys) == {"1.2", "t2", "im1"}
     # the offline Select_by_Section: the sections around the nearest blocks and those whose path matches, united
     question = Question("What grows in Beta?", vector=(await ctx.models.embedder.embed(["What grows in Beta?"]))[0])
-    near = await selectors.subtrees_near(graph, ctx.documents, question.vector, top=1, depth=2)
+    hits = [hit for doc in ctx.documents for hit in (await ctx.blocks(doc)).nearest(
+        await ctx.similarities(doc, question.vector), 1)]
+    near = await selectors.subtrees_near(graph, hits, top=1, depth=2)
     one = RunContext(graph, settings.model_copy(update={"max_sections": 1}), ctx.models, None, ctx.documents)
     section = await execute(Plan(question="q", steps=[
         PlanStep(id="embed", operator="Embed", params={"question": question.text}),

@@ -3,6 +3,7 @@ reads with it; BM25 from the postings, equal to BM25 over the texts; candidates 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from bookrag_neo4j.llm.reranker import bm25_scores, tokens
@@ -33,10 +34,9 @@ def test_sentences_rows_and_fragments_are_not(line: str) -> None:
     assert not is_label(line)
 
 
-def _row(order: int, text: str, *, section: str = "Results", kind: str = "text",
-         embedding: list[float] | None = None) -> dict:
+def _row(order: int, text: str, *, section: str = "Results", kind: str = "text") -> dict:
     return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": section, "title": "",
-            "text": text, "page_start": order, "page_end": order, "embedding": embedding}
+            "text": text, "page_start": order, "page_end": order}
 
 
 def test_a_label_holds_until_the_next_label_or_the_end_of_its_section() -> None:
@@ -72,19 +72,20 @@ def test_bm25_from_the_postings_equals_bm25_over_the_texts() -> None:
 
 
 def test_candidates_carry_their_label_pages_and_similarity() -> None:
-    blocks = read_blocks([_row(1, "Net sales", embedding=[1.0, 0.0]), _row(2, "Rose 5 %.", embedding=[0.6, 0.8]),
-                          _row(3, "A block never embedded.")])
-    first, second, third = blocks.candidates(["k1", "k2", "k3", "elsewhere"], [3.0, 4.0])
+    blocks = read_blocks([_row(1, "Net sales"), _row(2, "Rose 5 %."), _row(3, "A block never embedded.")])
+    similarities = np.array([0.8, 1.0, np.nan])  # in row order, as block_similarities gives them
+    first, second, third = blocks.candidates(["k1", "k2", "k3", "elsewhere"], similarities)
     assert second.label == "Net sales" and second.page_start == second.page_end == 2 and second.doc_key == "d"
-    assert first.similarity == pytest.approx(0.8) and second.similarity == pytest.approx(1.0)  # (1 + cos) / 2
-    assert third.similarity is None
+    assert first.similarity == 0.8 and second.similarity == 1.0 and third.similarity is None
+    # a question of another dimension has no similarities: no candidate has one
+    assert [c.similarity for c in blocks.candidates(["k1", "k2"], np.zeros(0))] == [None, None]
 
 
 def test_first_stage_is_the_top_by_bm25_then_the_nearest() -> None:
-    blocks = read_blocks([_row(1, "Dividends were paid.", embedding=[1.0, 0.0]),
-                          _row(2, "Net sales rose.", embedding=[0.0, 1.0]),
-                          _row(3, "Net sales by region, net of returns.", embedding=[0.6, 0.8]),
-                          _row(4, "Costs fell.")])
-    # BM25's top 2 of the blocks holding a term (k2, shorter, before k3), then the 2 nearest by cosine (k4 has none)
-    assert blocks.first_stage("net sales", [1.0, 0.0], 2) == ["k2", "k3", "k1", "k3"]
-    assert blocks.first_stage("nothing matches", [0.0, 1.0], 1) == ["k2"]
+    blocks = read_blocks([_row(1, "Dividends were paid."), _row(2, "Net sales rose."),
+                          _row(3, "Net sales by region, net of returns."), _row(4, "Costs fell.")])
+    # BM25's top 2 of the blocks holding a term (k2, shorter, before k3), then the 2 nearest (k4 has no embedding)
+    assert blocks.first_stage("net sales", np.array([1.0, 0.5, 0.8, np.nan]), 2) == ["k2", "k3", "k1", "k3"]
+    assert blocks.first_stage("nothing matches", np.array([0.5, 1.0, 0.9, np.nan]), 1) == ["k2"]
+    assert blocks.nearest(np.array([0.1, 0.2, 0.3, np.nan]), 9) == [("k3", 0.3), ("k2", 0.2), ("k1", 0.1)]
+    assert blocks.nearest(np.zeros(0), 9) == []

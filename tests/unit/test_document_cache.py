@@ -3,9 +3,12 @@ server and database; least recently used out."""
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 
-from bookrag_neo4j.library.cache import DOCUMENTS, DocumentCache, keep_documents, sized
+import pytest
+
+from bookrag_neo4j.library.cache import DOCUMENTS, DocumentCache, keep_documents, shared, sized
 from bookrag_neo4j.library.documents import Document
 
 
@@ -64,3 +67,43 @@ async def test_every_sized_cache_keeps_as_many_documents_as_asked() -> None:
         assert len(reads) == 6 + 1  # the one evicted document once more, then all kept
     finally:
         keep_documents(DOCUMENTS)
+
+
+async def test_callers_that_miss_at_once_share_one_read() -> None:
+    """Steps of a plan run side by side: they wait for one read; one cancelled leaves it to the others; a
+    failed read fails every caller, and the next call reads again."""
+    cache: DocumentCache[str] = DocumentCache(3)
+    started, release = asyncio.Event(), asyncio.Event()
+    reads: list[str] = []
+
+    async def slow() -> str:
+        reads.append("slow")
+        started.set()
+        await release.wait()
+        return "value"
+
+    doc, neo4j = Document(key="a"), server("neo4j")
+    first = asyncio.create_task(cache.get(neo4j, doc, "v1", slow))
+    await started.wait()
+    second = asyncio.create_task(cache.get(neo4j, doc, "v1", slow))
+    third = asyncio.create_task(cache.get(neo4j, doc, "v1", slow))
+    await asyncio.sleep(0)
+    first.cancel()
+    release.set()
+    assert [await second, await third] == ["value", "value"] and reads == ["slow"]
+    with pytest.raises(asyncio.CancelledError):
+        await first
+
+    reading: dict[str, asyncio.Future[str]] = {}
+
+    async def failing() -> str:
+        reads.append("failing")
+        await asyncio.sleep(0.01)
+        raise RuntimeError("Neo4j went away")
+
+    results = await asyncio.gather(shared(reading, "k", failing), shared(reading, "k", failing),
+                                   return_exceptions=True)
+    assert [type(r) for r in results] == [RuntimeError, RuntimeError] and reads.count("failing") == 1
+    assert not reading
+    await asyncio.gather(shared(reading, "k", failing), return_exceptions=True)
+    assert reads.count("failing") == 2

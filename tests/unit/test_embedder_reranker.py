@@ -105,15 +105,13 @@ def test_a_documents_population_is_its_blocks_and_none_for_a_vector_of_another_d
     anew and ranked among each other, not all first among nothing)."""
     from bookrag_neo4j.retrieval.blocks import read_blocks
 
-    def row(key: str, text: str, embedding: list[float] | None) -> dict:
+    def row(key: str, text: str) -> dict:
         return {"key": key, "doc_key": "d", "order": int(key[1:]), "kind": "text", "section_path": "", "title": "",
-                "page_start": 1, "page_end": 1, "text": text, "embedding": embedding}
+                "page_start": 1, "page_end": 1, "text": text}
 
-    blocks = read_blocks([row("b1", "net sales grew", [1.0, 0.0]), row("b2", "dividends paid", [0.0, 1.0]),
-                          row("b3", "an image", None)])
-    similarities, bm25 = blocks.population("net sales", [1.0, 0.0])
-    assert similarities.tolist() == pytest.approx([1.0, 0.5]) and len(bm25) == 3 and bm25[0] > 0 == bm25[1]
-    assert [c.similarity for c in blocks.candidates(["b2", "b1"], [1.0, 0.0])] == similarities[::-1].tolist()
-    assert blocks.population("net sales", [1.0, 0.0, 0.0]) is None
-    with pytest.raises(ValueError):
-        blocks.similarities([1.0, 0.0])[0] = 0.0  # shared by every agent: read-only
+    blocks = read_blocks([row("b1", "net sales grew"), row("b2", "dividends paid"), row("b3", "an image")])
+    found = np.array([1.0, 0.5, np.nan])  # block_similarities: NaN without an embedding
+    similarities, bm25 = blocks.population("net sales", found)
+    assert similarities.tolist() == [1.0, 0.5] and len(bm25) == 3 and bm25[0] > 0 == bm25[1]
+    assert [c.similarity for c in blocks.candidates(["b2", "b1"], found)] == similarities[::-1].tolist()
+    assert blocks.population("net sales", np.zeros(0)) is None  # no embedding of the question's dimension

@@ -113,16 +113,16 @@ async def test_merge_takes_each_sub_questions_evidence_in_turn() -> None:
 
 def test_the_reasoners_name_the_statement_of_the_settings_glossary() -> None:
     rows = [{"key": "k1", "doc_key": "d", "order": 1, "kind": "text", "section_path": "Item 8", "title": "",
-             "text": "CONSOLIDATED BALANCE SHEETS", "page_start": 1, "page_end": 1, "embedding": None},
+             "text": "CONSOLIDATED BALANCE SHEETS", "page_start": 1, "page_end": 1},
             {"key": "k2", "doc_key": "d", "order": 2, "kind": "table", "section_path": "Item 8", "title": "",
-             "text": "| Total assets | 1,000 |", "page_start": 1, "page_end": 1, "embedding": None}]
+             "text": "| Total assets | 1,000 |", "page_start": 1, "page_end": 1}]
     question = Question(text="Based on the balance sheet, what were total assets?", vector=[])
     shipped = SimpleNamespace(settings=Settings(glossary="shipped"))
     assert named(shipped, read_blocks(rows), question) == ["k2"]  # type: ignore[arg-type]
     assert named(SimpleNamespace(settings=Settings(glossary="")), read_blocks(rows), question) == []  # type: ignore[arg-type]
 
 
-async def test_the_best_table_of_each_statement_named_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_best_table_of_each_statement_named_is_kept() -> None:
     """Two statements named: each one's best table leads (joins the Skyline), though the cash flow statement's
     beats the income statement's on both scores."""
     from bookrag_neo4j.ops import reason
@@ -131,18 +131,17 @@ async def test_the_best_table_of_each_statement_named_is_kept(monkeypatch: pytes
 
     def row(order: int, text: str, kind: str) -> dict:
         return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": "Item 8",
-                "title": "", "text": text, "page_start": order, "page_end": order, "embedding": None}
+                "title": "", "text": text, "page_start": order, "page_end": order}
 
     blocks = read_blocks([row(1, "Consolidated Statements of Operations", "text"), row(2, "| Revenue | 9 |", "table"),
                           row(3, "Consolidated Statements of Cash Flows", "text"), row(4, "| D&A | 1 |", "table"),
                           row(5, "Unrelated text", "text")])
 
-    async def held(graph: object, doc: object, *, max_chars: int) -> object:
+    async def held(doc: object) -> object:
         return blocks
 
-    monkeypatch.setattr(reason, "document_blocks", held)
     ctx = SimpleNamespace(settings=Settings(glossary="shipped", skyline_min=1, skyline_max=10),
-                          documents=[SimpleNamespace(key="d")], graph=None)
+                          documents=[SimpleNamespace(key="d")], graph=None, blocks=held)
     question = Question(text="From the P&L statement and the statement of cash flows, what is D&A margin?", vector=[])
     text = await reason.named_first(ctx, question, {"k2": 0.2, "k4": 0.5, "k5": 0.9})  # type: ignore[arg-type]
     assert text.named == ["k2", "k4"] and text.leads == ["k2", "k4"]

@@ -69,7 +69,7 @@ def test_the_name_a_block_starts_with(text: str, ref: tuple[str, str] | None) ->
 def test_a_document_finds_the_blocks_a_question_names() -> None:
     def row(order: int, text: str, kind: str, title: str = "") -> dict:
         return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": "Results",
-                "title": title, "text": text, "page_start": order, "page_end": order, "embedding": None}
+                "title": title, "text": text, "page_start": order, "page_end": order}
 
     blocks = read_blocks([row(1, "Figure 3 compares the paradigms.", "text"), row(2, "", "image", "Fig. 3. Paradigms"),
                           row(3, "TABLE II\nTask | Dataset", "table"), row(4, "Revenue grew in 2021.", "text")],
@@ -87,7 +87,7 @@ def test_a_document_finds_the_blocks_a_question_names() -> None:
 def test_a_document_finds_the_tables_titled_as_the_statement_a_question_names() -> None:
     def row(order: int, text: str, kind: str, section: str = "Item 8") -> dict:
         return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": section,
-                "title": "", "text": text, "page_start": order, "page_end": order, "embedding": None}
+                "title": "", "text": text, "page_start": order, "page_end": order}
 
     blocks = read_blocks([row(1, "CONSOLIDATED BALANCE SHEETS (In millions)", "text"),
                           row(2, "| Total assets | 1,000 |", "table"),
@@ -107,9 +107,9 @@ def test_a_letter_spaced_title_names_its_table() -> None:
     blocks = read_blocks([
         {"key": "k1", "doc_key": "d", "order": 1, "kind": "text", "section_path": "Item 8", "title": "",
          "text": "3M Company and Subsidiaries Consolidated Balance Shee t At December 31", "page_start": 58,
-         "page_end": 58, "embedding": None},
+         "page_end": 58},
         {"key": "k2", "doc_key": "d", "order": 2, "kind": "table", "section_path": "Item 8", "title": "",
-         "text": "| Total assets | 1,000 |", "page_start": 58, "page_end": 58, "embedding": None}])
+         "text": "| Total assets | 1,000 |", "page_start": 58, "page_end": 58}])
     assert blocks.named("What were total assets, based on the balance sheet?", ["balance sheet"]) == ["k2"]
 
 

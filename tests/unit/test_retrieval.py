@@ -159,15 +159,11 @@ def test_best_first_is_a_stable_argsort_cut_to_top() -> None:
         assert best_first(scores, top) == np.argsort(-scores, kind="stable")[:top].tolist()
 
 
-def test_entity_linking_by_name_and_embedding() -> None:
-    rows = [{"key": "k0", "name": "vega", "nodes": ["n1"], "edges": [["k1", 1.0]], "embedding": [1.0, 0.0]},
-            {"key": "k1", "name": "lyra", "nodes": ["n1", "n2"], "edges": [], "embedding": [0.6, 0.8]},
-            {"key": "k2", "name": "vega", "nodes": [], "edges": [], "embedding": None}]
+def test_the_entity_graph_copy_and_its_transition_matrix() -> None:
+    rows = [{"key": "k0", "nodes": ["n1"], "edges": [["k1", 1.0]]}, {"key": "k1", "nodes": ["n1", "n2"], "edges": []},
+            {"key": "k2", "nodes": [], "edges": []}]
     whole = EntityGraph.from_rows(rows)
-    # the name links both "vega" entities (1.0, the one without an embedding too); the embedding links lyra
-    assert whole.link("vega", [0.0, 1.0], threshold=0.85, top=5) == [("k0", 1.0), ("k2", 1.0), ("k1", 0.9)]
-    assert whole.link("orion", [0.0, 1.0], threshold=0.85, top=5) == [("k1", 0.9)]
-    assert whole.link("vega", [0.0, 1.0], threshold=0.85, top=1) == [("k0", 1.0)]
+    assert {n: v.tolist() for n, v in whole.node_entities.items()} == {"n1": [0, 1], "n2": [1]}
     assert whole.position == {"k0": 0, "k1": 1, "k2": 2}
     # the transition matrix: k0 and k1 share their one edge, k2 has none (an empty column)
     assert whole.transition.toarray().tolist() == [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
