@@ -222,6 +222,10 @@ class Settings(BaseSettings):
     cache_documents: int = Field(64, ge=1, description="Documents whose block texts and BM25 postings, table of "
                                  "contents and layout table rows (and, for the in-process PageRank, entity graph) a "
                                  "process keeps in memory, least recently used out; similarities are computed in Neo4j.")
+    route_documents: int = Field(5, ge=1, description="A question over more documents than this reads only this "
+                                 "many: those whose blocks rank best in the library's vector and full-text indexes "
+                                 "(the trace's Route step names them), so that its work does not grow with the library. "
+                                 "A global question (count, list, summarise) reads every document in scope.")
     max_question_chars: int = Field(4000, ge=1, description="Longest question accepted (characters); a longer "
                                     "one is refused at once, before any work.")
     global_max_nodes: int = Field(40, ge=1, description="Evidence nodes a global LIST/SUMMARIZE question maps over.")

@@ -3,6 +3,7 @@
 
     bench = load_benchmark(Path("../shared/benchmarks/financebench"))
     bench.questions[0].evidence_pages, bench.pdf("3M_2018_10K.pdf")
+    half("3M_2018_10K.pdf")   # "design" or "check": design a change on one half, keep it if the other gains too
 
 Each line of ``questions.jsonl`` holds ``id``, ``doc`` (a file in ``pdfs/``), ``question``, ``answer`` and
 ``evidence_pages`` (1-based); MMLongBench adds ``answer_format``, ``evidence_sources`` and ``doc_type``,
@@ -12,6 +13,7 @@ chart, figure (MMLongBench's "Pure-text", "Table", "Chart", "Figure", "Generaliz
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +22,15 @@ from ..errors import BookRAGError
 
 SOURCE_GROUPS = {"pure-text": "text", "table": "table", "chart": "chart", "figure": "figure",
                  "generalized-text": "layout"}
+
+
+HALVES = ("design", "check")
+
+
+def half(doc: str) -> str:
+    """The half of a dev set a document belongs to, ``design`` or ``check``, by a hash of its file name: the same
+    on every machine, whatever else the set holds."""
+    return HALVES[hashlib.sha256(doc.encode()).digest()[0] % 2]
 
 
 class BenchmarkError(BookRAGError):

@@ -32,6 +32,7 @@ from ..retrieval.glossary import Glossary
 from ..retrieval.plan import Plan, TraceStep
 from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
+from ..retrieval.routing import route
 from .registry import METHODS, get_method
 
 log = logging.getLogger(__name__)
@@ -131,6 +132,12 @@ class Retriever:
         if plan is None:
             plan, step = await self._plan(question, method, category)
             planned.append(step)
+        if plan.category != "global" and len(documents) > self.settings.route_documents:  # a count reads them all
+            began = time.perf_counter()
+            (vector,) = await self.models.embedder.embed([question])
+            documents, routed = await route(self.graph, documents, question, vector,
+                                            keep=self.settings.route_documents, seconds=time.perf_counter() - began)
+            planned += routed
         for doc in documents:  # a layer the method reads that the document lacks is built now (a no-op after)
             if plan.method in METHODS:
                 await METHODS[plan.method].prepare(self.graph, self.settings, self.models, doc)
