@@ -406,3 +406,32 @@ async def test_filters_chain_into_one_selection(graph: GraphClient, book, settin
     assert named(book, run.outputs["kinds"].keys) == {"eq1"}
     assert named(book, run.outputs["or_text"].keys) == {"t3", "eq1"}  # kinds are alternatives
     assert run.outputs["count"].count == 2 and [t.output for t in run.trace][-1] == "2 evidence nodes, count 2"
+
+
+async def test_a_run_computes_a_documents_similarities_once(graph: GraphClient, book, settings, dimensions,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Select_by_Section, Fetch and Text_Reasoning read the question's similarities to a document's blocks from
+    one query of the run (computed in Neo4j), and the steps that miss the blocks' cache at once share one read."""
+    from bookrag_neo4j.retrieval.blocks import BLOCKS
+
+    ctx = run_context(graph, settings, dimensions, [])
+    agent = Retriever(graph, settings, ctx.models, use_llm=False)
+    asked: list[str] = []
+    read_rows = graph.read_rows
+
+    async def counted(name: str, **params: object) -> list:
+        asked.append(name)
+        return await read_rows(name, **params)
+
+    monkeypatch.setattr(graph, "read_rows", counted)
+    BLOCKS.keep(0)  # nothing kept: the first run reads the blocks
+    BLOCKS.keep(settings.cache_documents)
+    reads = []
+    for question in ("What grows in Beta?", "Where did Vega merge?"):
+        asked.clear()
+        evidence = await agent.retrieve(question, [DOC], method="bookrag")
+        steps = [t.operator for t in evidence.trace]
+        assert evidence.nodes and {"Select_by_Section", "Fetch", "Text_Reasoning"} <= set(steps)
+        assert asked.count("retrieval/block_similarities") == steps.count("Embed")  # once a run's question
+        reads.append(asked.count("retrieval/document_blocks"))
+    assert reads == [1, 0]  # one read by the first run's steps together, then kept
