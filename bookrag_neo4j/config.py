@@ -143,8 +143,7 @@ class Settings(BaseSettings):
         "fusion", description="fusion: offline bi-encoder cosine + BM25 by reciprocal-rank fusion."
     )
     reranker_fusion_k: int = Field(
-        60, ge=1, description="The fusion reranker's reciprocal-rank constant k (BookRAG within 5 pages, k = 10 / 30 / "
-        "60 / 120: MMLongBench 0.678 / 0.699 / 0.706 / 0.710, FinanceBench 0.583 / 0.650 / 0.667 / 0.667).")
+        60, ge=1, description="The fusion reranker's reciprocal-rank constant k.")
     reranker_model: str | None = Field(None, description="CrossEncoder name/path, or the /rerank endpoint's model.")
     reranker_base_url: str | None = Field(None, description="Base URL of an OpenAI-compatible /rerank endpoint.")
 

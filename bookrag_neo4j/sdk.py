@@ -3,8 +3,8 @@
     from bookrag_neo4j import BookRAG
 
     rag = BookRAG.from_env()                      # settings from the environment (and .env)
-    rag.index("AMAZON_2017_10K.pdf")              # tree + embeddings + knowledge graph
-    answer = rag.ask("What were Amazon's net sales in 2017?", doc="AMAZON_2017_10K.pdf")
+    rag.index("annual-report-2017.pdf")              # tree + embeddings + knowledge graph
+    answer = rag.ask("What were net sales in 2017?", doc="annual-report-2017.pdf")
     print(answer.text)
     for c in answer.citations:
         print(c.label())                          # document, section path, pages
@@ -12,16 +12,16 @@
     evidence = rag.retrieve("...", doc="a.pdf", method="bm25")    # any of rag.methods(); plan=... reruns a plan
     rows = rag.run_cypher("MATCH (d:Document) RETURN d.name AS name")   # your own Cypher, read-only
     edges = rag.evidence_graph(answer)            # the answer's evidence subgraph, to draw
-    with rag.entity_graph("AMAZON_2017_10K.pdf") as G:    # its entity graph in GDS, dropped after the block
+    with rag.entity_graph("annual-report-2017.pdf") as G:    # its entity graph in GDS, dropped after the block
         communities = rag.gds.leiden.stream(G)            # rag.gds: the graphdatascience client (DataFrames)
 
     for d in rag.documents():                     # the library: Document models
         print(d.name, d.pages, rag.stats(d.key)["graph"]["entities"])
-    rag.toc("AMAZON_2017_10K.pdf")                # each section's title, level and first page
-    rag.build_graph("AMAZON_2017_10K.pdf", er_mode="basic", force=True)   # the knowledge graph again
-    rows = rag.bi("sections", doc="AMAZON_2017_10K.pdf")                  # a BI query (bi_queries() names them)
+    rag.toc("annual-report-2017.pdf")                # each section's title, level and first page
+    rag.build_graph("annual-report-2017.pdf", er_mode="basic", force=True)   # the knowledge graph again
+    rows = rag.bi("sections", doc="annual-report-2017.pdf")                  # a BI query (bi_queries() names them)
     scored = rag.evaluate("my-benchmark/", methods=["bookrag", "bm25"])   # a row per (question, method)
-    rag.delete("AMAZON_2017_10K.pdf")             # the document's nodes and images
+    rag.delete("annual-report-2017.pdf")             # the document's nodes and images
 
     async with BookRAG.from_env() as rag:         # the async twins: aindex, aask, aretrieve, adocuments...
         answer = await rag.aask("...")

@@ -180,7 +180,7 @@ def _key(term: str) -> str:
 
 
 def question_terms(question: str) -> list[str]:
-    """The question's content terms, once each: those with digits first (years, amounts, codes such as 3M), then
+    """The question's content terms, once each: those with digits first (years, amounts, codes such as X5), then
     capitalised words, then the rest (stopwords and words under 3 letters dropped)."""
     terms = [t for t in dict.fromkeys(_tokens(question))
              if t.lower() not in STOPWORDS and (len(t) >= 3 or any(c.isdigit() for c in t))]
@@ -198,7 +198,7 @@ def specific_terms(question: str) -> list[str]:
 
 def _present(term: str, text: str) -> bool:
     """Whether lower-cased ``text`` holds the term: as written when it has a digit, else a word that starts with
-    its stem ("revenues" for "revenue", "PepsiCo" for "PepsiCo's"); only the question's few terms are stemmed."""
+    its stem ("revenues" for "revenue", "Acme" for "Acme's"); only the question's few terms are stemmed."""
     if any(c.isdigit() for c in term):
         return re.search(rf"(?<!\w){re.escape(term.lower())}(?!\w)", text) is not None
     return re.search(rf"\b{re.escape(_key(term))}", text) is not None

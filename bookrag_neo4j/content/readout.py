@@ -10,9 +10,8 @@ k; the two are fused by reciprocal rank. Then, best hit first, each hit joins th
 neighbours until the output holds k nodes: never more. A hit brings ``neighbours`` of them at most, those the
 probe's own ranking puts first (cosine to the question, on the same embeddings; ties by link score, then
 reading order): the paper expands a hit with all its immediate neighbours, in the order of its ranked list.
-The output, a subgraph, is shown hits first (in the probe's order), then the neighbours they brought: g2 within 5
-pages 0.579 -> 0.598 (MMLongBench) and 0.500 -> 0.533 (FinanceBench) against each hit followed by its
-neighbours (README, "Measured again on 2026-11-26 (repeats)").
+The output, a subgraph, is shown hits first (in the probe's order), then the neighbours they brought, rather than
+each hit followed by its neighbours (``docs/eval/repeats/``).
 ``flat_readout`` is the same probe over the layout layer's passages, with no content graph (``g2-flat``).
 """
 

@@ -67,6 +67,6 @@ def is_acronym(short: str, long: str) -> bool:
     letters = short.replace(".", "").removesuffix("s")
     if not (2 <= len(letters) <= 8 and letters.isupper() and letters.isalnum()) or len(long.split()) < 2:
         return False
-    if re.search(rf"(?<![\w]){re.escape(short.lower())}(?![a-z])", long.lower()):  # "3M" / "3M's motion": a word
+    if re.search(rf"(?<![\w]){re.escape(short.lower())}(?![a-z])", long.lower()):  # "X5" / "X5's motion": a word
         return False
     return initials(long) == letters.upper()

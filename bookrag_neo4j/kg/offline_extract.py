@@ -1,7 +1,7 @@
 """LLM-free extraction (spaCy), for offline use and cheap indexing of large libraries.
 
     extractor = SpacyExtractor()
-    extractions = await extractor.extract(["3M reported net sales of $32.8 billion in 2018."])
+    extractions = await extractor.extract(["Acme reported net sales of $32.8 billion in 2018."])
 
 Entities are named entities (spaCy's English NER, mapped to :data:`bookrag_neo4j.config.ENTITY_TYPES`) and noun phrases
 (``CONCEPT``; leading determiners and pronouns dropped, bare numbers skipped); a named entity wins over a noun
@@ -63,7 +63,7 @@ def _clean(text: str) -> str:
 def _trim(chunk: Any) -> Any:
     """A noun chunk without leading determiners, numbers, adverbs and generic modifiers."""
     start = chunk.start
-    while (start < chunk.end - 1 and chunk.doc[start].whitespace_  # a whole word ("3" of "3M" is not)
+    while (start < chunk.end - 1 and chunk.doc[start].whitespace_  # a whole word ("3" of "3D" is not)
            and (chunk.doc[start].pos_ in _SKIP_POS or chunk.doc[start].lower_ in _MODIFIERS)):
         start += 1
     return chunk.doc[start:chunk.end]

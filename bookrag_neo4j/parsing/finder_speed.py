@@ -1,6 +1,6 @@
 """Exact speed-ups of PyMuPDF's table finder, in effect only while bookrag-neo4j calls it.
 
-``find_tables(use_layout=True)`` spends its CPU in three places (README, "Indexing speed"):
+``find_tables(use_layout=True)`` spends its CPU in three places (``docs/eval/indexing.md``):
 
 - the layout model, which also runs a table-grid model on each table it finds, though the finder reads only
   the tables' boxes: :func:`boxes_only` turns that model off (the same regions, ~27 % less CPU a page);

@@ -1,6 +1,6 @@
 """Page furniture: what the parser drops from the content but a page still carries, read for the layout layer.
 
-    pages = read_page_furniture(Path("AMAZON_2017_10K.pdf"))
+    pages = read_page_furniture(Path("annual-report-2017.pdf"))
     pages[12].label     # the printed page label: "12", "iv", "A-3" ("" when the PDF says nothing)
     pages[12].header    # the running header's text ("Table of Contents")
     pages[12].footer    # the running footer's text, the printed page number included

@@ -6,7 +6,7 @@ the cores, so each worker's sessions must run on one thread; and the options mus
 imported in the worker. This module imports no PyMuPDF, so the pool's initializer can live here: unpickling it
 in a new worker does not load the model first. (Before 2026-11-25 the initializer lived in ``table_pool``,
 whose import loads PyMuPDF: the workers' sessions kept two spinning threads, 0.38 CPU-s a layout page instead
-of 0.28, the same regions. README, "Indexing speed".)
+of 0.28, the same regions. ``docs/eval/indexing.md``.)
 
     single_threaded_sessions()        # first thing in a worker
     import pymupdf                    # the layout model's sessions now run on one thread

@@ -6,7 +6,7 @@
 The layout table finder costs about 0.35 CPU-seconds a candidate page, nearly all of a PDF's parse time. In one
 process its ONNX models spread each page over every core with spinning threads (about 1.6 cores busy for one
 core's worth of work); here each worker runs ONNX on one thread without spinning (:mod:`.onnx_threads`) and the
-workers take pages side by side (README, "Indexing speed"). The pool is
+workers take pages side by side (``docs/eval/indexing.md``). The pool is
 started on first use and kept for the process's life (a worker loads the models once, ~1 s); ``workers`` 1, or a
 document with fewer than ``MIN_POOL_PAGES`` candidate pages, runs in-process. A worker that dies (out of memory,
 killed) costs nothing: its pages are found again in-process and the pool is started anew next time.

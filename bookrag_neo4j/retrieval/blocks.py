@@ -162,7 +162,7 @@ _NUMBER = re.compile(r"[\d\W_]*\d[\d\W_]*")  # a token of digits and punctuation
 
 def is_label(text: str) -> bool:
     """A short line that names what follows rather than says something: at most 12 words and 100 characters,
-    starting with a capital, one word of three letters or more, at most one number ("3M" and "FY2018"
+    starting with a capital, one word of three letters or more, at most one number ("X5" and "FY2018"
     are words) and no amount (not a table row's figures), no address, and no sentence or lead-in punctuation at its end."""
     line = " ".join(text.split())
     if not 0 < len(line) <= LABEL_MAX_CHARS or len(line.split()) > LABEL_MAX_WORDS or line[-1] in ".,;:":

@@ -1,7 +1,7 @@
 """What retrieval returns: evidence nodes with their scores and citations, the plan, and a trace per operator.
 
-    evidence = await rag.aretrieve("What were net sales in 2017?", doc="AMAZON_2017_10K.pdf")
-    evidence.nodes[0].citation.label()     # 'AMAZON_2017_10K.pdf, Item 7 > Results of Operations, p. 24'
+    evidence = await rag.aretrieve("What were net sales in 2017?", doc="annual-report-2017.pdf")
+    evidence.nodes[0].citation.label()     # 'annual-report-2017.pdf, Item 7 > Results of Operations, p. 24'
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
 """A glossary of financial metrics, line items and statements: it decomposes a question without an LLM (the
 planner's Decompose, paper §5.1), and names the statement tables a question asks about, with or without one.
-"What is Amazon's FY2017 return on assets?" asks for two line items of two statements, net income (the income
+"What is Acme's FY2017 return on assets?" asks for two line items of two statements, net income (the income
 statement) and total assets (the balance sheet); neither BM25 nor an embedding reads that from "return on
 assets".
 
     glossary = Glossary.load("shipped")
-    glossary.sub_questions("What is Amazon's FY2017 return on assets?")
-    # ["What is Amazon's FY2017 net income?", "What is Amazon's FY2017 total assets?"]
-    glossary.sub_questions("What is total debt to total assets for Costco?")
-    # ["What is total debt for Costco?", "What is total assets for Costco?"]
+    glossary.sub_questions("What is Acme's FY2017 return on assets?")
+    # ["What is Acme's FY2017 net income?", "What is Acme's FY2017 total assets?"]
+    glossary.sub_questions("What is total debt to total assets for Globex?")
+    # ["What is total debt for Globex?", "What is total assets for Globex?"]
     glossary.titles("Based on the balance sheet, what were accounts payable?")
     # ["balance sheet", "statement of financial position", ...]: the titles the statement it names goes by
 

@@ -55,7 +55,7 @@ async def select_by_entity(graph: GraphClient, entity_keys: Sequence[str], *, de
     """Select_by_Entity: the nodes GT-Linked to the entities, lifted as in :func:`subtrees_around`, with whole
     subtrees. Entities are taken most specific first (fewest mentions), each adding its roots, smallest first,
     while the selection stays within ``budget`` nodes; the first root is always taken. An entity mentioned all
-    over the document ("PepsiCo" in PepsiCo's 10-K) thus adds nothing once specific ones filled the budget,
+    over the document (the company in its own annual report) thus adds nothing once specific ones filled the budget,
     but stays a PageRank seed. One round trip (``retrieval/select_subtrees``)."""
     if not entity_keys:
         return []

@@ -12,18 +12,16 @@ Rules, since the paper leaves them open:
   6.9–9.9 nodes on average).
 - **Leads**: the best block of each name the question gives (a figure or table by number, a page, a statement:
   ``DocumentBlocks.named_groups``) joins the front whatever its scores. A question naming two statements asks
-  for both, and the second is often beaten on both scores by the first (measured: FinanceBench 0.983 -> 1.000
-  within 5 pages; README, "Measured again on 2026-11-26 (leads)").
+  for both, and the second is often beaten on both scores by the first (``docs/eval/leads/``).
 - Every node has a **fused score**, the reciprocal-rank fusion of its two ranks, ``1/(k + rank_graph) +
   1/(k + rank_text)`` (competition ranks: tied scores share the better rank, so a tie, such as the many
   nodes no entity reaches, is decided by the other score, never by a key; a tie in both keeps the
   candidates' order, reading order). It caps the front and picks the backfill.
 - **Repeats**: a node whose text repeats a kept node's in the same document (a running header, a parameter
   described alike in ten API entries) shows nothing new: it is left out, so it takes no unit and no page.
-- **Order**: units by the text score of their best node (ties in fused order), each led by that node. Shown
-  (and backfilled) in fused order, MMLongBench measured 0.573 within 5 pages; by text score, 0.658 (README,
-  "Measured: BookRAG after issue 20"): the graph score picks nodes well and orders them badly (it rates a
-  node's place in the entity graph, not its answer to the question).
+- **Order**: units by the text score of their best node (ties in fused order), each led by that node, not in
+  fused order: the graph score picks nodes well and orders them badly (it rates a node's place in the entity
+  graph, not its answer to the question; ``docs/eval/bookrag-20/``).
 """
 
 from __future__ import annotations

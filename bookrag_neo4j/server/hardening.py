@@ -1,4 +1,4 @@
-"""The managed server's defence in depth beside the read-only gate (README, "Reliability and security"): a
+"""The managed server's defence in depth beside the read-only gate (``docs/reliability.md``): a
 memory limit and a timeout on every transaction, procedures limited to the built-ins and GDS, HTTP CORS for the
 server's own origin only, and LOAD CSV kept off the file system and off loopback and private addresses. The
 local runtime writes :func:`hardening` into ``neo4j.conf``; ``docker/compose.yml`` sets the same through the
