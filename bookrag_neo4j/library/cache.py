@@ -68,12 +68,17 @@ class DocumentCache(Generic[T]):
             kept = (version, await shared(self._reading, (slot, version), read))
             self._kept[slot] = kept
         self._kept.move_to_end(slot)
-        while len(self._kept) > self.max_entries:
-            self._kept.popitem(last=False)
+        self._trim()
         return kept[1]
 
     def keep(self, documents: int) -> None:
+        """Keep values for ``documents`` documents from now on (the least recently used beyond them go at once)."""
         self.max_entries = documents * self.per_document
+        self._trim()
+
+    def _trim(self) -> None:
+        while len(self._kept) > self.max_entries:
+            self._kept.popitem(last=False)
 
 
 K = TypeVar("K")

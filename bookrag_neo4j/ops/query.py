@@ -64,9 +64,9 @@ async def extract(ctx: RunContext, p: QuestionParams) -> Entities:
     if not names:
         return Entities(names=[], seeds=[])
     s = ctx.settings
-    per_document = [await link_entities(ctx.graph, doc, [identity(name) for name in names], vectors,
-                                        threshold=(1 + s.link_threshold) / 2, top=s.link_per_entity)
-                    for doc in ctx.documents]
+    per_document = await ctx.each_document(lambda doc: link_entities(
+        ctx.graph, doc, [identity(name) for name in names], vectors, threshold=(1 + s.link_threshold) / 2,
+        top=s.link_per_entity))
     seeds: list[str] = []
     for i in range(len(names)):
         linked = [hit for links in per_document for hit in links[i]]

@@ -52,7 +52,9 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
         position = {k: i for i, k in enumerate(keys)}  # the order they were found in, whatever the server's
         rows.sort(key=lambda r: position[r["key"]])  # (ties downstream are broken by it: the same run twice)
         return Candidates(rows=await labelled(ctx, rows))
-    blocks = [(await ctx.blocks(d), await ctx.similarities(d, question.vector)) for d in ctx.documents]
+    async def held(doc: Document) -> tuple[DocumentBlocks, np.ndarray]:
+        return await ctx.blocks(doc), await ctx.similarities(doc, question.vector)
+    blocks = await ctx.each_document(held)
     if p.widen and selections:
         top = ctx.settings.selection_hits
         for doc, (held, similarities) in zip(ctx.documents, blocks, strict=True):

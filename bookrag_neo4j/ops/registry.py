@@ -43,6 +43,9 @@ from ..retrieval import selectors
 from ..retrieval.blocks import DocumentBlocks, block_similarities, document_blocks
 from ..retrieval.reasoners import MAX_TEXT_CHARS
 
+T = typing.TypeVar("T")
+DOCUMENTS_AT_ONCE = 4  # documents whose per-document queries a step runs side by side
+
 
 class NoParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -68,6 +71,16 @@ class RunContext:
         """The scope's table of contents (key, doc_key, title, level, path, pages), read once a process
         and tree (:func:`~bookrag_neo4j.retrieval.selectors.table_of_contents`)."""
         return await selectors.table_of_contents(self.graph, self.documents)
+
+    async def each_document(self, work: Callable[[Document], Awaitable[T]]) -> list[T]:
+        """``work`` on every document of the scope, :data:`DOCUMENTS_AT_ONCE` at a time (their queries run side
+        by side in Neo4j), the results in the scope's order."""
+        gate = asyncio.Semaphore(DOCUMENTS_AT_ONCE)
+
+        async def one(doc: Document) -> T:
+            async with gate:
+                return await work(doc)
+        return list(await asyncio.gather(*(one(doc) for doc in self.documents)))
 
     async def blocks(self, doc: Document) -> DocumentBlocks:
         """The content blocks of ``doc`` as the reasoners read them

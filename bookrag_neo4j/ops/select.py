@@ -17,6 +17,7 @@ from dataclasses import replace
 from pydantic import BaseModel, ConfigDict
 
 from ..errors import ModelError
+from ..library.documents import Document
 from ..llm.prompts import render_prompt
 from ..retrieval import selectors
 from ..retrieval.replies import SectionChoice
@@ -106,9 +107,11 @@ async def select_by_section(ctx: RunContext, p: NoParams, question: Question) ->
         best = selectors.toc_matches(await ctx.toc(), question.text, top=s.max_sections)
         return await selectors.select_by_section(ctx.graph, best)
 
+    async def nearest_in(doc: Document) -> list[tuple[str, float]]:
+        return (await ctx.blocks(doc)).nearest(await ctx.similarities(doc, question.vector), s.max_sections)
+
     async def nearest() -> list[str]:
-        hits = [hit for doc in ctx.documents for hit in
-                (await ctx.blocks(doc)).nearest(await ctx.similarities(doc, question.vector), s.max_sections)]
+        hits = [hit for found in await ctx.each_document(nearest_in) for hit in found]
         return await selectors.subtrees_near(ctx.graph, hits, top=s.max_sections, depth=s.section_depth)
 
     near, by_title = await asyncio.gather(nearest(), titled())

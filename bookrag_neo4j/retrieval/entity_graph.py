@@ -113,7 +113,10 @@ class EntityGraphCache:
         self._kept: OrderedDict[tuple[str, str, str], tuple[str, EntityGraph]] = OrderedDict()
 
     def keep(self, documents: int) -> None:
+        """Keep ``documents`` graphs from now on (the least recently used beyond them go at once)."""
         self.max_documents = documents
+        while len(self._kept) > self.max_documents:
+            self._kept.popitem(last=False)
 
     async def get(self, graph: GraphClient, doc: Document) -> EntityGraph:
         """The graph of ``doc`` (kept while its ``graph_version`` stays the same)."""

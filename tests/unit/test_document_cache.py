@@ -107,3 +107,22 @@ async def test_callers_that_miss_at_once_share_one_read() -> None:
     assert not reading
     await asyncio.gather(shared(reading, "k", failing), return_exceptions=True)
     assert reads.count("failing") == 2
+
+
+async def test_a_smaller_size_drops_the_least_recently_used_at_once() -> None:
+    cache: DocumentCache[str] = DocumentCache(3)
+    neo4j = server("neo4j")
+    for key in "abc":
+        await cache.get(neo4j, Document(key=key), "v1", lambda key=key: _value(key))
+    cache.keep(1)
+    reads: list[str] = []
+
+    async def read() -> str:
+        reads.append("again")
+        return "again"
+    assert await cache.get(neo4j, Document(key="c"), "v1", read) == "c" and reads == []  # the most recent stays
+    assert await cache.get(neo4j, Document(key="a"), "v1", read) == "again"  # dropped by keep(1)
+
+
+async def _value(key: str) -> str:
+    return key
