@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -215,34 +215,53 @@ def latency_of(report: dict[str, Any]) -> Latency:
                    mean_evidence_nodes=report["mean_evidence_nodes"])
 
 
-def load_run(out: Path, config: ScaleConfig, sizes: list[int], plan: list[PlannedDocument]) -> ScaleRun:
-    """The run recorded in ``out`` (checked against this command's options and documents), or a new one."""
+R = TypeVar("R", bound=BaseModel)
+
+
+def recorded_run(out: Path, kind: type[R], config: BaseModel, *, what: str) -> R | None:
+    """The run of ``kind`` recorded in ``out`` (None when there is none), or :class:`ScaleRunError` when the file
+    is not one or was recorded with another ``config`` (the options and, for clones, their sources)."""
     path = out / RUN_FILE
     if not path.is_file():
-        return ScaleRun(config=config, sizes=sizes, documents=plan)
+        return None
     try:
-        run = ScaleRun.model_validate_json(path.read_text(encoding="utf-8"))
+        run = kind.model_validate_json(path.read_text(encoding="utf-8"))
     except ValueError as exc:
-        raise ScaleRunError(f"{path} is not a bench scale run file ({exc}); use another --out") from exc
-    if run.config != config:
-        raise ScaleRunError(f"{path} was recorded with other options ({run.config.model_dump()}); use another --out "
-                            "or the same options")
+        raise ScaleRunError(f"{path} is not a {what} run file ({exc}); use another --out") from exc
+    recorded = run.config  # type: ignore[attr-defined]  # ScaleRun and CurveRun both have one
+    if recorded != config:
+        raise ScaleRunError(f"{path} was recorded with other options ({recorded.model_dump()}); use another --out, "
+                            "or the same options and documents")
+    return run
+
+
+def load_run(out: Path, config: ScaleConfig, sizes: list[int], plan: list[PlannedDocument]) -> ScaleRun:
+    """The run recorded in ``out`` (checked against this command's options and documents), or a new one."""
+    run = recorded_run(out, ScaleRun, config, what="bench scale")
+    if run is None:
+        return ScaleRun(config=config, sizes=sizes, documents=plan)
     done = [o.key for r in run.rows for o in r.outcomes]
     if [d.key for d in plan[:len(done)]] != done:
-        raise ScaleRunError(f"{path} recorded other documents first ({len(done)} so far): give the same documents in "
-                            "the same order, or use another --out")
+        raise ScaleRunError(f"{out / RUN_FILE} recorded other documents first ({len(done)} so far): give the same "
+                            "documents in the same order, or use another --out")
     return run.model_copy(update={"sizes": sizes, "documents": plan})
 
 
 def write_run(out: Path, run: ScaleRun) -> None:
     """``scale.json`` (replaced atomically) and ``report.md``."""
+    from .scale_projection import markdown_rows
+
+    write_run_files(out, run, markdown_rows(run))
+
+
+def write_run_files(out: Path, run: BaseModel, report: str) -> None:
+    """A scale run's files in ``out``: ``scale.json`` (replaced atomically: a killed run leaves the last one whole)
+    and ``report.md``."""
     out.mkdir(parents=True, exist_ok=True)
     scratch = out / f".{RUN_FILE}.tmp"
     scratch.write_text(run.model_dump_json(indent=2) + "\n", encoding="utf-8")
     scratch.replace(out / RUN_FILE)
-    from .scale_projection import markdown_rows
-
-    (out / REPORT_FILE).write_text(markdown_rows(run), encoding="utf-8")
+    (out / REPORT_FILE).write_text(report, encoding="utf-8")
 
 
 async def warm_up(indexer: Indexer, stages: Stages) -> float:

@@ -46,7 +46,7 @@ from ..graph.projections import held_projections
 from ..library.documents import get_document
 from ..methods import Retriever
 from .bench_query import bench_query
-from .bench_scale import REPORT_FILE, RUN_FILE, Latency, RunRecord, latency_of
+from .bench_scale import Latency, RunRecord, latency_of, recorded_run, write_run_files
 from .scale_clone import CloneReport, clone_sources, grow_library, list_clones
 from .scale_probe import server_footprint
 
@@ -218,28 +218,15 @@ def peak_rss_bytes() -> int:
 
 def load_curve(out: Path, config: CurveConfig, sizes: list[int]) -> CurveRun:
     """The clone run recorded in ``out`` (checked against these options and sources), or a new one."""
-    path = out / RUN_FILE
-    if not path.is_file():
-        return CurveRun(config=config, sizes=sizes)
-    try:
-        run = CurveRun.model_validate_json(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise ScaleRunError(f"{path} is not a bench scale --clone run file ({exc}); use another --out") from exc
-    if run.config != config:
-        raise ScaleRunError(f"{path} was recorded with other options or source documents "
-                            f"({run.config.model_dump()}); use another --out, or the same options and library")
-    return run.model_copy(update={"sizes": sizes})
+    run = recorded_run(out, CurveRun, config, what="bench scale --clone")
+    return CurveRun(config=config, sizes=sizes) if run is None else run.model_copy(update={"sizes": sizes})
 
 
 def write_curve(out: Path, run: CurveRun) -> None:
     """``scale.json`` (replaced atomically), ``report.md`` and ``scale.png``."""
     from .scale_curve_report import curve_markdown, plot_curve
 
-    out.mkdir(parents=True, exist_ok=True)
-    scratch = out / f".{RUN_FILE}.tmp"
-    scratch.write_text(run.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    scratch.replace(out / RUN_FILE)
-    (out / REPORT_FILE).write_text(curve_markdown(run), encoding="utf-8")
+    write_run_files(out, run, curve_markdown(run))
     if run.rows:
         plot_curve(run, out / PLOT_FILE)
 

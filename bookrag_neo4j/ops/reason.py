@@ -52,24 +52,32 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
         position = {k: i for i, k in enumerate(keys)}  # the order they were found in, whatever the server's
         rows.sort(key=lambda r: position[r["key"]])  # (ties downstream are broken by it: the same run twice)
         return Candidates(rows=await labelled(ctx, rows))
-    async def held(doc: Document) -> tuple[DocumentBlocks, np.ndarray]:
-        return await ctx.blocks(doc), await ctx.similarities(doc, question.vector)
-    blocks = await ctx.each_document(held)
+    blocks = await ctx.each_document(ctx.blocks)
+    by_document = {doc.key: held for doc, held in zip(ctx.documents, blocks, strict=True)}
+
+    async def candidates(wanted: list[str] | None) -> list[Candidate]:
+        """The blocks among ``wanted`` (None: every block) with their similarities, which are computed (in Neo4j)
+        only for the documents holding one of them."""
+        async def of(doc: Document) -> list[Candidate]:
+            held = by_document[doc.key]
+            mine = held.keys if wanted is None else [k for k in wanted if k in held.nodes]
+            return held.candidates(mine, await ctx.similarities(doc, question.vector)) if mine else []
+        return [c for found in await ctx.each_document(of) for c in found]
+
     if p.widen and selections:
         top = ctx.settings.selection_hits
-        for doc, (held, similarities) in zip(ctx.documents, blocks, strict=True):
-            keys += named(ctx, held, question) + (await first_stage(ctx, doc, held, question, similarities, top)
-                                                  if top else [])
+        for doc, held in zip(ctx.documents, blocks, strict=True):
+            keys += named(ctx, held, question) + (await first_stage(
+                ctx, doc, held, question, await ctx.similarities(doc, question.vector), top) if top else [])
         keys = list(dict.fromkeys(keys))
-    found = [c for b, similarities in blocks for c in b.candidates(keys, similarities)]
+    found = await candidates(keys)
     few = len({(c.doc_key, c.page_start) for c in found}) < ctx.settings.skyline_min  # too little for the Skyline
     if few and p.widen and selections:
-        found = [c for b, similarities in blocks for c in b.candidates(b.keys, similarities)]
+        found = await candidates(None)
     elif few and p.fill and (f := next((s.filter for s in selections if s.filter), None)) is not None:
-        held = set(keys)
-        rest = [k for k in await selectors.filter_nodes(ctx.graph, ctx.scope, page_from=f.page_from,
-                                                        page_to=f.page_to) if k not in held]
-        found += [c for b, similarities in blocks for c in b.candidates(rest, similarities)]
+        chosen = set(keys)
+        found += await candidates([k for k in await selectors.filter_nodes(
+            ctx.graph, ctx.scope, page_from=f.page_from, page_to=f.page_to) if k not in chosen])
     return Candidates(rows=sorted(found, key=lambda c: (c.doc_key, c.order)))
 
 
