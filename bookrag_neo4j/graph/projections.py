@@ -34,7 +34,8 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from neo4j.exceptions import ClientError
 
@@ -74,6 +75,26 @@ async def drop_document_projections(graph: GraphClient, doc_key: str, *, keep: s
 def missing_projection(exc: ClientError) -> bool:
     """Whether a GDS call failed because its catalog projection is not there."""
     return "not found" in (exc.message or "").lower() or "does not exist" in (exc.message or "").lower()
+
+
+ATTEMPTS = 3  # a projection made again can be dropped again by another process keeping to its budget
+
+
+async def again_when_missing(call: Callable[[Callable[..., Awaitable[list[Any]]]], Awaitable[list[Any]]],
+                             graph: GraphClient, project: Callable[[], Awaitable[None]]) -> list[Any]:
+    """``call`` with read routing; when a projection it needs is missing, ``project`` and ``call`` again with write
+    routing (to the member that projected), at most :data:`ATTEMPTS` times in all: another process may drop a
+    projection between its making and its use, to keep its own budget."""
+    routed = graph.read_rows
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            return await call(routed)
+        except ClientError as exc:  # not made yet, or gone: a server restart empties the catalog
+            if not missing_projection(exc) or attempt == ATTEMPTS:
+                raise
+        await project()
+        routed = graph.write_rows
+    return []  # not reached: the last attempt returns or raises
 
 
 class DocumentProjections:
@@ -133,14 +154,11 @@ class DocumentProjections:
         name = projection_name(doc_key, version)
         params = dict(graph_name=name, source_keys=list(source_keys), damping=damping, max_iterations=max_iterations,
                       tolerance=tolerance, concurrency=PAGERANK_CONCURRENCY)
-        try:
-            rows = await graph.read_rows("gds/document_pagerank", **params)
-        except ClientError as exc:  # not made yet, or gone: a server restart empties the catalog
-            if not missing_projection(exc):
-                raise
+
+        async def project() -> None:
             log.info("projection %s is missing (a new graph build, or a server restart): projecting it", name)
             await self.ensure(graph, doc_key, version, budget_bytes=budget_bytes, fresh=True)
-            rows = await graph.write_rows("gds/document_pagerank", **params)  # to the member that projected it
+        rows = await again_when_missing(lambda routed: routed("gds/document_pagerank", **params), graph, project)
         self._used[name] = time.monotonic()
         if name not in self._keys:
             self._keys[name] = dict(await graph.write_rows("gds/projection_node_keys", graph_name=name))
@@ -164,11 +182,8 @@ class DocumentProjections:
                       concurrency=PAGERANK_CONCURRENCY)
         if not named or not params["source_keys"] or not params["node_keys"]:
             return {}
-        try:
-            rows = await graph.read_rows("gds/node_pagerank", **params)
-        except ClientError as exc:
-            if not missing_projection(exc):
-                raise
+
+        async def project() -> None:
             holding = {r["doc_key"] for r in await graph.read("gds/seed_documents", source_keys=params["source_keys"],
                                                                doc_keys=[key for key, _ in named.values()])}
             log.info("a projection is missing (a new graph build, or a server restart): projecting %d document(s) "
@@ -176,7 +191,7 @@ class DocumentProjections:
             for key, version in named.values():
                 if key in holding:
                     await self.ensure(graph, key, version, budget_bytes=budget_bytes, fresh=True)
-            rows = await graph.write_rows("gds/node_pagerank", **params)  # to the member that projected them
+        rows = await again_when_missing(lambda routed: routed("gds/node_pagerank", **params), graph, project)
         scored: dict[str, float] = {}
         now = time.monotonic()
         for name, scores in rows:

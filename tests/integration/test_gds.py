@@ -128,6 +128,29 @@ async def test_two_processes_projecting_the_same_document_at_once(graph: GraphCl
         projection_name(DOC, "v1")]
 
 
+async def test_a_projection_another_process_drops_before_its_use_is_made_again(graph: GraphClient,
+                                                                                  entities) -> None:
+    """Two processes share the catalog and each keeps its own budget: one may drop a projection the other has just
+    made and not used yet. The question projects it again (at most three attempts in all) instead of failing."""
+    reference_scores = await DocumentProjections().pagerank(graph, DOC, "v1", [key("a")], budget_bytes=BUDGET)
+    await drop_document_projections(graph, DOC)
+    projections, made = DocumentProjections(), []
+    ensure = projections.ensure
+
+    async def made_then_dropped(*args, **kwargs) -> str:  # the other process drops it after the first making
+        name = await ensure(*args, **kwargs)
+        made.append(name)
+        if len(made) == 1:
+            await graph.write("gds/drop_graph", graph_name=name)
+        return name
+
+    projections.ensure = made_then_dropped  # type: ignore[method-assign]
+    # (node_scores, Graph_Reasoning's call, goes through the same again_when_missing)
+    assert await projections.pagerank(graph, DOC, "v1", [key("a")], budget_bytes=BUDGET) == \
+        pytest.approx(reference_scores)
+    assert len(made) == 2  # made, dropped by "the other process", made again
+
+
 @pytest.mark.server_lifecycle
 @pytest.mark.skipif(external(), reason="NEO4J_URI or testcontainers: the tests never restart that server")
 async def test_projection_is_made_again_after_a_server_restart(graph: GraphClient, entities,
