@@ -280,7 +280,7 @@ class BookRAG:
         true while a layer's build has not completed (``incomplete`` names them): its counts are not final."""
         d = await self.adocument(doc)
         return {**await document_stats(await self._client(), d.key, with_graph=with_graph),
-                "status": d.status, "partial": bool(d.partial), "incomplete": d.partial}
+                "status": d.status, "error": d.error, "partial": bool(d.partial), "incomplete": d.partial}
 
     async def atoc(self, doc: str) -> list[dict[str, Any]]:
         """A document's table of contents: each section's title, level and first page, in reading order."""

@@ -30,6 +30,8 @@ from .scale import bench_scale_cmd
 if TYPE_CHECKING:
     from ..graph.client import GraphClient
 
+PARTIAL_EXIT = 3  # bookrag eval: some questions were misses because a document or a method failed
+
 bench_app = typer.Typer(help="Benchmarks (speed and memory) that the README reports.", no_args_is_help=True)
 
 
@@ -42,7 +44,8 @@ def eval_cmd(
     limit: Annotated[int | None, typer.Option(help="The first N questions only.")] = None,
     no_llm: Annotated[bool, typer.Option("--no-llm", help="The whole pipeline in its LLM-free mode.")] = False,
     only_indexed: Annotated[bool, typer.Option(
-        "--only-indexed", help="Index no new document: only the questions about documents indexed with a graph.")
+        "--only-indexed", help="Index no new document: questions about documents not indexed with a graph are "
+                               "misses (listed in report.md).")
     ] = False,
     judge: Annotated[bool, typer.Option(
         "--judge", help="qa mode: also ask the LLM judge whether each answer matches the gold one.")] = False,
@@ -51,11 +54,12 @@ def eval_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Evaluate BookRAG, ablations and baselines on a benchmark: page recall (all, @5, @10), QA scores, cost;
-    writes questions.jsonl, summary.json, report.md and plots to --out."""
+    writes questions.jsonl, summary.json, report.md and plots to --out. Every question is scored: those of a
+    document that failed count as misses, and the exit code is 3 (a partial run)."""
     from rich.progress import Progress
 
     from ..eval.benchmark import load_benchmark
-    from ..eval.report import markdown_table, write_report
+    from ..eval.report import errors_section, markdown_table, write_report
     from ..eval.runner import summarise
 
     if mode not in ("retrieval", "qa"):
@@ -74,9 +78,11 @@ def eval_cmd(
     paths = write_report(out, rows, summary)
     if as_json:
         print_json(summary)
-        return
-    console.print(markdown_table(summary))
-    console.print("wrote " + ", ".join(str(p) for p in paths.values()))
+    else:
+        console.print(markdown_table(summary) + errors_section(summary), markup=False)
+        console.print("wrote " + ", ".join(str(p) for p in paths.values()))
+    if summary["partial"]:
+        raise typer.Exit(PARTIAL_EXIT)
 
 
 def _plot(path: Path | None, labels: list[str], values: list[float], *, ylabel: str, title: str) -> None:

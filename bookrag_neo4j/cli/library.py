@@ -166,9 +166,10 @@ def _print_graph_report(g: dict) -> None:
 def docs_list(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
     """List the indexed documents."""
     rows = [d.listing() for d in library(instance).documents()]
-    render(rows, ("key", "name", "pages", "sections from", "tree", "graph", "layout", "g2", "indexed"),
-           ((r["key"][:16], r["name"], r["pages"], r["heading_source"], r["tree"], r["graph"] or "-",
-             r["layout"] or "-", r["content_graph"] or "-", r["indexed_at"]) for r in rows), as_json)
+    render(rows, ("key", "name", "pages", "status", "sections from", "graph", "layout", "g2", "indexed"),
+           ((r["key"][:16], r["name"], r["pages"], r["status"] + (f": {r['error']}" if r["error"] else ""),
+             r["heading_source"], r["graph"] or "-", r["layout"] or "-", r["content_graph"] or "-", r["indexed_at"])
+            for r in rows), as_json)
 
 
 @docs_app.command("delete")

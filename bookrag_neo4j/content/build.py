@@ -174,7 +174,7 @@ class ContentGraphBuilder:
                 vectors.update({i: v for (i, _), v in zip(batch, found, strict=True)})
                 embedding.advance(len(batch))
         rows = [vectors.get(i, node.embedding) for i, node in enumerate(nodes)]
-        matrix = np.array(rows, dtype=np.float64).reshape(len(nodes), -1)
+        matrix = np.array(rows, dtype=np.float64).reshape(len(nodes), self.embedder.dimension)
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         return matrix / np.where(norms == 0, 1, norms)
 

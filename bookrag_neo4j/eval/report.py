@@ -35,6 +35,19 @@ def markdown_table(summary: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def errors_section(summary: dict[str, Any]) -> str:
+    """The reasons some rows are misses (a document that failed or is not indexed, a method that failed), with
+    their documents; empty for a complete run."""
+    errors = summary.get("errors") or {}
+    if not errors:
+        return ""
+    lines = ["", "## Counted as misses", "", "| reason | documents | rows |", "|---|---|---|"]
+    for reason, entry in errors.items():
+        cell = " ".join(reason.split()).replace("|", "\\|")
+        lines.append(f"| {cell} | {', '.join(entry['documents'])} | {entry['rows']} |")
+    return "\n".join(lines) + "\n"
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return "—"
@@ -49,7 +62,8 @@ def write_report(out: Path, rows: Sequence[dict[str, Any]], summary: dict[str, A
     paths = {"questions": out / "questions.jsonl", "summary": out / "summary.json", "markdown": out / "report.md"}
     paths["questions"].write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     paths["summary"].write_text(json.dumps(summary, indent=2) + "\n")
-    paths["markdown"].write_text(f"# Evaluation: {summary['questions']} questions\n\n" + markdown_table(summary))
+    paths["markdown"].write_text(f"# Evaluation: {summary['questions']} questions\n\n" + markdown_table(summary)
+                                 + errors_section(summary))
     try:
         paths |= _plots(out, summary)
     except ImportError:

@@ -15,21 +15,27 @@ with ``judge=True`` an LLM judge's verdict. The extraction and the judge are the
 system's: they are not in the question's calls and tokens. Every method answers (the baselines with
 Reduce over their top-k units). Runs are deterministic given the caches (model replies, extractions) and the
 index.
+
+Every question is scored. A document that fails to index (or, with ``only_indexed``, is not indexed) makes its
+questions misses, and so does a method that fails on a question: the row's ``error`` says why, and the summary's
+``errors`` groups them (``partial``: the run had some).
 """
 
 from __future__ import annotations
 
+import logging
 import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any, Literal
 
 from ..config import Settings
+from ..errors import BookRAGError, Neo4jUnavailableError
 from ..graph.client import GraphClient
 from ..index.pipeline import Indexer
 from ..library.documents import find_document
+from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..llm.usage import track_usage
 from ..methods import METHODS, Retriever
@@ -37,6 +43,8 @@ from ..retrieval import selectors
 from .answers import extract_answer, judge_answer
 from .benchmark import Benchmark, BenchQuestion
 from .metrics import exact_match, financebench_score, inclusion, mmlongbench_score, page_recall, page_recall_within, token_f1
+
+log = logging.getLogger(__name__)
 
 Mode = Literal["retrieval", "qa"]
 PAGE_BUDGET = 5  # recall@5p: recall within the first 5 distinct pages shown, the same budget for every unit
@@ -50,47 +58,74 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
                    progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
     """One row per (question, method); see the module docstring. ``methods``: names of the method registry
     (``bookrag methods``). ``only_indexed``: index no new document and keep the graphs as they are (e.g.
-    built offline, then evaluated with an LLM); skip the questions about documents whose tree and graph are
-    not complete yet. ``judge``: also ask the LLM judge (needs an LLM)."""
+    built offline, then evaluated with an LLM); the questions about documents whose tree and graph are not
+    complete are misses. ``judge``: also ask the LLM judge (needs an LLM). Only Neo4j going away ends the run."""
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
-    if only_indexed:
-        ready = {d.name for d in await selectors.scope_documents(graph, None) if d.graph_version}
-        bench = replace(bench, questions=[q for q in bench.questions if q.doc in ready])
+    ready = {d.name for d in await selectors.scope_documents(graph, None) if d.graph_version} if only_indexed else None
     indexer = Indexer(graph, settings, models, use_llm=use_llm)
     keys: dict[str, str] = {}
+    failed: dict[str, str] = {}  # document -> why its questions are misses
     for doc in sorted({q.doc for q in bench.questions}):  # a no-op for an indexed PDF, but for missing embeddings
-        keys[doc] = (await indexer.index(bench.pdf(doc), graph=not only_indexed)).doc_key
-        for name in methods:  # layers a method reads that are built on first use (the layout layer): not timed
-            await METHODS[name].prepare(graph, settings, models, await find_document(graph, keys[doc]))
+        if ready is not None and doc not in ready:
+            failed[doc] = "not indexed with a graph (--only-indexed indexes nothing)"
+            continue
+        try:
+            keys[doc] = (await indexer.index(bench.pdf(doc), graph=not only_indexed)).doc_key
+            for name in methods:  # layers a method reads that are built on first use (the layout layer): not timed
+                await METHODS[name].prepare(graph, settings, models, await find_document(graph, keys[doc]))
+        except Neo4jUnavailableError:  # nothing more can be scored
+            raise
+        except Exception as exc:  # this document's questions are misses; the run goes on
+            failed[doc] = _reason(exc)
+            log.warning("%s: %s; its questions count as misses", doc, failed[doc])
     retriever = Retriever(graph, settings, models, use_llm=use_llm)
     llm = models.llm if use_llm else None  # answer extraction and the judge
     rows = []
     for question in bench.questions:
-        doc_key = keys[question.doc]
         for method in methods:
-            began = time.perf_counter()
-            with track_usage() as ledger:
-                answer = None
-                if mode == "qa":
-                    result = await retriever.ask(question.question, [doc_key], method=method)
-                    answer, nodes = result.text, result.evidence
-                else:
-                    nodes = (await retriever.retrieve(question.question, [doc_key], method=method)).nodes
-                units = [{"key": n.key, "kind": n.kind, "pages": n.pages} for n in nodes]
-            seconds, usage = time.perf_counter() - began, ledger.total()
-            row = _score(bench.name, question, method, units, seconds, usage.calls, usage.total_tokens)
-            if answer is not None:
-                extracted = await extract_answer(llm, question.question, answer, answer_format=question.answer_format)
-                row.update(_score_answer(question, answer, extracted))
-                if judge and llm is not None:
-                    verdict = await judge_answer(llm, question.question, question.answer, answer)
-                    row["judge"] = None if verdict is None else float(verdict)
-            rows.append(row)
+            if question.doc in failed:
+                rows.append(_score(bench.name, question, method, [], 0.0, 0, 0) | {"error": failed[question.doc]})
+                continue
+            try:
+                rows.append(await _run_one(retriever, llm, question, keys[question.doc], method, mode=mode,
+                                           judge=judge, bench=bench.name))
+            except Neo4jUnavailableError:
+                raise
+            except Exception as exc:  # one question's failure is a miss, not the end of the run
+                log.warning("%s with %s: %s", question.id, method, _reason(exc))
+                rows.append(_score(bench.name, question, method, [], 0.0, 0, 0) | {"error": _reason(exc)})
         if progress:
             progress(question.id)
     return rows
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, BookRAGError) else f"{type(exc).__name__}: {exc}"
+
+
+async def _run_one(retriever: Retriever, llm: ChatModel | None, question: BenchQuestion, doc_key: str, method: str,
+                   *, mode: Mode, judge: bool, bench: str) -> dict[str, Any]:
+    """One (question, method) row: retrieval (and in qa mode the answer and its scores)."""
+    began = time.perf_counter()
+    with track_usage() as ledger:
+        answer = None
+        if mode == "qa":
+            result = await retriever.ask(question.question, [doc_key], method=method)
+            answer, nodes = result.text, result.evidence
+        else:
+            nodes = (await retriever.retrieve(question.question, [doc_key], method=method)).nodes
+        units = [{"key": n.key, "kind": n.kind, "pages": n.pages} for n in nodes]
+    seconds, usage = time.perf_counter() - began, ledger.total()
+    row = _score(bench, question, method, units, seconds, usage.calls, usage.total_tokens)
+    if answer is not None:
+        extracted = await extract_answer(llm, question.question, answer, answer_format=question.answer_format)
+        row.update(_score_answer(question, answer, extracted))
+        if judge and llm is not None:
+            verdict = await judge_answer(llm, question.question, question.answer, answer)
+            row["judge"] = None if verdict is None else float(verdict)
+    return row
 
 
 def _score(bench: str, q: BenchQuestion, method: str, units: list[dict[str, Any]], seconds: float, calls: int,
@@ -123,11 +158,20 @@ MEASURES = ("recall", "recall@5", "recall@10", "units", "pages", "recall@5p", "r
 
 
 def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Means per method, and page recall per method broken down by category, evidence source and doc type."""
+    """Means per method, and page recall per method broken down by category, evidence source and doc type;
+    ``errors``: each reason rows were misses for, with its documents and number of rows."""
     by_method: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         by_method[row["method"]].append(row)
-    summary: dict[str, Any] = {"questions": len({(r["benchmark"], r["id"]) for r in rows}), "methods": {}}
+    errors: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if row.get("error"):
+            entry = errors.setdefault(row["error"], {"documents": [], "rows": 0})
+            entry["rows"] += 1
+            if row["doc"] not in entry["documents"]:
+                entry["documents"].append(row["doc"])
+    summary: dict[str, Any] = {"questions": len({(r["benchmark"], r["id"]) for r in rows}), "partial": bool(errors),
+                               "errors": errors, "methods": {}}
     for method, group in by_method.items():
         values = {m: [r[m] for r in group if r.get(m) is not None] for m in MEASURES}  # a failed judge is None
         means = {m: round(statistics.mean(v), 4) for m, v in values.items() if v}

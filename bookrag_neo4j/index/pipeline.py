@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 
 from ..config import Settings
 from ..content.build import ContentGraphBuilder, ContentGraphReport, Evolution
-from ..errors import DocumentError
+from ..errors import BookRAGError, DocumentError, LeaseLostError, Neo4jUnavailableError
 from ..graph.client import GraphClient
 from ..graph.schema import apply_schema
 from ..keys import document_key, file_key, stored_name, stored_path, stored_text
@@ -135,7 +135,34 @@ class Indexer:
         anything is written.
 
         The block embeddings and the knowledge graph run side by side: the graph needs only the tree, and its
-        extractor (spaCy, or an LLM service) works on one core while the embedder uses the rest."""
+        extractor (spaCy, or an LLM service) works on one core while the embedder uses the rest.
+
+        A run that fails records why on the document (its status is then ``failed`` in every door) and raises;
+        one that succeeds clears an earlier failure."""
+        try:
+            report = await self._index(path, mineru_output=mineru_output, embed=embed, graph=graph, layout=layout,
+                                       content_graph=content_graph, force=force, replace=replace)
+        except (LeaseLostError, Neo4jUnavailableError):  # not the document's fault, or nowhere to record it
+            raise
+        except Exception as exc:
+            await self._record_failure(path, exc)
+            raise
+        await self.graph.write("library/clear_failure", key=report.doc_key)
+        return report
+
+    async def _record_failure(self, path: Path | None, exc: Exception) -> None:
+        """Best effort: the reason on the document's node, if it has one (a rejected file writes nothing)."""
+        if path is None or not path.is_file():
+            return
+        error = str(exc) if isinstance(exc, BookRAGError) else f"{type(exc).__name__}: {exc}"
+        try:
+            await self.graph.write("library/record_failure", key=await asyncio.to_thread(file_key, path),
+                                   error=stored_text(error), at=datetime.now(UTC).isoformat(timespec="seconds"))
+        except Exception as record_exc:  # the failure itself is what the caller must see
+            log.warning("could not record the failure of %s: %s", stored_name(path), record_exc)
+
+    async def _index(self, path: Path | None, *, mineru_output: Path | None, embed: bool, graph: bool,
+                     layout: bool, content_graph: bool | None, force: bool, replace: bool) -> IndexReport:
         report = await self._index_tree(path, mineru_output=mineru_output, embed=embed and not graph, force=force,
                                         replace=replace)
         if graph and embed:

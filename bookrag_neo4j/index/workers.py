@@ -183,7 +183,7 @@ class IndexWorker:
         except BookRAGError as exc:
             outcome.error = stored_text(str(exc))
         except Exception as exc:  # a bug or a server error: this document fails, the others go on
-            log.exception("indexing %s failed", outcome.name)
+            log.info("indexing %s failed", outcome.name, exc_info=True)  # the outcome says why; -v: the traceback
             outcome.error = stored_text(f"{type(exc).__name__}: {exc}")
         finally:
             try:

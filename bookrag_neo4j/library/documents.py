@@ -11,6 +11,8 @@ tree (``status``: 'writing' until every node and page is written, then 'complete
 (``embeddings_status``: 'embedding', then 'complete' with the ``embedder``) are stored on the blocks; the embed
 stage resumes from the blocks without one. SuperRAG's layout layer (:mod:`bookrag_neo4j.layout.build`) records
 ``layout_status`` ('building', then 'complete') with the ``layout_config`` it was built with and its counts.
+A run that fails records why (``error``, ``failed_at``) until a run succeeds: the document's status is then
+``failed`` in every door.
 """
 
 from __future__ import annotations
@@ -115,6 +117,8 @@ class Document(BaseModel):
     content_hash: str = ""
     indexed_at: str | None = None
     warnings: list[str] = Field(default_factory=list)
+    error: str | None = None  # why the last indexing run failed (cleared by one that succeeds)
+    failed_at: str | None = None
 
     # the tree: written by bookrag_neo4j.index.store, figures of the whole tree stage by the index pipeline
     tree: TreeStatus = Field(TreeStatus.WRITING, validation_alias="status")
@@ -186,14 +190,17 @@ class Document(BaseModel):
 
     @property
     def status(self) -> str:
-        """The document's one status, the same in every door (CLI, SDK, web app, MCP): ``complete`` only when no
-        layer's build is partial, else ``partial``."""
+        """The document's one status, the same in every door (CLI, SDK, web app, MCP): ``failed`` when its last
+        indexing run failed (:attr:`error` says why), else ``complete`` only when no layer's build is partial,
+        else ``partial``."""
+        if self.error is not None:
+            return "failed"
         return "partial" if self.partial else "complete"
 
     def listing(self) -> dict[str, Any]:
         """The row ``bookrag docs list`` shows, with :attr:`status`."""
         return {"key": self.key, "name": self.name, "path": self.path, "title": self.title, "pages": self.pages,
-                "status": self.status, **self.layer_states(),
+                "status": self.status, "error": self.error, **self.layer_states(),
                 "heading_source": self.heading_source, "tree_nodes": self.tree_nodes, "indexed_at": self.indexed_at}
 
 

@@ -188,10 +188,12 @@ async def test_interrupted_write_is_resumed(graph: GraphClient, indexer: Indexer
     monkeypatch.setattr("bookrag_neo4j.index.pipeline.write_tree", original)
     partial = await find_document(graph, RAG_SURVEY.name)
     delete_after(partial.key)
-    assert partial.tree is TreeStatus.WRITING
+    assert partial.tree is TreeStatus.WRITING  # the run that failed says why, in every door, until one succeeds
+    assert partial.status == "failed" and partial.error == "RuntimeError: simulated crash" and partial.failed_at
     report = await indexer.index(RAG_SURVEY, embed=False, graph=False, layout=False)
     assert report.status == "indexed"
     done = await find_document(graph, RAG_SURVEY.name)
+    assert done.status == "complete" and done.error is None and done.failed_at is None
     assert done.tree is TreeStatus.COMPLETE and done.tree_nodes == sum(report.blocks_by_type.values()) + sum(
         report.sections_by_level.values())
     assert done.embeddings is None and done.graph is None  # layers not run: no state recorded
