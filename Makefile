@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 BOOKRAG := $(BIN)/bookrag
 
-.PHONY: help install local-model manuals heading-corpus chromium jdbc mcp-inspector neo4j demo test stop clean
+.PHONY: help install local-model manuals ocr heading-corpus chromium jdbc mcp-inspector neo4j demo test stop clean
 
 # torch (for sentence-transformers): the local CPU wheel where one lies in /opt/wheels, else PyPI's build.
 TORCH_VERSION := 2.13.0
@@ -66,6 +66,10 @@ MANUALS := /usr/share/R/doc/manual/R-intro.pdf /usr/share/doc/gnuplot/gnuplot.pd
 manuals:
 	$(if $(strip $(foreach f,$(MANUALS),$(if $(wildcard $(f)),,$(f)))),$(call apt_install,r-doc-pdf gnuplot-doc octave-doc))
 
+# Tesseract for OCR of scanned pages and of text inside figures (`bookrag index --ocr auto`, the default).
+ocr:
+	$(if $(shell command -v tesseract),,$(call apt_install,tesseract-ocr tesseract-ocr-eng))
+
 # The heading classifier's training corpus (bookrag_neo4j/tree/heading-corpus.txt): Debian's bookmarked manuals,
 # LaTeX package manuals and journal/thesis samples. Only retraining needs it (`bookrag train headings --corpus ...`).
 heading-corpus: manuals
@@ -102,12 +106,12 @@ neo4j: install
 
 DEMO_PDF := /usr/share/R/doc/manual/R-intro.pdf
 
-demo: neo4j manuals
+demo: neo4j manuals ocr
 	$(BOOKRAG) doctor || true
 	$(BOOKRAG) demo $(DEMO_PDF)
 
 # pytest starts (or reuses) its own server instance "test" on ports 17687/17474.
-test: install local-model manuals chromium jdbc mcp-inspector
+test: install local-model manuals ocr chromium jdbc mcp-inspector
 	$(BIN)/ruff check bookrag_neo4j tests
 	@$(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure"; fi; \

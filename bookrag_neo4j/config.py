@@ -16,11 +16,14 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import platformdirs
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from .parsing.ocr import OcrOptions
 
 APP_NAME = "bookrag-neo4j"
 
@@ -94,6 +97,12 @@ class Settings(BaseSettings):
     heading_model: Path | None = Field(
         None, description="A heading classifier made by `bookrag train headings` (default: the one shipped)."
     )
+    ocr: Literal["auto", "off", "force"] = Field(
+        "auto", description="OCR with Tesseract: auto (pages that look scanned, and the words inside figures), "
+        "force (every page too), off."
+    )
+    ocr_language: str = Field("eng", pattern=r"^[A-Za-z_+]+$",
+                              description="Tesseract's language(s), e.g. eng or eng+deu (their Debian packages).")
 
     # --- Chat models (LLM and VLM) ---
     llm_provider: Literal["auto", "openai", "local", "langchain", "none"] = Field(
@@ -268,6 +277,13 @@ class Settings(BaseSettings):
     @property
     def llm_cache_path(self) -> Path:
         return self.cache_dir / "llm-cache.sqlite"
+
+    @property
+    def ocr_options(self) -> OcrOptions:
+        """How parsing OCRs (``ocr``, ``ocr_language``), its readings kept under ``cache_dir/ocr``."""
+        from .parsing.ocr import OcrOptions  # PyMuPDF: only where documents are parsed
+
+        return OcrOptions(self.ocr, self.ocr_language, self.cache_dir / "ocr")
 
     @property
     def password_file(self) -> Path:

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import time
 from collections.abc import Awaitable, Callable
 
@@ -22,6 +23,7 @@ from .llm.chat import ChatModel
 from .llm.factory import build_embedder, build_llm, build_reranker, build_vlm, llm_provider
 from .llm.langchain_chat import LangChainChatModel
 from .llm.prompts import render_prompt
+from .parsing.ocr import tesseract
 from .retrieval.reasoners import ppr_engine
 from .server.manager import connection_info
 
@@ -135,6 +137,25 @@ async def _graph_checks(settings: Settings) -> dict[str, Check]:
     return checks
 
 
+def ocr_check(settings: Settings) -> Check:
+    """Whether Tesseract reads scanned pages and figures (``BOOKRAG_OCR``), and its version."""
+    binary = tesseract()
+    if settings.ocr == "off":
+        return Check(ok=False, detail="off (BOOKRAG_OCR=off): scanned pages and figures are not read")
+    if binary is None:
+        return Check(ok=False, detail="Tesseract is not installed: scanned pages and the words inside figures are "
+                                      "not read; `make ocr` (Debian: apt-get install tesseract-ocr tesseract-ocr-eng)")
+    try:
+        version = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=10).stdout.split("\n")[0]
+        languages = subprocess.run([binary, "--list-langs"], capture_output=True, text=True, timeout=10).stdout.split()
+    except (OSError, subprocess.SubprocessError) as exc:
+        return Check(ok=False, detail=f"{binary} does not run: {exc}")
+    missing = [lang for lang in settings.ocr_language.split("+") if lang not in languages]
+    if missing:
+        return Check(ok=False, detail=f"{version}: no traineddata for {', '.join(missing)} (Debian: tesseract-ocr-<lang>)")
+    return Check(ok=True, detail=f"{version} ({settings.ocr}, {settings.ocr_language})")
+
+
 def run_doctor(settings: Settings) -> dict[str, Check]:
     """Check Neo4j, GDS, vector index support and the configured models."""
     try:
@@ -145,4 +166,5 @@ def run_doctor(settings: Settings) -> dict[str, Check]:
         checks.update(asyncio.run(_model_checks(settings)))
     except BookRAGError as exc:
         checks.update({name: Check(ok=False, detail=str(exc)) for name in MODELS})
+    checks["ocr"] = ocr_check(settings)
     return checks

@@ -9,7 +9,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -48,11 +48,12 @@ def settings_for(instance: str | None = None) -> Settings:
     return instance_settings(Settings(neo4j_instance=instance) if instance else Settings())
 
 
-def library(instance: str | None = None, *, use_llm: bool = True) -> BookRAG:
-    """The SDK object a command works through."""
+def library(instance: str | None = None, *, use_llm: bool = True, **overrides: Any) -> BookRAG:
+    """The SDK object a command works through; ``overrides``: settings a command's options give (None: not given)."""
     from ..sdk import BookRAG
 
-    return BookRAG(settings_for(instance), use_llm=use_llm)
+    settings = settings_for(instance)
+    return BookRAG(settings.model_copy(update={k: v for k, v in overrides.items() if v is not None}), use_llm=use_llm)
 
 
 def run_with_graph(rag: BookRAG, work: Callable[[GraphClient], Awaitable[T]]) -> T:

@@ -32,6 +32,9 @@ def index(
     no_llm: Annotated[bool, typer.Option(
         "--no-llm", help="No LLM: sections from the outline or layout, entities by spaCy.")] = False,
     no_embed: Annotated[bool, typer.Option("--no-embed", help="Skip embedding the blocks.")] = False,
+    ocr: Annotated[Literal["auto", "off", "force"] | None, typer.Option(
+        help="OCR with Tesseract (default BOOKRAG_OCR, auto): auto reads the pages that look scanned and the "
+             "words inside figures, force every page too, off nothing.")] = None,
     force: Annotated[bool, typer.Option(help="Re-index even when the content is unchanged.")] = False,
     replace: Annotated[bool, typer.Option(help="Replace indexed documents of the same file name from other folders "
                                                "(the same path with new content is always replaced).")] = False,
@@ -42,7 +45,7 @@ def index(
     as_json: JsonOpt = False,
 ) -> None:
     """Index PDFs into the BookIndex (tree, knowledge graph, GT-Links in Neo4j); unchanged files are a no-op."""
-    rag = library(instance, use_llm=not no_llm)
+    rag = library(instance, use_llm=not no_llm, ocr=ocr)
     options: dict[str, Any] = {"er_mode": er, "progress": None if as_json else RichProgress(), "force": force}
     sources: list[tuple[Path | None, Path | None]] = [(None, mineru_output)] if mineru_output else []
     layer = stage in ("graph", "layout", "content-graph")  # a stage over documents already indexed

@@ -23,6 +23,7 @@ config on a complete graph is a no-op, a rebuild (or a rebuilt layout layer) fir
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -126,7 +127,7 @@ class ContentGraphBuilder:
         if use_llm:
             attributes = await llm_steps.node_attributes(self.llm, nodes, progress=self.progress)
         else:
-            attributes = offline_attributes(nodes, keywords=self.settings.g2_keywords)
+            attributes = await asyncio.to_thread(offline_attributes, nodes, keywords=self.settings.g2_keywords)
         initial = await self._initial(nodes, attributes, summary=use_llm or self.settings.g2_node_embedding == "summary")
         lap("nodes")
         links = [{"a": nodes[i].key, "b": nodes[j].key, "kind": "window", "t": 0,
@@ -134,7 +135,8 @@ class ContentGraphBuilder:
         rounds = self.settings.g2_rounds if evolution != "off" else 0
         evolved = initial
         if evolution == "lite" and len(nodes) > 1:
-            result = lite_evolution(initial, rounds=rounds, k=self.settings.g2_k, alpha=self.settings.g2_alpha)
+            result = await asyncio.to_thread(lite_evolution, initial, rounds=rounds, k=self.settings.g2_k,
+                                             alpha=self.settings.g2_alpha)  # CPU-bound: off the event loop
             evolved = result.vectors
             links += [{"a": nodes[i].key, "b": nodes[j].key, "kind": "knn", "score": link.score, "t": link.t}
                       for (i, j), link in sorted(result.links.items())]

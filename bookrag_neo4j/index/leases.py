@@ -32,7 +32,7 @@ import logging
 import os
 import secrets
 import socket
-import time
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -143,34 +143,52 @@ class LeaseManager:
         return row["released"] > 0
 
     async def hold(self, claim: Claim, work: Awaitable[T]) -> T:
-        """Run ``work`` while renewing the lease every third of its time to live. When a renewal finds the lease
-        lost, ``work`` is cancelled (it stops writing) and :class:`~bookrag_neo4j.errors.LeaseLostError` raised;
-        when renewing fails otherwise (Neo4j gone), that error. The lease is not released here."""
+        """Run ``work`` while renewing the lease every third of its time to live, from a thread of its own with its
+        own connection: a stage that holds the event loop (CPU-bound work) cannot starve the renewals. When a
+        renewal finds the lease lost, ``work`` is cancelled (it stops writing) and
+        :class:`~bookrag_neo4j.errors.LeaseLostError` raised; when renewing fails otherwise (Neo4j gone), that
+        error. The lease is not released here."""
+        loop = asyncio.get_running_loop()
+        lost: asyncio.Future[None] = loop.create_future()
+        stop = threading.Event()
+
+        def report(exc: BaseException) -> None:
+            if not lost.done():
+                lost.set_exception(exc)
+
+        beat = threading.Thread(target=self._heartbeat, args=(claim, stop, lambda exc: loop.call_soon_threadsafe(
+            report, exc)), name=f"lease-{claim.key[:12]}", daemon=True)
         task = asyncio.ensure_future(work)
-        beat = asyncio.create_task(self._heartbeat(claim))
+        beat.start()
         try:
-            await asyncio.wait({task, beat}, return_when=asyncio.FIRST_COMPLETED)
-            if not task.done():  # the heartbeat ends only when renewing failed
+            await asyncio.wait({task, lost}, return_when=asyncio.FIRST_COMPLETED)
+            if not task.done():  # the heartbeat reports only a failed renewal
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
-                beat.result()
+                lost.result()
             return task.result()
         finally:
-            for running in (task, beat):
-                running.cancel()
-            await asyncio.gather(task, beat, return_exceptions=True)
+            stop.set()
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            await asyncio.to_thread(beat.join)
 
-    async def _heartbeat(self, claim: Claim) -> None:
+    def _heartbeat(self, claim: Claim, stop: threading.Event, report: Callable[[BaseException], None]) -> None:
+        """The renewals, on this thread's own event loop and Neo4j connection, until ``stop``."""
         interval = heartbeat_interval(self.ttl)
-        while True:
-            began = time.monotonic()
-            await asyncio.sleep(interval)
-            if (late := time.monotonic() - began - interval) > interval:  # the event loop was blocked that long
-                log.warning("the lease of %s was renewed %.1fs late: keep BOOKRAG_INDEX_LEASE_SECONDS (%s) well above "
-                            "the longest pause of this worker", claim.key, late, self.ttl)
-            if not await self.renew(claim):
-                raise LeaseLostError(f"{claim.key}: lost the indexing lease (another worker took it over, or it "
-                                     f"expired before a renewal): stopped indexing it")
+        with asyncio.Runner() as runner:
+            graph = GraphClient(self.graph.conn)
+            renewer = LeaseManager(graph, ttl=self.ttl, owner=self.owner)
+            try:
+                while not stop.wait(interval):
+                    if not runner.run(renewer.renew(claim)):
+                        raise LeaseLostError(f"{claim.key}: lost the indexing lease (another worker took it over, "
+                                             "or it expired before a renewal): stopped indexing it")
+            except Exception as exc:
+                if not stop.is_set():  # after the work ended, a failed renewal is nobody's concern
+                    report(exc)
+            finally:
+                runner.run(graph.close())
 
 
 POLL_SECONDS = 0.5  # how often a worker waiting for a lease another one holds tries again

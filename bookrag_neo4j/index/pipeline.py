@@ -121,8 +121,9 @@ class Indexer:
         return self.settings.image_dir
 
     async def _ensure_schema(self) -> None:
-        if not self._schema_ready:
-            await apply_schema(self.graph, dimensions=index_dimensions(self.settings, self.models.embedder))
+        if not self._schema_ready:  # the dimension may load the embedder's model: off the event loop
+            dimensions = await asyncio.to_thread(index_dimensions, self.settings, self.models.embedder)
+            await apply_schema(self.graph, dimensions=dimensions)
             self._schema_ready = True
 
     async def index(self, path: Path | None = None, *, mineru_output: Path | None = None, embed: bool = True,
@@ -236,7 +237,8 @@ class Indexer:
                 try:
                     parsed = await asyncio.to_thread(
                         parse_pdf, path, image_dir=self.image_dir, tables=self.settings.tables,
-                        on_page=parsing.update, workers=self.settings.parse_workers)
+                        on_page=parsing.update, workers=self.settings.parse_workers,
+                        ocr_options=self.settings.ocr_options)
                 except (DocumentError, asyncio.CancelledError):
                     raise
                 except Exception as exc:  # MuPDF on a damaged page: nothing is written yet

@@ -52,7 +52,7 @@ def node_properties(node: TreeNode, doc_key: str) -> dict[str, Any]:
         props |= {"table_markdown": block.table_markdown, "table_html": block.table_html,
                   "n_rows": block.table_rows, "n_cols": block.table_cols, "caption": block.caption}
     if block is not None and node.kind == "image":
-        props |= {"image_path": block.image_path, "caption": block.caption}
+        props |= {"image_path": block.image_path, "caption": block.caption, "image_text": block.image_text}
     return {k: v for k, v in props.items() if v is not None}
 
 

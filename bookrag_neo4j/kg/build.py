@@ -161,6 +161,7 @@ class GraphBuilder:
                 keys = await resolver.add_node(node.key, extraction, [vectors.get(e.name) for e in extraction.entities])
                 _collect_relations(relations, extraction, keys)
                 resolving.advance()
+                await asyncio.sleep(0)  # without an LLM nothing above waits: let the loop run between nodes
         seconds["resolve"] = time.perf_counter() - began
 
         began = time.perf_counter()  # the entities are written once, with everything resolution found

@@ -131,6 +131,14 @@ def combine(structural: Extraction, extracted: Extraction) -> Extraction:
     return Extraction(entities=entities, relations=relations)
 
 
+def _stored(store: ExtractionStore | None, extractor: Extractor | None, nodes: Sequence[TreeNode],
+            positions: list[int]) -> dict[int, Extraction | None]:
+    """The stored extractions of the nodes at ``positions`` (None where there is none)."""
+    if store is None or extractor is None:
+        return {}
+    return {i: store.get(nodes[i].key, extractor.fingerprint) for i in positions}
+
+
 async def extract_nodes(
     nodes: Sequence[TreeNode],
     extractor: Extractor | None,
@@ -145,13 +153,9 @@ async def extract_nodes(
     todo = passages(nodes, document) if extractor is not None else {}
     found: dict[int, Extraction] = {}
     warnings: list[str] = []
-    missing = []
-    for i in todo:
-        hit = store.get(nodes[i].key, extractor.fingerprint) if store and extractor else None
-        if hit is not None:
-            found[i] = hit
-        else:
-            missing.append(i)
+    hits = await asyncio.to_thread(_stored, store, extractor, nodes, list(todo))  # SQLite: off the event loop
+    found.update({i: hit for i, hit in hits.items() if hit is not None})
+    missing = [i for i in todo if i not in found]
     if progress:
         progress(len(nodes) - len(missing))
     semaphore = asyncio.Semaphore(concurrency)

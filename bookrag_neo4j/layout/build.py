@@ -158,7 +158,7 @@ class LayoutBuilder:
     async def _pages(self, doc_key: str, path: Path) -> list[str]:
         if not path.is_file() or path.suffix.lower() != ".pdf":
             return [f"{path}: the PDF is not there; pages have no printed labels, headers or footers"]
-        furniture = read_page_furniture(path)
+        furniture = await asyncio.to_thread(read_page_furniture, path, self.settings.ocr_options)
         await self._write("layout/set_pages", [
             {"key": page_key(doc_key, n), "label": f.label, "header": f.header, "footer": f.footer}
             for n, f in furniture.items()])

@@ -46,6 +46,7 @@ class Block:
     table_cols: int = 0
     cells: list[list[str]] = field(default_factory=list)  # table cells, row by row (header first)
     image_path: str = ""
+    image_text: str = ""  # the words OCR read inside a figure (its caption apart)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ offset from the physical page number is the document's usual one, and so does a 
 running line ("Version 1.3 | 7", "12 Annual Report 2021") on the same condition: a year or a version repeated
 on every page changes its offset with each page and is never taken. Running lines are found as the
 parser finds them (:func:`~bookrag_neo4j.parsing.layout.running_lines`), on PyMuPDF's plain text blocks only:
-no table finder, a small fraction of the parser's time.
+no table finder, a small fraction of the parser's time. A page that looks scanned is read through OCR, whose
+cache holds the parse's readings (:mod:`.ocr`).
 """
 
 from __future__ import annotations
@@ -23,11 +24,15 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import DocumentError
 from ..keys import stored_name
 from .blocks import Block
 from .layout import PAGE_NUMBER, running_lines
+
+if TYPE_CHECKING:
+    from .ocr import OcrOptions
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +83,12 @@ def _running_numbers(marked: dict[int, list[Block]]) -> dict[int, str]:
                    for n, bs in marked.items()})
 
 
-def read_page_furniture(path: Path) -> dict[int, PageFurniture]:
-    """Label, header and footer of every page of the PDF at ``path``, by 1-based page number."""
+def read_page_furniture(path: Path, ocr_options: OcrOptions | None = None) -> dict[int, PageFurniture]:
+    """Label, header and footer of every page of the PDF at ``path``, by 1-based page number; a page that looks
+    scanned is read through OCR (``ocr_options``; its cache holds the parse's readings)."""
     import pymupdf  # here: a question's path imports this module (the layout layer) but never reads a PDF
+
+    from . import ocr
 
     try:  # from its bytes: MuPDF cannot open a path whose name is not UTF-8
         doc = pymupdf.open(stream=path.read_bytes(), filetype="pdf")
@@ -96,6 +104,8 @@ def read_page_furniture(path: Path) -> dict[int, PageFurniture]:
             labels[number] = page.get_label() or ""
             pages[number] = [Block("text", " ".join(text.split()), number, (x0, y0, x1, y1))
                              for x0, y0, x1, y1, text, _, kind in page.get_text("blocks") if kind == 0 and text.strip()]
+        if ocr_options is not None and ocr.tesseract() is not None:
+            ocr.read_scanned_pages(doc, stored_name(path), pages, ocr_options)
     running = running_lines(pages, heights)
     edge = _edge_numbers(pages)
     marked_by_page = {n: [b for b in blocks if id(b) in running] for n, blocks in pages.items()}

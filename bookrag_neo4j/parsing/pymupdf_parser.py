@@ -26,6 +26,7 @@ import pymupdf
 
 from ..errors import DocumentError
 from ..keys import image_file_name, stored_name, stored_text
+from . import ocr
 from .blocks import Block, ParsedDocument
 from .layout import (
     BULLET,
@@ -238,6 +239,7 @@ class _Pages:
     table_signal: dict[int, bool]
     body_size: float
     fragments: dict[int, int]
+    scanned: set[int]  # the pages OCR'd: no table finder there (it reads the PDF's own text)
 
     def dense(self) -> list[int]:
         """The pages too dense for the layout model (more than ``MAX_LAYOUT_FRAGMENTS`` text fragments)."""
@@ -246,7 +248,7 @@ class _Pages:
     def table_candidates(self) -> list[int]:
         """The table prefilter: pages that can hold a table. ``bookrag bench tables`` measures it against
         running the finder on every page."""
-        return [n for n, blocks in self.blocks.items() if blocks and (
+        return [n for n, blocks in self.blocks.items() if blocks and n not in self.scanned and (
             self.table_signal[n] or any(b.kind == "caption" and TABLE_CAPTION.match(b.text) for b in blocks))]
 
 
@@ -258,7 +260,8 @@ def _table_signal(page: pymupdf.Page, cells: list[int]) -> bool:
     return sum(n >= 2 for n in cells) >= 3 and _horizontal_rules(page) >= 6
 
 
-def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int], None] | None) -> _Pages:
+def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int], None] | None,
+                options: ocr.OcrOptions = ocr.NO_OCR) -> _Pages:
     pages: dict[int, list[Block]] = {}
     signal: dict[int, bool] = {}
     sizes: dict[int, tuple[float, float]] = {}
@@ -272,14 +275,13 @@ def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int],
         pages[number] = text_blocks + _image_blocks(page, number)
         if on_page:
             on_page(number, 2 * doc.page_count)
+    scanned = ocr.read_scanned_pages(doc, stored_name(path), pages, options)
     if not any(b.text.strip() for blocks in pages.values() for b in blocks):
-        raise DocumentError(
-            f"{stored_name(path)} has no text layer (scanned or image-only): OCR it first (e.g. `ocrmypdf in.pdf out.pdf`) "
-            "or index MinerU output with --mineru-output"
-        )
+        raise DocumentError(f"{stored_name(path)} {ocr.why_no_text(scanned, options.mode)}")
     running = running_lines(pages, {n: h for n, (_, h) in sizes.items()})
     pages = {n: [b for b in blocks if id(b) not in running] for n, blocks in pages.items()}
-    return _Pages(pages, sizes, signal, body_font_size([b for blocks in pages.values() for b in blocks]), fragments)
+    return _Pages(pages, sizes, signal, body_font_size([b for blocks in pages.values() for b in blocks]), fragments,
+                  set(scanned))
 
 
 def table_candidate_pages(path: Path) -> list[int]:
@@ -290,19 +292,21 @@ def table_candidate_pages(path: Path) -> list[int]:
 
 
 def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | bool = "layout",
-              on_page: Callable[[int, int], None] | None = None, workers: int = 0) -> ParsedDocument:
+              on_page: Callable[[int, int], None] | None = None, workers: int = 0,
+              ocr_options: ocr.OcrOptions = ocr.NO_OCR) -> ParsedDocument:
     """Parse a PDF into blocks in reading order (see the module docstring).
 
     ``tables``: ``"layout"`` (PyMuPDF's layout model decides, the most accurate, ~0.35 CPU-s a candidate page;
     ``"lines"`` on a page too dense for it), ``"lines"`` (ruled tables only, several times faster) or ``"off"``.
     ``workers``: processes that find tables side by side (:mod:`.table_pool`; 0: one per core, 1: in-process).
     ``on_page(done, total)`` is called as pages are read and again as they are laid out (``total`` counts both
-    passes)."""
+    passes). ``ocr_options``: mode ``auto`` OCRs the pages that look scanned and the words inside figures,
+    ``force`` every page too, ``off`` nothing (:mod:`.ocr`)."""
     mode: TableMode = "layout" if tables is True else "off" if tables is False else tables
     doc, content_hash = open_pdf(path)
     with doc:
         outline, warnings = read_outline(doc)
-        first = _read_pages(doc, path, on_page)
+        first = _read_pages(doc, path, on_page, ocr_options)
         dense = first.dense()
         warnings += pages_warning(dense, f"has more than {MAX_LAYOUT_FRAGMENTS:,} text fragments",
                                   f"have more than {MAX_LAYOUT_FRAGMENTS:,} text fragments",
@@ -336,6 +340,8 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
             if image_dir is not None:
                 _save_images(doc[number - 1], blocks, image_dir, content_hash)
             ordered += reading_order(blocks, width)
+        if ocr_options.mode != "off" and ocr.tesseract() is not None:
+            ocr.read_figures(doc, ordered, first.scanned, ocr_options)
         warnings += pages_warning(empty, "is empty", "are empty")
         for warning in warnings:
             log.warning("%s: %s", stored_name(path), warning)

@@ -19,6 +19,7 @@ Offline detectors (no outline, no LLM, a parser without heading levels):
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Literal
@@ -102,14 +103,15 @@ async def detect_headings(doc: ParsedDocument, llm: ChatModel | None = None, *, 
         return from_outline(doc), "outline", 0
     if has_parser_levels(doc) and llm is None:
         return from_parser(doc), doc.parser, 0
-    if llm is None:
-        headings, source = offline_headings(doc, detector, workers, model)
+    if llm is None:  # CPU-bound (the classifier, the layout model): off the event loop
+        headings, source = await asyncio.to_thread(offline_headings, doc, detector, workers, model)
         return headings, source, 0
     if has_parser_levels(doc):  # MinerU: no font features for the classifier; its levels are the fallback
         headings, failed = await from_llm(doc, llm, fallback=from_parser(doc))
         return headings, "llm", failed
     model = _model(model)
-    positions, _, probability = score_candidates(doc, model)
-    headings, failed = await from_llm(doc, llm, fallback=offline_headings(doc, detector, workers, model)[0],
+    positions, _, probability = await asyncio.to_thread(score_candidates, doc, model)
+    fallback, _ = await asyncio.to_thread(offline_headings, doc, detector, workers, model)
+    headings, failed = await from_llm(doc, llm, fallback=fallback,
                                       scores=dict(zip(positions, probability.tolist(), strict=True)))
     return headings, "llm", failed

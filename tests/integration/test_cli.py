@@ -39,6 +39,9 @@ def test_doctor_json(settings: Settings, neo4j_server, schema) -> None:
     assert report["reranker"]["ok"] and "fusion" in report["reranker"]["detail"]
     assert not report["llm"]["ok"] and "LLM-free" in report["llm"]["detail"]  # nothing configured in this test
     assert not report["vlm"]["ok"] and report["vlm"]["detail"]
+    assert report["ocr"]["ok"] and report["ocr"]["detail"].startswith("tesseract ")  # `make ocr` installs it
+    missing = json.loads(run_cli(settings, "doctor", "--json", BOOKRAG_OCR_LANGUAGE="xyz").stdout)["ocr"]
+    assert not missing["ok"] and "no traineddata for xyz" in missing["detail"]
 
 
 @pytest.mark.local_model

@@ -363,3 +363,50 @@ async def test_writes_shared_between_documents_hold_under_contention(conn: Conne
         for c in clients:
             await c.close()
         await graph.run("MATCH (n) WHERE (n:Keyword OR n:Stem) AND n.key STARTS WITH $tag DETACH DELETE n", {"tag": tag})
+
+
+HOLDER = """
+import asyncio, sys, time
+from bookrag_neo4j.config import Settings
+from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.index.leases import LeaseManager
+from bookrag_neo4j.server import instance_settings
+from bookrag_neo4j.server.manager import connection_info
+
+async def main():
+    async with GraphClient(connection_info(instance_settings(Settings()))) as graph:
+        leases = LeaseManager(graph, ttl=float(sys.argv[2]))
+        claim = await leases.claim(sys.argv[1])
+        async def stage():  # CPU-bound work that never gives the event loop back
+            print("holding" if claim.claimed else "refused", flush=True)
+            time.sleep(600)
+        await leases.hold(claim, stage())
+
+asyncio.run(main())
+"""
+
+
+async def test_a_stage_that_blocks_the_event_loop_keeps_its_lease_until_its_process_dies(
+        graph: GraphClient, settings: Settings, schema) -> None:
+    """The renewals run on a thread of their own: while a holder's stage blocks its event loop for many times the
+    lease's time to live, no other worker takes the document; once the holder is killed, one does."""
+    from ..helpers.cli import cli_env
+
+    key, ttl = f"test-lease-{uuid.uuid4().hex[:8]}", 0.9
+    holder = subprocess.Popen([str(Path(BOOKRAG).parent / "python"), "-c", HOLDER, key, str(ttl)],
+                              env=cli_env(settings), stdout=subprocess.PIPE, text=True)
+    claimer = LeaseManager(graph, ttl=ttl)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        began = time.monotonic()
+        while time.monotonic() - began < 5 * ttl:  # without renewals the lease would expire within ttl
+            assert not (await claimer.claim(key)).claimed
+            await asyncio.sleep(0.2)
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=30)
+        taken = await claimer.claim(key)
+        assert taken.claimed and taken.takeover and taken.previous != claimer.owner
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
+        await graph.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})

@@ -50,7 +50,7 @@ def test_image_only_and_blank_pdfs(tmp_path: Path) -> None:
     pix.clear_with(200)
     page.insert_image(pymupdf.Rect(50, 50, 450, 450), pixmap=pix)
     doc.save(tmp_path / "scan.pdf")
-    with pytest.raises(DocumentError, match="OCR"):
+    with pytest.raises(DocumentError, match="--ocr auto"):  # the parser's default: no OCR
         parse_pdf(tmp_path / "scan.pdf")
 
 

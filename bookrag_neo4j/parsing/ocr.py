@@ -1,0 +1,229 @@
+"""OCR with Tesseract where a page or a figure needs it: a scanned page becomes ordinary text blocks with boxes
+(so citations, highlights and every method work on it), and the words inside a figure become its image block's
+searchable text, kept apart from its caption.
+
+    options = OcrOptions("auto", "eng", cache=Path("~/.cache/bookrag-neo4j/ocr"))
+    scanned = read_scanned_pages(doc, "scan.pdf", pages, options)  # {page: blocks} gets the OCR'd blocks
+    read_figures(doc, blocks, set(scanned), options)               # each big figure's image_text
+
+Tesseract (Debian ``tesseract-ocr``) was chosen by measuring it against RapidOCR on rendered pages of the dev
+PDFs whose text is known (``docs/eval/ocr/``): better words on every kind of page and faster on 2 cores. It runs
+as a subprocess on a 150 dpi grey rendering, one page per core at a time (its own threads only slow it there).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import median
+from typing import Literal
+
+import pymupdf
+
+from ..errors import DocumentError
+from .blocks import Block, BlockKind
+from .layout import BULLET, CAPTION
+
+log = logging.getLogger(__name__)
+
+OcrMode = Literal["auto", "off", "force"]
+
+
+@dataclass(frozen=True)
+class OcrOptions:
+    """How a parse OCRs: ``mode`` (``BOOKRAG_OCR``), Tesseract's ``language``, and a folder that keeps each
+    image's reading by its bytes (``cache``: a re-index, or the layout layer's second look, costs no OCR)."""
+
+    mode: OcrMode = "off"
+    language: str = "eng"
+    cache: Path | None = None
+
+
+NO_OCR = OcrOptions()
+DPI = 150
+MIN_PAGE_CHARS = 200  # auto: a page with less text than this that is mostly a raster image is a scan
+MIN_IMAGE_COVER = 0.5  # ... of the page's area
+MIN_FIGURE_SIDE = 100.0  # points: smaller images (icons, logos) are not read
+MIN_WORD_CONFIDENCE = 30.0  # Tesseract's 0-100; below it a "word" is mostly a photo's texture
+MIN_LINE_CONFIDENCE = 50.0
+TIMEOUT = 120.0  # seconds for one page
+
+
+def tesseract() -> str | None:
+    """The Tesseract binary, or None when it is not installed."""
+    return shutil.which("tesseract")
+
+
+def page_chars(blocks: Sequence[Block]) -> int:
+    return sum(len(b.text.strip()) for b in blocks if b.kind != "image")
+
+
+def needs_page_ocr(page: pymupdf.Page, chars: int, mode: OcrMode) -> bool:
+    """``force``: every page; ``auto``: a page with under ``MIN_PAGE_CHARS`` characters of text whose raster
+    images cover at least half of it (a scan, perhaps with a stamp's line of text); ``off``: none."""
+    if mode != "auto":
+        return mode == "force"
+    if chars >= MIN_PAGE_CHARS:
+        return False
+    area = abs(page.rect) or 1.0
+    covered = sum(abs(pymupdf.Rect(info["bbox"]) & page.rect) for info in page.get_image_info())
+    return covered / area >= MIN_IMAGE_COVER
+
+
+@dataclass
+class _Line:
+    words: list[str] = field(default_factory=list)
+    rect: pymupdf.Rect = field(default_factory=pymupdf.Rect)
+    confidence: list[float] = field(default_factory=list)
+
+
+def _tsv(png: bytes, options: OcrOptions) -> str:
+    """Tesseract's TSV of one image, from the cache when it read these bytes before."""
+    cached = None
+    if options.cache is not None:
+        cached = options.cache / f"{hashlib.sha256(png).hexdigest()}-{options.language}.tsv"
+        if cached.is_file():
+            return cached.read_text(encoding="utf-8")
+    tsv = _tesseract(png, options.language)
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.part")
+        partial.write_text(tsv, encoding="utf-8")
+        partial.replace(cached)  # whole or absent, whoever reads it
+    return tsv
+
+
+def _tesseract(png: bytes, language: str) -> str:
+    binary = tesseract()
+    if binary is None:
+        raise DocumentError("OCR needs Tesseract: install it with `make ocr` (Debian: apt-get install "
+                            "tesseract-ocr tesseract-ocr-eng), or index with --ocr off")
+    try:
+        done = subprocess.run([binary, "stdin", "stdout", "--psm", "3", "--dpi", str(DPI), "-l", language, "tsv"],
+                              input=png, capture_output=True, timeout=TIMEOUT, check=True,
+                              env={**os.environ, "OMP_THREAD_LIMIT": "1"})
+    except subprocess.CalledProcessError as exc:
+        raise DocumentError(f"Tesseract failed: {exc.stderr.decode('utf-8', 'replace').strip()[:300]}") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise DocumentError(f"Tesseract took more than {TIMEOUT:.0f} s on one page") from exc
+    return done.stdout.decode("utf-8", "replace")
+
+
+def _lines(png: bytes, to_page: pymupdf.Matrix, options: OcrOptions) -> dict[tuple[int, int], list[_Line]]:
+    """Tesseract's lines of one image, grouped by paragraph (block, paragraph), in its reading order; boxes in
+    page coordinates through ``to_page``."""
+    paragraphs: dict[tuple[int, int], dict[int, _Line]] = {}
+    for row in _tsv(png, options).splitlines()[1:]:
+        f = row.split("\t")
+        if len(f) < 12 or f[0] != "5" or not f[11].strip() or float(f[10]) < MIN_WORD_CONFIDENCE:
+            continue
+        x, y, w, h = map(int, f[6:10])
+        line = paragraphs.setdefault((int(f[2]), int(f[3])), {}).setdefault(int(f[4]), _Line())
+        line.words.append(f[11].strip())
+        line.rect |= pymupdf.Rect(x, y, x + w, y + h) * to_page
+        line.confidence.append(float(f[10]))
+    return {key: kept for key, lines in paragraphs.items()
+            if (kept := [ln for ln in lines.values() if median(ln.confidence) >= MIN_LINE_CONFIDENCE])}
+
+
+def _render(page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> tuple[bytes, pymupdf.Matrix]:
+    """A grey PNG of the page (or of ``clip``) and the matrix from its pixels back to page coordinates."""
+    pix = page.get_pixmap(dpi=DPI, colorspace=pymupdf.csGRAY, clip=clip)
+    to_page = pymupdf.Matrix(72 / DPI, 72 / DPI) * page.derotation_matrix
+    if clip is not None:
+        to_page = to_page * pymupdf.Matrix(1, 1).pretranslate(clip.x0, clip.y0)
+    return pix.tobytes("png"), to_page
+
+
+def _blocks(paragraphs: dict[tuple[int, int], list[_Line]], number: int) -> list[Block]:
+    blocks = []
+    for lines in paragraphs.values():
+        box = pymupdf.Rect()
+        for line in lines:
+            box |= line.rect
+        height = median(line.rect.height for line in lines)
+        text = "\n".join(" ".join(line.words) for line in lines)
+        kind: BlockKind = "caption" if CAPTION.match(text) else "list" if BULLET.match(text) else "text"
+        blocks.append(Block(kind=kind, text=text, page=number, bbox=tuple(box), font_size=round(height, 1),
+                            line_height=round(height, 2), lines=len(lines)))
+    return blocks
+
+
+def _workers() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def ocr_pages(pages: Sequence[pymupdf.Page], numbers: Sequence[int], options: OcrOptions) -> dict[int, list[Block]]:
+    """Each page OCR'd into text blocks (one a Tesseract paragraph) with boxes in page coordinates: rendered
+    here, read by Tesseract processes side by side (one a core)."""
+    found: dict[int, list[Block]] = {}
+    step = 2 * _workers()  # render a few pages ahead, not the whole document (2,000 pages would be a GB of PNGs)
+    with ThreadPoolExecutor(_workers()) as pool:
+        for start in range(0, len(pages), step):
+            chunk = list(zip(numbers[start:start + step], pages[start:start + step], strict=True))
+            rendered = [(number, *_render(page)) for number, page in chunk]
+            results = pool.map(lambda job: (job[0], _lines(job[1], job[2], options)), rendered)
+            found |= {number: _blocks(paragraphs, number) for number, paragraphs in results}
+    return found
+
+
+def ocr_regions(regions: Sequence[tuple[pymupdf.Page, pymupdf.Rect]], options: OcrOptions) -> list[str]:
+    """The words Tesseract reads inside each region (a figure), line by line."""
+    rendered = [_render(page, rect) for page, rect in regions]
+    with ThreadPoolExecutor(_workers()) as pool:
+        results = list(pool.map(lambda job: _lines(job[0], job[1], options), rendered))
+    return ["\n".join(" ".join(line.words) for lines in paragraphs.values() for line in lines)
+            for paragraphs in results]
+
+
+def merge(existing: list[Block], ocr: list[Block]) -> list[Block]:
+    """The page's own text blocks, and the OCR'd blocks that do not mostly lie on them."""
+    def covered(block: Block) -> bool:
+        rect = pymupdf.Rect(block.bbox)
+        return sum(abs(rect & pymupdf.Rect(b.bbox)) for b in existing if b.kind != "image") > 0.5 * abs(rect)
+    return existing + [b for b in ocr if not covered(b)]
+
+
+def read_scanned_pages(doc: pymupdf.Document, name: str, pages: dict[int, list[Block]],
+                       options: OcrOptions) -> list[int]:
+    """OCR the pages that need it (:func:`needs_page_ocr`) into text blocks beside the page's own; the pages
+    OCR'd. Without Tesseract, ``auto`` warns and reads none."""
+    wanted = [n for n, blocks in pages.items() if needs_page_ocr(doc[n - 1], page_chars(blocks), options.mode)]
+    if not wanted:
+        return []
+    if options.mode == "auto" and tesseract() is None:
+        log.warning("%s: %d page(s) look scanned, but Tesseract is not installed (`make ocr`): not OCR'd",
+                    name, len(wanted))
+        return []
+    found = ocr_pages([doc[n - 1] for n in wanted], wanted, options)
+    for number, blocks in found.items():
+        pages[number] = merge(pages[number], blocks)
+    log.info("%s: OCR'd %d page(s)", name, len(wanted))
+    return wanted
+
+
+def why_no_text(scanned: list[int], mode: OcrMode) -> str:
+    if scanned:
+        return "has no text, even after OCR (blank or unreadable pages)"
+    if mode == "off" or tesseract() is None:
+        return ("has no text layer (scanned or image-only): index it with --ocr auto (needs Tesseract: `make ocr`), "
+                "or index MinerU output with --mineru-output")
+    return "has no text: its pages are blank (no text layer, no image to OCR)"
+
+
+def read_figures(doc: pymupdf.Document, blocks: list[Block], skip: set[int], options: OcrOptions) -> None:
+    """The words inside each figure at least ``MIN_FIGURE_SIDE`` on both sides (not on OCR'd pages) become its
+    ``image_text``, and its searchable text is its caption and those words."""
+    figures = [b for b in blocks if b.kind == "image" and b.page not in skip
+               and min(b.bbox[2] - b.bbox[0], b.bbox[3] - b.bbox[1]) >= MIN_FIGURE_SIDE]
+    texts = ocr_regions([(doc[b.page - 1], pymupdf.Rect(b.bbox)) for b in figures], options)
+    for block, text in zip(figures, texts, strict=True):
+        block.image_text = text
+        block.text = "\n".join(t for t in (block.caption, text) if t)

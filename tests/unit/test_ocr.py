@@ -1,0 +1,148 @@
+"""OCR in the parser (Tesseract, installed by `make ocr`): a page printed to an image reads back as text blocks
+with boxes on the page; the words inside a figure become its image block's text, apart from its caption;
+``off`` and a missing Tesseract say what to do."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from bookrag_neo4j.errors import DocumentError
+from bookrag_neo4j.parsing import ocr
+from bookrag_neo4j.parsing.furniture import read_page_furniture
+from bookrag_neo4j.parsing.ocr import OcrOptions
+from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
+
+LINES = ["Quarterly Report of the Vega Launch Company", "Revenue grew to 412 million dollars in 2024,",
+         "while operating costs fell by nine percent.", "The board approved a second launch pad in Kourou."]
+
+
+def text_page(doc: pymupdf.Document, lines: list[str], *, footer: str = "") -> None:
+    page = doc.new_page()
+    for i, line in enumerate(lines):
+        page.insert_text((72, 100 + 24 * i), line, fontsize=14 if i == 0 else 11)
+    if footer:
+        page.insert_text((280, page.rect.height - 40), footer, fontsize=11)
+
+
+def scanned(path: Path, pages: list[list[str]], footers: list[str] | None = None) -> Path:
+    """Each page's lines (and footer) printed to a 150 dpi image, the images put together into a PDF with a
+    stamp's line of text on each page (the only text layer a scan often has)."""
+    with pymupdf.open() as source, pymupdf.open() as out:
+        for i, lines in enumerate(pages):
+            text_page(source, lines, footer=footers[i] if footers else "")
+        for number, page in enumerate(source, 1):
+            image = page.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY).tobytes("png")
+            target = out.new_page(width=page.rect.width, height=page.rect.height)
+            target.insert_image(target.rect, stream=image)
+            target.insert_text((36, target.rect.height - 12), f"Scanned by the records office, sheet {number}", fontsize=6)
+        out.save(path)
+    return path
+
+
+pytestmark = pytest.mark.skipif(ocr.tesseract() is None, reason="Tesseract is not installed: run `make ocr`")
+
+
+def words(text: str) -> set[str]:
+    return {w.strip(".,").lower() for w in text.split()}
+
+
+def test_a_scanned_page_reads_back_as_blocks_with_boxes(tmp_path: Path) -> None:
+    pdf = scanned(tmp_path / "scan.pdf", [LINES, LINES[::-1]])
+    parsed = parse_pdf(pdf, tables="off", ocr_options=OcrOptions("auto"))
+    assert {b.page for b in parsed.blocks} == {1, 2}
+    read = words(" ".join(b.text for b in parsed.blocks if b.page == 1))
+    expected = words(" ".join(LINES))
+    assert len(read & expected) >= 0.9 * len(expected), read ^ expected
+    for block in parsed.blocks:  # boxes in page coordinates, on the page
+        x0, y0, x1, y1 = block.bbox
+        assert 0 <= x0 < x1 <= 595 and 0 <= y0 < y1 <= 842  # A4, the default page
+    revenue = next(b for b in parsed.blocks if b.page == 1 and "Revenue" in b.text)
+    assert 80 < revenue.bbox[1] < 140  # where the line was printed (y 124, baseline)
+    with pytest.raises(DocumentError, match="no text layer.*--ocr auto"):
+        parse_pdf(_without_stamp(tmp_path), tables="off", ocr_options=OcrOptions("off"))
+
+
+def _without_stamp(tmp_path: Path) -> Path:
+    with pymupdf.open() as source, pymupdf.open() as out:
+        text_page(source, LINES)
+        image = source[0].get_pixmap(dpi=100).tobytes("png")
+        out.new_page().insert_image(pymupdf.Rect(0, 0, 595, 842), stream=image)
+        out.save(tmp_path / "bare.pdf")
+    return tmp_path / "bare.pdf"
+
+
+def test_readings_are_cached_and_a_scan_keeps_its_printed_page_numbers(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parse's readings serve the layout layer's look at the page furniture (no second OCR): the printed
+    page numbers of a scan are its pages' labels."""
+    pdf = scanned(tmp_path / "scan.pdf", [LINES[n:] + LINES[:n] for n in range(4)], [str(40 + n) for n in range(4)])
+    options = OcrOptions("auto", cache=tmp_path / "ocr")
+    first = parse_pdf(pdf, tables="off", ocr_options=options)
+    runs: list[bytes] = []
+    real = ocr._tesseract
+    monkeypatch.setattr(ocr, "_tesseract", lambda png, language: runs.append(png) or real(png, language))
+    again = parse_pdf(pdf, tables="off", ocr_options=options)
+    assert runs == [] and [b.text for b in again.blocks] == [b.text for b in first.blocks]
+    furniture = read_page_furniture(pdf, options)
+    labels = [furniture[n].label for n in (1, 2, 3, 4)]
+    assert runs == [] and sum(a == b for a, b in zip(labels, ["40", "41", "42", "43"], strict=True)) >= 3, labels  # one lone
+    # number may be misread (Tesseract read page 2's "41" as "a" here)
+
+
+def test_blank_pages_are_said_to_be_blank(tmp_path: Path) -> None:
+    with pymupdf.open() as doc:
+        for _ in range(2000):
+            doc.new_page()
+        doc.save(tmp_path / "blank.pdf")
+    with pytest.raises(DocumentError, match="its pages are blank"):
+        parse_pdf(tmp_path / "blank.pdf", tables="off", ocr_options=OcrOptions("auto"))
+
+
+def test_a_text_page_is_not_ocrd_unless_forced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pymupdf.open() as doc:
+        text_page(doc, LINES * 3)
+        doc.save(tmp_path / "text.pdf")
+    calls: list[int] = []
+    real = ocr.ocr_pages
+    monkeypatch.setattr(ocr, "ocr_pages", lambda pages, numbers, options: calls.append(len(pages)) or real(
+        pages, numbers, options))
+    auto = parse_pdf(tmp_path / "text.pdf", tables="off", ocr_options=OcrOptions("auto"))
+    assert calls == []
+    forced = parse_pdf(tmp_path / "text.pdf", tables="off", ocr_options=OcrOptions("force"))
+    assert calls == [1] and [b.text for b in forced.blocks] == [b.text for b in auto.blocks]  # OCR on text: no doubles
+
+
+def test_words_inside_a_figure_are_its_text_apart_from_its_caption(tmp_path: Path) -> None:
+    with pymupdf.open() as chart, pymupdf.open() as doc:
+        page = chart.new_page(width=300, height=160)
+        page.insert_text((20, 60), "Launch cadence per year", fontsize=18)
+        page.insert_text((20, 110), "Kourou 14  Vandenberg 9", fontsize=18)
+        image = page.get_pixmap(dpi=150).tobytes("png")
+        host = doc.new_page()
+        host.insert_text((72, 72), "Operations", fontsize=14)
+        host.insert_text((72, 100), "The figure below shows the launches from each site over the year.", fontsize=11)
+        host.insert_image(pymupdf.Rect(72, 130, 372, 290), stream=image)
+        host.insert_text((72, 310), "Figure 3: Launches by site", fontsize=10)
+        doc.save(tmp_path / "figure.pdf")
+    parsed = parse_pdf(tmp_path / "figure.pdf", tables="off", ocr_options=OcrOptions("auto"))
+    (figure,) = [b for b in parsed.blocks if b.kind == "image"]
+    assert figure.caption == "Figure 3: Launches by site"
+    assert {"kourou", "vandenberg", "cadence"} <= words(figure.image_text)
+    assert figure.text.startswith(figure.caption) and figure.image_text in figure.text
+    off = parse_pdf(tmp_path / "figure.pdf", tables="off", ocr_options=OcrOptions("off"))
+    assert [b.image_text for b in off.blocks if b.kind == "image"] == [""]
+
+
+def test_without_tesseract_auto_warns_and_force_says_how_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    pdf = scanned(tmp_path / "scan.pdf", [LINES])
+    monkeypatch.setattr(ocr.shutil, "which", lambda name: None)
+    with caplog.at_level(logging.WARNING):
+        parsed = parse_pdf(pdf, tables="off", ocr_options=OcrOptions("auto"))  # the stamp's line only
+    assert "Tesseract is not installed" in caplog.text and "revenue" not in words(" ".join(b.text for b in parsed.blocks))
+    with pytest.raises(DocumentError, match="make ocr"):
+        parse_pdf(pdf, tables="off", ocr_options=OcrOptions("force"))
