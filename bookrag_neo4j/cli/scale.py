@@ -34,7 +34,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..eval.bench_scale import ScaleRun
+    from ..eval.scale_run import ScaleRun
     from ..graph.client import GraphClient
     from ..sdk import BookRAG
 
@@ -136,8 +136,9 @@ def _scale_ingest(rag: BookRAG, paths: list[Path], sizes: list[int], stages: str
                   questions: list[str], repeat: int, method: str, plot: Path | None, as_json: bool,
                   checkpoint: bool) -> None:
     """``bench scale --ingest``: grow the library from ``paths``, a row per size in ``out``."""
-    from ..eval.bench_scale import ScaleConfig, bench_scale_ingest, plan_documents, run_settings
+    from ..eval.bench_scale import bench_scale_ingest, plan_documents, run_settings
     from ..eval.scale_projection import markdown_rows, plot_scale
+    from ..eval.scale_run import ScaleConfig
     from ..index.pipeline import Indexer
 
     if not paths:
@@ -163,8 +164,9 @@ def _scale_ingest(rag: BookRAG, paths: list[Path], sizes: list[int], stages: str
 def _scale_clone(rag: BookRAG, sizes: list[int], out: Path, questions: list[str], repeat: int, method: str,
                  cold: bool, instance: str | None, plot: Path | None, as_json: bool) -> None:
     """``bench scale --clone``: the library grown by clones to each size, the query path measured there."""
-    from ..eval.scale_curve import ColdProcess, CurveRun, bench_scale_clone, curve_config
+    from ..eval.scale_curve import ColdProcess, bench_scale_clone, curve_config
     from ..eval.scale_curve_report import curve_markdown, plot_curve
+    from ..eval.scale_run import CurveRun
 
     process = ColdProcess(extra=("--instance", instance) if instance else ()) if cold else None
 
@@ -188,8 +190,8 @@ def _scale_projection(source: Path, documents: int, deadline_hours: float, basis
     """``bench scale --project N``: a recorded run's figures fitted and read at ``documents``."""
     from dataclasses import asdict
 
-    from ..eval.bench_scale import read_run
     from ..eval.scale_projection import plot_scale, project, projection_table
+    from ..eval.scale_run import read_run
 
     if basis not in ("pages", "documents"):
         raise typer.BadParameter("--basis is pages or documents")

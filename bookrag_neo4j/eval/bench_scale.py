@@ -23,15 +23,12 @@ left half-done by an interrupted run is finished (``partial``). Only documents i
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, TypeVar
-
-from pydantic import BaseModel, Field
+from typing import Any, Literal
 
 from ..config import Settings
 from ..errors import DocumentError, ScaleRunError
@@ -43,105 +40,28 @@ from ..methods import Retriever
 from ..retrieval import selectors
 from .bench_query import bench_query
 from .scale_probe import Footprint, ProjectionMemory, projection_memory, server_footprint
+from .scale_projection import markdown_rows
+from .scale_run import (
+    RUN_FILE,
+    DocumentOutcome,
+    Latency,
+    Outcome,
+    PlannedDocument,
+    RunRecord,
+    ScaleConfig,
+    ScaleRow,
+    ScaleRun,
+    Stages,
+    latency_of,
+    recorded_run,
+    write_run_files,
+)
 
 log = logging.getLogger(__name__)
 
-Stages = Literal["tree", "graph", "all"]
-Outcome = Literal["indexed", "partial", "reused", "failed"]
 DEFAULT_QUESTIONS = ("What are the main topics of this document?",
                      "What figures does the main table report?",
                      "Who is responsible for what the document describes?")
-RUN_FILE, REPORT_FILE = "scale.json", "report.md"
-
-
-class PlannedDocument(BaseModel):
-    path: str
-    key: str
-    name: str
-    pages: int
-
-
-class DocumentOutcome(BaseModel):
-    """One document of the run: ``indexed`` (from nothing, timed), ``partial`` (finished after an interrupted
-    run), ``reused`` (already complete: a no-op) or ``failed`` (rejected; left out of the library)."""
-
-    name: str
-    key: str
-    pages: int = 0
-    outcome: Outcome
-    seconds: float = 0.0
-    stage_seconds: dict[str, float] = Field(default_factory=dict)  # the index report's, e.g. tree.parse, graph.extract
-    error: str | None = None
-
-
-class Latency(BaseModel):
-    p50_ms: float
-    p95_ms: float
-    with_models_p50_ms: float
-    with_models_p95_ms: float
-    runs: int
-    mean_evidence_nodes: float
-
-
-class ScaleRow(BaseModel):
-    """The library at one size."""
-
-    documents: int
-    pages: int
-    tree_nodes: int
-    entities: int
-    nodes: int  # the whole database's
-    relationships: int
-    new_documents: int  # added since the previous size: indexed + partial + reused
-    indexed_documents: int
-    partial_documents: int
-    reused_documents: int
-    indexed_pages: int  # pages of the ``indexed`` ones: the numerator of ingest_pages_per_s
-    ingest_seconds: float
-    ingest_pages_per_s: float | None
-    cumulative_pages_per_s: float | None  # every row's indexed pages over their seconds, up to this size
-    store_bytes: int | None
-    tx_log_bytes: int | None
-    store_source: str
-    heap_used_bytes: int | None
-    heap_committed_bytes: int | None
-    heap_max_bytes: int | None
-    old_gen_used_bytes: int | None
-    pagecache_bytes: int | None
-    projection: ProjectionMemory | None
-    latency: Latency | None
-    run: int
-    measured_at: str
-    outcomes: list[DocumentOutcome] = Field(default_factory=list)
-
-
-class ScaleConfig(BaseModel):
-    stages: Stages
-    questions: list[str]
-    method: str
-    repeat: int
-    llm: bool
-    checkpoint: bool = True  # restart a managed server before reading its store size (scale_probe.store_size)
-
-
-class RunRecord(BaseModel):
-    """One invocation of the command on a run folder (a resumed run adds one)."""
-
-    run: int
-    started_at: str
-    warm_up_seconds: float = 0.0  # loading the models before anything is timed
-    finished_at: str | None = None
-    last_size: int | None = None
-
-
-class ScaleRun(BaseModel):
-    """What ``scale.json`` holds: the options, the planned documents, a row per size, the invocations."""
-
-    config: ScaleConfig
-    sizes: list[int]
-    documents: list[PlannedDocument]
-    rows: list[ScaleRow] = Field(default_factory=list)
-    runs: list[RunRecord] = Field(default_factory=list)
 
 
 def run_settings(settings: Settings, out: Path) -> Settings:
@@ -207,34 +127,6 @@ def assemble_row(*, size: int, batch: list[DocumentOutcome], previous: list[Scal
         measured_at=datetime.now(UTC).isoformat(timespec="seconds"), outcomes=batch)
 
 
-def latency_of(report: dict[str, Any]) -> Latency:
-    """:func:`bench_query`'s report as a :class:`Latency`."""
-    without, with_models = report["without_model_inference"], report["with_model_inference"]
-    return Latency(p50_ms=without["p50_ms"], p95_ms=without["p95_ms"], with_models_p50_ms=with_models["p50_ms"],
-                   with_models_p95_ms=with_models["p95_ms"], runs=report["runs"],
-                   mean_evidence_nodes=report["mean_evidence_nodes"])
-
-
-R = TypeVar("R", bound=BaseModel)
-
-
-def recorded_run(out: Path, kind: type[R], config: BaseModel, *, what: str) -> R | None:
-    """The run of ``kind`` recorded in ``out`` (None when there is none), or :class:`ScaleRunError` when the file
-    is not one or was recorded with another ``config`` (the options and, for clones, their sources)."""
-    path = out / RUN_FILE
-    if not path.is_file():
-        return None
-    try:
-        run = kind.model_validate_json(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise ScaleRunError(f"{path} is not a {what} run file ({exc}); use another --out") from exc
-    recorded = run.config  # type: ignore[attr-defined]  # ScaleRun and CurveRun both have one
-    if recorded != config:
-        raise ScaleRunError(f"{path} was recorded with other options ({recorded.model_dump()}); use another --out, "
-                            "or the same options and documents")
-    return run
-
-
 def load_run(out: Path, config: ScaleConfig, sizes: list[int], plan: list[PlannedDocument]) -> ScaleRun:
     """The run recorded in ``out`` (checked against this command's options and documents), or a new one."""
     run = recorded_run(out, ScaleRun, config, what="bench scale")
@@ -249,19 +141,7 @@ def load_run(out: Path, config: ScaleConfig, sizes: list[int], plan: list[Planne
 
 def write_run(out: Path, run: ScaleRun) -> None:
     """``scale.json`` (replaced atomically) and ``report.md``."""
-    from .scale_projection import markdown_rows
-
     write_run_files(out, run, markdown_rows(run))
-
-
-def write_run_files(out: Path, run: BaseModel, report: str) -> None:
-    """A scale run's files in ``out``: ``scale.json`` (replaced atomically: a killed run leaves the last one whole)
-    and ``report.md``."""
-    out.mkdir(parents=True, exist_ok=True)
-    scratch = out / f".{RUN_FILE}.tmp"
-    scratch.write_text(run.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    scratch.replace(out / RUN_FILE)
-    (out / REPORT_FILE).write_text(report, encoding="utf-8")
 
 
 async def warm_up(indexer: Indexer, stages: Stages) -> float:
@@ -385,12 +265,3 @@ async def bench_scale(retriever: Retriever, questions: list[str], *, sizes: list
                      "with_model_inference": report["with_model_inference"],
                      "mean_evidence_nodes": report["mean_evidence_nodes"]})
     return rows
-
-
-def read_run(path: Path) -> ScaleRun:
-    """A ``scale.json`` (or the folder holding one); :class:`ScaleRunError` when it is missing or unreadable."""
-    path = path / RUN_FILE if path.is_dir() else path
-    try:
-        return ScaleRun.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError) as exc:
-        raise ScaleRunError(f"{path}: not a bench scale run file ({exc})") from exc

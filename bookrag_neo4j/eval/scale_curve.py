@@ -35,9 +35,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
-
-from pydantic import BaseModel, Field
 
 from ..config import Settings
 from ..errors import ScaleRunError
@@ -46,82 +43,25 @@ from ..graph.projections import held_projections
 from ..library.documents import get_document
 from ..methods import Retriever
 from .bench_query import bench_query
-from .bench_scale import Latency, RunRecord, latency_of, recorded_run, write_run_files
 from .scale_clone import CloneReport, clone_sources, grow_library, list_clones
+from .scale_curve_report import curve_markdown, plot_curve
 from .scale_probe import server_footprint
+from .scale_run import (
+    Cold,
+    ColdRun,
+    CurveConfig,
+    CurveRow,
+    CurveRun,
+    Latency,
+    RunRecord,
+    latency_of,
+    recorded_run,
+    write_run_files,
+)
 
 log = logging.getLogger(__name__)
 
 PLOT_FILE = "scale.png"
-
-
-class ColdRun(BaseModel):
-    """One question asked by a new process."""
-
-    question: str
-    seconds: float
-    max_rss_kb: int
-    evidence: int  # nodes in its answer
-
-
-class Cold(BaseModel):
-    """The questions of one scope asked cold: the median wall time, the largest resident set."""
-
-    median_s: float
-    max_s: float
-    max_rss_kb: int
-    runs: list[ColdRun]
-
-
-class CurveRow(BaseModel):
-    """The library at one size."""
-
-    documents: int
-    clones: int
-    clones_made: int  # in this run, for this size (the rest were found complete)
-    clone_seconds: float
-    pages: int
-    tree_nodes: int
-    entities: int
-    nodes: int  # the whole database's
-    relationships: int
-    cold_document: Cold | None
-    cold_library: Cold | None
-    warm_document: Latency | None
-    warm_library: Latency | None
-    client_rss_bytes: int | None  # this process, after the warm questions (None: no /proc)
-    client_peak_rss_bytes: int
-    heap_used_bytes: int | None
-    heap_committed_bytes: int | None
-    heap_max_bytes: int | None
-    old_gen_used_bytes: int | None
-    pagecache_bytes: int | None  # configured
-    store_bytes: int | None
-    tx_log_bytes: int | None
-    gds_projections: int  # document projections in the GDS catalog, and the heap they hold
-    gds_projection_bytes: int
-    run: int
-    measured_at: str
-
-
-class CurveConfig(BaseModel):
-    questions: list[str]
-    method: str
-    repeat: int
-    llm: bool
-    cold: bool
-    sources: list[str]  # the keys of the documents cloned, in order; the first is the one-document scope
-
-
-class CurveRun(BaseModel):
-    """What ``scale.json`` holds for a clone run (``kind`` tells it from an ``--ingest`` run's)."""
-
-    kind: Literal["clone"] = "clone"
-    config: CurveConfig
-    source_names: list[str] = Field(default_factory=list)
-    sizes: list[int]
-    rows: list[CurveRow] = Field(default_factory=list)
-    runs: list[RunRecord] = Field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -224,7 +164,6 @@ def load_curve(out: Path, config: CurveConfig, sizes: list[int]) -> CurveRun:
 
 def write_curve(out: Path, run: CurveRun) -> None:
     """``scale.json`` (replaced atomically), ``report.md`` and ``scale.png``."""
-    from .scale_curve_report import curve_markdown, plot_curve
 
     write_run_files(out, run, curve_markdown(run))
     if run.rows:

@@ -9,12 +9,9 @@ client and of the server), both against documents.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .scale_projection import human
-
-if TYPE_CHECKING:
-    from .scale_curve import Cold, CurveRun
+from .scale_run import Cold, CurveRun
 
 MIB = 2**20
 

@@ -24,10 +24,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-if TYPE_CHECKING:
-    from .bench_scale import ScaleRow, ScaleRun
+from .scale_run import ScaleRow, ScaleRun
 
 Basis = Literal["pages", "documents"]
 

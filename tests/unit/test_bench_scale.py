@@ -13,19 +13,10 @@ from typer.testing import CliRunner
 
 from bookrag_neo4j.cli import app
 from bookrag_neo4j.errors import DocumentError, ScaleRunError
-from bookrag_neo4j.eval.bench_scale import (
-    DocumentOutcome,
-    Latency,
-    ScaleConfig,
-    ScaleRow,
-    ScaleRun,
-    assemble_row,
-    load_run,
-    plan_documents,
-    write_run,
-)
+from bookrag_neo4j.eval.bench_scale import assemble_row, load_run, plan_documents, write_run
 from bookrag_neo4j.eval.scale_probe import Footprint, ProjectionMemory, parse_size
 from bookrag_neo4j.eval.scale_projection import fit_line, human, markdown_rows, plot_scale, project, projection_table
+from bookrag_neo4j.eval.scale_run import DocumentOutcome, Latency, ScaleConfig, ScaleRow, ScaleRun
 
 CONFIG = ScaleConfig(stages="graph", questions=["q?"], method="bookrag", repeat=1, llm=False)
 MIB = 2**20

@@ -1,5 +1,6 @@
 """The package's layers import one way: no two sub-packages (or top modules) import each other, directly or
-around a loop, and rich (the terminal UI) is used by the CLI alone."""
+around a loop, nor two modules (an import inside a function or under TYPE_CHECKING counts too), and rich (the
+terminal UI) is used by the CLI alone."""
 
 from __future__ import annotations
 
@@ -32,6 +33,33 @@ def test_the_layers_form_no_import_cycle() -> None:
     edges = package_imports()
     graphlib.TopologicalSorter(edges).prepare()  # raises CycleError naming the loop
     assert "index" not in edges["kg"] and "retrieval" in edges["ops"] and "ops" not in edges["retrieval"]
+
+
+_NAMES = re.compile(r"^\s*from (\.+)([\w.]*) import (\([^)]*\)|[\w, ]+)", re.MULTILINE)
+
+
+def module_imports() -> dict[str, set[str]]:
+    """Which modules of the package each module imports (``from .x import y`` names module ``x``, or ``x.y``
+    when that is a module); a package's ``__init__`` re-exports and is left out."""
+    modules = {".".join(p.relative_to(ROOT).with_suffix("").parts) for p in ROOT.rglob("*.py")}
+    edges: dict[str, set[str]] = defaultdict(set)
+    for path in ROOT.rglob("*.py"):
+        if path.name == "__init__.py":
+            continue
+        rel = path.relative_to(ROOT)
+        me = ".".join(rel.with_suffix("").parts)
+        for dots, module, names in _NAMES.findall(path.read_text(encoding="utf-8")):
+            base = ".".join([*rel.parts[:-1][: len(rel.parts) - len(dots)], *(p for p in module.split(".") if p)])
+            for target in [base, *(f"{base}.{n}" for n in re.split(r"[\s,()]+", names) if n)]:
+                if target in modules and target != me:
+                    edges[me].add(target)
+    return edges
+
+
+def test_no_two_modules_import_each_other() -> None:
+    edges = module_imports()
+    graphlib.TopologicalSorter(edges).prepare()  # raises CycleError naming the loop
+    assert "eval.scale_run" in edges["eval.bench_scale"] and "eval.scale_run" in edges["eval.scale_projection"]
 
 
 def test_rich_is_only_in_the_cli() -> None:

@@ -13,18 +13,19 @@ from typer.testing import CliRunner
 
 from bookrag_neo4j.cli import app
 from bookrag_neo4j.errors import ScaleRunError
-from bookrag_neo4j.eval.bench_scale import RUN_FILE, Latency, ScaleConfig, ScaleRun, write_run
+from bookrag_neo4j.eval.bench_scale import write_run
 from bookrag_neo4j.eval.scale_clone import Shape, clone_key
-from bookrag_neo4j.eval.scale_curve import (
+from bookrag_neo4j.eval.scale_curve import ColdProcess, cold_question, load_curve, write_curve
+from bookrag_neo4j.eval.scale_run import (
+    RUN_FILE,
     Cold,
-    ColdProcess,
     ColdRun,
     CurveConfig,
     CurveRow,
     CurveRun,
-    cold_question,
-    load_curve,
-    write_curve,
+    Latency,
+    ScaleConfig,
+    ScaleRun,
 )
 from bookrag_neo4j.keys import key_prefix
 
