@@ -23,9 +23,9 @@ from typing import Any, Literal
 import numpy as np
 
 from ..graph.client import GraphClient
+from ..lexical import LexicalStats, tokens
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document
-from ..llm.reranker import LexicalStats, tokens
 
 Kind = Literal["passage", "row"]
 QUERIES = {"passage": "layout/passage_vectors", "row": "layout/row_vectors"}
@@ -87,7 +87,7 @@ class TableRows:
     def best(self, tables: Sequence[str], heads: Sequence[str], question: str, vector: Sequence[float],
              stats: LexicalStats, *, k1: float = 1.5, b: float = 0.75) -> tuple[list[float], list[float | None]]:
         """For each of ``tables`` (all with rows here), its best row's BM25, the row read after the table's
-        ``head`` (what :func:`~bookrag_neo4j.llm.reranker.bm25_scores` gives for ``head + "\\n" + row`` with
+        ``head`` (what :func:`~bookrag_neo4j.lexical.bm25_scores` gives for ``head + "\\n" + row`` with
         ``stats``), and its best row's similarity to ``vector``, (1 + cos) / 2 (None where no row is embedded).
         The last question's results are kept: Fetch's first stage and Text_Reasoning ask for the same tables."""
         asked = (question, tuple(vector), id(stats), k1, b)

@@ -19,8 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import ModelError, UserQueryError
 from ..graph.queries import load_query
 from ..layout.vectors import read_per_build
+from ..lexical import bm25_scores
 from ..llm.prompts import render_prompt
-from ..llm.reranker import bm25_scores
 from ..retrieval.reasoners import text_reasoning
 from ..tree.references import caption_pattern, mentions, pages
 from .reason import labelled

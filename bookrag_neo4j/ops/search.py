@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..graph.lucene import lucene_in_documents, lucene_terms
 from ..layout.vectors import nearest_units, passage_lexicon, passage_texts
-from ..llm.reranker import FusionReranker, bm25_scores
+from ..lexical import bm25_scores
+from ..llm.reranker import FusionReranker
 from ..retrieval import selectors
 from ..retrieval.reasoners import bm25_by_document, choose_engine, entity_pagerank, text_reasoning
 from .reason import with_similarities

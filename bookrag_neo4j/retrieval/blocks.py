@@ -39,9 +39,9 @@ from typing import TypeVar
 import numpy as np
 
 from ..graph.client import GraphClient
+from ..lexical import LexicalStats, tokens
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document
-from ..llm.reranker import LexicalStats, tokens
 from ..tree.references import Reference, mentions, pages, reference_of
 from .entity_graph import best_first
 from .reasoners import Candidate, node_text

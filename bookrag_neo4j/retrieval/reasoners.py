@@ -47,8 +47,9 @@ from scipy import sparse
 from ..graph.client import GraphClient
 from ..graph.gds import forget_gds, gds_installed
 from ..graph.projections import PROJECTIONS, DocumentProjections
+from ..lexical import LexicalStats, bm25_scores
 from ..library.documents import Document
-from ..llm.reranker import FusionReranker, LexicalStats, Reranker, bm25_scores
+from ..llm.reranker import FusionReranker, Reranker
 from .entity_graph import ENTITY_GRAPHS, EntityGraph, EntityGraphCache, transition_matrix
 
 log = logging.getLogger(__name__)

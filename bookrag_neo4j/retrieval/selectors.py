@@ -13,9 +13,9 @@ from typing import Any
 
 from ..graph.client import GraphClient
 from ..kg.names import normalise
+from ..lexical import bm25_scores
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document, TreeStatus, list_documents
-from ..llm.reranker import bm25_scores
 
 
 async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) -> list[Document]:

@@ -12,9 +12,9 @@ import pytest
 from bookrag_neo4j.browse import answer_trace_params, browser_query
 from bookrag_neo4j.graph.client import GraphClient
 from bookrag_neo4j.layout.vectors import passage_lexicon
+from bookrag_neo4j.lexical import LexicalStats
 from bookrag_neo4j.library.documents import find_document
 from bookrag_neo4j.llm import Models
-from bookrag_neo4j.llm.reranker import LexicalStats
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.ops.layout import TABLE_INTENT, template_query

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bookrag_neo4j.llm.reranker import bm25_scores, tokens
+from bookrag_neo4j.lexical import bm25_scores, tokens
 from bookrag_neo4j.retrieval.blocks import is_label, labels, read_blocks
 from bookrag_neo4j.retrieval.reasoners import node_text
 

@@ -11,9 +11,10 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 from bookrag_neo4j.errors import ModelError
+from bookrag_neo4j.lexical import LexicalStats, bm25_scores
 from bookrag_neo4j.llm import HTTPReranker
 from bookrag_neo4j.llm.embedder import Embedder
-from bookrag_neo4j.llm.reranker import FusionReranker, LexicalStats, bm25_scores
+from bookrag_neo4j.llm.reranker import FusionReranker
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bookrag_neo4j.layout.vectors import _table_rows
-from bookrag_neo4j.llm.reranker import LexicalStats, bm25_scores
+from bookrag_neo4j.lexical import LexicalStats, bm25_scores
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
 from bookrag_neo4j.ops.reason import by_best_row
