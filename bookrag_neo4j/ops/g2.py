@@ -12,11 +12,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..content.agent import output_text, plan_and_read
-from ..content.readout import flat_readout, readout
 from ..errors import ModelError
 from ..llm.prompts import render_prompt
 from ..retrieval.evidence import EvidenceNode
+from ..retrieval.g2.agent import output_text, plan_and_read
+from ..retrieval.g2.readout import flat_readout, readout
 from ..retrieval.synthesis import extractive_answer, numbered
 from .evidence import evidence_node, fetch_units
 from .registry import RunContext, model_time, operator

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..content.agent import Round
 from ..retrieval.evidence import EvidenceGroup, EvidenceNode
+from ..retrieval.g2.agent import Round
 from ..retrieval.reasoners import Candidate
 
 

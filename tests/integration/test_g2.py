@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from bookrag_neo4j.content.build import ContentGraphBuilder
-from bookrag_neo4j.content.readout import readout
 from bookrag_neo4j.graph.client import GraphClient
 from bookrag_neo4j.library.catalogue import delete_content_graph
 from bookrag_neo4j.library.documents import get_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS, Retriever
+from bookrag_neo4j.retrieval.g2.readout import readout
 
 from ..helpers.pdfs import ACL_PAPER
 from ..helpers.timeouts import LONG_TEST

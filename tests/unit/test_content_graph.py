@@ -8,7 +8,7 @@ import pytest
 
 from bookrag_neo4j.content.evolve import lite_evolution, lite_step, nearest, window_pairs
 from bookrag_neo4j.content.nodes import ContentNode, offline_attributes, offline_summary
-from bookrag_neo4j.content.readout import fill, probe_sizes
+from bookrag_neo4j.retrieval.g2.readout import fill, probe_sizes
 
 
 def test_window_pairs_are_exactly_those_within_w() -> None:

@@ -10,8 +10,10 @@ import json
 
 import pytest
 
-from bookrag_neo4j.content.agent import allot, plan_and_read
-from bookrag_neo4j.content.planning import (
+from bookrag_neo4j.llm.scripted import ScriptedChatModel
+from bookrag_neo4j.retrieval.evidence import EvidenceNode
+from bookrag_neo4j.retrieval.g2.agent import allot, plan_and_read
+from bookrag_neo4j.retrieval.g2.planning import (
     DagReply,
     PlanningGraph,
     comparison_dag,
@@ -19,8 +21,6 @@ from bookrag_neo4j.content.planning import (
     coverage_gaps,
     question_terms,
 )
-from bookrag_neo4j.llm.scripted import ScriptedChatModel
-from bookrag_neo4j.retrieval.evidence import EvidenceNode
 
 PASSAGES = {"p1": "Revenue in 2019 was 10 million dollars.", "p2": "Revenue in 2020 was 12 million dollars.",
             "p3": "The company sells bicycles in Europe."}

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
-from ..errors import ModelError
-from ..llm.chat import ChatModel
-from ..llm.prompts import render_prompt
-from ..retrieval.evidence import EvidenceNode
-from ..retrieval.synthesis import numbered
+from ...errors import ModelError
+from ...llm.chat import ChatModel
+from ...llm.prompts import render_prompt
+from ...retrieval.evidence import EvidenceNode
+from ...retrieval.synthesis import numbered
 from .planning import (
     MAX_NODES,
     MAX_REFINED,

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..graph.client import GraphClient
-from ..graph.lucene import lucene_in_documents
-from ..layout.vectors import nearest_units, passage_texts, read_per_build
-from ..library.documents import Document
+from ...graph.client import GraphClient
+from ...graph.lucene import lucene_in_documents
+from ...layout.vectors import nearest_units, passage_texts, read_per_build
+from ...library.documents import Document
 
 SEMANTIC, LEXICAL = 5, 3  # the reference code's probe: 5 semantic + 3 keyword hits
 RRF_K = 60  # reciprocal-rank fusion's constant, as the Fuse operator's
