@@ -1,7 +1,7 @@
 """The web app (``bookrag serve``) against what a hostile page or a careless upload can send: a DNS-rebinding
 page (a foreign Host), uploads over the limit (refused while they stream, nothing kept), upload errors naming the
 person's file, a 300-character file name, a page too large to render at the asked scale, uploads kept per server
-and database, and a partial document shown as ``partial``."""
+and database, a partial document shown as ``partial`` and a failed one as ``failed`` with its reason."""
 
 from __future__ import annotations
 
@@ -208,10 +208,12 @@ async def test_a_huge_page_renders_within_the_pixel_budget(open_web, graph, tmp_
     assert healthy and max(healthy) < 2.0, healthy
 
 
-async def test_a_partial_document_shows_partial(open_web, graph) -> None:
+async def test_a_partial_document_shows_partial_and_a_failed_one_its_reason(open_web, graph) -> None:
     base, _ = open_web
     await add_document(graph, "test-web-partial", g2_status="building")  # its content graph build not done
     await add_document(graph, "test-web-complete", g2_status="complete")
+    await add_document(graph, "test-web-failed", g2_status="building", error="ValueError: the content graph broke")
     page = httpx.get(base + "/").text
     status = dict(re.findall(r'<tr data-key="(test-web-[a-z]+)">.*?<td class="status">(\w+)', page, re.S))
-    assert status == {"test-web-partial": "partial", "test-web-complete": "complete"}
+    assert status == {"test-web-partial": "partial", "test-web-complete": "complete", "test-web-failed": "failed"}
+    assert "ValueError: the content graph broke" in page
