@@ -116,3 +116,8 @@ class StepError(PlanError):
 class ScaleRunError(BookRAGError):
     """A ``bookrag bench scale`` run folder that does not fit the command: recorded with other options or other
     documents first, or not a run file at all."""
+
+
+def reason(exc: BaseException) -> str:
+    """Why, in one line: a ``BookRAGError`` as it reads, any other error with its type (a bug, a server error)."""
+    return str(exc) if isinstance(exc, BookRAGError) else f"{type(exc).__name__}: {exc}"

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from ..config import Settings
-from ..errors import BookRAGError, Neo4jUnavailableError
+from ..errors import Neo4jUnavailableError, reason
 from ..graph.client import GraphClient
 from ..index.pipeline import Indexer
 from ..library.documents import find_document
@@ -78,7 +78,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
         except Neo4jUnavailableError:  # nothing more can be scored
             raise
         except Exception as exc:  # this document's questions are misses; the run goes on
-            failed[doc] = _reason(exc)
+            failed[doc] = reason(exc)
             log.warning("%s: %s; its questions count as misses", doc, failed[doc])
     retriever = Retriever(graph, settings, models, use_llm=use_llm)
     llm = models.llm if use_llm else None  # answer extraction and the judge
@@ -94,15 +94,11 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
             except Neo4jUnavailableError:
                 raise
             except Exception as exc:  # one question's failure is a miss, not the end of the run
-                log.warning("%s with %s: %s", question.id, method, _reason(exc))
-                rows.append(_score(bench.name, question, method, [], 0.0, 0, 0) | {"error": _reason(exc)})
+                log.warning("%s with %s: %s", question.id, method, reason(exc))
+                rows.append(_score(bench.name, question, method, [], 0.0, 0, 0) | {"error": reason(exc)})
         if progress:
             progress(question.id)
     return rows
-
-
-def _reason(exc: Exception) -> str:
-    return str(exc) if isinstance(exc, BookRAGError) else f"{type(exc).__name__}: {exc}"
 
 
 async def _run_one(retriever: Retriever, llm: ChatModel | None, question: BenchQuestion, doc_key: str, method: str,

@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 
 from ..config import Settings
 from ..content.build import ContentGraphBuilder, ContentGraphReport, Evolution
-from ..errors import BookRAGError, DocumentError, LeaseLostError, Neo4jUnavailableError
+from ..errors import DocumentError, LeaseLostError, Neo4jUnavailableError, reason
 from ..graph.client import GraphClient
 from ..graph.schema import apply_schema
 from ..keys import document_key, file_key, stored_name, stored_path, stored_text
@@ -155,10 +155,9 @@ class Indexer:
         """Best effort: the reason on the document's node, if it has one (a rejected file writes nothing)."""
         if path is None or not path.is_file():
             return
-        error = str(exc) if isinstance(exc, BookRAGError) else f"{type(exc).__name__}: {exc}"
         try:
             await self.graph.write("library/record_failure", key=await asyncio.to_thread(file_key, path),
-                                   error=stored_text(error), at=datetime.now(UTC).isoformat(timespec="seconds"))
+                                   error=stored_text(reason(exc)), at=datetime.now(UTC).isoformat(timespec="seconds"))
         except Exception as record_exc:  # the failure itself is what the caller must see
             log.warning("could not record the failure of %s: %s", stored_name(path), record_exc)
 

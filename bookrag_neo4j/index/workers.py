@@ -41,7 +41,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ..config import Settings
-from ..errors import BookRAGError, DocumentError, LeaseLostError
+from ..errors import BookRAGError, DocumentError, LeaseLostError, reason
 from ..graph.client import GraphClient
 from ..keys import file_key, stored_name, stored_text
 from ..library.documents import get_document
@@ -184,7 +184,7 @@ class IndexWorker:
             outcome.error = stored_text(str(exc))
         except Exception as exc:  # a bug or a server error: this document fails, the others go on
             log.info("indexing %s failed", outcome.name, exc_info=True)  # the outcome says why; -v: the traceback
-            outcome.error = stored_text(f"{type(exc).__name__}: {exc}")
+            outcome.error = stored_text(reason(exc))
         finally:
             try:
                 await self.leases.release(claim)
