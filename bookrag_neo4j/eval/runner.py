@@ -86,7 +86,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
     for question in bench.questions:
         for method in methods:
             if question.doc in failed:
-                rows.append(_score(bench.name, question, method, [], 0.0, 0, 0) | {"error": failed[question.doc]})
+                rows.append(_miss(bench.name, question, method, failed[question.doc]))
                 continue
             try:
                 rows.append(await _run_one(retriever, llm, question, keys[question.doc], method, mode=mode,
@@ -95,7 +95,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
                 raise
             except Exception as exc:  # one question's failure is a miss, not the end of the run
                 log.warning("%s with %s: %s", question.id, method, reason(exc))
-                rows.append(_score(bench.name, question, method, [], 0.0, 0, 0) | {"error": reason(exc)})
+                rows.append(_miss(bench.name, question, method, reason(exc)))
         if progress:
             progress(question.id)
     return rows
@@ -122,6 +122,11 @@ async def _run_one(retriever: Retriever, llm: ChatModel | None, question: BenchQ
             verdict = await judge_answer(llm, question.question, question.answer, answer)
             row["judge"] = None if verdict is None else float(verdict)
     return row
+
+
+def _miss(bench: str, q: BenchQuestion, method: str, why: str) -> dict[str, Any]:
+    """A row with nothing retrieved (page recall 0) and ``error``: why."""
+    return _score(bench, q, method, [], 0.0, 0, 0) | {"error": why}
 
 
 def _score(bench: str, q: BenchQuestion, method: str, units: list[dict[str, Any]], seconds: float, calls: int,

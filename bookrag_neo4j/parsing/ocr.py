@@ -220,7 +220,10 @@ def why_no_text(scanned: list[int], mode: OcrMode) -> str:
 
 def read_figures(doc: pymupdf.Document, blocks: list[Block], skip: set[int], options: OcrOptions) -> None:
     """The words inside each figure at least ``MIN_FIGURE_SIDE`` on both sides (not on OCR'd pages) become its
-    ``image_text``, and its searchable text is its caption and those words."""
+    ``image_text``, and its searchable text is its caption and those words (nothing with ``off`` or without
+    Tesseract)."""
+    if options.mode == "off" or tesseract() is None:
+        return
     figures = [b for b in blocks if b.kind == "image" and b.page not in skip
                and min(b.bbox[2] - b.bbox[0], b.bbox[3] - b.bbox[1]) >= MIN_FIGURE_SIDE]
     texts = ocr_regions([(doc[b.page - 1], pymupdf.Rect(b.bbox)) for b in figures], options)

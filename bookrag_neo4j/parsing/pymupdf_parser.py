@@ -340,8 +340,7 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
             if image_dir is not None:
                 _save_images(doc[number - 1], blocks, image_dir, content_hash)
             ordered += reading_order(blocks, width)
-        if ocr_options.mode != "off" and ocr.tesseract() is not None:
-            ocr.read_figures(doc, ordered, first.scanned, ocr_options)
+        ocr.read_figures(doc, ordered, first.scanned, ocr_options)
         warnings += pages_warning(empty, "is empty", "are empty")
         for warning in warnings:
             log.warning("%s: %s", stored_name(path), warning)
