@@ -340,9 +340,11 @@ def bench_headings_cmd(
              *(f"{r[d]['f1']:.3f} / {r[d]['level_accuracy']:.3f}" for d in columns), "yes" if r["in_training"] else "")
             for r in rows), as_json)
     if families and not as_json:
-        render(None, ("held-out family", "documents", "learned F1/levels", "auto F1/levels", "heuristic F1/levels"),
-               ((f, s["documents"], *(f"{s[f'{k}_f1']:.3f} / {s[f'{k}_level_accuracy']:.3f}"
-                                      for k in ("learned", "auto", "heuristic"))) for f, s in families.items()), False)
+        render(None, ("held-out family", "documents (matching)", "learned F1/levels", "auto F1/levels",
+                      "heuristic F1/levels", "auto F1, matching"),
+               ((f, f"{s['documents']} ({s['matching_documents']})",
+                 *(f"{s[f'{k}_f1']:.3f} / {s[f'{k}_level_accuracy']:.3f}" for k in ("learned", "auto", "heuristic")),
+                 f"{s['auto_f1_matching']:.3f}") for f, s in families.items()), False)
 
 
 COMMANDS = {"eval": eval_cmd}

@@ -9,7 +9,13 @@ Offline detectors (no outline, no LLM, a parser without heading levels):
 - ``layout``: PyMuPDF's layout model on every page: its ``title`` and ``section-header`` regions are the
   headings, levels from the learned level model (~0.3 CPU-s a page);
 - ``auto`` (the default): ``learned``, then the layout model on the pages where the classifier is unsure (at
-  most :data:`AUTO_LAYOUT_SHARE` of the pages), and the classifier again with those classes.
+  most :data:`AUTO_LAYOUT_SHARE` of the pages), and the classifier again with those classes. Then a second
+  opinion: the layout model reads a few more pages spread over the document (:data:`CHECK_PAGES` read in all),
+  and where the classifier's headings and the model's barely agree on the pages it read (F1 below
+  :data:`MIN_AGREEMENT`) *and* the model confirms few of the classifier's (below :data:`MIN_CONFIRMED`, or the
+  classifier found none there), the document is one the classifier does not know, and the layout model's
+  headings are taken instead (where it finds any). A classifier that is right but finds fewer headings than the
+  model keeps its own: the model's extra lines are as often run-in labels and table titles.
 
 ::
 
@@ -37,6 +43,9 @@ log = logging.getLogger(__name__)
 Detector = Literal["auto", "learned", "layout", "heuristic"]
 AUTO_LAYOUT_SHARE = 0.25  # auto reads at most this share of a document's pages with the layout model
 UNSURE = (0.15, 0.85)  # heading probabilities the classifier is unsure about
+CHECK_PAGES = 8  # pages the layout model has read, at least, before auto's second opinion
+MIN_AGREEMENT = 0.4  # below this F1 between the classifier's headings and the layout model's, auto takes the latter
+MIN_CONFIRMED = 0.8  # ... unless at least this share of the classifier's headings are the layout model's too
 
 
 def from_layout_model(doc: ParsedDocument, model: HeadingModel | None = None, workers: int = 0) -> list[Heading]:
@@ -54,9 +63,11 @@ def from_layout_model(doc: ParsedDocument, model: HeadingModel | None = None, wo
             for k, level in zip(chosen, levels, strict=True)]
 
 
-def from_auto(doc: ParsedDocument, model: HeadingModel | None = None, workers: int = 0) -> tuple[list[Heading], int]:
-    """The classifier, helped by the layout model on the pages where it is unsure; returns the headings and how
-    many pages the layout model read."""
+def from_auto(doc: ParsedDocument, model: HeadingModel | None = None,
+              workers: int = 0) -> tuple[list[Heading], int, str]:
+    """The classifier, helped by the layout model on the pages where it is unsure, then checked against it;
+    returns the headings, how many pages the layout model read, and which detector's headings they are
+    (``learned`` or ``layout``)."""
     model = model or HeadingModel.shipped()
     positions, x, probability = score_candidates(doc, model)
     unsure: dict[int, int] = {}
@@ -69,7 +80,42 @@ def from_auto(doc: ParsedDocument, model: HeadingModel | None = None, workers: i
     read = classify_pages(doc, pages, workers) if pages else 0
     if read:
         positions, x, probability = score_candidates(doc, model)
-    return headings_from_scores(doc, model, positions, x, probability), read
+    headings = headings_from_scores(doc, model, positions, x, probability)
+    read += _read_spread(doc, CHECK_PAGES, workers)
+    f1, confirmed = agreement(doc, headings)
+    if f1 < MIN_AGREEMENT and confirmed < MIN_CONFIRMED:
+        before = {b.page for b in doc.blocks if b.layout_class}
+        second = from_layout_model(doc, model, workers)
+        read += len({b.page for b in doc.blocks if b.layout_class} - before)
+        if second:
+            log.info("%s: the heading classifier and the layout model disagree; the layout model's headings are "
+                     "taken", doc.path.name)
+            return second, read, "layout"
+    return headings, read, "learned"
+
+
+def _read_spread(doc: ParsedDocument, total: int, workers: int) -> int:
+    """Let the layout model read pages spread over the document until it has read ``total`` of them."""
+    done = {b.page for b in doc.blocks if b.layout_class}
+    pages = sorted({b.page for b in doc.blocks if b.kind in ("text", "title", "list")} - done)
+    want = min(total - len(done), len(pages))
+    if want <= 0:
+        return 0
+    step = len(pages) / want
+    return classify_pages(doc, {pages[int(k * step)] for k in range(want)}, workers)
+
+
+def agreement(doc: ParsedDocument, headings: list[Heading]) -> tuple[float, float]:
+    """On the pages the layout model read: the F1 between ``headings`` and its title and section-header blocks,
+    and the share of ``headings`` it confirms (0 where there are none). (1.0, 1.0) where it has no heading there:
+    nothing to contradict."""
+    read = {b.page for b in doc.blocks if b.layout_class}
+    mine = {h.position for h in headings if doc.blocks[h.position].page in read}
+    theirs = {i for i, b in enumerate(doc.blocks) if b.page in read and b.layout_class in HEADING_CLASSES}
+    if not theirs:
+        return 1.0, 1.0
+    both = len(mine & theirs)
+    return 2 * both / (len(mine) + len(theirs)), both / len(mine) if mine else 0.0
 
 
 def offline_headings(doc: ParsedDocument, detector: Detector = "auto", workers: int = 0,
@@ -84,9 +130,9 @@ def offline_headings(doc: ParsedDocument, detector: Detector = "auto", workers: 
         return from_layout_model(doc, model, workers), "layout"
     if detector == "learned":
         return headings_from_scores(doc, model, *score_candidates(doc, model)), "learned"
-    headings, read = from_auto(doc, model, workers)
+    headings, read, source = from_auto(doc, model, workers)
     log.debug("auto headings: the layout model read %d of %d pages", read, doc.page_count)
-    return headings, "learned"
+    return headings, source
 
 
 def _model(model: HeadingModel | Path | None) -> HeadingModel:

@@ -59,6 +59,7 @@ class Labelled:
     heading: np.ndarray
     level: np.ndarray
     parsed: ParsedDocument
+    matched: float = 1.0  # share of its bookmarks that match a heading block of their own
 
 
 def corpus_paths(arguments: list[str]) -> list[tuple[Path, str]]:
@@ -91,7 +92,8 @@ def labelled(path: Path, family: str, *, layout_pages: int = 0) -> Labelled | No
     if len(own) < MIN_MATCHED * len(parsed.outline):
         log.info("skipping %s: %d of %d bookmarks match a heading block", path.name, len(own), len(parsed.outline))
         return None
-    hidden = dataclasses.replace(parsed, outline=[])
+    # the layout model's classes go on copies: ``parsed`` stays as indexing sees it, for held-out scoring
+    hidden = dataclasses.replace(parsed, outline=[], blocks=[dataclasses.replace(b) for b in parsed.blocks])
     if layout_pages:
         pages = sorted({b.page for b in hidden.blocks})
         step = max(len(pages) / layout_pages, 1.0)
@@ -100,7 +102,7 @@ def labelled(path: Path, family: str, *, layout_pages: int = 0) -> Labelled | No
     keep = [k for k, p in enumerate(positions) if p not in mixed]
     levels = np.asarray([min(own.get(positions[k], 0), MAX_LEVEL) for k in keep], dtype=np.int64)
     return Labelled(path.name, family, parsed.content_hash, parsed.page_count, x[keep], (levels > 0).astype(np.int64),
-                    levels, parsed)
+                    levels, parsed, len(own) / len(parsed.outline))
 
 
 def _trees(model: Any) -> list[list[dict[str, list[float]]]]:
