@@ -20,7 +20,7 @@
 
 Each ``Document`` holds an evidence node's text as ``page_content``, its key as ``id`` and the citation in
 ``metadata``: ``source``/``document`` (file name), ``doc_key``, ``node_key``, ``section_path`` (``" > "``
-joined, as in :class:`~bookrag_neo4j.retrieval.evidence.Citation`), ``page_start``, ``page_end``, ``pages``,
+joined, as in :class:`~bookrag_neo4j.retrieval.results.Citation`), ``page_start``, ``page_end``, ``pages``,
 ``kind``, ``title``, ``rank``, ``graph_score``, ``text_score``, ``method``, ``bbox`` and ``citation`` (the label).
 
 ``invoke`` works on its own connection each call (safe from threads, e.g. ``retriever.batch``); ``ainvoke`` uses
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from pydantic import ConfigDict, Field, PrivateAttr, field_validator
 
 from .methods import get_method
-from .retrieval.evidence import Evidence, EvidenceNode
+from .retrieval.results import Evidence, EvidenceNode
 from .sdk import BookRAG
 
 try:

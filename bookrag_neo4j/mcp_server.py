@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import BookRAGError, PlanError
-from .retrieval.evidence import Citation, EvidenceNode
+from .retrieval.results import Citation, EvidenceNode
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer

@@ -54,9 +54,9 @@ from .llm.factory import Models
 from .methods import METHODS, Method, Retriever
 from .progress import ProgressCallback
 from .resources import resource_dir
-from .retrieval.evidence import Answer, Evidence
 from .retrieval.plan import Plan
 from .retrieval.replies import QueryCategory
+from .retrieval.results import Answer, Evidence
 from .server import connection_info, instance_settings
 
 if TYPE_CHECKING:  # the indexing pipeline and the evaluation load on first use: a question needs neither
@@ -67,7 +67,7 @@ if TYPE_CHECKING:  # the indexing pipeline and the evaluation load on first use:
     from .index.pipeline import Indexer, IndexReport
     from .kg.build import GraphReport
     from .layout.build import LayoutReport
-    from .ops.layout import CypherRun
+    from .ops.superrag import CypherRun
 
 Docs = str | Sequence[str] | None
 ErMode = Literal["gradient", "basic"] | None

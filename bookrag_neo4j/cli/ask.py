@@ -19,8 +19,8 @@ from . import lean_imports
 from .common import DocOpt, InstanceOpt, JsonOpt, MethodOpt, console, library, print_json, render
 
 if TYPE_CHECKING:
-    from ..retrieval.evidence import Answer, Evidence, EvidenceNode
     from ..retrieval.plan import Plan, TraceStep
+    from ..retrieval.results import Answer, Evidence, EvidenceNode
 
 CategoryOpt = Annotated[Literal["single-hop", "multi-hop", "global"] | None, typer.Option(
     help="Skip the classification: plan the question as this category.")]

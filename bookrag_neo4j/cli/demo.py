@@ -21,7 +21,7 @@ from rich.rule import Rule
 
 from ..browse import browser_url
 from ..config import Settings
-from ..retrieval.evidence import Answer
+from ..retrieval.results import Answer
 from ..sdk import BookRAG
 from .progress import RichProgress
 

@@ -224,7 +224,7 @@ def bench_query_cmd(
     operator."""
     from ..eval.bench_query import bench_query
     from ..eval.benchmark import load_benchmark
-    from ..retrieval import selectors
+    from ..retrieval import subtrees
 
     if (doc is not None) == whole:
         raise typer.BadParameter("give a document, or --library")
@@ -234,7 +234,7 @@ def bench_query_cmd(
 
     async def work(graph: GraphClient) -> dict:
         if whole:
-            documents = await selectors.scope_documents(graph, None)  # the documents a question reads
+            documents = await subtrees.scope_documents(graph, None)  # the documents a question reads
             return {"document": f"the library ({len(documents)} documents)", "pages": sum(d.pages or 0 for d in documents),
                     **await bench_query(rag.retriever(graph), None, list(question or [])[:limit], repeat=repeat,
                                         method=method)}

@@ -21,7 +21,7 @@ from graphlib import TopologicalSorter
 from typing import Any
 
 from ..methods import Retriever
-from ..retrieval.evidence import Evidence
+from ..retrieval.results import Evidence
 
 
 def percentile(values: list[float], q: float) -> float:

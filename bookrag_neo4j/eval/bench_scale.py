@@ -37,7 +37,7 @@ from ..index.pipeline import Indexer, IndexReport
 from ..keys import file_key, local_path
 from ..library.documents import get_document
 from ..methods import Retriever
-from ..retrieval import selectors
+from ..retrieval import subtrees
 from .bench_query import bench_query
 from .scale_probe import Footprint, ProjectionMemory, projection_memory, server_footprint
 from .scale_projection import markdown_rows
@@ -253,7 +253,7 @@ async def bench_scale(retriever: Retriever, questions: list[str], *, sizes: list
                       repeat: int = 3, method: str = "bookrag") -> list[dict[str, Any]]:
     """Without ``--ingest``: the same questions asked of the library already indexed: the first N complete
     documents with a knowledge graph (by name), for each N of ``sizes``; latency and library size."""
-    library = [d for d in await selectors.scope_documents(retriever.graph, None) if d.graph_version]
+    library = [d for d in await subtrees.scope_documents(retriever.graph, None) if d.graph_version]
     rows = []
     for size in sizes:
         if size > len(library):

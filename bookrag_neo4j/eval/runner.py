@@ -39,7 +39,7 @@ from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..llm.usage import track_usage
 from ..methods import METHODS, Retriever
-from ..retrieval import selectors
+from ..retrieval import subtrees
 from .answers import extract_answer, judge_answer
 from .benchmark import Benchmark, BenchQuestion
 from .metrics import exact_match, financebench_score, inclusion, mmlongbench_score, page_recall, page_recall_within, token_f1
@@ -63,7 +63,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
-    ready = {d.name for d in await selectors.scope_documents(graph, None) if d.graph_version} if only_indexed else None
+    ready = {d.name for d in await subtrees.scope_documents(graph, None) if d.graph_version} if only_indexed else None
     indexer = Indexer(graph, settings, models, use_llm=use_llm)
     keys: dict[str, str] = {}
     failed: dict[str, str] = {}  # document -> why its questions are misses

@@ -12,7 +12,7 @@ Entities inside text, captions and table bodies come from an extractor (LLM or o
 
 from __future__ import annotations
 
-from ..parsing.layout import strip_numbering
+from ..parsing.page_rules import strip_numbering
 from ..tree.model import TreeNode
 from .types import ExtractedEntity, ExtractedRelation, Extraction
 

@@ -23,15 +23,15 @@ from ..library.documents import Document
 from ..llm.factory import Models
 from ..llm.usage import track_usage
 from ..ops.executor import Run, execute
-from ..ops.layout import CypherRun, question_cypher
 from ..ops.registry import RunContext
+from ..ops.superrag import CypherRun, question_cypher
 from ..ops.values import Draft, Entities, EvidenceSet
-from ..retrieval import selectors
-from ..retrieval.evidence import Answer, Evidence
+from ..retrieval import subtrees
 from ..retrieval.glossary import Glossary
 from ..retrieval.plan import Plan, TraceStep
 from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
+from ..retrieval.results import Answer, Evidence
 from ..retrieval.routing import route
 from .registry import METHODS, get_method
 
@@ -125,7 +125,7 @@ class Retriever:
         """The plan (made by the method unless given) and its run; the planning step opens the trace (after a
         ``Scope`` step when a document in scope is partial)."""
         question = checked_question(question if plan is None else plan.question, self.settings.max_question_chars)
-        documents = await selectors.scope_documents(self.graph, doc_keys)
+        documents = await subtrees.scope_documents(self.graph, doc_keys)
         if not documents:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
         planned = scope_warnings(documents)
@@ -152,7 +152,7 @@ class Retriever:
         """text2Cypher alone: the query written for the question (the LLM, else a template) and its rows,
         through the read-only gate (``bookrag cypher``)."""
         question = checked_question(question, self.settings.max_question_chars)
-        documents = await selectors.scope_documents(self.graph, doc_keys)
+        documents = await subtrees.scope_documents(self.graph, doc_keys)
         if not documents:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
         return await question_cypher(RunContext(self.graph, self.settings, self.models, self.llm, documents), question)

@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..retrieval import selectors
-from ..retrieval.evidence import EvidenceGroup, EvidenceNode
+from ..retrieval import subtrees
+from ..retrieval.results import EvidenceGroup, EvidenceNode
 from .registry import NoParams, RunContext, operator
 from .values import Candidates, EvidenceSet, Ranking, Selection
 
@@ -53,9 +53,9 @@ async def fetch_units(ctx: RunContext, keys: Sequence[str], unit: str) -> dict[s
     if unit == "layout":
         rows = await ctx.graph.read_rows("layout/units", keys=list(keys))
         found = {r["key"] for r in rows}
-        rows += await selectors.fetch_nodes(ctx.graph, [k for k in keys if k not in found])
+        rows += await subtrees.fetch_nodes(ctx.graph, [k for k in keys if k not in found])
     else:
-        rows = await selectors.fetch_nodes(ctx.graph, keys)
+        rows = await subtrees.fetch_nodes(ctx.graph, keys)
     return {r["key"]: r for r in rows}
 
 
@@ -76,7 +76,7 @@ async def fetch_evidence(ctx: RunContext, p: FetchParams, ranking: Ranking | Non
     if selection is None:
         raise ValueError("Fetch_Evidence reads a Ranking or a Selection")
     keys = selection.keys[:p.limit or ctx.settings.global_max_nodes]
-    return EvidenceSet(nodes=[evidence_node(r) for r in await selectors.fetch_nodes(ctx.graph, keys)])
+    return EvidenceSet(nodes=[evidence_node(r) for r in await subtrees.fetch_nodes(ctx.graph, keys)])
 
 
 @operator("Count", family="evidence")
@@ -88,13 +88,13 @@ async def count(ctx: RunContext, p: NoParams, selection: Selection, evidence: Ev
     filled Fetch ranked after them (shown, not cited)."""
     limit = ctx.settings.global_max_nodes
     if evidence is None:
-        return EvidenceSet(nodes=[evidence_node(r) for r in await selectors.fetch_nodes(ctx.graph, selection.keys[
+        return EvidenceSet(nodes=[evidence_node(r) for r in await subtrees.fetch_nodes(ctx.graph, selection.keys[
             :limit])], count=len(selection.keys))
     selected, read = set(selection.keys), set(candidates.keys) if candidates is not None else set()
     ranked = [n for n in evidence.nodes if n.key in selected]
     shown = read | {n.key for n in ranked}
     unread = [k for k in selection.keys if k not in shown][:max(0, limit - len(ranked))]
-    counted = [*ranked, *(evidence_node(r) for r in await selectors.fetch_nodes(ctx.graph, unread))]
+    counted = [*ranked, *(evidence_node(r) for r in await subtrees.fetch_nodes(ctx.graph, unread))]
     return EvidenceSet(nodes=[*counted, *(n for n in evidence.nodes if n.key not in selected)],
                        count=len(selection.keys), counted=len(counted))
 

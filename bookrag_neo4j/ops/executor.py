@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from ..errors import PlanError, StepError
 from ..llm.usage import track_usage
 from ..retrieval.plan import Plan, PlanStep, TraceStep
-from . import evidence, g2, layout, query, reason, search, select, synth  # noqa: F401  (registers the operators)
+from . import evidence, g2, query, reason, search, select, superrag, synth  # noqa: F401  (registers the operators)
 from .registry import OPERATORS, OperatorSpec, RunContext, step_meter
 
 

@@ -15,11 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..layout.vectors import TableRows, table_rows
 from ..library.documents import Document
-from ..retrieval import selectors
+from ..retrieval import subtrees
 from ..retrieval.blocks import DocumentBlocks
 from ..retrieval.entity_graph import best_first
 from ..retrieval.glossary import Glossary
-from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, node_text, reason_on_graph, text_reasoning
+from ..retrieval.scoring import MAX_TEXT_CHARS, bm25_by_document, node_text, reason_on_graph, text_reasoning
 from ..retrieval.skyline import skyline, spanned
 from .registry import NoParams, RunContext, model_time, operator
 from .values import Candidate, Candidates, Entities, Question, Ranking, Scores, Selection
@@ -76,7 +76,7 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
         found = await candidates(None)
     elif few and p.fill and (f := next((s.filter for s in selections if s.filter), None)) is not None:
         chosen = set(keys)
-        found += await candidates([k for k in await selectors.filter_nodes(
+        found += await candidates([k for k in await subtrees.filter_nodes(
             ctx.graph, ctx.scope, page_from=f.page_from, page_to=f.page_to) if k not in chosen])
     return Candidates(rows=sorted(found, key=lambda c: (c.doc_key, c.order)))
 

@@ -39,9 +39,9 @@ from ..library.cache import shared
 from ..library.documents import Document
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
-from ..retrieval import selectors
+from ..retrieval import subtrees
 from ..retrieval.blocks import DocumentBlocks, block_similarities, document_blocks
-from ..retrieval.reasoners import MAX_TEXT_CHARS
+from ..retrieval.scoring import MAX_TEXT_CHARS
 
 T = typing.TypeVar("T")
 DOCUMENTS_AT_ONCE = 4  # documents whose per-document queries a step runs side by side
@@ -69,8 +69,8 @@ class RunContext:
 
     async def toc(self) -> list[dict[str, Any]]:
         """The scope's table of contents (key, doc_key, title, level, path, pages), read once a process
-        and tree (:func:`~bookrag_neo4j.retrieval.selectors.table_of_contents`)."""
-        return await selectors.table_of_contents(self.graph, self.documents)
+        and tree (:func:`~bookrag_neo4j.retrieval.subtrees.table_of_contents`)."""
+        return await subtrees.table_of_contents(self.graph, self.documents)
 
     async def each_document(self, work: Callable[[Document], Awaitable[T]]) -> list[T]:
         """``work`` on every document of the scope, :data:`DOCUMENTS_AT_ONCE` at a time (their queries run side

@@ -16,8 +16,8 @@ from ..graph.lucene import lucene_in_documents, lucene_terms
 from ..layout.vectors import nearest_units, passage_lexicon, passage_texts
 from ..lexical import bm25_scores
 from ..llm.reranker import FusionReranker
-from ..retrieval import selectors
-from ..retrieval.reasoners import bm25_by_document, choose_engine, entity_pagerank, text_reasoning
+from ..retrieval import subtrees
+from ..retrieval.scoring import bm25_by_document, choose_engine, entity_pagerank, text_reasoning
 from .reason import with_similarities
 from .registry import RunContext, model_time, operator
 from .values import Candidates, Entities, Question, Ranking, Selection
@@ -156,7 +156,7 @@ async def expand(ctx: RunContext, p: ExpandParams, ranking: Ranking | None, sele
         rows = await ctx.graph.read_rows("retrieval/next_neighbours", keys=keys)
         around = {r["key"]: r["neighbours"] for r in rows}
     else:
-        around = {k: await selectors.subtrees_around(ctx.graph, [k], depth=ctx.settings.section_depth) for k in keys}
+        around = {k: await subtrees.subtrees_around(ctx.graph, [k], depth=ctx.settings.section_depth) for k in keys}
     chosen: dict[str, None] = {}
     for key in keys:
         group = [key, *around.get(key, [])]
@@ -175,8 +175,8 @@ class TocParams(BaseModel):
 @operator("TOC_Select", family="search", params=TocParams)
 async def toc_select(ctx: RunContext, p: TocParams) -> Selection:
     """The subtrees of the sections whose path matches the question best (BM25 over the table of contents)."""
-    best = selectors.toc_matches(await ctx.toc(), p.question, top=p.top)
-    return Selection(keys=await selectors.select_by_section(ctx.graph, best))
+    best = subtrees.toc_matches(await ctx.toc(), p.question, top=p.top)
+    return Selection(keys=await subtrees.select_by_section(ctx.graph, best))
 
 
 @operator("Graph_Rank", family="search", params=TopParams)

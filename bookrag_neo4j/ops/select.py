@@ -1,6 +1,6 @@
 """Selection operators (paper §5): Filter_Modal, Filter_Range, Select_by_Entity, Select_by_Section, and
 Select_All (the no-selector ablation). Each narrows the scope to tree-node keys with named Cypher
-(:mod:`bookrag_neo4j.retrieval.selectors`).
+(:mod:`bookrag_neo4j.retrieval.subtrees`).
 
 Filters chain: each step adds its constraint to the :class:`~.values.NodeFilter` of the selection it reads,
 and selects what the combined filter holds (kinds are alternatives; pages and sections all hold)::
@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from ..errors import ModelError
 from ..library.documents import Document
 from ..llm.prompts import render_prompt
-from ..retrieval import selectors
+from ..retrieval import subtrees
 from ..retrieval.replies import SectionChoice
 from .registry import NoParams, RunContext, model_time, operator
 from .values import Entities, NodeFilter, Question, Selection
@@ -41,7 +41,7 @@ async def _apply(ctx: RunContext, f: NodeFilter) -> list[str]:
         return [t["key"] for t in await ctx.toc() if t["level"] == 1 and (f.within is None or t["key"] in f.within)
                 and (f.page_from is None or (t["page_start"] or 0) >= f.page_from)
                 and (f.page_to is None or (t["page_start"] or 0) <= f.page_to)]
-    return await selectors.filter_nodes(ctx.graph, ctx.scope, kinds=f.kinds, page_from=f.page_from,
+    return await subtrees.filter_nodes(ctx.graph, ctx.scope, kinds=f.kinds, page_from=f.page_from,
                                         page_to=f.page_to, within=f.within)
 
 
@@ -54,8 +54,8 @@ async def filter_range(ctx: RunContext, p: FilterParams, previous: Selection | N
         if bounds:
             f = replace(f, page_from=min(bounds), page_to=max(bounds))
     elif p.type == "section" and p.value:
-        roots = selectors.match_section_title(await ctx.toc(), p.value)
-        subtree = await selectors.select_by_section(ctx.graph, roots)
+        roots = subtrees.match_section_title(await ctx.toc(), p.value)
+        subtree = await subtrees.select_by_section(ctx.graph, roots)
         within = subtree if f.within is None else [k for k in f.within if k in set(subtree)]
         f = replace(f, within=tuple(within))
     elif p.type == "section":
@@ -77,7 +77,7 @@ async def filter_modal(ctx: RunContext, p: FilterParams, previous: Selection | N
 async def select_by_entity(ctx: RunContext, p: NoParams, entities: Entities) -> Selection:
     """Subtrees around the nodes GT-Linked to the linked entities, most specific first, within the budget."""
     s = ctx.settings
-    return Selection(keys=await selectors.select_by_entity(ctx.graph, entities.seeds, depth=s.section_depth,
+    return Selection(keys=await subtrees.select_by_entity(ctx.graph, entities.seeds, depth=s.section_depth,
                                                            budget=s.selection_budget))
 
 
@@ -100,19 +100,19 @@ async def select_by_section(ctx: RunContext, p: NoParams, question: Question) ->
                     choice: SectionChoice = (await ctx.llm.complete(prompt, SectionChoice,
                                                                     stage="query.select")).value
                 picked = [sections[i]["key"] for i in choice.section_ids[:s.max_sections] if 0 <= i < len(sections)]
-                return Selection(keys=await selectors.select_by_section(ctx.graph, picked))
+                return Selection(keys=await subtrees.select_by_section(ctx.graph, picked))
             except ModelError as exc:
                 log.warning("section selection failed (%s); using the nearest blocks", exc)
     async def titled() -> list[str]:
-        best = selectors.toc_matches(await ctx.toc(), question.text, top=s.max_sections)
-        return await selectors.select_by_section(ctx.graph, best)
+        best = subtrees.toc_matches(await ctx.toc(), question.text, top=s.max_sections)
+        return await subtrees.select_by_section(ctx.graph, best)
 
     async def nearest_in(doc: Document) -> list[tuple[str, float]]:
         return (await ctx.blocks(doc)).nearest(await ctx.similarities(doc, question.vector), s.max_sections)
 
     async def nearest() -> list[str]:
         hits = [hit for found in await ctx.each_document(nearest_in) for hit in found]
-        return await selectors.subtrees_near(ctx.graph, hits, top=s.max_sections, depth=s.section_depth)
+        return await subtrees.subtrees_near(ctx.graph, hits, top=s.max_sections, depth=s.section_depth)
 
     near, by_title = await asyncio.gather(nearest(), titled())
     return Selection(keys=list(dict.fromkeys([*near, *by_title])))
@@ -121,4 +121,4 @@ async def select_by_section(ctx: RunContext, p: NoParams, question: Question) ->
 @operator("Select_All", family="select")
 async def select_all(ctx: RunContext, p: NoParams) -> Selection:
     """Every content block of the scope (the no-selector ablation)."""
-    return Selection(keys=await selectors.filter_nodes(ctx.graph, ctx.scope))
+    return Selection(keys=await subtrees.filter_nodes(ctx.graph, ctx.scope))

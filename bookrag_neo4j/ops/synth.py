@@ -12,7 +12,7 @@ import logging
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ModelError
-from ..retrieval.synthesis import DIRECT_REDUCE, GROUP_SIZE, extractive_answer, map_answers, reduce_answer
+from ..retrieval.answering import DIRECT_REDUCE, GROUP_SIZE, extractive_answer, map_answers, reduce_answer
 from .registry import RunContext, model_time, operator
 from .values import Draft, EvidenceSet, Partial, Partials
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..retrieval.evidence import EvidenceGroup, EvidenceNode
 from ..retrieval.g2.agent import Round
-from ..retrieval.reasoners import Candidate
+from ..retrieval.results import EvidenceGroup, EvidenceNode
+from ..retrieval.scoring import Candidate
 
 
 @dataclass(frozen=True)

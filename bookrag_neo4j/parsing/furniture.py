@@ -12,7 +12,7 @@ first or last text block also counts (10-Ks printed from HTML put it mid-page, a
 offset from the physical page number is the document's usual one, and so does a number that starts or ends a
 running line ("Version 1.3 | 7", "12 Annual Report 2021") on the same condition: a year or a version repeated
 on every page changes its offset with each page and is never taken. Running lines are found as the
-parser finds them (:func:`~bookrag_neo4j.parsing.layout.running_lines`), on PyMuPDF's plain text blocks only:
+parser finds them (:func:`~bookrag_neo4j.parsing.page_rules.running_lines`), on PyMuPDF's plain text blocks only:
 no table finder, a small fraction of the parser's time. A page that looks scanned is read through OCR, whose
 cache holds the parse's readings (:mod:`.ocr`).
 """
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from ..errors import DocumentError
 from ..keys import stored_name
 from .blocks import Block
-from .layout import PAGE_NUMBER, running_lines
+from .page_rules import PAGE_NUMBER, running_lines
 
 if TYPE_CHECKING:
     from .ocr import OcrOptions

@@ -29,7 +29,7 @@ import pymupdf
 
 from ..errors import DocumentError
 from .blocks import Block, BlockKind
-from .layout import BULLET, CAPTION
+from .page_rules import BULLET, CAPTION
 
 log = logging.getLogger(__name__)
 

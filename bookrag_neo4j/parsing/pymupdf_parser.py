@@ -28,7 +28,8 @@ from ..errors import DocumentError
 from ..keys import image_file_name, stored_name, stored_text
 from . import ocr
 from .blocks import Block, ParsedDocument
-from .layout import (
+from .limits import MAX_LAYOUT_FRAGMENTS, pages_warning, read_outline
+from .page_rules import (
     BULLET,
     CAPTION,
     FIGURE_CAPTION,
@@ -39,7 +40,6 @@ from .layout import (
     reading_order,
     running_lines,
 )
-from .limits import MAX_LAYOUT_FRAGMENTS, pages_warning, read_outline
 from .refine import dehyphenate, refine
 from .regions import assign_classes
 from .table_pool import table_finder

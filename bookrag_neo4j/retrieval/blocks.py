@@ -44,7 +44,7 @@ from ..library.cache import DocumentCache, sized
 from ..library.documents import Document
 from ..tree.references import Reference, mentions, pages, reference_of
 from .entity_graph import best_first
-from .reasoners import Candidate, node_text
+from .scoring import Candidate, node_text
 
 log = logging.getLogger(__name__)
 

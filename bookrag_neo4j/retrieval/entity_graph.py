@@ -2,7 +2,7 @@
 
     graphs = EntityGraphCache(max_documents=64)
     whole = await graphs.get(graph, await find_document(graph, doc_key))  # read once
-    scores = pagerank_on(whole.transition, seeds)         # Graph_Reasoning in-process (reasoners.py)
+    scores = pagerank_on(whole.transition, seeds)         # Graph_Reasoning in-process (scoring.py)
 
 Graph_Reasoning runs in Neo4j where the server has GDS (:mod:`bookrag_neo4j.graph.projections`) and reads
 nothing of this, nor does entity linking (:mod:`.linking`); the in-process engine (servers without GDS,

@@ -27,7 +27,7 @@ from collections import Counter, defaultdict
 import numpy as np
 
 from ..parsing.blocks import Block, ParsedDocument
-from ..parsing.layout import HEADING_SIZE_RATIO, body_font_size, numbering_depth
+from ..parsing.page_rules import HEADING_SIZE_RATIO, body_font_size, numbering_depth
 
 FEATURES = (
     "size_ratio", "size_rank", "bold", "italic", "caps", "capitalised", "numbering", "numbered_keyword",

@@ -36,7 +36,7 @@ from ..errors import ModelError
 from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
 from ..parsing.blocks import Block, ParsedDocument
-from ..parsing.layout import HEADING_SIZE_RATIO, body_font_size, numbering_depth, strip_numbering
+from ..parsing.page_rules import HEADING_SIZE_RATIO, body_font_size, numbering_depth, strip_numbering
 from .features import toc_pages
 from .model import Heading
 

@@ -31,7 +31,7 @@ from ..keys import local_path
 from ..library.documents import Document
 from ..llm.factory import Models
 from ..methods import METHODS
-from ..retrieval.evidence import Answer
+from ..retrieval.results import Answer
 from ..sdk import BookRAG
 from ..server import instance_settings
 from .jobs import IndexJobs

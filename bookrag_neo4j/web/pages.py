@@ -22,7 +22,7 @@ from pathlib import Path
 import pymupdf
 
 from ..errors import DocumentError
-from ..retrieval.evidence import Citation
+from ..retrieval.results import Citation
 
 MIN_SCALE, MAX_SCALE = 0.2, 3.0
 MAX_PIXELS = 8_000_000  # a US Letter page at scale 3 is 4.4 million

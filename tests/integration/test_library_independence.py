@@ -21,9 +21,9 @@ from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.library.documents import get_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.methods import Retriever
-from bookrag_neo4j.retrieval import selectors
+from bookrag_neo4j.retrieval import subtrees
 from bookrag_neo4j.retrieval.blocks import block_similarities, document_blocks
-from bookrag_neo4j.retrieval.reasoners import MAX_TEXT_CHARS
+from bookrag_neo4j.retrieval.scoring import MAX_TEXT_CHARS
 
 from ..helpers.pdfs import tiny_pdf
 from ..helpers.timeouts import LONG_TEST
@@ -52,7 +52,7 @@ async def snapshot(graph: GraphClient, retriever: Retriever, doc_key: str) -> di
     for question in QUESTIONS:
         vector = (await retriever.models.embedder.embed([question]))[0]
         blocks = await document_blocks(graph, doc, max_chars=MAX_TEXT_CHARS)  # the offline Select_by_Section:
-        near = await selectors.subtrees_near(graph, blocks.nearest(await block_similarities(graph, doc, blocks, vector),
+        near = await subtrees.subtrees_near(graph, blocks.nearest(await block_similarities(graph, doc, blocks, vector),
                                                                    3), top=3)
         evidence = await retriever.retrieve(question, [doc_key], method="bookrag")
         answers[question] = (sorted(near), evidence.seeds, [(n.key, round(n.graph_score, 6),

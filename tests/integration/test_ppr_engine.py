@@ -22,7 +22,7 @@ from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.methods import Retriever
-from bookrag_neo4j.retrieval import reasoners, selectors
+from bookrag_neo4j.retrieval import scoring, subtrees
 from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityGraphCache
 from bookrag_neo4j.server import start_server, stop_server
 
@@ -86,14 +86,14 @@ def ranking(scores: dict[str, float]) -> list[str]:
 @pytest.mark.parametrize("node_score", ["sum", "mean", "max"])
 async def test_gds_scores_equal_the_in_process_engine_on_a_real_document(graph: GraphClient, footlocker: str,
                                                                          node_score: str) -> None:
-    (doc,) = await selectors.scope_documents(graph, [footlocker])
+    (doc,) = await subtrees.scope_documents(graph, [footlocker])
     nodes = await tree_nodes(graph, footlocker)
     for top in (1, 3):
         sources = await seeds(graph, footlocker, top)
         assert len(sources) == top
-        local = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="local",
+        local = await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="local",
                                                 node_score=node_score, damping=0.5, graphs=EntityGraphCache())
-        gds = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
+        gds = await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
                                               node_score=node_score, damping=0.5, projections=DocumentProjections())
         assert len(local) > 10 and set(gds) == set(local)  # every node with a GT-Link, scored by both
         assert any(v > 0 for v in local.values())
@@ -109,11 +109,11 @@ async def test_gds_scores_equal_the_in_process_engine_on_a_real_document(graph: 
 async def test_node_scores_equal_the_in_process_computation(graph: GraphClient, schema, node_score: str) -> None:
     await small_graph(graph)
     whole = EntityGraph.from_rows(await graph.read_rows("retrieval/entity_graph", doc_key=DOC))
-    combine = reasoners.NODE_SCORES[node_score]
+    combine = scoring.NODE_SCORES[node_score]
     projections = DocumentProjections()
 
     def expected(seeds: str) -> dict[str, float]:
-        scores = reasoners.pagerank_on(whole.transition, [whole.position[f"{DOC}-{s}"] for s in seeds], damping=0.5)
+        scores = scoring.pagerank_on(whole.transition, [whole.position[f"{DOC}-{s}"] for s in seeds], damping=0.5)
         return {n: float(combine(scores[e])) for n, e in whole.node_entities.items()}
 
     async def on_gds(seeds: str, nodes: list[str]) -> dict[str, float]:
@@ -160,17 +160,17 @@ async def test_default_engine_is_gds_and_the_trace_records_it(graph: GraphClient
     doctor = await _graph_checks(settings)
     assert doctor["graph_reasoning"].ok
     assert doctor["graph_reasoning"].detail.startswith("PageRank on gds: the server has GDS")
-    engine, why = await reasoners.choose_engine(graph, "auto")
+    engine, why = await scoring.choose_engine(graph, "auto")
     assert engine == "gds" and why in doctor["graph_reasoning"].detail
-    assert reasoners.ppr_engine("auto", False)[0] == "local"  # a server without GDS
-    assert reasoners.ppr_engine("local", True)[0] == "local" and reasoners.ppr_engine("gds", False)[0] == "gds"
+    assert scoring.ppr_engine("auto", False)[0] == "local"  # a server without GDS
+    assert scoring.ppr_engine("local", True)[0] == "local" and scoring.ppr_engine("gds", False)[0] == "gds"
 
 
 async def test_the_questions_path_is_one_read(graph: GraphClient, footlocker: str) -> None:
-    (doc,) = await selectors.scope_documents(graph, [footlocker])
+    (doc,) = await subtrees.scope_documents(graph, [footlocker])
     nodes, sources = await tree_nodes(graph, footlocker), await seeds(graph, footlocker, 2)
     projections = DocumentProjections()
-    first = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds", projections=projections)
+    first = await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds", projections=projections)
     assert projection_name(footlocker, doc.graph_version or "") in await held_projections(graph)
     calls: list[tuple[str, str]] = []
     for method in ("read", "read_rows", "write", "write_rows", "run"):
@@ -181,7 +181,7 @@ async def test_the_questions_path_is_one_read(graph: GraphClient, footlocker: st
             return _real(name, *args, **params)
 
         setattr(graph, method, counting)
-    again = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
+    again = await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
                                             projections=DocumentProjections())  # a fresh process: no catalog check
     assert again == first
     assert calls == [("read_rows", "gds/node_pagerank")]
@@ -194,7 +194,7 @@ async def test_a_question_after_a_server_restart(graph: GraphClient, footlocker:
     auto = settings.model_copy(update={"ppr_engine": "auto", "skyline_min": 3})
     agent = Retriever(graph, auto, offline_models, use_llm=False)
     before = await agent.retrieve(QUESTION, [footlocker])
-    (doc,) = await selectors.scope_documents(graph, [footlocker])
+    (doc,) = await subtrees.scope_documents(graph, [footlocker])
     name = projection_name(footlocker, doc.graph_version or "")
     assert name in await held_projections(graph)
     try:
@@ -208,5 +208,5 @@ async def test_a_question_after_a_server_restart(graph: GraphClient, footlocker:
         (n.key, round(n.graph_score, 6)) for n in before.nodes]
     assert any(n.graph_score > 0 for n in after.nodes)
     assert name in await held_projections(graph)  # made again by the question
-    values, engine = await reasoners.reason_on_graph(graph, [n.key for n in after.nodes], after.seeds, documents=[doc])
+    values, engine = await scoring.reason_on_graph(graph, [n.key for n in after.nodes], after.seeds, documents=[doc])
     assert engine == "gds" and any(v > 0 for v in values.values())

@@ -22,10 +22,10 @@ from bookrag_neo4j.ops.executor import execute
 from bookrag_neo4j.ops.registry import RunContext
 from bookrag_neo4j.ops.values import Question
 from bookrag_neo4j.parsing.blocks import ParsedDocument
-from bookrag_neo4j.retrieval import selectors
+from bookrag_neo4j.retrieval import subtrees
 from bookrag_neo4j.retrieval.entity_graph import EntityGraphCache
 from bookrag_neo4j.retrieval.plan import Plan, PlanStep
-from bookrag_neo4j.retrieval.reasoners import graph_reasoning, pagerank_in_process
+from bookrag_neo4j.retrieval.scoring import graph_reasoning, pagerank_in_process
 from bookrag_neo4j.tree.model import DocumentTree, TreeNode, finalize
 
 from ..helpers.models import NearbyEmbedder, ScriptedExtractor
@@ -106,34 +106,34 @@ def named(book: dict[str, str], keys: list[str]) -> set[str]:
 
 async def test_selectors_return_the_known_subtrees(graph: GraphClient, book) -> None:
     lyra = await entity(graph, "Lyra")
-    assert named(book, await selectors.select_by_entity(graph, [lyra], depth=2)) == {"2", "t3", "eq1"}
+    assert named(book, await subtrees.select_by_entity(graph, [lyra], depth=2)) == {"2", "t3", "eq1"}
     region = await entity(graph, "Region")
-    assert named(book, await selectors.select_by_entity(graph, [region], depth=2)) == {"1.1", "t1", "tb1"}
-    assert named(book, await selectors.select_by_entity(graph, [region], depth=1)) == {
+    assert named(book, await subtrees.select_by_entity(graph, [region], depth=2)) == {"1.1", "t1", "tb1"}
+    assert named(book, await subtrees.select_by_entity(graph, [region], depth=1)) == {
         "1", "1.1", "t1", "tb1", "1.2", "t2", "im1"}
-    assert named(book, await selectors.select_by_section(graph, [book["1.2"]])) == {"1.2", "t2", "im1"}
-    assert named(book, await selectors.subtrees_around(graph, [book["t3"]], depth=2)) == {"2", "t3", "eq1"}
+    assert named(book, await subtrees.select_by_section(graph, [book["1.2"]])) == {"1.2", "t2", "im1"}
+    assert named(book, await subtrees.subtrees_around(graph, [book["t3"]], depth=2)) == {"2", "t3", "eq1"}
     # the budget: the most specific entity's root first (always taken), the next only while within budget
     (row,) = await graph.run("MATCH (e:Entity) WHERE e.key IN $k RETURN collect([e.key, e.mentions]) AS m",
                              {"k": [lyra, region]})
     first, second = sorted([lyra, region], key=lambda k: (dict(row["m"])[k], k))
     subtree = {lyra: {"2", "t3", "eq1"}, region: {"1.1", "t1", "tb1"}}
-    assert named(book, await selectors.select_by_entity(graph, [lyra, region], budget=6)) == subtree[first] | subtree[
+    assert named(book, await subtrees.select_by_entity(graph, [lyra, region], budget=6)) == subtree[first] | subtree[
         second]
-    assert named(book, await selectors.select_by_entity(graph, [lyra, region], budget=5)) == subtree[first]
-    assert named(book, await selectors.select_by_entity(graph, [second, first], budget=1)) == subtree[first]
-    assert named(book, await selectors.filter_nodes(graph, [DOC], kinds=["table"])) == {"tb1"}
-    assert named(book, await selectors.filter_nodes(graph, [DOC], page_from=3, page_to=5)) == {"t2", "im1", "t3", "eq1"}
-    beta = await selectors.select_by_section(graph, [book["2"]])
-    assert named(book, await selectors.filter_nodes(graph, [DOC], kinds=["equation"], within=beta)) == {"eq1"}
-    toc = await selectors.sections(graph, [DOC])
-    assert named(book, selectors.match_section_title(toc, "alpha two")) == {"1.2"}
+    assert named(book, await subtrees.select_by_entity(graph, [lyra, region], budget=5)) == subtree[first]
+    assert named(book, await subtrees.select_by_entity(graph, [second, first], budget=1)) == subtree[first]
+    assert named(book, await subtrees.filter_nodes(graph, [DOC], kinds=["table"])) == {"tb1"}
+    assert named(book, await subtrees.filter_nodes(graph, [DOC], page_from=3, page_to=5)) == {"t2", "im1", "t3", "eq1"}
+    beta = await subtrees.select_by_section(graph, [book["2"]])
+    assert named(book, await subtrees.filter_nodes(graph, [DOC], kinds=["equation"], within=beta)) == {"eq1"}
+    toc = await subtrees.sections(graph, [DOC])
+    assert named(book, subtrees.match_section_title(toc, "alpha two")) == {"1.2"}
 
 
 async def test_pagerank_in_process_and_in_gds_agree_with_a_reference(graph: GraphClient, book) -> None:
     nodes = [book[n] for n in ("t1", "tb1", "t2", "t3")]
     ursa = await entity(graph, "Ursa")
-    docs = await selectors.scope_documents(graph, [DOC])
+    docs = await subtrees.scope_documents(graph, [DOC])
     local = await graph_reasoning(graph, nodes, [ursa], documents=docs, engine="local")
     gds = await graph_reasoning(graph, nodes, [ursa], documents=docs, engine="gds")
     assert set(local) == set(gds) == set(nodes)
@@ -172,7 +172,7 @@ async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient,
 
     graphs = EntityGraphCache(max_documents=1)
     reads = count_reads(graph)
-    (doc,) = await selectors.scope_documents(graph, [DOC])
+    (doc,) = await subtrees.scope_documents(graph, [DOC])
     assert doc.graph_version
     first = await graphs.get(graph, doc)
     assert await graphs.get(graph, doc) is first and reads.count("retrieval/entity_graph") == 1
@@ -181,7 +181,7 @@ async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient,
     local = settings.model_copy(update={"cache_dir": tmp_path})
     await GraphBuilder(graph, local, models, er_mode="basic", extractor=ScriptedExtractor(EXTRACTIONS)).build(
         DOC, force=True)
-    (rebuilt,) = await selectors.scope_documents(graph, [DOC])
+    (rebuilt,) = await subtrees.scope_documents(graph, [DOC])
     assert rebuilt.graph_version != doc.graph_version
     await graphs.get(graph, rebuilt)
     building = rebuilt.model_copy(update={"graph": None})  # graph_version None: a build not complete
@@ -192,12 +192,12 @@ async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient,
 
 async def test_tables_of_contents_are_read_once_per_tree_version(graph: GraphClient, book) -> None:
     reads = count_reads(graph)
-    (doc,) = await selectors.scope_documents(graph, [DOC])
+    (doc,) = await subtrees.scope_documents(graph, [DOC])
     fresh = doc.model_copy(update={"indexed_at": "a tree indexed again"})
-    first = await selectors.table_of_contents(graph, [fresh])
-    assert await selectors.table_of_contents(graph, [fresh]) == first == await selectors.sections(graph, [DOC])
+    first = await subtrees.table_of_contents(graph, [fresh])
+    assert await subtrees.table_of_contents(graph, [fresh]) == first == await subtrees.sections(graph, [DOC])
     assert reads.count("retrieval/sections") == 2  # one read for the two calls, one by sections() itself
-    await selectors.table_of_contents(graph, [doc.model_copy(update={"indexed_at": "and again"})])
+    await subtrees.table_of_contents(graph, [doc.model_copy(update={"indexed_at": "and again"})])
     assert reads.count("retrieval/sections") == 3
 
 
@@ -218,7 +218,7 @@ async def test_count_without_llm_and_citations(graph: GraphClient, book, setting
     assert sections.count == 2  # top-level sections, cited first (no content block: not ranked, not cut)
     assert named(book, [n.key for n in sections.nodes[:2]]) == {"1", "2"}
     library = await agent.retrieve("How many tables are in the document?")  # no scope: the whole library
-    assert library.count >= int(answer.text) and DOC in [d.key for d in await selectors.scope_documents(graph, None)]
+    assert library.count >= int(answer.text) and DOC in [d.key for d in await subtrees.scope_documents(graph, None)]
     trace = [t.operator for t in answer.trace]
     assert trace[0] == "Plan" and "Count" in trace and answer.count == 1
 
@@ -327,7 +327,7 @@ async def test_bench_scale_grows_the_library(graph: GraphClient, book, settings,
     embedder = NearbyEmbedder(dimensions)
     agent = Retriever(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
                                               reranker=FusionReranker(embedder)), use_llm=False)
-    library = [d for d in await selectors.scope_documents(graph, None) if d.graph_version]
+    library = [d for d in await subtrees.scope_documents(graph, None) if d.graph_version]
     rows = await bench_scale(agent, ["Where does Lyra grow?"], sizes=[1, 2, len(library) + 1], repeat=1)
     assert [r["documents"] for r in rows] == [n for n in (1, 2) if n <= len(library)]  # not beyond the library
     assert rows[-1]["tree_nodes"] >= rows[0]["tree_nodes"] > 0 and rows[-1]["entities"] >= rows[0]["entities"]
@@ -343,7 +343,7 @@ def run_context(graph: GraphClient, settings, dimensions, documents) -> RunConte
 
 
 async def test_shared_search_operators(graph: GraphClient, book, settings, dimensions) -> None:
-    ctx = run_context(graph, settings, dimensions, await selectors.scope_documents(graph, [DOC]))
+    ctx = run_context(graph, settings, dimensions, await subtrees.scope_documents(graph, [DOC]))
     lexical = await execute(Plan(question="q", steps=[
         PlanStep(id="lex", operator="Lexical_Search", params={"question": "Where did Vega (merge)?"})]), ctx)
     assert named(book, lexical.outputs["lex"].keys) == {"t2", "t3"}  # the full-text index, Lucene syntax escaped
@@ -354,7 +354,7 @@ async def test_shared_search_operators(graph: GraphClient, book, settings, dimen
     question = Question("What grows in Beta?", vector=(await ctx.models.embedder.embed(["What grows in Beta?"]))[0])
     hits = [hit for doc in ctx.documents for hit in (await ctx.blocks(doc)).nearest(
         await ctx.similarities(doc, question.vector), 1)]
-    near = await selectors.subtrees_near(graph, hits, top=1, depth=2)
+    near = await subtrees.subtrees_near(graph, hits, top=1, depth=2)
     one = RunContext(graph, settings.model_copy(update={"max_sections": 1}), ctx.models, None, ctx.documents)
     section = await execute(Plan(question="q", steps=[
         PlanStep(id="embed", operator="Embed", params={"question": question.text}),
@@ -379,7 +379,7 @@ async def test_shared_search_operators(graph: GraphClient, book, settings, dimen
 
 async def test_a_selection_also_takes_the_documents_own_best_blocks(graph: GraphClient, book, settings,
                                                                    dimensions) -> None:
-    documents = await selectors.scope_documents(graph, [DOC])
+    documents = await subtrees.scope_documents(graph, [DOC])
     plan = Plan(question="q", steps=[  # a selection elsewhere than the answer: section 1.2 for a question on Lyra
         PlanStep(id="toc", operator="TOC_Select", params={"question": "alpha two", "top": 1}),
         PlanStep(id="embed", operator="Embed", params={"question": "Where does Lyra grow?"}),
@@ -394,7 +394,7 @@ async def test_a_selection_also_takes_the_documents_own_best_blocks(graph: Graph
 
 
 async def test_filters_chain_into_one_selection(graph: GraphClient, book, settings, dimensions) -> None:
-    ctx = run_context(graph, settings, dimensions, await selectors.scope_documents(graph, [DOC]))
+    ctx = run_context(graph, settings, dimensions, await subtrees.scope_documents(graph, [DOC]))
     run = await execute(Plan(question="q", steps=[
         PlanStep(id="pages", operator="Filter_Range", params={"type": "page", "value": "3-5"}),
         PlanStep(id="section", operator="Filter_Range", params={"type": "section", "value": "Beta"}, after=["pages"]),

@@ -17,7 +17,7 @@ from bookrag_neo4j.library.documents import find_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import Retriever
-from bookrag_neo4j.ops.layout import TABLE_INTENT, template_query
+from bookrag_neo4j.ops.superrag import TABLE_INTENT, template_query
 
 from ..helpers.cli import run_cli
 from ..helpers.pdfs import ACL_PAPER

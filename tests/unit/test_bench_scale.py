@@ -175,8 +175,8 @@ def test_plot_and_project_on_the_command_line(tmp_path: Path) -> None:
 
 def test_latency_without_models_counts_overlapping_model_time_once() -> None:
     from bookrag_neo4j.eval.bench_query import model_free_seconds
-    from bookrag_neo4j.retrieval.evidence import Evidence
     from bookrag_neo4j.retrieval.plan import Plan, PlanStep, TraceStep
+    from bookrag_neo4j.retrieval.results import Evidence
 
     steps = [PlanStep(id="embed", operator="Embed"), PlanStep(id="extract", operator="Extract"),
              PlanStep(id="by_entity", operator="Select_by_Entity", after=["extract"]),

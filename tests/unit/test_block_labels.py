@@ -8,7 +8,7 @@ import pytest
 
 from bookrag_neo4j.lexical import bm25_scores, tokens
 from bookrag_neo4j.retrieval.blocks import is_label, labels, read_blocks
-from bookrag_neo4j.retrieval.reasoners import node_text
+from bookrag_neo4j.retrieval.scoring import node_text
 
 
 @pytest.mark.parametrize("line", ["Net sales", "SUMMARY OF RAG METHODS", "NOTE 10. Income Taxes",

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bookrag_neo4j.retrieval.evidence import EvidenceNode
+from bookrag_neo4j.retrieval.results import EvidenceNode
 
 
 def unit(**pages: object) -> EvidenceNode:

@@ -11,7 +11,6 @@ import json
 import pytest
 
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
-from bookrag_neo4j.retrieval.evidence import EvidenceNode
 from bookrag_neo4j.retrieval.g2.agent import allot, plan_and_read
 from bookrag_neo4j.retrieval.g2.planning import (
     DagReply,
@@ -21,6 +20,7 @@ from bookrag_neo4j.retrieval.g2.planning import (
     coverage_gaps,
     question_terms,
 )
+from bookrag_neo4j.retrieval.results import EvidenceNode
 
 PASSAGES = {"p1": "Revenue in 2019 was 10 million dollars.", "p2": "Revenue in 2020 was 12 million dollars.",
             "p3": "The company sells bicycles in Europe."}

@@ -13,7 +13,7 @@ import bookrag_neo4j
 from bookrag_neo4j import BookRAG, Settings
 from bookrag_neo4j.errors import PlanError
 from bookrag_neo4j.langchain import BookRAGRetriever, format_documents, to_document
-from bookrag_neo4j.retrieval.evidence import EvidenceNode
+from bookrag_neo4j.retrieval.results import EvidenceNode
 
 NODE = EvidenceNode(key="n1", doc_key="d1", document="report.pdf", kind="paragraph", title="Results",
                     text="Net sales were $178 billion.", page_start=24, page_end=25,

@@ -11,7 +11,7 @@ from mcp import Client
 
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.mcp_server import Source, _jsonable, build_server, unknown_arguments
-from bookrag_neo4j.retrieval.evidence import Citation
+from bookrag_neo4j.retrieval.results import Citation
 from bookrag_neo4j.sdk import BookRAG
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j.parsing.blocks import Block
-from bookrag_neo4j.parsing.layout import reading_order
+from bookrag_neo4j.parsing.page_rules import reading_order
 from bookrag_neo4j.parsing.pymupdf_parser import _read_pages, open_pdf
 
 from ..helpers.pdfs import ACL_PAPER, R_DATA, R_INTRO, RAG_SURVEY, TEN_K, need

@@ -7,7 +7,7 @@ from bookrag_neo4j.config import Settings
 from bookrag_neo4j.ops.reason import TopKParams, top_k
 from bookrag_neo4j.ops.registry import RunContext
 from bookrag_neo4j.ops.values import Candidates, Scores, Selection
-from bookrag_neo4j.retrieval.reasoners import Candidate
+from bookrag_neo4j.retrieval.scoring import Candidate
 
 
 def block(key: str, first: int, last: int) -> Candidate:

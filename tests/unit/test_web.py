@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from bookrag_neo4j.cli import app
 from bookrag_neo4j.errors import ConfigurationError
-from bookrag_neo4j.retrieval.evidence import Citation
+from bookrag_neo4j.retrieval.results import Citation
 from bookrag_neo4j.web.app import _nest
 from bookrag_neo4j.web.pages import Box, CitationView, PageBox
 from bookrag_neo4j.web.security import check_bind, is_loopback

@@ -26,8 +26,8 @@ from pydantic import BaseModel, Field
 from ...errors import ModelError
 from ...llm.chat import ChatModel
 from ...llm.prompts import render_prompt
-from ...retrieval.evidence import EvidenceNode
-from ...retrieval.synthesis import numbered
+from ...retrieval.answering import numbered
+from ...retrieval.results import EvidenceNode
 from .planning import (
     MAX_NODES,
     MAX_REFINED,

@@ -73,7 +73,7 @@ _CAPTION = __import__("re").compile(r"^\s*(fig\.?|figure|table|tab\.|listing|alg
 def _layout_vouched(doc, positions, x, numbered_only: bool):
     """Candidates the layout model calls a heading that a reader would too: not on a contents page, not a line
     recurring on several pages, not a caption; numbered ones only with ``numbered_only``."""
-    from bookrag_neo4j.parsing.layout import numbering_depth
+    from bookrag_neo4j.parsing.page_rules import numbering_depth
     from bookrag_neo4j.tree.features import FEATURES
     from bookrag_neo4j.tree.numbering import number_of
     toc, recurs = FEATURES.index("toc_page"), FEATURES.index("text_recurs")

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
-from .evidence import EvidenceNode
 from .replies import SourcedAnswer
+from .results import EvidenceNode
 
 GROUP_SIZE = 5
 DIRECT_REDUCE = 10  # up to this many evidence nodes (a single-hop Skyline) go straight to Reduce

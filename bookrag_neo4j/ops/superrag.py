@@ -21,7 +21,7 @@ from ..graph.queries import load_query
 from ..layout.vectors import read_per_build
 from ..lexical import bm25_scores
 from ..llm.prompts import render_prompt
-from ..retrieval.reasoners import text_reasoning
+from ..retrieval.scoring import text_reasoning
 from ..tree.references import caption_pattern, mentions, pages
 from .reason import labelled
 from .registry import NoParams, RunContext, model_time, operator

@@ -1,6 +1,6 @@
 """Reasoners (paper §5): score the selected tree nodes by graph importance and by text relevance.
 
-    docs = await selectors.scope_documents(graph, [doc_key])
+    docs = await subtrees.scope_documents(graph, [doc_key])
     graph_scores, engine = await reason_on_graph(graph, node_keys, ["<entity key>"], documents=docs, damping=0.5)
     text_scores = await text_reasoning(question, nodes, reranker)   # nodes from blocks.candidates
 
