@@ -21,6 +21,7 @@ from ..graph.queries import load_query
 from ..layout.vectors import read_per_build
 from ..lexical import bm25_scores
 from ..llm.prompts import render_prompt
+from ..retrieval.grammar import quoted_section_title
 from ..retrieval.scoring import text_reasoning
 from ..tree.references import caption_pattern, mentions, pages
 from .reason import labelled
@@ -192,8 +193,6 @@ class Text2CypherParams(BaseModel):
     mode: Literal["auto", "templates", "llm"] = "auto"  # auto: the LLM when there is one, else the templates
 
 
-_TITLED = re.compile(r"\b(?:section|chapter|part)\s+(?:titled|named|called|on|about)?\s*[\"“'‘]([^\"”'’]{3,80})[\"”'’]",
-                     re.IGNORECASE)
 HIDDEN_PROPERTIES = ["embedding", "title_embedding", "table_html", "bbox"]
 SCHEMA_LABELS = ["Document", "Page", "Section", "Text", "Table", "Image", "Equation", "Passage", "TableChunk",
                  "TableOfContents", "Entity", "Keyword"]
@@ -216,8 +215,8 @@ def template_query(question: str) -> tuple[str, dict] | None:
     if page := next((p for p in pages(question) if p.place >= 0), None):  # the last page's number is unknown here
         number = page.place or (int(page.label) if page.label.isdigit() else -1)
         return "superrag/page", {"page": page.label, "number": number}
-    if found := _TITLED.search(question):
-        return "superrag/section_titled", {"title": found.group(1).strip()}
+    if title := quoted_section_title(question):
+        return "superrag/section_titled", {"title": title}
     return None
 
 

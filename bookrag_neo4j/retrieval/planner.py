@@ -39,6 +39,7 @@ from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
 from ..tree.references import pages
 from .glossary import Glossary
+from .grammar import asks_to_compare, section_reference, without_section_references
 from .replies import Decomposition, GlobalFilter, GlobalPlan, QueryCategory, QueryClassification, SubQuestion
 
 log = logging.getLogger(__name__)
@@ -50,10 +51,6 @@ _STRUCTURE = (r"(?:tables?|figures?|images?|pictures?|charts?|plots?|diagrams?|e
 _TARGET = re.compile(r"\b(?:how many|number of|count(?: of)?|list(?: of)?|enumerate|summari[sz]e|every|"
                      r"total number of)\s+(?:(?:all|the|of|these|those)\s+)*(?:[\w-]+\s+){0,2}?" + _STRUCTURE + r"\b",
                      re.IGNORECASE)
-_COMPARE = re.compile(r"\b(compare[ds]?|comparison|difference between|differ|both|versus|vs\.?|than|"
-                      r"(?:larger|greater|higher|lower|smaller|more|less|bigger)\b.*\bor\b)", re.IGNORECASE)
-_SECTION = re.compile(r"\b(?:section|chapter|part|appendix)\s+(?:titled\s+|named\s+|called\s+)?[\"“'‘]?"
-                      r"([A-Z0-9][^\"”'’?,.]{0,80})", re.IGNORECASE)
 _KINDS = {"table": "table", "figure": "image", "image": "image", "picture": "image", "chart": "image",
           "plot": "image", "diagram": "image", "equation": "equation", "formula": "equation"}
 
@@ -82,7 +79,7 @@ def counts_filtered(question: str) -> bool:
     none ("How many figures are on pages 51-53?"). One that says more ("how many charts *are sourced from the
     survey*", "how many pages include figures *which have humans*") is answered from the filtered nodes read, not
     from their number."""
-    rest = _SECTION.sub(" ", _TARGET.sub(" ", question))
+    rest = without_section_references(_TARGET.sub(" ", question))
     rest = re.sub(_STRUCTURE, " ", rest, flags=re.IGNORECASE)
     return all(word in _PLAIN for word in re.findall(r"[a-z]{3,}", rest.lower()))
 
@@ -90,7 +87,7 @@ def counts_filtered(question: str) -> bool:
 def heuristic_category(question: str) -> QueryCategory:
     if _structural_target(question):
         return "global"
-    if _COMPARE.search(question):
+    if asks_to_compare(question):
         return "multi-hop"
     return "single-hop"
 
@@ -100,10 +97,8 @@ def heuristic_global_plan(question: str) -> GlobalPlan:
     filters: list[GlobalFilter] = []
     if numbers := [int(page.label) for page in pages(question) if page.label.isdigit()]:  # "pages 3 and 10": 3-10
         filters.append(GlobalFilter(filter_type="page", filter_value=f"{min(numbers)}-{max(numbers)}"))
-    if m := _SECTION.search(question):
-        value = m.group(1).strip()
-        label = re.match(r"([A-Z]|[0-9]+(?:\.[0-9]+)*)(?:\s|$)", value)  # "Appendix C", "Section 3 have" -> C, 3
-        filters.append(GlobalFilter(filter_type="section", filter_value=label.group(1) if label else value))
+    if section := section_reference(question):  # "Appendix C", "Section 3 have" -> C, 3
+        filters.append(GlobalFilter(filter_type="section", filter_value=section))
     elif re.search(r"\bappendi(?:x|ces)\b", question, re.IGNORECASE):  # "summarise the appendices"
         filters.append(GlobalFilter(filter_type="section", filter_value="Appendix"))
     kinds = {kind for word, kind in _KINDS.items() if re.search(rf"\b{word}s?\b", question, re.IGNORECASE)}

@@ -7,7 +7,6 @@ parameterised Cypher subtree queries (``cypher/retrieval/``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +15,7 @@ from ..kg.names import normalise
 from ..lexical import bm25_scores
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document, TreeStatus, list_documents
+from .grammar import is_section_label, section_label_pattern
 
 
 async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) -> list[Document]:
@@ -96,8 +96,8 @@ def match_section_title(toc: Sequence[dict[str, Any]], title: str) -> list[str]:
     """Keys of the sections whose (normalised) title contains ``title`` or shares most of its words; a label
     ("C", "3", "2.1") matches the titles it numbers ("Appendix C ...", "3 Results", "2.1 Setup")."""
     wanted = normalise(title)
-    if re.fullmatch(r"[a-z]|[0-9]+(?:\.[0-9]+)*", wanted):
-        numbered = re.compile(rf"^(?:(?:appendix|section|chapter|part)\s+)?{re.escape(wanted)}\b")
+    if is_section_label(wanted):
+        numbered = section_label_pattern(wanted)
         return [s["key"] for s in toc if numbered.search(normalise(s["title"] or ""))]
     words = set(wanted.split())
     exact = [s["key"] for s in toc if wanted and wanted in normalise(s["title"] or "")]

@@ -21,6 +21,7 @@ from graphlib import CycleError, TopologicalSorter
 from pydantic import BaseModel, Field
 
 from ...layout.keywords import STOPWORDS, stem
+from ..grammar import comparison_split
 
 MAX_NODES, MAX_REFINED, MAX_DEPTH = 6, 8, 3  # E.1: at most 6 nodes, depth 3; E.2: at most 8
 
@@ -124,39 +125,16 @@ class PlanningGraph(BaseModel):
 
 
 # --- offline decomposition: split a comparison into its sides ---
-_COMPARE = re.compile(r"\b(compare[ds]?|comparison|difference|differ|between|versus|vs\.?|than|which|whether|"
-                      r"larger|greater|higher|lower|smaller|more|less|bigger|better|worse)\b", re.IGNORECASE)
-_PAIR = re.compile(r"(?P<a>[^,;:?]{2,80}?)\s+(?:and|or|vs\.?|versus)\s+(?P<b>[^,;:?]{2,80}?)\s*(?=[?.;]|$)",
-                   re.IGNORECASE)
-_LEAD = re.compile(r"^(?:.*\b(?:between|compare[ds]?|of|for|in|from)\s+)", re.IGNORECASE)
-
-
-def _split(question: str) -> tuple[str, str, str, str] | None:
-    """(before, side A, side B, after) of a comparison ("between A and B", "A or B?", "A vs B"), else None."""
-    question = question.strip()
-    pairs = list(_PAIR.finditer(question)) if _COMPARE.search(question) else []
-    if not pairs:
-        return None
-    match = pairs[-1]
-    a, b = match.group("a"), match.group("b").strip()
-    lead = _LEAD.match(a)
-    cut = lead.end() if lead and lead.end() < len(a) else 0
-    first = a[cut:].strip()
-    if not first or not b or first.lower() == b.lower():
-        return None
-    return question[:match.start()] + a[:cut], first, b, question[match.end():]
-
-
 def comparison_sides(question: str) -> list[str]:
     """The two sides of a comparison question, else []."""
-    split = _split(question)
+    split = comparison_split(question)
     return [split[1], split[2]] if split else []
 
 
 def comparison_dag(question: str) -> PlanningGraph:
     """The offline decomposer: a one-level DAG with a sub-question per side of a comparison (the question with
     the pair replaced by that side), else the root alone."""
-    split = _split(question)
+    split = comparison_split(question)
     if split is None:
         return PlanningGraph.single(question)
     before, first, second, after = split
