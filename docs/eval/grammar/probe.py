@@ -3,15 +3,15 @@ SuperRAG's template, G²-Reader's comparison sides and DAG), as JSON: run it on 
 
     PYTHONPATH=<old checkout> python docs/eval/grammar/probe.py before.json; python docs/eval/grammar/probe.py after.json
 """
-from pathlib import Path
-
-BENCHMARKS = Path(__file__).resolve().parents[4] / "shared" / "benchmarks"
 import json
 import sys
+from pathlib import Path
 
 from bookrag_neo4j.ops.superrag import template_query
 from bookrag_neo4j.retrieval.g2.planning import comparison_dag, comparison_sides
 from bookrag_neo4j.retrieval.planner import counts_filtered, heuristic_category, heuristic_global_plan
+
+BENCHMARKS = Path(__file__).resolve().parents[4] / "shared" / "benchmarks"
 
 out = []
 for bench in ("financebench", "mmlongbench"):
