@@ -237,9 +237,14 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(4000, ge=1, description="Longest question accepted (characters); a longer "
                                     "one is refused at once, before any work.")
     global_max_nodes: int = Field(40, ge=1, description="Evidence nodes a global LIST/SUMMARIZE question maps over.")
+    domains: str = Field(
+        "finance", description="Domain packs, comma-separated: shipped names (finance) or folders with a "
+        "glossary.json and/or table-words.txt; '' for none (docs/asking.md, 'Domain packs')."
+    )
     glossary: str = Field(
-        "shipped", description="The glossary that decomposes a question naming financial metrics without an LLM "
-        "('return on assets': net income, total assets): shipped, a JSON file of the same shape, or '' for none."
+        "shipped", description="The glossary that decomposes a question naming metrics without an LLM ('return on "
+        "assets': net income, total assets): shipped (the domain packs'), a JSON file of the same shape, or '' "
+        "for none."
     )
 
     # --- The web app (`bookrag serve`; BOOKRAG_SERVE_*) ---

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..config import Settings
+from ..domains import glossary_for
 from ..errors import DocumentNotFoundError, PlanError, QuestionError
 from ..graph.client import GraphClient
 from ..library.cache import keep_documents
@@ -27,7 +28,6 @@ from ..ops.registry import RunContext
 from ..ops.superrag import CypherRun, question_cypher
 from ..ops.values import Draft, Entities, EvidenceSet
 from ..retrieval import subtrees
-from ..retrieval.glossary import Glossary
 from ..retrieval.plan import Plan, TraceStep
 from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
@@ -83,7 +83,7 @@ class Retriever:
         self.settings = settings
         self.models = models
         self.llm = models.llm if use_llm else None
-        self.planner = Planner(self.llm, Glossary.load(settings.glossary))
+        self.planner = Planner(self.llm, glossary_for(settings.domains, settings.glossary))
         keep_documents(settings.cache_documents)  # the process's per-document caches
 
     async def plan(self, question: str, *, method: str = "bookrag", category: QueryCategory | None = None) -> Plan:

@@ -13,12 +13,12 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..domains import glossary_for
 from ..layout.vectors import TableRows, table_rows
 from ..library.documents import Document
 from ..retrieval import subtrees
 from ..retrieval.blocks import DocumentBlocks
 from ..retrieval.entity_graph import best_first
-from ..retrieval.glossary import Glossary
 from ..retrieval.scoring import MAX_TEXT_CHARS, bm25_by_document, node_text, reason_on_graph, text_reasoning
 from ..retrieval.skyline import skyline, spanned
 from .registry import NoParams, RunContext, model_time, operator
@@ -184,7 +184,7 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
 async def named_first(ctx: RunContext, question: Question, values: dict[str, float]) -> Scores:
     """The text scores ``values``, 1 added to those of the blocks the question names by number (which thus rank
     first; the trace counts them); the best of each name's blocks by text score leads (the Skyline keeps it)."""
-    titles = Glossary.load(ctx.settings.glossary).titles(question.text)
+    titles = glossary_for(ctx.settings.domains, ctx.settings.glossary).titles(question.text)
     groups = [[key for key in group if key in values] for doc in ctx.documents for group in
               (await ctx.blocks(doc)).named_groups(question.text, titles)]
     found = list(dict.fromkeys(key for group in groups for key in group))
@@ -197,7 +197,7 @@ async def named_first(ctx: RunContext, question: Question, values: dict[str, flo
 def named(ctx: RunContext, held: DocumentBlocks, question: Question) -> list[str]:
     """The blocks of ``held`` the question names: a figure or table by number, a page, or a statement of the
     glossary (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`)."""
-    return held.named(question.text, Glossary.load(ctx.settings.glossary).titles(question.text))
+    return held.named(question.text, glossary_for(ctx.settings.domains, ctx.settings.glossary).titles(question.text))
 
 
 def by_best_row(table: Candidate, lexical: float, row_lexical: float, row_similarity: float | None,

@@ -16,6 +16,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..domains import load_domains, names_of
 from ..errors import ModelError, UserQueryError
 from ..graph.queries import load_query
 from ..layout.vectors import read_per_build
@@ -101,11 +102,11 @@ class Reflection(BaseModel):
     needs_tables: bool = False
 
 
-# The offline reflection: a question that asks for numbers, amounts, years or a table/figure needs them.
+# The offline reflection: a question that asks for numbers, amounts, years or a table/figure needs them (and one
+# that uses a table word of the domain packs: BOOKRAG_DOMAINS).
 TABLE_INTENT = re.compile(
     r"\b(tables?|charts?|figures?|fig\.|diagrams?|graphs?|plots?|how (?:much|many)|percent(?:age)?s?|ratios?|"
-    r"rates?|totals?|amounts?|numbers?|sum|average|margin|revenues?|sales|income|expenses?|costs?|growth|"
-    r"(?:19|20)\d\d|fy\d\d)\b|%|\$|\d", re.IGNORECASE)
+    r"rates?|totals?|amounts?|numbers?|sum|average|(?:19|20)\d\d)\b|%|\$|\d", re.IGNORECASE)
 
 
 async def needs_tables(ctx: RunContext, question: str) -> bool:
@@ -118,7 +119,7 @@ async def needs_tables(ctx: RunContext, question: str) -> bool:
             return reply.value.needs_tables
         except ModelError as exc:
             log.warning("reflection prompt failed (%s); using the intent rule", exc)
-    return bool(TABLE_INTENT.search(question))
+    return bool(TABLE_INTENT.search(question)) or load_domains(names_of(ctx.settings.domains)).needs_table(question)
 
 
 @operator("Expand_Tables", family="search", params=ExpandTablesParams)

@@ -1,7 +1,7 @@
-"""A glossary of financial metrics, line items and statements: it decomposes a question without an LLM (the
-planner's Decompose, paper §5.1), and names the statement tables a question asks about, with or without one.
-"What is Acme's FY2017 return on assets?" asks for two line items of two statements, net income (the income
-statement) and total assets (the balance sheet); neither BM25 nor an embedding reads that from "return on
+"""A glossary of metrics, line items and statements (the ``finance`` domain pack ships one): it decomposes a question
+without an LLM (the planner's Decompose, paper §5.1), and names the statement tables a question asks about, with or
+without one. "What is Acme's FY2017 return on assets?" asks for two line items of two statements, net income (the
+income statement) and total assets (the balance sheet); neither BM25 nor an embedding reads that from "return on
 assets".
 
     glossary = Glossary.load("shipped")
@@ -18,8 +18,9 @@ more, each becomes a sub-question: the question with the stretch from the first 
 by the item. A question may also name a financial statement ("based on the balance sheet"), or a line item
 reported on one (net income on the income statement); the tables titled as that statement goes by
 ("Consolidated Balance Sheets", "Statements of Financial Position") are what it asks about
-(:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`). The shipped file (``glossary.json``)
-holds textbook definitions; ``BOOKRAG_GLOSSARY`` names another file of its shape, or "" for none.
+(:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`). The finance pack's file
+(``domains/finance/glossary.json``) holds textbook definitions; the domain packs chosen (``BOOKRAG_DOMAINS``,
+:mod:`bookrag_neo4j.domains`) bring theirs, and ``BOOKRAG_GLOSSARY`` names another file of this shape instead.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from pathlib import Path
 
 from ..errors import ConfigurationError
 
-SHIPPED = Path(__file__).with_name("glossary.json")
+SHIPPED = Path(__file__).parents[1] / "domains" / "finance" / "glossary.json"
 MAX_ITEMS = 4  # sub-questions at most (each is a retrieval of its own)
 
 
@@ -71,6 +72,7 @@ class Glossary:
 
     def __init__(self, entries: list[Entry], statements: list[Statement] | None = None) -> None:
         self.entries = entries
+        self.statements = statements or []
         self._entry = {joined(term): entry for entry in entries for term in entry.terms}
         self._pattern = _words([term for entry in entries for term in entry.terms])
         self._statement = {joined(name): s for s in statements or [] for name in s.names}
@@ -93,6 +95,11 @@ class Glossary:
             raise ConfigurationError(f"BOOKRAG_GLOSSARY={name!r} is not a readable glossary ({exc}); expected "
                               '{"entries": [{"terms": [...], "parts": [...]}, ...], '
                               '"statements": [{"names": [...], "titles": [...]}, ...]}') from exc
+
+    @staticmethod
+    def merged(glossaries: list[Glossary]) -> Glossary:
+        """One glossary of the entries and statements of several (a term in two: the later one's)."""
+        return Glossary([e for g in glossaries for e in g.entries], [s for g in glossaries for s in g.statements])
 
     def items(self, question: str) -> tuple[list[str], tuple[int, int]]:
         """The line items ``question`` asks for (metrics replaced by their parts), each once, in order, and the

@@ -1,0 +1,79 @@
+"""Domain packs: a field's vocabulary, kept apart from the methods, so that what helps with annual reports is a
+named choice rather than a rule on every document.
+
+A pack is a folder with either or both of
+
+- ``glossary.json``: metrics decomposed into line items, and the statements that report them
+  (:mod:`bookrag_neo4j.retrieval.glossary`'s format): BookRAG's planner decomposes "return on assets" into net
+  income and total assets, and ranks the tables titled as the statement a question names first;
+- ``table-words.txt``: words that say a question needs a table, one regular expression a line (``#`` comments):
+  SuperRAG's offline self-reflection expands tables for them.
+
+Shipped: ``finance`` (this package's ``finance/`` folder), on by default. ``BOOKRAG_DOMAINS`` chooses: shipped
+names or folder paths, comma-separated, ``""`` for none. To add a field, write such a folder and name its path.
+What the finance pack does on the dev sets, by half and by document type: ``docs/eval/finance-pack/``.
+
+    domains = load_domains(("finance",))
+    domains.glossary.sub_questions("What is Acme's return on assets?")   # net income, total assets
+    domains.needs_table("How did the operating margin develop?")          # True: a word of the pack
+    load_domains(("finance", "/path/to/legal-pack"))                      # a second pack beside it
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from ..errors import ConfigurationError
+from ..retrieval.glossary import Glossary
+
+SHIPPED = Path(__file__).parent
+
+
+@dataclass(frozen=True)
+class Domains:
+    """The chosen packs, merged."""
+
+    names: tuple[str, ...]
+    glossary: Glossary
+    table_words: re.Pattern[str] | None
+
+    def needs_table(self, question: str) -> bool:
+        """Whether ``question`` uses a word that, in these fields, asks for a table."""
+        return self.table_words is not None and self.table_words.search(question) is not None
+
+
+def names_of(setting: str) -> tuple[str, ...]:
+    """``BOOKRAG_DOMAINS`` as pack names or paths."""
+    return tuple(name.strip() for name in setting.split(",") if name.strip())
+
+
+@cache
+def load_domains(names: tuple[str, ...]) -> Domains:
+    """The packs ``names`` (shipped names or folders), merged; none for ``()``."""
+    glossaries, words = [], []
+    for name in names:
+        folder = SHIPPED / name if (SHIPPED / name).is_dir() and "/" not in name else Path(name).expanduser()
+        glossary, table_words = folder / "glossary.json", folder / "table-words.txt"
+        if not folder.is_dir() or not (glossary.is_file() or table_words.is_file()):
+            shipped = sorted(p.name for p in SHIPPED.iterdir() if p.is_dir() and not p.name.startswith("_"))
+            raise ConfigurationError(f"BOOKRAG_DOMAINS: {name!r} is no domain pack (shipped: {', '.join(shipped)}; "
+                                     "or a folder with glossary.json and/or table-words.txt)")
+        if glossary.is_file():
+            glossaries.append(Glossary.load(str(glossary)))
+        if table_words.is_file():
+            words += [line.strip() for line in table_words.read_text(encoding="utf-8").splitlines()
+                      if line.strip() and not line.lstrip().startswith("#")]
+    try:
+        pattern = re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE) if words else None
+    except re.error as exc:
+        raise ConfigurationError(f"BOOKRAG_DOMAINS: a table word is not a regular expression ({exc})") from exc
+    return Domains(names, Glossary.merged(glossaries), pattern)
+
+
+def glossary_for(domains: str, glossary: str) -> Glossary:
+    """The glossary a question is planned with: ``BOOKRAG_GLOSSARY``'s file where it names one, none for ``""``,
+    else (``shipped``, the default) the chosen packs'."""
+    return load_domains(names_of(domains)).glossary if glossary == "shipped" else Glossary.load(glossary)
