@@ -89,6 +89,12 @@ def assign_classes(blocks: list[Block], found: dict[int, list[Region]]) -> None:
         block.layout_class = best[4] if best is not None and _overlap(block, best) >= 0.5 else "none"
 
 
+def spread(pages: list[int], n: int) -> set[int]:
+    """At most ``n`` of ``pages`` (sorted), evenly spread over them."""
+    n = min(n, len(pages))
+    return {pages[int(k * len(pages) / n)] for k in range(n)} if n > 0 else set()
+
+
 def classify_pages(doc: ParsedDocument, pages: Iterable[int], workers: int = 0) -> int:
     """Run the layout model on ``pages`` and set the classes of their blocks; returns how many pages it read."""
     found = regions(doc, pages, workers)

@@ -32,7 +32,7 @@ from typing import Literal
 
 from ..llm.chat import ChatModel
 from ..parsing.blocks import ParsedDocument
-from ..parsing.regions import HEADING_CLASSES, classify_pages
+from ..parsing.regions import HEADING_CLASSES, classify_pages, spread
 from .features import candidate_features, toc_pages
 from .headings import MIN_OUTLINE, from_layout, from_llm, from_outline, from_parser, has_parser_levels
 from .learned import HeadingModel, headings_from_scores, score_candidates
@@ -98,11 +98,8 @@ def _read_spread(doc: ParsedDocument, total: int, workers: int) -> int:
     """Let the layout model read pages spread over the document until it has read ``total`` of them."""
     done = {b.page for b in doc.blocks if b.layout_class}
     pages = sorted({b.page for b in doc.blocks if b.kind in ("text", "title", "list")} - done)
-    want = min(total - len(done), len(pages))
-    if want <= 0:
-        return 0
-    step = len(pages) / want
-    return classify_pages(doc, {pages[int(k * step)] for k in range(want)}, workers)
+    chosen = spread(pages, total - len(done))
+    return classify_pages(doc, chosen, workers) if chosen else 0
 
 
 def agreement(doc: ParsedDocument, headings: list[Heading]) -> tuple[float, float]:

@@ -34,7 +34,7 @@ import numpy as np
 from ..errors import DocumentError
 from ..parsing.blocks import ParsedDocument
 from ..parsing.pymupdf_parser import parse_pdf
-from ..parsing.regions import classify_pages
+from ..parsing.regions import classify_pages, spread
 from .features import candidate_features
 from .headings import MIN_OUTLINE, from_outline
 from .learned import MAX_LEVEL, HeadingModel, Trees
@@ -84,24 +84,27 @@ def labelled(path: Path, family: str, *, layout_pages: int = 0) -> Labelled | No
     except DocumentError as exc:
         log.info("skipping %s: %s", path.name, exc)
         return None
+    return labelled_parsed(parsed, path.name, family, layout_pages=layout_pages)
+
+
+def labelled_parsed(parsed: ParsedDocument, name: str, family: str, *, layout_pages: int = 0) -> Labelled | None:
+    """:func:`labelled` of a PDF parsed already."""
     if len(parsed.outline) < MIN_OUTLINE:
         return None
     targets = from_outline(parsed)
     own = {h.position: h.level for h in targets if h.consumes}
     mixed = {h.position for h in targets if not h.consumes}
     if len(own) < MIN_MATCHED * len(parsed.outline):
-        log.info("skipping %s: %d of %d bookmarks match a heading block", path.name, len(own), len(parsed.outline))
+        log.info("skipping %s: %d of %d bookmarks match a heading block", name, len(own), len(parsed.outline))
         return None
     # the layout model's classes go on copies: ``parsed`` stays as indexing sees it, for held-out scoring
     hidden = dataclasses.replace(parsed, outline=[], blocks=[dataclasses.replace(b) for b in parsed.blocks])
     if layout_pages:
-        pages = sorted({b.page for b in hidden.blocks})
-        step = max(len(pages) / layout_pages, 1.0)
-        classify_pages(hidden, {pages[int(k * step)] for k in range(min(layout_pages, len(pages)))})
+        classify_pages(hidden, spread(sorted({b.page for b in hidden.blocks}), layout_pages))
     positions, x = candidate_features(hidden)
     keep = [k for k, p in enumerate(positions) if p not in mixed]
     levels = np.asarray([min(own.get(positions[k], 0), MAX_LEVEL) for k in keep], dtype=np.int64)
-    return Labelled(path.name, family, parsed.content_hash, parsed.page_count, x[keep], (levels > 0).astype(np.int64),
+    return Labelled(name, family, parsed.content_hash, parsed.page_count, x[keep], (levels > 0).astype(np.int64),
                     levels, parsed, len(own) / len(parsed.outline))
 
 

@@ -23,8 +23,10 @@ def main() -> None:
     for f in sorted(cache.glob("*.pkl")):
         path, family, parsed, found = pickle.loads(f.read_bytes())
         E.REGIONS[parsed.content_hash] = found
-        _, match = E.labelled(path, family, parsed)
-        row = {"document": path, "family": family, "match": round(match, 3), "pages": parsed.page_count}
+        labelled = E.labelled_parsed(parsed, Path(path).name, family)
+        if labelled is None:
+            continue
+        row = {"document": path, "family": family, "match": round(labelled.matched, 3), "pages": parsed.page_count}
         for name in names:
             row[name] = score(E.DETECTORS[name](E.fresh(parsed), model), parsed.outline)
         rows.append(row)

@@ -17,12 +17,12 @@ from pathlib import Path
 import numpy as np
 
 import bookrag_neo4j.tree.detect as detect
+import bookrag_neo4j.tree.training as training
 from bookrag_neo4j.eval.bench_headings import score
 from bookrag_neo4j.parsing.regions import assign_classes
-from bookrag_neo4j.tree.features import candidate_features
-from bookrag_neo4j.tree.headings import from_layout, from_outline
-from bookrag_neo4j.tree.learned import MAX_LEVEL, HeadingModel, headings_from_scores, score_candidates
-from bookrag_neo4j.tree.training import MIN_MATCHED, Labelled, fit
+from bookrag_neo4j.tree.headings import from_layout
+from bookrag_neo4j.tree.learned import HeadingModel, headings_from_scores, score_candidates
+from bookrag_neo4j.tree.training import MIN_MATCHED, fit, labelled_parsed
 
 REGIONS: dict[str, dict] = {}
 
@@ -36,6 +36,7 @@ def replay(doc, pages, workers=0) -> int:
 
 
 detect.classify_pages = replay
+training.classify_pages = replay
 
 
 def source(path: str, family: str) -> str:
@@ -50,23 +51,6 @@ def fresh(parsed):
     return dataclasses.replace(parsed, outline=[], blocks=[dataclasses.replace(b) for b in parsed.blocks])
 
 
-def labelled(path, family, parsed, layout_pages=12):
-    """As ``training.labelled``, the layout model replayed."""
-    targets = from_outline(parsed)
-    own = {h.position: h.level for h in targets if h.consumes}
-    mixed = {h.position for h in targets if not h.consumes}
-    match = len(own) / len(parsed.outline)
-    hidden = fresh(parsed)
-    pages = sorted({b.page for b in hidden.blocks})
-    step = max(len(pages) / layout_pages, 1.0)
-    replay(hidden, {pages[int(k * step)] for k in range(min(layout_pages, len(pages)))})
-    positions, x = candidate_features(hidden)
-    keep = [k for k, p in enumerate(positions) if p not in mixed]
-    levels = np.asarray([min(own.get(positions[k], 0), MAX_LEVEL) for k in keep], dtype=np.int64)
-    return Labelled(Path(path).name, family, parsed.content_hash, parsed.page_count, x[keep],
-                    (levels > 0).astype(np.int64), levels, parsed), match
-
-
 LAYOUT_PAGES = int(os.environ.get("LAYOUT_PAGES", "12"))
 SHORT = int(os.environ.get("SHORT", "0"))  # documents of at most this many pages: the layout model on every page
 
@@ -77,8 +61,10 @@ def load(cache: Path, grouping: str):
         path, family, parsed, found = pickle.loads(f.read_bytes())
         REGIONS[parsed.content_hash] = found
         group = family if grouping == "genre" else source(path, family)
-        d, match = labelled(path, group, parsed, 100000 if parsed.page_count <= SHORT else LAYOUT_PAGES)
-        docs.append((d, match))
+        d = labelled_parsed(parsed, Path(path).name, group,
+                            layout_pages=100000 if parsed.page_count <= SHORT else LAYOUT_PAGES)
+        if d is not None:  # outlines that match fewer than MIN_MATCHED of their headings teach and score nothing
+            docs.append((d, d.matched))
     return docs
 
 
