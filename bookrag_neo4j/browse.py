@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
-from .graph.queries import load_query
+from .db.queries import load_query
 from .resources import resource_dir
 
 _BINDING = re.compile(r"^WITH (\$(\w+) AS (\w+))(, \$(\w+) AS (\w+))*$")

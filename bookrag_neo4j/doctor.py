@@ -15,10 +15,10 @@ from collections.abc import Awaitable, Callable
 from pydantic import BaseModel
 
 from .config import Settings
+from .db.client import GraphClient
+from .db.projections import held_projections
+from .db.schema import VECTOR_INDEXES
 from .errors import BookRAGError
-from .graph.client import GraphClient
-from .graph.projections import held_projections
-from .graph.schema import VECTOR_INDEXES
 from .llm.chat import ChatModel
 from .llm.factory import build_embedder, build_llm, build_reranker, build_vlm, llm_provider
 from .llm.langchain_chat import LangChainChatModel

@@ -94,7 +94,7 @@ class UserQueryError(BookRAGError):
 
 
 class QueryRefusedError(UserQueryError):
-    """User-supplied Cypher the read-only gate refuses before it runs (``bookrag_neo4j.graph.gate``): a write, a
+    """User-supplied Cypher the read-only gate refuses before it runs (``bookrag_neo4j.db.gate``): a write, a
     procedure outside the allow-list, ``LOAD CSV``, a command, another database, or a query the server will not
     plan (a syntax error included); the message names the reason."""
 

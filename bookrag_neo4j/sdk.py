@@ -42,10 +42,10 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .browse import answer_trace_params
 from .config import Settings
+from .db import analytics
+from .db.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, GraphClient
 from .errors import QueryNotFoundError
 from .eval.benchmark import Benchmark, load_benchmark
-from .graph import analytics
-from .graph.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, GraphClient
 from .keys import file_key
 from .library.catalogue import delete_document, table_of_contents
 from .library.documents import Document, find_document, list_documents
@@ -288,7 +288,7 @@ class BookRAG:
 
     async def aapply_schema(self) -> list[dict[str, Any]]:
         """Apply the BookIndex schema (constraints, vector and full-text indexes); its indexes, all ONLINE."""
-        from .graph.schema import apply_schema
+        from .db.schema import apply_schema
         from .llm.factory import index_dimensions
         return await apply_schema(await self._client(), dimensions=index_dimensions(self.settings))
 

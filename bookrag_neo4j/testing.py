@@ -47,8 +47,8 @@ except ImportError as exc:  # the module is a pytest plugin first
     raise ImportError("bookrag_neo4j.testing needs pytest: pip install 'bookrag-neo4j[testing]'") from exc
 
 from .config import Settings
+from .db.client import ConnectionInfo, ServerVersions
 from .errors import ConfigurationError, ServerError, ServerStartError
-from .graph.client import ConnectionInfo, ServerVersions
 from .resources import resource_dir
 from .server import connection_info, start_server
 from .server.docker import docker_engine_available

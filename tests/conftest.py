@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
-from bookrag_neo4j.graph.schema import apply_schema
+from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.db.schema import apply_schema
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.llm import Models, index_dimensions

@@ -20,7 +20,7 @@ from ..keys import stored_text
 
 if TYPE_CHECKING:  # the SDK pulls in the pipeline, the settings pydantic: commands import them when they run
     from ..config import Settings
-    from ..graph.client import GraphClient
+    from ..db.client import GraphClient
     from ..sdk import BookRAG
 
 console = Console(stderr=True)

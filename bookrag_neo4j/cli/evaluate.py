@@ -28,7 +28,7 @@ from .common import (
 from .scale import bench_scale_cmd
 
 if TYPE_CHECKING:
-    from ..graph.client import GraphClient
+    from ..db.client import GraphClient
 
 PARTIAL_EXIT = 3  # bookrag eval: some questions were misses because a document or a method failed
 

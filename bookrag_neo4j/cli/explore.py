@@ -65,7 +65,7 @@ def bi_cmd(
     """Run a BI query (a flat table, read-only) and print it as a table or CSV."""
     import csv
 
-    from ..graph.queries import documented_columns
+    from ..db.queries import documented_columns
 
     try:
         rows = library(instance).bi(name, doc=doc, limit=limit)

@@ -34,8 +34,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    from ..db.client import GraphClient
     from ..eval.scale_run import ScaleRun
-    from ..graph.client import GraphClient
     from ..sdk import BookRAG
 
 

@@ -33,10 +33,10 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from ..config import Settings
+from ..db.batching import batches
+from ..db.client import GraphClient
+from ..db.schema import apply_schema
 from ..errors import DocumentError
-from ..graph.batching import batches
-from ..graph.client import GraphClient
-from ..graph.schema import apply_schema
 from ..keys import term_key
 from ..layout.build import LayoutBuilder
 from ..layout.keywords import stem

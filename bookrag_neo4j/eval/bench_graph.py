@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Settings
-from ..graph.client import GraphClient
+from ..db.client import GraphClient
 from ..index.pipeline import Indexer
 from ..kg.names import is_acronym, normalise
 from ..library.stats import graph_statistics

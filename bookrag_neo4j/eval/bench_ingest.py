@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Settings
+from ..db.client import GraphClient
+from ..db.schema import apply_schema
 from ..errors import DocumentError
-from ..graph.client import GraphClient
-from ..graph.schema import apply_schema
 from ..index.pipeline import Indexer, IndexReport
 from ..index.store import write_tree
 from ..keys import file_key

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..config import Settings
+from ..db.client import GraphClient
 from ..errors import DocumentError, ScaleRunError
-from ..graph.client import GraphClient
 from ..index.pipeline import Indexer, IndexReport
 from ..keys import file_key, local_path
 from ..library.documents import get_document

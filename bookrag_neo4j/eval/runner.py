@@ -31,8 +31,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from ..config import Settings
+from ..db.client import GraphClient
 from ..errors import Neo4jUnavailableError, reason
-from ..graph.client import GraphClient
 from ..index.pipeline import Indexer
 from ..library.documents import find_document
 from ..llm.chat import ChatModel

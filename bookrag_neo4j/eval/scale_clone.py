@@ -34,9 +34,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from ..db.batching import batches, delete_in_batches
+from ..db.client import GraphClient
 from ..errors import ScaleRunError
-from ..graph.batching import batches, delete_in_batches
-from ..graph.client import GraphClient
 from ..keys import key_prefix
 from ..library.catalogue import delete_document
 from ..library.documents import Document, list_documents

@@ -37,9 +37,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..config import Settings
+from ..db.client import GraphClient
+from ..db.projections import held_projections
 from ..errors import ScaleRunError
-from ..graph.client import GraphClient
-from ..graph.projections import held_projections
 from ..library.documents import get_document
 from ..methods import Retriever
 from .bench_query import bench_query

@@ -40,9 +40,9 @@ from pathlib import Path
 from neo4j.exceptions import Neo4jError
 
 from ..config import Settings
+from ..db.client import GraphClient
+from ..db.gds import graph_name
 from ..errors import ScaleRunError
-from ..graph.client import GraphClient
-from ..graph.gds import graph_name
 
 log = logging.getLogger(__name__)
 

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
+from ..db.client import GraphClient
 from ..errors import LeaseLostError
-from ..graph.client import GraphClient
 
 log = logging.getLogger(__name__)
 

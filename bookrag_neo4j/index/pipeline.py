@@ -30,9 +30,9 @@ from pydantic import BaseModel, Field
 
 from ..config import Settings
 from ..content.build import ContentGraphBuilder, ContentGraphReport, Evolution
+from ..db.client import GraphClient
+from ..db.schema import apply_schema
 from ..errors import DocumentError, LeaseLostError, Neo4jUnavailableError, reason
-from ..graph.client import GraphClient
-from ..graph.schema import apply_schema
 from ..keys import document_key, file_key, stored_name, stored_path, stored_text
 from ..kg.build import GraphBuilder, GraphReport
 from ..layout.build import LayoutBuilder, LayoutReport

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..graph.batching import batches
-from ..graph.client import GraphClient
+from ..db.batching import batches
+from ..db.client import GraphClient
 from ..keys import page_key
 from ..library.documents import TreeStatus
 from ..parsing.blocks import ParsedDocument

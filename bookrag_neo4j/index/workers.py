@@ -41,8 +41,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ..config import Settings
+from ..db.client import GraphClient
 from ..errors import BookRAGError, DocumentError, LeaseLostError, reason
-from ..graph.client import GraphClient
 from ..keys import file_key, stored_name, stored_text
 from ..library.documents import get_document
 from ..llm.factory import Models

@@ -31,9 +31,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ..config import Settings
+from ..db.batching import batches
+from ..db.client import GraphClient
 from ..errors import ConfigurationError, DocumentError, ModelError
-from ..graph.batching import batches
-from ..graph.client import GraphClient
 from ..library.catalogue import delete_entities
 from ..library.documents import GraphCounts, GraphStatus, TreeStatus, get_document
 from ..llm.cache import ResponseCache

@@ -19,8 +19,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from ..db.client import GraphClient
 from ..errors import ModelError
-from ..graph.client import GraphClient
 from ..llm.cache import ResponseCache, cache_key
 from ..parsing.blocks import Block
 from ..tree.model import TreeNode

@@ -34,11 +34,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ..config import Settings
+from ..db.analytics import write_similar
+from ..db.batching import batches
+from ..db.client import GraphClient
+from ..db.schema import apply_schema
 from ..errors import DocumentError
-from ..graph.analytics import write_similar
-from ..graph.batching import batches
-from ..graph.client import GraphClient
-from ..graph.schema import apply_schema
 from ..keys import layout_key, local_path, page_key, term_key
 from ..library.catalogue import delete_layout
 from ..library.documents import Document, LayoutCounts, LayoutStatus, TreeStatus, get_document

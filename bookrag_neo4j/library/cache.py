@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Generic, Protocol, TypeVar
 
-from ..graph.client import GraphClient
+from ..db.client import GraphClient
 from .documents import Document
 
 T = TypeVar("T")

@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..graph.batching import delete_in_batches
-from ..graph.client import GraphClient
-from ..graph.projections import drop_document_projections
+from ..db.batching import delete_in_batches
+from ..db.client import GraphClient
+from ..db.projections import drop_document_projections
 from ..keys import image_file_glob
 
 

@@ -23,8 +23,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..db.client import GraphClient
 from ..errors import DocumentNotFoundError
-from ..graph.client import GraphClient
 
 
 class TreeStatus(StrEnum):

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict, deque
 from typing import Any
 
+from ..db.client import GraphClient
+from ..db.gds import projected_document_entities, weakly_connected_components
 from ..errors import DocumentNotFoundError
-from ..graph.client import GraphClient
-from ..graph.gds import projected_document_entities, weakly_connected_components
 
 SWEEPS = 4
 

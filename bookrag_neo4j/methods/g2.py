@@ -18,7 +18,7 @@ from typing import Any
 
 from ..config import Settings
 from ..content.build import ContentGraphBuilder
-from ..graph.client import GraphClient
+from ..db.client import GraphClient
 from ..library.documents import Document
 from ..llm.factory import Models
 from ..retrieval.plan import Plan, PlanStep

@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ..config import Settings
+from ..db.client import GraphClient
 from ..errors import PlanError
-from ..graph.client import GraphClient
 from ..index.leases import LeaseManager, layers_key, under_lease
 from ..library.documents import Document, get_document
 from ..llm.factory import Models

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..config import Settings
+from ..db.client import GraphClient
 from ..domains import glossary_for
 from ..errors import DocumentNotFoundError, PlanError, QuestionError
-from ..graph.client import GraphClient
 from ..library.cache import keep_documents
 from ..library.documents import Document
 from ..llm.factory import Models

@@ -34,7 +34,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from ..config import Settings
-from ..graph.client import GraphClient
+from ..db.client import GraphClient
 from ..library.cache import shared
 from ..library.documents import Document
 from ..llm.chat import ChatModel

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..graph.lucene import lucene_in_documents, lucene_terms
+from ..db.lucene import lucene_in_documents, lucene_terms
 from ..layout.vectors import nearest_units, passage_lexicon, passage_texts
 from ..lexical import bm25_scores
 from ..llm.reranker import FusionReranker

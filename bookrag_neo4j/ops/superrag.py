@@ -16,9 +16,9 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..db.queries import load_query
 from ..domains import load_domains, names_of
 from ..errors import ModelError, UserQueryError
-from ..graph.queries import load_query
 from ..layout.vectors import read_per_build
 from ..lexical import bm25_scores
 from ..llm.prompts import render_prompt

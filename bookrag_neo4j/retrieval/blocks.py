@@ -38,7 +38,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..graph.client import GraphClient
+from ..db.client import GraphClient
 from ..lexical import LexicalStats, tokens
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document

@@ -4,7 +4,7 @@
     whole = await graphs.get(graph, await find_document(graph, doc_key))  # read once
     scores = pagerank_on(whole.transition, seeds)         # Graph_Reasoning in-process (scoring.py)
 
-Graph_Reasoning runs in Neo4j where the server has GDS (:mod:`bookrag_neo4j.graph.projections`) and reads
+Graph_Reasoning runs in Neo4j where the server has GDS (:mod:`bookrag_neo4j.db.projections`) and reads
 nothing of this, nor does entity linking (:mod:`.linking`); the in-process engine (servers without GDS,
 ``BOOKRAG_PPR_ENGINE=local``) works on this copy.
 The whole graph is read once (one named query, ``retrieval/entity_graph``) rather than the GT-Links and edges
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from ..graph.client import GraphClient
+from ..db.client import GraphClient
 from ..library.cache import DOCUMENTS, shared, sized
 from ..library.documents import Document
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..graph.client import GraphClient
+from ..db.client import GraphClient
 from ..library.documents import Document
 
 SCORE_DIGITS = 6  # links compared across documents by rounded score: a float's last bits decide no order

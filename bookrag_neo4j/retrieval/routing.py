@@ -15,8 +15,8 @@ import logging
 import time
 from collections.abc import Sequence
 
-from ..graph.client import GraphClient
-from ..graph.lucene import lucene_terms
+from ..db.client import GraphClient
+from ..db.lucene import lucene_terms
 from ..library.documents import Document
 from .plan import TraceStep
 

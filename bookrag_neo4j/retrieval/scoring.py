@@ -13,7 +13,7 @@ that they agree to the digits kept and rank alike; ``BOOKRAG_PPR_ENGINE`` picks 
 picks ``gds`` where the server has GDS (:func:`choose_engine`):
 
 - ``gds``: in Neo4j, one read query a question: ``gds.pageRank.stream`` with ``sourceNodes`` on the document's
-  projection in the GDS graph catalog (made once per graph build, :mod:`bookrag_neo4j.graph.projections`),
+  projection in the GDS graph catalog (made once per graph build, :mod:`bookrag_neo4j.db.projections`),
   its scores aggregated onto the selected nodes in the same query; the process holds no copy of the graph.
 - ``local``, for servers without GDS: the same algorithm in numpy on an in-memory copy of the document's graph
   (:mod:`.entity_graph`).
@@ -44,9 +44,9 @@ import numpy as np
 from neo4j.exceptions import ClientError
 from scipy import sparse
 
-from ..graph.client import GraphClient
-from ..graph.gds import forget_gds, gds_installed
-from ..graph.projections import PROJECTIONS, DocumentProjections
+from ..db.client import GraphClient
+from ..db.gds import forget_gds, gds_installed
+from ..db.projections import PROJECTIONS, DocumentProjections
 from ..lexical import LexicalStats, bm25_scores
 from ..library.documents import Document
 from ..llm.reranker import FusionReranker, Reranker
@@ -118,7 +118,7 @@ async def entity_pagerank(graph: GraphClient, documents: Sequence[Document], see
                           projections: DocumentProjections = PROJECTIONS) -> list[tuple[EntityGraph, np.ndarray]]:
     """Personalized PageRank over each document's whole entity graph from the seeds it holds: the graph (whose
     ``node_entities`` map tree nodes to entities) and a score per entity, for the documents holding a seed.
-    ``engine``: ``gds`` (the document's catalog projection, :mod:`bookrag_neo4j.graph.projections`; a graph
+    ``engine``: ``gds`` (the document's catalog projection, :mod:`bookrag_neo4j.db.projections`; a graph
     whose build is not complete runs in-process) or ``local``."""
     found = []
     for doc in documents:
@@ -147,7 +147,7 @@ async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: S
                           projections: DocumentProjections = PROJECTIONS, **options: Any) -> dict[str, float]:
     """Each node's score from the personalized-PageRank scores of its entities (``node_score``: their sum, mean
     or max); empty when no seed is in the documents' graphs. ``gds``: in Neo4j
-    (:meth:`~bookrag_neo4j.graph.projections.DocumentProjections.node_scores`; a document whose graph build is
+    (:meth:`~bookrag_neo4j.db.projections.DocumentProjections.node_scores`; a document whose graph build is
     not complete runs in-process); ``local``: :func:`entity_pagerank` (``options`` go to it)."""
     scored: dict[str, float] = {}
     rest = documents

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..graph.client import GraphClient
+from ..db.client import GraphClient
 from ..kg.names import normalise
 from ..lexical import bm25_scores
 from ..library.cache import DocumentCache, sized

@@ -8,8 +8,8 @@ import shutil
 import subprocess
 
 from ..config import Settings
+from ..db.client import ServerVersions
 from ..errors import ServerError
-from ..graph.client import ServerVersions
 from ..resources import resource_dir
 from .hardening import PRIVATE_RANGES, quarter
 from .password import managed_connection, new_password, read_password, store_password

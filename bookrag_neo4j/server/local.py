@@ -28,8 +28,8 @@ from functools import cache
 from pathlib import Path
 
 from ..config import Settings
+from ..db.client import ServerVersions
 from ..errors import ServerError, ServerStartError
-from ..graph.client import ServerVersions
 from ..resources import resource_dir
 from .hardening import hardening
 from .password import managed_connection, new_password, read_password, store_password

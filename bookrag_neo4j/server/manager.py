@@ -25,8 +25,8 @@ import logging
 from pathlib import Path
 
 from ..config import Settings
+from ..db.client import ConnectionInfo, ServerVersions
 from ..errors import BookRAGError, ConfigurationError
-from ..graph.client import ConnectionInfo, ServerVersions
 from .docker import DockerServer, docker_engine_available
 from .local import LocalServer
 from .password import managed_connection

@@ -7,8 +7,8 @@ import os
 import secrets
 
 from ..config import Settings
+from ..db.client import ConnectionInfo
 from ..errors import ConfigurationError
-from ..graph.client import ConnectionInfo
 
 
 def read_password(settings: Settings) -> str | None:

@@ -7,8 +7,8 @@ import logging
 import time
 from collections.abc import Callable
 
+from ..db.client import ConnectionInfo, GraphClient, ServerVersions
 from ..errors import BookRAGError, ServerStartError
-from ..graph.client import ConnectionInfo, GraphClient, ServerVersions
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from playwright.async_api import Page, async_playwright
 
-from bookrag_neo4j.graph.client import ConnectionInfo
+from bookrag_neo4j.db.client import ConnectionInfo
 
 from .timeouts import BROWSER_WAIT_MS
 

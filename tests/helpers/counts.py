@@ -3,7 +3,7 @@ cheap), by label and by type when asked."""
 
 from __future__ import annotations
 
-from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.db.client import GraphClient
 
 
 async def database_counts(graph: GraphClient, *, detailed: bool = False) -> dict[str, int]:

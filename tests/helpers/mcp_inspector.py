@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bookrag_neo4j.graph.client import ConnectionInfo
+from bookrag_neo4j.db.client import ConnectionInfo
 
 from .timeouts import HANG
 

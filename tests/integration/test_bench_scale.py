@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j.config import Settings
+from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.gds import list_projections
 from bookrag_neo4j.errors import ScaleRunError
 from bookrag_neo4j.eval.bench_scale import bench_scale_ingest, plan_documents
 from bookrag_neo4j.eval.scale_run import ScaleConfig, read_run
-from bookrag_neo4j.graph.client import GraphClient
-from bookrag_neo4j.graph.gds import list_projections
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.library.documents import get_document

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bookrag_neo4j.graph.client import ConnectionInfo
+from bookrag_neo4j.db.client import ConnectionInfo
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.resources import resource_dir

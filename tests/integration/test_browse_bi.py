@@ -15,8 +15,8 @@ import pytest
 
 from bookrag_neo4j import BookRAG
 from bookrag_neo4j.browse import answer_trace_params, browser_query
+from bookrag_neo4j.db.queries import documented_columns, load_query
 from bookrag_neo4j.errors import QueryRefusedError, UserQueryError
-from bookrag_neo4j.graph.queries import documented_columns, load_query
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.methods import Retriever

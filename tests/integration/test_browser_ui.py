@@ -12,7 +12,7 @@ import neo4j
 import pytest
 
 from bookrag_neo4j.browse import browser_url, style_url
-from bookrag_neo4j.graph.queries import load_query
+from bookrag_neo4j.db.queries import load_query
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.llm import Models
 

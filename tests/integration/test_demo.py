@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bookrag_neo4j.graph.analytics import open_gds
-from bookrag_neo4j.graph.gds import DOCUMENT_PREFIX, GRAPH_NAME_PREFIX
+from bookrag_neo4j.db.analytics import open_gds
+from bookrag_neo4j.db.gds import DOCUMENT_PREFIX, GRAPH_NAME_PREFIX
 from bookrag_neo4j.server import connection_info
 
 from ..helpers.cli import run_cli

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bookrag_neo4j.content.build import ContentGraphBuilder
-from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.library.catalogue import delete_content_graph
 from bookrag_neo4j.library.documents import get_document
 from bookrag_neo4j.llm import Models

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from bookrag_neo4j.config import Settings
+from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.errors import QueryRefusedError, UserQueryError
-from bookrag_neo4j.graph.client import GraphClient
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.sdk import BookRAG
 

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 
 from bookrag_neo4j import BookRAG
+from bookrag_neo4j.db.analytics import aentity_graph, entity_graph
+from bookrag_neo4j.db.gds import DOCUMENT_PREFIX, GRAPH_NAME_PREFIX
 from bookrag_neo4j.errors import DocumentError
-from bookrag_neo4j.graph.analytics import aentity_graph, entity_graph
-from bookrag_neo4j.graph.gds import DOCUMENT_PREFIX, GRAPH_NAME_PREFIX
 
 from ..helpers.pdfs import FOOTLOCKER, need
 

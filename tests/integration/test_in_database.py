@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.library.documents import Document
 from bookrag_neo4j.retrieval.blocks import block_similarities, read_blocks
 from bookrag_neo4j.retrieval.linking import link_entities

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.errors import DocumentError, DocumentNotFoundError
-from bookrag_neo4j.graph.client import GraphClient
 from bookrag_neo4j.index import store
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.keys import file_key

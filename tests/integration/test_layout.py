@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bookrag_neo4j.graph.client import GraphClient
-from bookrag_neo4j.graph.gds import list_projections
+from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.gds import list_projections
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.layout.build import LayoutBuilder, layout_config

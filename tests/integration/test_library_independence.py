@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.kg.build import GraphBuilder
 from bookrag_neo4j.kg.offline_extract import SpacyExtractor

@@ -18,7 +18,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult
 
-from bookrag_neo4j.graph.client import ConnectionInfo
+from bookrag_neo4j.db.client import ConnectionInfo
 
 from ..helpers.pdfs import ACL_PAPER
 from ..helpers.timeouts import LONG_TEST

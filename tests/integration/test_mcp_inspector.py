@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from bookrag_neo4j.graph.client import ConnectionInfo
+from bookrag_neo4j.db.client import ConnectionInfo
 
 from ..helpers.mcp_inspector import TOOL_ERROR, InspectorRun, inspect, inspector_path, server_env
 from ..helpers.pdfs import ACL_PAPER

@@ -10,14 +10,14 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.doctor import _graph_checks
-from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
-from bookrag_neo4j.graph.projections import (
+from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.db.projections import (
     DocumentProjections,
     drop_document_projections,
     held_projections,
     projection_name,
 )
+from bookrag_neo4j.doctor import _graph_checks
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.llm import Models

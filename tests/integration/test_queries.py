@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bookrag_neo4j.graph.client import GraphClient
-from bookrag_neo4j.graph.queries import load_query, split_statements
+from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.queries import load_query, split_statements
 from bookrag_neo4j.resources import resource_dir
 
 QUERY_NAMES = sorted(

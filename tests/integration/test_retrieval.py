@@ -10,8 +10,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.errors import QueryRefusedError, StepError
-from bookrag_neo4j.graph.client import GraphClient
 from bookrag_neo4j.index.store import write_tree
 from bookrag_neo4j.kg.types import ExtractedEntity, ExtractedRelation, Extraction
 from bookrag_neo4j.library.catalogue import delete_document

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.library.documents import Document
 from bookrag_neo4j.retrieval.routing import ROUTE, route
 from bookrag_neo4j.sdk import BookRAG

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bookrag_neo4j.config import Settings
+from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
 from bookrag_neo4j.eval.scale_clone import (
     NODE_LABELS,
     check_source,
@@ -21,7 +22,6 @@ from bookrag_neo4j.eval.scale_clone import (
     grow_library,
     list_clones,
 )
-from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.keys import key_prefix
 from bookrag_neo4j.library.catalogue import delete_document

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j.config import Settings
+from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
 from bookrag_neo4j.eval.scale_clone import list_clones
 from bookrag_neo4j.eval.scale_curve import ColdProcess, bench_scale_clone
 from bookrag_neo4j.eval.scale_run import CurveConfig, CurveRow, CurveRun
-from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.llm import Models

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from neo4j.exceptions import ConstraintError
 
+from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.schema import VECTOR_INDEXES, apply_schema
 from bookrag_neo4j.errors import SchemaError
-from bookrag_neo4j.graph.client import GraphClient
-from bookrag_neo4j.graph.schema import VECTOR_INDEXES, apply_schema
 
 
 async def test_schema_applies_twice(graph: GraphClient, dimensions, schema) -> None:

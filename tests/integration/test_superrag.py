@@ -10,7 +10,7 @@ import json
 import pytest
 
 from bookrag_neo4j.browse import answer_trace_params, browser_query
-from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.layout.vectors import passage_lexicon
 from bookrag_neo4j.lexical import LexicalStats
 from bookrag_neo4j.library.documents import find_document

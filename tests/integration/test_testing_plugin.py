@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j import BookRAG, Settings
-from bookrag_neo4j.graph.client import ConnectionInfo
+from bookrag_neo4j.db.client import ConnectionInfo
 from bookrag_neo4j.server.docker import docker_engine_available
 from bookrag_neo4j.testing import container_running, neo4j_for_tests
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 
-from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.db.client import GraphClient
 
 
 def unit(vector: list[float]) -> list[float]:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import bookrag_neo4j
-from bookrag_neo4j.graph.client import ConnectionInfo
+from bookrag_neo4j.db.client import ConnectionInfo
 
 from ..helpers.timeouts import HANG
 
@@ -83,7 +83,7 @@ def test_the_package_is_imported_from_the_wheel(installed: Installed) -> None:
     probe = (
         "import json, sys, importlib.metadata as md, bookrag_neo4j\n"
         "from bookrag_neo4j.resources import resource_dir\n"
-        "from bookrag_neo4j.graph.queries import load_query\n"
+        "from bookrag_neo4j.db.queries import load_query\n"
         "from bookrag_neo4j.llm.prompts import render_prompt\n"
         "from bookrag_neo4j.testing import compose_service\n"
         "print(json.dumps({'file': bookrag_neo4j.__file__, 'version': bookrag_neo4j.__version__,\n"

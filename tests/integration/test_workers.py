@@ -26,8 +26,8 @@ import pytest
 from neo4j import AsyncGraphDatabase
 
 from bookrag_neo4j.config import Settings
+from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
 from bookrag_neo4j.errors import LeaseLostError
-from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
 from bookrag_neo4j.index.leases import LeaseManager, worker_id
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.index.workers import IndexOptions, WorkerEvent, aindex_many
@@ -309,7 +309,7 @@ async def test_a_deadlock_between_two_writes_is_retried_and_both_succeed(
 
 async def test_writes_shared_between_documents_hold_under_contention(conn: ConnectionInfo, graph: GraphClient,
                                                                      schema) -> None:
-    from bookrag_neo4j.graph.schema import apply_schema
+    from bookrag_neo4j.db.schema import apply_schema
 
     await apply_schema(graph, dimensions=384, name="layout/schema")  # the :Keyword and :Stem constraints
     tag = f"test-shared-{uuid.uuid4().hex[:8]}"
@@ -368,7 +368,7 @@ async def test_writes_shared_between_documents_hold_under_contention(conn: Conne
 HOLDER = """
 import asyncio, sys, time
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.graph.client import GraphClient
+from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.index.leases import LeaseManager
 from bookrag_neo4j.server import instance_settings
 from bookrag_neo4j.server.manager import connection_info

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from bookrag_neo4j.errors import QueryRefusedError
-from bookrag_neo4j.graph.gate import (
+from bookrag_neo4j.db.gate import (
     ALLOWED_PROCEDURES,
     check_plan,
     explain_refused,
@@ -18,6 +17,7 @@ from bookrag_neo4j.graph.gate import (
     procedure_reason,
     refusal_reason,
 )
+from bookrag_neo4j.errors import QueryRefusedError
 
 
 def op(kind: str, details: str | None = None, *children: dict[str, Any], db: str = "neo4j", **args: Any) -> dict:

@@ -10,8 +10,8 @@ import time
 import pytest
 
 from bookrag_neo4j.cli import one_line
+from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
 from bookrag_neo4j.errors import Neo4jUnavailableError, QuestionError
-from bookrag_neo4j.graph.client import ConnectionInfo, GraphClient
 from bookrag_neo4j.methods.retriever import checked_question
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from bookrag_neo4j.db.queries import load_query, split_statements
+from bookrag_neo4j.db.schema import schema_statements
 from bookrag_neo4j.errors import QueryNotFoundError
-from bookrag_neo4j.graph.queries import load_query, split_statements
-from bookrag_neo4j.graph.schema import schema_statements
 
 
 def test_loader_finds_and_rejects() -> None:

@@ -3,7 +3,7 @@ cross-page merge joins two passages."""
 
 from __future__ import annotations
 
-from bookrag_neo4j.graph.lucene import lucene_terms
+from bookrag_neo4j.db.lucene import lucene_terms
 from bookrag_neo4j.ops.registry import RunContext
 from bookrag_neo4j.ops.search import FuseParams, fuse
 from bookrag_neo4j.ops.superrag import continues

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...graph.client import GraphClient
-from ...graph.lucene import lucene_in_documents
+from ...db.client import GraphClient
+from ...db.lucene import lucene_in_documents
 from ...layout.vectors import nearest_units, passage_texts, read_per_build
 from ...library.documents import Document
 

@@ -1,11 +1,16 @@
 """The memory a document's in-memory blocks hold (retrieval/blocks.py), measured with tracemalloc:
 ``python docs/eval/blocks-in-memory/held-memory.py PEPSICO_2021_10K.pdf`` (the managed server running)."""
-import asyncio, sys, tracemalloc
+import asyncio
+import sys
+import tracemalloc
+
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.graph.client import GraphClient
-from bookrag_neo4j.sdk import connection_info
-from bookrag_neo4j.retrieval.blocks import document_blocks
+from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.library.documents import find_document
+from bookrag_neo4j.retrieval.blocks import document_blocks
+from bookrag_neo4j.sdk import connection_info
+
+
 async def main():
     async with GraphClient(connection_info(Settings())) as graph:
         doc = await find_document(graph, sys.argv[1])

@@ -1,8 +1,12 @@
 """Probe user Cypher cases against the managed test server; print time and outcome."""
-import asyncio, sys, time
-from bookrag_neo4j.graph.client import GraphClient
-from bookrag_neo4j.testing import managed_settings
+import asyncio
+import sys
+import time
+
+from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.server import connection_info
+from bookrag_neo4j.testing import managed_settings
+
 
 async def main(queries, gated):
     s = managed_settings()

@@ -1,11 +1,15 @@
 # Experiment (not shipped): learned, heuristic and their union on the training corpus, in sample, tables off.
 # Run from the repository root: .venv/bin/python docs/eval/headings-21/union-experiment.py (writes union-experiment.jsonl beside it).
-import sys, json, dataclasses
+import dataclasses
+import json
+import sys
 from pathlib import Path
-from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
+
 from bookrag_neo4j.eval.bench_headings import _hidden, score
+from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
 from bookrag_neo4j.tree.detect import offline_headings
 from bookrag_neo4j.tree.headings import MIN_OUTLINE
+
 out = open('docs/eval/headings-21/union-experiment.jsonl','w')
 for line in open('bookrag_neo4j/tree/heading-corpus.txt'):
     line=line.strip()

@@ -1,7 +1,12 @@
 """CPU-seconds of the whole index of one PDF (cold process, LLM-free): this process, its table-finder workers, the Neo4j
 server, and the machine as a whole, over the tree+graph wall time."""
-import asyncio, os, sys, tempfile, time
+import asyncio
+import os
+import sys
+import tempfile
+import time
 from pathlib import Path
+
 HZ = os.sysconf("SC_CLK_TCK")
 def cpu(pid):
     try:
@@ -16,6 +21,8 @@ from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.llm.factory import Models
+
+
 async def main(path):
     rag = library(); graph = await rag.agraph()
     with tempfile.TemporaryDirectory() as d:

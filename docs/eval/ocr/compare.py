@@ -2,8 +2,11 @@
 
     python docs/eval/ocr/compare.py docs/eval/ocr/eval-orig docs/eval/ocr/eval-scan
 """
-import json, sys
+import json
+import sys
+
 from bookrag_neo4j.eval.benchmark import half
+
 orig, scan = sys.argv[1], sys.argv[2]
 o = json.load(open(f'{orig}/summary.json')); s = json.load(open(f'{scan}/summary.json'))
 print(f"questions {o['questions']} / {s['questions']}; partial: {o.get('partial')} / {s.get('partial')}\n")

@@ -1,8 +1,12 @@
 # The heading corpus read once (as `bookrag train headings` reads it, 12 layout pages a document), cached for the experiments.
 # Run from the repository root: .venv/bin/python docs/eval/headings-21/model-4-experiments/corpus.py
-import pickle, sys, time
+import pickle
+import sys
+import time
 from pathlib import Path
+
 from bookrag_neo4j.tree.training import labelled
+
 out = []
 t = time.time()
 for line in open('bookrag_neo4j/tree/heading-corpus.txt'):

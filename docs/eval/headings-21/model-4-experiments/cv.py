@@ -1,8 +1,14 @@
 # Experiment behind headings-4's document weights (not shipped): 5-fold cross-validation over documents of the heading model,
 # mean F1 per document by family and gnuplot's, at each threshold. Run after corpus.py:
 # .venv/bin/python docs/eval/headings-21/model-4-experiments/cv.py NAME STAGES DEPTH equal|sqrt|log   (cv.log: base 100 3 equal, sqrt 100 3 sqrt, log, d4 100 4 equal)
-import pickle, sys, json, numpy as np, time
+import json
+import pickle
+import sys
+import time
+
+import numpy as np
 from sklearn.ensemble import GradientBoostingClassifier
+
 corpus = pickle.load(open('/tmp/bookrag-heading-corpus.pkl','rb'))
 name, stages, depth, wmode = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 def w(d):

@@ -2,14 +2,20 @@
 # among the headings found (headings-3's two extra columns), scored in sample and by 5-fold cross-validation over
 # documents, on the headings that the heading model (argv[2], a headings-4 model file) detects.
 # Run from the repository root after corpus.py: .venv/bin/python docs/eval/headings-21/model-4-experiments/levels-cv.py base|nostyle MODEL
-import pickle, collections, sys, numpy as np
+import collections
+import pickle
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 from sklearn.ensemble import GradientBoostingClassifier
+
 from bookrag_neo4j.eval.bench_headings import _hidden, score
 from bookrag_neo4j.tree.features import FEATURES
-from bookrag_neo4j.tree.learned import HeadingModel, Trees, score_candidates, headings_from_scores
+from bookrag_neo4j.tree.learned import HeadingModel, Trees, headings_from_scores, score_candidates
 from bookrag_neo4j.tree.training import _trees
+
 corpus = pickle.load(open('/tmp/bookrag-heading-corpus.pkl', 'rb'))
 mode, detector = sys.argv[1], HeadingModel.load(Path(sys.argv[2]))
 DEV = ('ADOBE_2015_10K.pdf', 'ADOBE_2017_10K.pdf', 'ADOBE_2022_10K.pdf', '2312.10997v5.pdf',

@@ -1,9 +1,11 @@
 """A sweep of routing variants over the dev questions (output: route_variants.txt); not product code."""
 import asyncio
 from pathlib import Path
+
 from bookrag_neo4j import BookRAG
+from bookrag_neo4j.db.lucene import lucene_terms
 from bookrag_neo4j.eval.benchmark import half, load_benchmark
-from bookrag_neo4j.graph.lucene import lucene_terms
+
 SETS = Path('/work/shared/benchmarks')
 def variant(agg, sections, top):
     where = "true" if sections else "node.kind <> 'section'"

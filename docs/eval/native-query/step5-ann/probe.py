@@ -1,15 +1,20 @@
 """Exact per-document entity links against the entity vector index's top K, kept to the document: the time of
 each, and how often the index's top K all pass the link threshold (its answer may be cut short). The default
 managed instance's dev library; `python docs/eval/native-query/step5-ann/probe.py 50 100 200 400`."""
-import asyncio, json, sys, time
+import asyncio
+import json
+import sys
+import time
 from pathlib import Path
+
 import numpy as np
 from neo4j import GraphDatabase
+
 from bookrag_neo4j.config import Settings
+from bookrag_neo4j.eval.benchmark import load_benchmark
+from bookrag_neo4j.kg.names import identity
 from bookrag_neo4j.llm.factory import build_embedder
 from bookrag_neo4j.ops.query import question_entities
-from bookrag_neo4j.kg.names import identity
-from bookrag_neo4j.eval.benchmark import load_benchmark
 
 pw = (Path.home() / ".local/share/bookrag-neo4j/neo4j/default/password").read_text().strip()
 drv = GraphDatabase.driver("bolt://localhost:7687", auth=("neo4j", pw))

@@ -3,10 +3,13 @@ the pages that look scanned are listed in ../README.md). Writes figure_docs.json
 
     python docs/eval/ocr/dev/figure_docs.py
 """
-import json, sys, time
+import json
+import sys
+import time
 from pathlib import Path
-from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
+
 from bookrag_neo4j.parsing.ocr import OcrOptions
+from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
 
 BENCHMARKS = Path(__file__).resolve().parents[5] / "shared" / "benchmarks"
 out = {}

@@ -5,13 +5,19 @@ usage: venv/bin/python bench.py ENGINE DPI OUTJSON [--threads N] [--no-cls]
   tess threads are controlled by env OMP_THREAD_LIMIT (set by the caller).
 One process per (engine, dpi, setting); run sequentially.
 """
-import argparse, json, os, re, sys, time, unicodedata
+import argparse
+import json
+import os
+import re
+import sys
+import time
+import unicodedata
 from collections import Counter
 
 t_start = time.perf_counter()
 import pymupdf
+from pages import EXTRA, PAGES
 from rapidfuzz.distance import Levenshtein
-from pages import PAGES, EXTRA
 
 ap = argparse.ArgumentParser()
 ap.add_argument("engine", choices=["tess", "tesscli", "rapid"])
@@ -77,7 +83,8 @@ if args.engine == "rapid":
         sample = res[:2]
         return text, dict(n_boxes=len(res), elapse=elapse), sample
 elif args.engine == "tesscli":
-    import subprocess, resource
+    import resource
+    import subprocess
     t_imp = 0.0
     t_load = 0.0
 

@@ -2,7 +2,9 @@
 
 Tesseract 5 CLI (system binary, AVX2 build) -> TSV -> lines, mapped back to the page.
 """
-import os, subprocess
+import os
+import subprocess
+
 import pymupdf
 
 

@@ -1,5 +1,9 @@
 """Summarise results/*.json into markdown tables (stdout)."""
-import glob, json, sys, statistics as st
+import glob
+import json
+import statistics as st
+import sys
+
 RES = sys.argv[1] if len(sys.argv) > 1 else "results"
 NAMES = {
  "tess_omp1": "tesseract via PyMuPDF pdfocr (OMP_THREAD_LIMIT=1)",

@@ -1,10 +1,17 @@
 """Index one PDF with the event loop watched: a thread samples the loop's stack whenever it has not ticked for
 1 s, and prints where (the innermost bookrag_neo4j frames) and for how long."""
-import asyncio, collections, logging, sys, threading, time, traceback
+import asyncio
+import collections
+import logging
+import sys
+import threading
+import time
+import traceback
 from pathlib import Path
+
 logging.basicConfig(level=logging.WARNING, format="%(message)s")
-from bookrag_neo4j.sdk import BookRAG
 from bookrag_neo4j.config import Settings
+from bookrag_neo4j.sdk import BookRAG
 
 last = [time.monotonic()]
 blocked = collections.Counter()

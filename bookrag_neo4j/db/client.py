@@ -165,7 +165,7 @@ class GraphClient:
                              max_rows: int | None = USER_QUERY_MAX_ROWS,
                              truncate: bool = False) -> list[dict[str, Any]]:
         """Run Cypher a user wrote (a BI tool, a notebook, an LLM) only if the read-only gate passes it: the server
-        plans it first (``EXPLAIN``, nothing runs) and :func:`~bookrag_neo4j.graph.gate.check_plan` walks the
+        plans it first (``EXPLAIN``, nothing runs) and :func:`~bookrag_neo4j.db.gate.check_plan` walks the
         plan; a query it refuses, or one the server will not plan, raises
         :class:`~bookrag_neo4j.errors.QueryRefusedError` naming the reason. A query that passes runs in a read
         transaction (read routing, read access mode) with a transaction ``timeout`` in seconds, and may return

@@ -1,6 +1,6 @@
 """The read-only gate for Cypher a user wrote: it judges the server's plan of the query, never its text.
 
-:meth:`GraphClient.run_user_query <bookrag_neo4j.graph.client.GraphClient.run_user_query>` plans the query with
+:meth:`GraphClient.run_user_query <bookrag_neo4j.db.client.GraphClient.run_user_query>` plans the query with
 ``EXPLAIN`` (nothing runs) and hands the summary to :func:`check_plan`, which raises
 :class:`~bookrag_neo4j.errors.QueryRefusedError` with a one-line reason, or returns when the query may run::
 

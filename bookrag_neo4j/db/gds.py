@@ -10,7 +10,7 @@ procedures run with write routing, so projection, algorithm and drop reach the s
 These serve the statistics; Graph_Reasoning's PageRank runs on projections kept in the catalog
 (:mod:`.projections`), and :func:`gds_installed` says whether a server has GDS at all (which picks
 Graph_Reasoning's engine). The ``graphdatascience`` client (DataFrames, ``Graph`` objects: ``rag.gds``,
-``rag.entity_graph(doc)``) and the layout layer's KNN are in :mod:`bookrag_neo4j.graph.analytics`; both read the
+``rag.entity_graph(doc)``) and the layout layer's KNN are in :mod:`bookrag_neo4j.db.analytics`; both read the
 same projection files.
 """
 

@@ -10,7 +10,7 @@
 
 This is the synchronous side of GDS: the SDK's ``rag.gds`` and ``rag.entity_graph(doc)``, and the layout
 layer's KNN (indexing; the builder runs it on a worker thread). The question path stays on the async helpers
-of :mod:`bookrag_neo4j.graph.gds` (the async driver, no thread hop). Both name their projections
+of :mod:`bookrag_neo4j.db.gds` (the async driver, no thread hop). Both name their projections
 ``bookrag-<uuid>`` and read the same projection files (``cypher/gds/project_*.cypher``: one
 ``RETURN gds.graph.project(...)``, the shape ``gds.graph.project.cypher`` takes).
 
@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 
 def open_gds(conn: ConnectionInfo) -> GraphDataScience:
     """A ``GraphDataScience`` client on ``conn`` (its own driver, closed by its ``.close()`` or ``with``): Bolt
-    only (no Arrow discovery), no progress bars, and, as :class:`~bookrag_neo4j.graph.client.GraphClient`, no
+    only (no Arrow discovery), no progress bars, and, as :class:`~bookrag_neo4j.db.client.GraphClient`, no
     warning for a label no data has yet (``Image`` in a document without images)."""
     from graphdatascience import GraphDataScience
     from graphdatascience.error.gds_not_installed import GdsNotFound

@@ -2,7 +2,7 @@
 
 A query's name is its path below ``cypher/`` without the suffix::
 
-    from bookrag_neo4j.graph.queries import load_query
+    from bookrag_neo4j.db.queries import load_query
 
     text = load_query("server/versions")        # cypher/server/versions.cypher
 
