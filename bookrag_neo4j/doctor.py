@@ -65,7 +65,7 @@ async def llm_check(settings: Settings) -> Check:
     provider = llm_provider(settings)
     if provider == "none":
         hint = ("BOOKRAG_LANGCHAIN_CHAT is set but not used: set BOOKRAG_LLM_PROVIDER=langchain"
-                if settings.langchain_chat else "set OPENAI_API_KEY / OPENAI_BASE_URL, BOOKRAG_LLM_PROVIDER=local "
+                if settings.models.langchain_chat else "set OPENAI_API_KEY / OPENAI_BASE_URL, BOOKRAG_LLM_PROVIDER=local "
                 "for the offline model, or BOOKRAG_LLM_PROVIDER=langchain with BOOKRAG_LANGCHAIN_CHAT=module:Class")
         return Check(ok=False, detail=f"not configured (LLM-free mode): {hint}")
     try:
@@ -115,13 +115,13 @@ async def _graph_checks(settings: Settings) -> dict[str, Check]:
             if versions.gds_version
             else Check(ok=False, detail="the Graph Data Science plugin is not installed on this server")
         )
-        engine, why = ppr_engine(settings.ppr_engine, versions.gds_version is not None)
+        engine, why = ppr_engine(settings.bookrag.ppr_engine, versions.gds_version is not None)
         held = await held_projections(graph) if versions.gds_version else {}
         checks["graph_reasoning"] = Check(
             ok=engine == "local" or versions.gds_version is not None,
             detail=f"PageRank on {engine}: {why}" + (
                 f"; {len(held)} document projection(s) held, {sum(held.values()) / 2**20:.1f} of "
-                f"{settings.gds_projection_budget_mb} MB" if engine == "gds" else ""))
+                f"{settings.bookrag.gds_projection_budget_mb} MB" if engine == "gds" else ""))
         (support,) = await graph.read("server/vector_support")
         if not support["supported"]:
             checks["vector_index"] = Check(ok=False, detail="this Neo4j has no vector indexes (needs 5.13 or later)")
@@ -140,7 +140,7 @@ async def _graph_checks(settings: Settings) -> dict[str, Check]:
 def ocr_check(settings: Settings) -> Check:
     """Whether Tesseract reads scanned pages and figures (``BOOKRAG_OCR``), and its version."""
     binary = tesseract()
-    if settings.ocr == "off":
+    if settings.indexing.ocr == "off":
         return Check(ok=False, detail="off (BOOKRAG_OCR=off): scanned pages and figures are not read")
     if binary is None:
         return Check(ok=False, detail="Tesseract is not installed: scanned pages and the words inside figures are "
@@ -150,10 +150,10 @@ def ocr_check(settings: Settings) -> Check:
         languages = subprocess.run([binary, "--list-langs"], capture_output=True, text=True, timeout=10).stdout.split()
     except (OSError, subprocess.SubprocessError) as exc:
         return Check(ok=False, detail=f"{binary} does not run: {exc}")
-    missing = [lang for lang in settings.ocr_language.split("+") if lang not in languages]
+    missing = [lang for lang in settings.indexing.ocr_language.split("+") if lang not in languages]
     if missing:
         return Check(ok=False, detail=f"{version}: no traineddata for {', '.join(missing)} (Debian: tesseract-ocr-<lang>)")
-    return Check(ok=True, detail=f"{version} ({settings.ocr}, {settings.ocr_language})")
+    return Check(ok=True, detail=f"{version} ({settings.indexing.ocr}, {settings.indexing.ocr_language})")
 
 
 def run_doctor(settings: Settings) -> dict[str, Check]:

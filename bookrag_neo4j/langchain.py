@@ -1,10 +1,5 @@
 """BookRAG as a LangChain retriever: ranked evidence as ``Document``s that carry their citations.
 
-    from langchain_core.output_parsers import StrOutputParser
-    from langchain_core.prompts import ChatPromptTemplate
-    from langchain_core.runnables import RunnablePassthrough
-    from langchain_ollama import ChatOllama
-
     from bookrag_neo4j import BookRAG
     from bookrag_neo4j.langchain import BookRAGRetriever, format_documents
 
@@ -12,20 +7,13 @@
     docs = retriever.invoke("What were net sales in 2017?")           # or: await retriever.ainvoke(...)
     docs[0].metadata["citation"]              # 'report.pdf, Item 7 > Results of Operations, p. 24'
     retriever.invoke("...", method="bm25")    # another method of rag.methods() for one call
+    chain = {"context": retriever | format_documents, "question": RunnablePassthrough()} | prompt | llm
 
-    prompt = ChatPromptTemplate.from_template("Answer from the context.\\n{context}\\n\\nQuestion: {question}")
-    chain = ({"context": retriever | format_documents, "question": RunnablePassthrough()}
-             | prompt | ChatOllama(model="llama3.1") | StrOutputParser())
-    chain.invoke("What were net sales in 2017?")
-
-Each ``Document`` holds an evidence node's text as ``page_content``, its key as ``id`` and the citation in
-``metadata``: ``source``/``document`` (file name), ``doc_key``, ``node_key``, ``section_path`` (``" > "``
-joined, as in :class:`~bookrag_neo4j.retrieval.results.Citation`), ``page_start``, ``page_end``, ``pages``,
-``kind``, ``title``, ``rank``, ``graph_score``, ``text_score``, ``method``, ``bbox`` and ``citation`` (the label).
-
-``invoke`` works on its own connection each call (safe from threads, e.g. ``retriever.batch``); ``ainvoke`` uses
-the ``BookRAG``'s own async client (close it with ``await rag.aclose()`` or ``async with``). Needs
-``langchain-core`` (``pip install 'bookrag-neo4j[langchain]'``); ``import bookrag_neo4j`` does not.
+Each ``Document`` holds an evidence node's text as ``page_content``, its key as ``id`` and the citation in ``metadata``
+(``source``, ``doc_key``, ``node_key``, ``section_path``, pages, ``rank``, scores, ``bbox``, ``citation``: the label).
+``invoke`` works on its own connection each call (safe from threads, e.g. ``retriever.batch``); ``ainvoke`` uses the
+``BookRAG``'s own async client (close it with ``await rag.aclose()`` or ``async with``). Needs ``langchain-core``
+(``pip install 'bookrag-neo4j[langchain]'``); ``import bookrag_neo4j`` does not. See docs/langchain.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,4 @@
-"""An MCP server (Model Context Protocol, the official ``mcp`` SDK) over the SDK facade: an MCP client (Claude
-Desktop, an IDE, an agent) lists the library, reads a table of contents, retrieves cited evidence, asks, and runs
-its own read-only Cypher.
+"""An MCP server (Model Context Protocol, the official ``mcp`` SDK) over the SDK facade, for MCP clients and agents.
 
     bookrag mcp                        # stdio: what an MCP client starts (see the README for its configuration)
     bookrag mcp --no-llm               # LLM-free: plan without an LLM, ask answers with the ranked evidence
@@ -9,24 +7,13 @@ its own read-only Cypher.
     server = build_server(BookRAG.from_env())          # an mcp.server.mcpserver.MCPServer: add tools, run it
     serve_stdio(BookRAG.from_env(use_llm=False))       # what `bookrag mcp` runs
 
-The tools (structured results: each has an output schema, and every evidence item carries its citation):
-
-- ``list_documents()``: the indexed documents (key, file name, pages, how far each layer is built).
-- ``table_of_contents(docs)``: one document's sections (title, level, first page) in reading order.
-- ``retrieve(question, docs=None, method="bookrag", limit=10)``: ranked evidence, each with document, section
-  path and pages; no answer synthesis.
-- ``ask(question, docs=None, method="bookrag", limit=10)``: the answer with its citations (the ranked evidence
-  itself when no LLM is configured, ``extractive`` then true).
-- ``read_cypher(query, params=None, max_rows=100)``: Cypher through the read-only gate; at most ``max_rows`` rows
-  (``truncated`` says when there were more).
-
-``docs`` names the documents on every tool that takes them: one file name or key, or a list of them. Every
-tool's input schema has ``additionalProperties: false`` and a call with an argument the tool does not declare is
-refused, naming it and the accepted ones: the SDK would drop it silently, and a client that guessed a name (``doc``
-for ``docs``) would get a confident answer over the wrong documents.
-
-A failure the package expects (a refused write, an unknown document or method, Neo4j unreachable) comes back
-as a tool error with its message; stdout carries the protocol alone (logging goes to stderr).
+Tools, each with an output schema and every evidence item with its citation: ``list_documents``, ``table_of_contents``,
+``retrieve`` (ranked evidence, no synthesis), ``ask`` (the answer with its citations; without an LLM the ranked
+evidence, ``extractive`` true) and ``read_cypher`` (through the read-only gate, at most ``max_rows`` rows). ``docs``
+names one document or a list. Every input schema has ``additionalProperties: false`` and an undeclared argument is
+refused by name: the SDK would drop it silently, and a client that guessed ``doc`` for ``docs`` would get a confident
+answer over the wrong documents. Expected failures (a refused write, an unknown document, Neo4j unreachable) come back
+as tool errors; stdout carries the protocol alone (logging goes to stderr). See docs/mcp.md.
 """
 
 from __future__ import annotations

@@ -5,30 +5,18 @@
     rag = BookRAG.from_env()                      # settings from the environment (and .env)
     rag.index("annual-report-2017.pdf")              # tree + embeddings + knowledge graph
     answer = rag.ask("What were net sales in 2017?", doc="annual-report-2017.pdf")
-    print(answer.text)
     for c in answer.citations:
         print(c.label())                          # document, section path, pages
-    evidence = rag.retrieve("...", doc=["a.pdf", "b.pdf"])   # ranked evidence, no synthesis
-    evidence = rag.retrieve("...", doc="a.pdf", method="bm25")    # any of rag.methods(); plan=... reruns a plan
+    evidence = rag.retrieve("...", doc=["a.pdf", "b.pdf"], method="bm25")   # ranked evidence, any of rag.methods()
     rows = rag.run_cypher("MATCH (d:Document) RETURN d.name AS name")   # your own Cypher, read-only
-    edges = rag.evidence_graph(answer)            # the answer's evidence subgraph, to draw
     with rag.entity_graph("annual-report-2017.pdf") as G:    # its entity graph in GDS, dropped after the block
         communities = rag.gds.leiden.stream(G)            # rag.gds: the graphdatascience client (DataFrames)
-
-    for d in rag.documents():                     # the library: Document models
-        print(d.name, d.pages, rag.stats(d.key)["graph"]["entities"])
-    rag.toc("annual-report-2017.pdf")                # each section's title, level and first page
-    rag.build_graph("annual-report-2017.pdf", er_mode="basic", force=True)   # the knowledge graph again
-    rows = rag.bi("sections", doc="annual-report-2017.pdf")                  # a BI query (bi_queries() names them)
-    scored = rag.evaluate("my-benchmark/", methods=["bookrag", "bm25"])   # a row per (question, method)
-    rag.delete("annual-report-2017.pdf")             # the document's nodes and images
-
     async with BookRAG.from_env() as rag:         # the async twins: aindex, aask, aretrieve, adocuments...
         answer = await rag.aask("...")
 
-``doc`` is one document (key, key prefix or file name), several, or ``None`` for the whole library.
-``use_llm=False`` runs the LLM-free mode whatever is configured. The sync methods work in Jupyter too (inside
-a running event loop they run on a worker thread); there ``await rag.aask(...)`` works as well.
+``doc`` is one document (key, key prefix or file name), several, or ``None`` for the whole library;
+``use_llm=False`` runs LLM-free. The sync methods work in Jupyter too (inside a running event loop they run on a
+worker thread). The library: ``documents``, ``toc``, ``stats``, ``build_graph``, ``bi``, ``evaluate``, ``delete``.
 """
 
 from __future__ import annotations

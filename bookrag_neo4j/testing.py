@@ -10,23 +10,10 @@ fixture ``bookrag_neo4j``, a :class:`ServerForTests` (``.settings``, ``.conn``, 
         rag.apply_schema()
         assert rag.run_cypher("RETURN gds.version() AS v")[0]["v"]
 
-Which server, from ``BOOKRAG_TEST_NEO4J`` (:func:`select_backend`):
-
-- ``auto`` (the default): ``external`` when ``NEO4J_URI`` is set, else ``testcontainers`` when a Docker engine
-  answers (``docker info``) and testcontainers is installed, else ``managed``.
-- ``testcontainers``: a throw-away container of ``docker/compose.yml``'s image (``neo4j:5.26.24-community``)
-  with its GDS plugin settings, started by testcontainers' Neo4j module and removed after the session.
-- ``managed``: bookrag's managed server instance ``test`` on ports 17687/17474 (``BOOKRAG_TEST_INSTANCE``,
-  ``_BOLT_PORT``, ``_HTTP_PORT``, ``_HEAP``, ``_PAGECACHE``, ``_RUNTIME``); it keeps running between runs
-  (``bookrag neo4j stop --instance test``).
-- ``external``: the server ``NEO4J_URI`` names (with ``NEO4J_USERNAME``, ``NEO4J_PASSWORD``); never started or
-  stopped.
-
-Without pytest::
-
-    with neo4j_for_tests() as server:           # or neo4j_for_tests("testcontainers")
-        async with GraphClient(server.conn) as graph:
-            ...
+``BOOKRAG_TEST_NEO4J`` picks the server (:func:`select_backend`): ``external`` (``NEO4J_URI``'s, never started or
+stopped), ``testcontainers`` (a throw-away container of ``docker/compose.yml``'s image), ``managed`` (bookrag's
+instance ``test``, kept running between runs), or ``auto`` (the default: the first of these that is available);
+see docs/tests.md. Without pytest: ``with neo4j_for_tests() as server:``, then ``GraphClient(server.conn)``.
 """
 
 from __future__ import annotations
@@ -197,8 +184,8 @@ def container_running(container: Any) -> bool:
 def container_environment(settings: Settings) -> dict[str, str]:
     """The container's Neo4j settings: ``docker/compose.yml``'s (GDS plugin, procedures unrestricted) with the
     heap and page cache of ``settings``."""
-    return {**compose_service().environment, "NEO4J_server_memory_heap_max__size": settings.neo4j_heap,
-            "NEO4J_server_memory_pagecache_size": settings.neo4j_pagecache}
+    return {**compose_service().environment, "NEO4J_server_memory_heap_max__size": settings.neo4j.heap,
+            "NEO4J_server_memory_pagecache_size": settings.neo4j.pagecache}
 
 
 @contextmanager
@@ -224,8 +211,8 @@ def neo4j_container(settings: Settings | None = None, *, image: str | None = Non
         _stop(container)
         raise ServerStartError(f"the Neo4j container did not start: {exc}\n{_log_tail(container)}") from exc
     try:
-        conn = ConnectionInfo(container.get_connection_url(), "neo4j", password, settings.neo4j_database)
-        versions = wait_until_ready(conn, timeout=settings.neo4j_start_timeout,
+        conn = ConnectionInfo(container.get_connection_url(), "neo4j", password, settings.neo4j.database)
+        versions = wait_until_ready(conn, timeout=settings.neo4j.start_timeout,
                                     alive=lambda: container_running(container), log_tail=lambda: _log_tail(container))
         connected = Settings(neo4j_uri=conn.uri, neo4j_username=conn.username, neo4j_password=password,
                              neo4j_database=conn.database)
@@ -257,7 +244,7 @@ def neo4j_for_tests(backend: Backend | None = None) -> Iterator[ServerForTests]:
             raise ServerStartError(f"the managed test server did not start: {status.detail}")
     else:
         settings = Settings()
-        if not settings.neo4j_uri:
+        if not settings.neo4j.uri:
             raise ConfigurationError("the external backend needs NEO4J_URI")
     conn = connection_info(settings)
     versions = probe(conn)

@@ -119,7 +119,7 @@ async def schema(conn: ConnectionInfo, dimensions: int) -> list[dict]:
 @pytest.fixture(scope="session")
 def offline_models(settings: Settings) -> Models:
     """The models without an LLM (the offline embedder and reranker)."""
-    return Models.from_settings(settings.model_copy(update={"llm_provider": "none"}))
+    return Models.from_settings(settings.replace(llm_provider="none"))
 
 
 @pytest.fixture(scope="session")

@@ -1,18 +1,13 @@
-"""The ``bookrag`` command line: a thin shell over the SDK (:class:`bookrag_neo4j.sdk.BookRAG`), one module a
-command group, the options and the output helpers they share in :mod:`.common`.
+"""The ``bookrag`` command line: a thin shell over the SDK (:class:`bookrag_neo4j.sdk.BookRAG`), a module per group.
 
-    bookrag neo4j start | stop | status | logs | init, bookrag doctor          server.py
-    bookrag index, docs list | delete, stats, toc                              library.py
-    bookrag ask, retrieve, methods, cypher                                     ask.py
-    bookrag eval, bench models | ingest | graph | query | scale | headings      evaluate.py
-    bookrag browse, bi, demo                                                   explore.py
-    bookrag serve (the web app)                                                web.py
-    bookrag models [packages | prepare]                                        models.py
-    bookrag train headings                                                     train.py
-    bookrag mcp (the MCP server over stdio)                                    mcp.py
+    server.py: neo4j start | stop | status | logs | init, doctor     library.py: index, docs list | delete, stats, toc
+    ask.py: ask, retrieve, methods, cypher  evaluate.py: eval, bench models | ingest | graph | query | scale | headings
+    explore.py: browse, bi, demo       web.py: serve (the web app)       models.py: models [packages | prepare]
+    train.py: train headings           mcp.py: mcp (the MCP server over stdio)
 
-Each command imports what it needs when it runs (``bookrag --version`` and ``--help`` import none of the pipeline);
-:mod:`.lean_imports` keeps optional imports that no command uses out of the process.
+The options and output helpers they share are in :mod:`.common`. Each command imports what it needs when it runs
+(``bookrag --version`` and ``--help`` import none of the pipeline); :mod:`.lean_imports` keeps optional imports that no
+command uses out of the process.
 """
 
 from __future__ import annotations

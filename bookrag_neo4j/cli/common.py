@@ -53,7 +53,7 @@ def library(instance: str | None = None, *, use_llm: bool = True, **overrides: A
     from ..sdk import BookRAG
 
     settings = settings_for(instance)
-    return BookRAG(settings.model_copy(update={k: v for k, v in overrides.items() if v is not None}), use_llm=use_llm)
+    return BookRAG(settings.replace(**{k: v for k, v in overrides.items() if v is not None}), use_llm=use_llm)
 
 
 def run_with_graph(rag: BookRAG, work: Callable[[GraphClient], Awaitable[T]]) -> T:

@@ -89,7 +89,7 @@ def _print_answer(console: Console, i: int, expected: str, answer: Answer) -> No
 
 
 def _print_links(console: Console, settings: Settings, name: str, out: Path, answers: list[Answer]) -> None:
-    base = f"http://localhost:{settings.neo4j_http_port}/browser/"
+    base = f"http://localhost:{settings.neo4j.http_port}/browser/"
     console.print(Rule("Explore the index in Neo4j Browser"))
     console.print(f"Browser: {base} (user neo4j; `bookrag neo4j start` prints where the password is)",
                   soft_wrap=True)

@@ -137,15 +137,16 @@ def bench_ingest_cmd(
 
     pdfs = pdf_paths(paths)
     rag = library(instance)
-    rag.settings.parse_workers = pool_size(workers or rag.settings.parse_workers)  # the count the report states
+    indexing = rag.settings.indexing
+    indexing.parse_workers = pool_size(workers or indexing.parse_workers)  # the count the report states
 
     async def work(graph: GraphClient) -> dict:
         if all_stages:
             return await bench_ingest_all_stages(graph, rag.settings, rag.models, pdfs)
         return await bench_ingest(graph, pdfs, dimensions=index_dimensions(rag.settings, rag.models.embedder),
-                                  tables=tables, workers=rag.settings.parse_workers,
+                                  tables=tables, workers=rag.settings.indexing.parse_workers,
                                   headings=headings,  # type: ignore[arg-type]
-                                  model=HeadingModel.shipped(rag.settings.heading_model))
+                                  model=HeadingModel.shipped(rag.settings.indexing.heading_model))
 
     with console.status(f"Indexing {len(pdfs)} PDFs..."):
         report = run_with_graph(rag, work)
@@ -325,16 +326,16 @@ def bench_headings_cmd(
         raise typer.BadParameter(f"unknown detector {', '.join(unknown)}; choose from {', '.join(BENCH_DETECTORS)}")
     model = build_llm(settings) if llm else None
     with console.status("Detecting sections..."):
-        rows = asyncio.run(bench_headings(pdf_paths(paths), model, default=settings.headings,
-                                          workers=settings.parse_workers, detectors=chosen,
-                                          model=HeadingModel.shipped(settings.heading_model)))
+        rows = asyncio.run(bench_headings(pdf_paths(paths), model, default=settings.indexing.headings,
+                                          workers=settings.indexing.parse_workers, detectors=chosen,
+                                          model=HeadingModel.shipped(settings.indexing.heading_model)))
     families = None
     if corpus is not None:
         with console.status("Leave one family out...") as status:
-            families = leave_one_family_out(corpus_paths(corpus_arguments([], corpus)), workers=settings.parse_workers,
-                                            progress=status.update)
+            families = leave_one_family_out(corpus_paths(corpus_arguments([], corpus)),
+                                            workers=settings.indexing.parse_workers, progress=status.update)
     columns = (*chosen, "default", *(["llm"] if llm else []))
-    render({"default_detector": settings.headings, "documents": rows, "leave_one_family_out": families},
+    render({"default_detector": settings.indexing.headings, "documents": rows, "leave_one_family_out": families},
            ("document", "pages", "outline", *(f"{d} F1/levels" for d in columns), "trained on"),
            ((r["document"][:40], r["pages"], r["default"]["outline"],
              *(f"{r[d]['f1']:.3f} / {r[d]['level_accuracy']:.3f}" for d in columns), "yes" if r["in_training"] else "")

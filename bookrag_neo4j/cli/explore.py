@@ -32,7 +32,7 @@ def browse(
     from ..browse import answer_url, browser_url, style_url
 
     rag = library(instance)
-    base = browser or f"http://localhost:{rag.settings.neo4j_http_port}/browser/"
+    base = browser or f"http://localhost:{rag.settings.neo4j.http_port}/browser/"
     if style:
         url = style_url(base)
     elif answer_trace is not None:

@@ -1,22 +1,14 @@
 """Optional imports that a ``bookrag`` process never uses, kept out of it: the CLI's process is its own.
 
-Two libraries import heavy optional dependencies when they are installed, whether or not they are used:
-
-* thinc (spaCy's machine-learning layer) imports PyTorch for its PyTorch wrappers. The only spaCy pipeline this
-  package loads is the packaged ``en_core_web_sm`` (the LLM-free entity extractor and the question parser), which
-  runs on thinc's NumPy ops and never touches them; the import is over a second of CPU, every LLM-free question.
-* The Neo4j driver imports pandas (and pyarrow), to accept their values as query parameters. This package never
-  sends them (its parameters are plain Python values); ``Result.to_df()`` imports pandas itself when called. The
-  import is 0.2 s of CPU and 100 MB of memory (with pyarrow) in every command that talks to Neo4j.
-
-:func:`install` adds an import hook for the process: the module that does such an import (``thinc.compat``,
-``neo4j._optional_deps``) runs as if the dependency were not installed, unless the dependency is already imported
-(then nothing changes). The dependency itself stays importable: the embedder imports PyTorch for a large batch,
-GDS imports pandas, as before. Only the ``bookrag`` command installs it; a library must not change what an
-application's own imports see.
-
     install(torch_for_spacy=False)              # every command
     install(pandas_for_neo4j=False)             # the question commands
+
+thinc (spaCy's ML layer) imports PyTorch for its wrappers, though the packaged ``en_core_web_sm`` runs on thinc's NumPy
+ops; the Neo4j driver imports pandas and pyarrow to accept them as parameters, which this package never sends. Both cost
+every command CPU and memory (docs/eval/native-query/cold-notes.md). :func:`install` adds an import hook under which
+``thinc.compat`` and ``neo4j._optional_deps`` run as if the dependency were missing, unless it is already imported; the
+dependency stays importable (the embedder's PyTorch, GDS's pandas). Only the ``bookrag`` command installs it: a library
+must not change what an application's own imports see.
 """
 
 from __future__ import annotations

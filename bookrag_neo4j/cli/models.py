@@ -23,12 +23,13 @@ def models(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 
     settings = settings_for()
     provider = llm_provider(settings)
-    llm_detail = {"openai": settings.llm_model, "local": settings.local_llm, "langchain": settings.langchain_chat}
+    m = settings.models
+    llm_detail = {"openai": m.llm_model, "local": m.local_llm, "langchain": m.langchain_chat}
     configured = {
         "llm": provider + (f" ({llm_detail[provider]})" if llm_detail.get(provider) else ""),
-        "vlm": settings.vlm_provider + (f" ({settings.vlm_model})" if settings.vlm_provider != "none" else ""),
-        "embedder": f"{settings.embedder_provider} ({settings.embedder_model})",
-        "reranker": settings.reranker_provider + (f" ({settings.reranker_model})" if settings.reranker_model else ""),
+        "vlm": m.vlm_provider + (f" ({m.vlm_model})" if m.vlm_provider != "none" else ""),
+        "embedder": f"{m.embedder_provider} ({m.embedder_model})",
+        "reranker": m.reranker_provider + (f" ({m.reranker_model})" if m.reranker_model else ""),
     }
     local = {name: str(settings.cache_dir / "models" / spec.filename) for name, spec in LOCAL_MODELS.items()}
     if as_json:

@@ -30,7 +30,7 @@ def serve(
     from ..web.security import check_bind
 
     settings = settings_for(instance)
-    token = token or (settings.serve_token.get_secret_value() if settings.serve_token else None)
+    token = token or (settings.serve.token.get_secret_value() if settings.serve.token else None)
     check_bind(host, token)
     app = create_app(settings, use_llm=not no_llm, browser=browser, token=token,
                      allowed_hosts=[host, *(allowed_host or [])])

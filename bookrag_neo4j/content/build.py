@@ -1,24 +1,14 @@
-"""The content-graph stage (``bookrag index --stage content-graph DOC [--evolution lite|llm|off]``): G²-Reader's
-content graph (paper §3.2) over a document's layout layer.
+"""The content-graph stage (``bookrag index --stage content-graph DOC``): G²-Reader's content graph (paper §3.2).
 
-    report = await ContentGraphBuilder(graph, settings, embedder).build(doc_key)            # Lite, offline
-    report = await ContentGraphBuilder(graph, settings, embedder, llm=llm).build(doc_key, evolution="llm")
+    report = await ContentGraphBuilder(graph, settings, embedder, llm=None).build(doc_key, evolution="lite")
     report.status, report.counts          # "built" or "unchanged"; ContentCounts(nodes, window_links, ...)
 
-What it adds::
-
-    (:Passage|:Table|:Image :ContentNode {g2_order, g2_summary, g2_keywords, g2_text,
-                                         g2_embedding0, g2_embedding})     h(0) and the evolved h(T)
-    (:ContentNode)-[:HAS_KEYWORD {layer: 'content-graph'}]->(:Keyword)     shared with the layout layer
-    (:ContentNode)-[:G2_LINK {kind, score, t}]->(:ContentNode)             window | knn | llm
-
-Nodes are the layout layer's passages and the tables and images they cover, in reading order (the layout layer
-is built first when it is missing). Offline (no LLM, or ``--evolution lite|off``) the summary is the section
-path with the caption or first sentence, the keywords are TF-IDF terms and phrases, and h(0) is
-Enc(summary ⊕ keywords) (``BOOKRAG_G2_NODE_EMBEDDING=summary``, the better of the two on both dev sets) or the
-node's stored text embedding (``text``). With an LLM and ``--evolution llm`` both come from the paper's prompts
-(:mod:`.llm`). The Document records ``g2_status``, the ``g2_config`` it was built with and its counts; the same
-config on a complete graph is a no-op, a rebuild (or a rebuilt layout layer) first removes the old one.
+Nodes (``:ContentNode``: h(0) and the evolved h(T)) are the layout layer's passages and the tables and images they
+cover, in reading order, linked by ``G2_LINK`` (window, knn, llm) and to the shared keywords; a missing layout layer is
+built first. Offline, the summary is the section path with the caption or first sentence, the keywords TF-IDF terms,
+h(0) the stored text embedding or Enc(summary ⊕ keywords) (``BOOKRAG_G2_NODE_EMBEDDING``, docs/eval/g2-ablations.md);
+``--evolution llm`` uses the paper's prompts (:mod:`.llm`). The Document records ``g2_status``, ``g2_config`` and
+counts; the same config on a complete graph is a no-op, a rebuild removes the old one. See docs/content-graph.md.
 """
 
 from __future__ import annotations
@@ -73,8 +63,8 @@ def content_config(settings: Settings, embedder: Embedder, layout: str, evolutio
                    llm: ChatModel | None) -> str:
     """Names what a build depends on (the layout layer's config among them); the same config is not built again."""
     model = f"|{llm.provider}:{llm.model}" if evolution == "llm" and llm is not None else ""
-    return (f"{G2_VERSION}|{evolution}{model}|w{settings.g2_window}|T{settings.g2_rounds}|K{settings.g2_k}"
-            f"|a{settings.g2_alpha}|h0-{settings.g2_node_embedding}|kw{settings.g2_keywords}|{embedder.name}"
+    return (f"{G2_VERSION}|{evolution}{model}|w{settings.g2.window}|T{settings.g2.rounds}|K{settings.g2.k}"
+            f"|a{settings.g2.alpha}|h0-{settings.g2.node_embedding}|kw{settings.g2.keywords}|{embedder.name}"
             f"|{layout}")
 
 
@@ -98,11 +88,11 @@ class ContentGraphBuilder:
         """Whether ``doc`` (as read) has a complete content graph of this config on a complete layout layer:
         what :meth:`build` would leave alone, decided without a query."""
         return (doc.layout is LayoutStatus.COMPLETE and doc.g2 is ContentStatus.COMPLETE
-                and doc.g2_config == self.config(doc, evolution or self.settings.g2_evolution))
+                and doc.g2_config == self.config(doc, evolution or self.settings.g2.evolution))
 
     async def build(self, doc_key: str, *, evolution: Evolution | None = None, force: bool = False) -> ContentGraphReport:
         """Build (or rebuild) the content graph of ``doc_key``; a no-op when it is complete with the same config."""
-        evolution = evolution or self.settings.g2_evolution
+        evolution = evolution or self.settings.g2.evolution
         if evolution == "llm" and self.llm is None:
             raise DocumentError("--evolution llm needs an LLM: configure one (OPENAI_BASE_URL, BOOKRAG_LLM_*) or "
                                 "use --evolution lite")
@@ -127,22 +117,22 @@ class ContentGraphBuilder:
         if use_llm:
             attributes = await llm_steps.node_attributes(self.llm, nodes, progress=self.progress)
         else:
-            attributes = await asyncio.to_thread(offline_attributes, nodes, keywords=self.settings.g2_keywords)
-        initial = await self._initial(nodes, attributes, summary=use_llm or self.settings.g2_node_embedding == "summary")
+            attributes = await asyncio.to_thread(offline_attributes, nodes, keywords=self.settings.g2.keywords)
+        initial = await self._initial(nodes, attributes, summary=use_llm or self.settings.g2.node_embedding == "summary")
         lap("nodes")
         links = [{"a": nodes[i].key, "b": nodes[j].key, "kind": "window", "t": 0,
-                  "score": float(initial[i] @ initial[j])} for i, j in window_pairs(len(nodes), self.settings.g2_window)]
-        rounds = self.settings.g2_rounds if evolution != "off" else 0
+                  "score": float(initial[i] @ initial[j])} for i, j in window_pairs(len(nodes), self.settings.g2.window)]
+        rounds = self.settings.g2.rounds if evolution != "off" else 0
         evolved = initial
         if evolution == "lite" and len(nodes) > 1:
-            result = await asyncio.to_thread(lite_evolution, initial, rounds=rounds, k=self.settings.g2_k,
-                                             alpha=self.settings.g2_alpha)  # CPU-bound: off the event loop
+            result = await asyncio.to_thread(lite_evolution, initial, rounds=rounds, k=self.settings.g2.k,
+                                             alpha=self.settings.g2.alpha)  # CPU-bound: off the event loop
             evolved = result.vectors
             links += [{"a": nodes[i].key, "b": nodes[j].key, "kind": "knn", "score": link.score, "t": link.t}
                       for (i, j), link in sorted(result.links.items())]
         elif use_llm and len(nodes) > 1:
             evolution_run = await llm_steps.evolve(self.llm, self.embedder, nodes, attributes, initial,
-                                                   rounds=rounds, k=self.settings.g2_k, progress=self.progress)
+                                                   rounds=rounds, k=self.settings.g2.k, progress=self.progress)
             attributes, evolved = evolution_run.attributes, evolution_run.vectors
             links += evolution_run.links
         lap("evolution")

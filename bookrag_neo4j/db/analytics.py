@@ -1,20 +1,14 @@
 """Graph Data Science through its Python client (``graphdatascience``): DataFrames, ``Graph`` objects, KNN.
 
     gds = open_gds(conn)                          # a GraphDataScience on the library's server and database
-    with entity_graph(gds, doc_key) as G:         # a document's entities and the edges among them
+    with entity_graph(gds, doc_key) as G:         # a document's entities and their edges; dropped after the block
         communities = gds.leiden.stream(G, random_seed=42, concurrency=1)       # nodeId, communityId
-        ranks = gds.page_rank.stream(G, relationship_weight_property="weight")  # nodeId, score
-        entities = entity_table(gds, G)           # nodeId, key, name, type, degree, mentions, chapter
-    # G is dropped here, also when the block raised
     similar = write_similar(conn, doc_key, top_k=5, cutoff=0.5)   # the layout layer's SIMILAR edges (KNN)
 
-This is the synchronous side of GDS: the SDK's ``rag.gds`` and ``rag.entity_graph(doc)``, and the layout
-layer's KNN (indexing; the builder runs it on a worker thread). The question path stays on the async helpers
-of :mod:`bookrag_neo4j.db.gds` (the async driver, no thread hop). Both name their projections
-``bookrag-<uuid>`` and read the same projection files (``cypher/gds/project_*.cypher``: one
-``RETURN gds.graph.project(...)``, the shape ``gds.graph.project.cypher`` takes).
-
-``graphdatascience`` (and pandas) are imported on first use: importing them costs about half a second.
+The synchronous side of GDS: the SDK's ``rag.gds`` and ``rag.entity_graph(doc)``, and the layout layer's KNN (on a
+worker thread while indexing). The question path stays on the async helpers of :mod:`bookrag_neo4j.db.gds`. Both name
+their projections ``bookrag-<uuid>`` and read the same projection files (``cypher/gds/project_*.cypher``).
+``graphdatascience`` and pandas are imported on first use: the import is costly (docs/gds.md).
 """
 
 from __future__ import annotations

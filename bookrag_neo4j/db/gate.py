@@ -1,40 +1,14 @@
 """The read-only gate for Cypher a user wrote: it judges the server's plan of the query, never its text.
 
 :meth:`GraphClient.run_user_query <bookrag_neo4j.db.client.GraphClient.run_user_query>` plans the query with
-``EXPLAIN`` (nothing runs) and hands the summary to :func:`check_plan`, which raises
-:class:`~bookrag_neo4j.errors.QueryRefusedError` with a one-line reason, or returns when the query may run::
-
-    summary = (await driver.execute_query(f"EXPLAIN {query}", params, database_="neo4j")).summary
-    check_plan(summary.plan, query_type=summary.query_type, database=summary.database, allowed_database="neo4j")
-    refusal_reason(plan_dict, query_type="r", database="neo4j", allowed_database="neo4j")  # the reason, or None
-
-It walks the plan's operator tree (a dict with ``operatorType``, ``args``/``arguments`` and ``children``, as the
-neo4j Python driver returns it) and refuses, in this order for each operator:
-
-* an administration or schema command (``SHOW USERS``, ``CREATE INDEX``, ...: planned by the ``ADMINISTRATION``
-  planner), and any operator run on another database than ``allowed_database`` (``USE system ...``: the operator
-  type carries its database, ``ProcedureCall@neo4j``);
-* commands (``ShowTransactions``, ``TerminateTransactions``, any ``Show*``/``Terminate*`` operator),
-  ``LoadCSV`` and ``CALL { ... } IN TRANSACTIONS``;
-* a procedure call outside :data:`ALLOWED_PROCEDURES`: the ``ProcedureCall`` operator, and procedures that an
-  expression subquery (``COUNT { CALL ... }``) hides in another operator's ``Details`` as ``ResolvedCall(...)``;
-* a function with side effects or an unknown reach: the aggregation function ``gds.graph.project`` (it creates a
-  catalog graph), any ``gds.*`` function not in :data:`ALLOWED_GDS_FUNCTIONS`, any ``apoc.*`` or ``dbms.*``
-  function (``apoc.cypher.*`` would run Cypher the gate never saw). Other functions, ``vector.similarity.cosine``
-  and ``gds.similarity.cosine`` among them, are fine;
-
-* work inside one row that the server's limits cannot stop (:func:`loop_reason`): a regular expression
-  (``=~``; Java's matcher never checks the transaction's timeout, and a pattern such as ``(.*a){12}.*z`` runs for
-  as long as its input allows), ``reduce``, a list comprehension or a quantifier (``any``/``all``/``none``/
-  ``single``) inside another (quadratic in a collected list), ``range`` outside ``UNWIND`` (a list as long as the
-  query likes), and more than :data:`MAX_CONCATENATIONS` ``+`` operators (a string or list doubled in a chain of
-  ``WITH`` grows past any memory limit: the transaction limit does not track an expression's values). One loop
-  over a collected or stored list stays allowed: ``collect`` is memory-tracked and the store bounds a property.
-  ``UNWIND`` does the same work row by row, where the timeout and the memory limit hold;
-
-and finally any query the server does not plan as a read (query type ``r``): writes, also inside
-``CALL { ... }``, schema changes, ``dbms.*`` procedures. A query the server refuses to plan at all is refused
-by the client (:func:`explain_refused`), not let through.
+``EXPLAIN``, and :func:`check_plan` walks the plan's operator tree, raising
+:class:`~bookrag_neo4j.errors.QueryRefusedError` with a one-line reason for: admin and schema commands, operators on
+another database, ``Show*``/``Terminate*``, ``LoadCSV``, ``IN TRANSACTIONS``; procedures outside
+:data:`ALLOWED_PROCEDURES` (also those a subquery hides); functions with side effects or unknown reach
+(``gds.graph.project``, ``gds.*`` outside :data:`ALLOWED_GDS_FUNCTIONS`, ``apoc.*``, ``dbms.*``); work inside one row
+that the server's timeout and memory limits cannot stop (:func:`loop_reason`: regular expressions, a loop in a loop,
+``range`` outside ``UNWIND``, over :data:`MAX_CONCATENATIONS` ``+``); any query not planned as a read, or not planned at
+all (:func:`explain_refused`). Threat model: docs/reliability.md.
 """
 
 from __future__ import annotations

@@ -3,15 +3,12 @@
     async with projected_document_entities(graph, doc_key) as projection:
         components = await weakly_connected_components(graph, projection)
 
-Each projection gets a unique name (``bookrag-<uuid>``, :func:`graph_name`) and is dropped when the ``async
-with`` block ends, even on error or cancellation, so no named graph leaks onto the server's heap. GDS
-procedures run with write routing, so projection, algorithm and drop reach the same cluster member.
-
-These serve the statistics; Graph_Reasoning's PageRank runs on projections kept in the catalog
-(:mod:`.projections`), and :func:`gds_installed` says whether a server has GDS at all (which picks
-Graph_Reasoning's engine). The ``graphdatascience`` client (DataFrames, ``Graph`` objects: ``rag.gds``,
-``rag.entity_graph(doc)``) and the layout layer's KNN are in :mod:`bookrag_neo4j.db.analytics`; both read the
-same projection files.
+Each projection gets a unique name (``bookrag-<uuid>``, :func:`graph_name`) and is dropped when the ``async with`` block
+ends, even on error or cancellation, so no named graph leaks onto the server's heap; GDS procedures run with write
+routing, so projection, algorithm and drop reach the same cluster member. These serve the statistics; Graph_Reasoning's
+PageRank uses the catalog projections of :mod:`.projections`, and :func:`gds_installed` (which picks its engine) says
+whether a server has GDS. The ``graphdatascience`` client side (``rag.gds``, the layout layer's KNN) is
+:mod:`bookrag_neo4j.db.analytics`; both read the same projection files.
 """
 
 from __future__ import annotations

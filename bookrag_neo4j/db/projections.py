@@ -5,27 +5,10 @@
                                            budget_bytes=512 * 2**20)       # tree node key -> score
     await drop_document_projections(graph, doc_key)      # its graph was rebuilt, or it was deleted
 
-One projection a document lives in the catalog across questions, so that a question's PageRank is one read
-query (``gds/node_pagerank``: the seeds' lookup, ``gds.pageRank.stream`` and the scores aggregated onto the
-candidate tree nodes, returning only theirs; read routing, as a single server has one catalog; the call after
-projecting goes with write routing, to the cluster member that projected):
-
-- **Named by the graph build.** ``bookrag-doc-<doc key>-<hash of Document.graph_version>``: a rebuilt graph
-  gets a new name, and the stale projection of the same document is dropped when the new one is made (and by
-  :func:`drop_document_projections`, which the graph build and ``docs delete`` call).
-- **Made when a question finds it missing.** The question's query runs first, with no catalog check; when it
-  fails with "not found" (the first question after a graph build, or after a server restart emptied the
-  catalog), the catalog is checked, the missing projections are made, and the query runs again, once. Two
-  processes making the same projection at once is harmless: the loser finds it made.
-- **Held to a memory budget.** Before projecting, GDS estimates the new graph's heap
-  (``gds.graph.project.estimate`` for the document's entity and edge counts); this package's document
-  projections are dropped, least recently used first (by this process; those it never used first), until the
-  catalog's ``sizeInBytes`` of them plus the estimate fit the budget (``BOOKRAG_GDS_PROJECTION_BUDGET_MB``).
-  A single document larger than the budget is still projected alone.
-
-For Graph_Reasoning the process keeps no document data, only the names of the projections it used and when;
-:meth:`DocumentProjections.pagerank` (every entity's score, the GraphRanker baseline's) also keeps each
-projection's entity keys by node id.
+A projection stays in the catalog across questions, so a question's PageRank is one read query. Named by the graph build
+(``bookrag-doc-<doc key>-<hash of graph_version>``), a rebuilt graph gets a new one. It is made when a question finds it
+missing (after a build or a restart), then the query runs again; two processes making it at once is harmless. The least
+recently used are dropped to fit ``BOOKRAG_GDS_PROJECTION_BUDGET_MB`` (with GDS's estimate of the new one).
 """
 
 from __future__ import annotations

@@ -1,22 +1,14 @@
-"""Domain packs: a field's vocabulary, kept apart from the methods, so that what helps with annual reports is a
-named choice rather than a rule on every document.
+"""Domain packs: a field's vocabulary kept apart from the methods, a named choice rather than a rule on every document.
 
-A pack is a folder with either or both of
-
-- ``glossary.json``: metrics decomposed into line items, and the statements that report them
-  (:mod:`bookrag_neo4j.retrieval.glossary`'s format): BookRAG's planner decomposes "return on assets" into net
-  income and total assets, and ranks the tables titled as the statement a question names first;
-- ``table-words.txt``: words that say a question needs a table, one regular expression a line (``#`` comments):
-  SuperRAG's offline self-reflection expands tables for them.
-
-Shipped: ``finance`` (this package's ``finance/`` folder), on by default. ``BOOKRAG_DOMAINS`` chooses: shipped
-names or folder paths, comma-separated, ``""`` for none. To add a field, write such a folder and name its path.
-What the finance pack does on the dev sets, by half and by document type: ``docs/eval/finance-pack/``.
-
-    domains = load_domains(("finance",))
+    domains = load_domains(("finance", "/path/to/legal-pack"))           # a shipped pack and one of your own
     domains.glossary.sub_questions("What is Acme's return on assets?")   # net income, total assets
     domains.needs_table("How did the operating margin develop?")          # True: a word of the pack
-    load_domains(("finance", "/path/to/legal-pack"))                      # a second pack beside it
+
+A pack is a folder with ``glossary.json`` (metrics decomposed into line items, and the statements that report them, in
+:mod:`bookrag_neo4j.retrieval.glossary`'s format: BookRAG's planner decomposes with it and ranks statement tables first)
+and/or ``table-words.txt`` (a regular expression a line, ``#`` comments: words that make SuperRAG's offline
+self-reflection expand tables). ``finance`` ships here and is on by default; ``BOOKRAG_DOMAINS`` chooses shipped names
+or folder paths, comma-separated, ``""`` for none. Its effect: docs/eval/finance-pack/.
 """
 
 from __future__ import annotations

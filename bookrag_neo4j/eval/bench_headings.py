@@ -1,20 +1,14 @@
 """``bookrag bench headings``: section detection scored against the outlines authors wrote.
 
-For each PDF with an outline (bookmarks): hide the outline, detect sections with each offline detector
-(``heuristic``, ``learned``, ``layout``, and ``default``: the one ``BOOKRAG_HEADINGS`` selects, ``auto`` unless
-set; with the LLM too when asked), and match detected sections to outline entries one-to-one (same page, title
-similarity >= 0.8, numbering ignored). Reports precision, recall, F1 and level accuracy (share of matched
-sections at the outline's level), and the seconds each detector took. A document the shipped classifier was
-trained on is marked ``in_training``: its ``learned`` and ``default`` scores are not held-out figures.
-
-**Leave one family out** (``--corpus``): the classifier is trained anew on every family of a training corpus
-but one and scored on that family's documents, for each family: the held-out figures.
-
-::
-
     rows = await bench_headings([Path("R-intro.pdf")])
     rows[0]["default"]["f1"], rows[0]["heuristic"]["f1"]
     families = leave_one_family_out(corpus_paths(["manuals=/usr/share/doc/r-doc-pdf"]), layout_pages=12)
+
+For each PDF with an outline: hide it, detect sections with each offline detector (``heuristic``, ``learned``,
+``layout``, and ``default``, what ``BOOKRAG_HEADINGS`` selects; the LLM too when asked), and match them one-to-one to
+the outline's entries (same page, title similarity >= 0.8, numbering ignored). Reports precision, recall, F1, level
+accuracy and seconds; documents the shipped classifier was trained on are marked ``in_training``. **Leave one family
+out** (``--corpus``): train anew on all families of a corpus but one, and score that one.
 """
 
 from __future__ import annotations

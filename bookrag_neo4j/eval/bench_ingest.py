@@ -99,7 +99,7 @@ async def bench_ingest_all_stages(graph: GraphClient, settings: Settings, models
     wall: dict[str, float] = defaultdict(float)  # stages overlap (block embeddings run beside the graph stage)
     failed = []
     with tempfile.TemporaryDirectory(prefix="bookrag-bench-") as scratch:
-        indexer = Indexer(graph, settings.model_copy(update={"cache_dir": Path(scratch)}), models, use_llm=False)
+        indexer = Indexer(graph, settings.replace(cache_dir=Path(scratch)), models, use_llm=False)
         for path in paths:
             try:
                 await delete_document(graph, file_key(path))
@@ -119,7 +119,8 @@ async def bench_ingest_all_stages(graph: GraphClient, settings: Settings, models
                   for stage, s in seconds.items() if s >= 0.05}
     stage_s = {name: round(sum(v for k, v in seconds.items() if k.startswith(f"{name}.")), 2)
                for name in ("tree", "graph", "layout", "content_graph")}
-    return {"documents": len(paths) - len(failed), "failed": failed, **totals, "parse_workers": settings.parse_workers,
+    return {"documents": len(paths) - len(failed), "failed": failed, **totals,
+            "parse_workers": settings.indexing.parse_workers,
             "seconds": {k: round(v, 2) for k, v in seconds.items()}, "total_s": round(sum(seconds.values()), 1),
             "stage_s": stage_s, "layout_vs_tree": round(stage_s["layout"] / stage_s["tree"], 3) if stage_s["tree"] else None,
             "content_graph_vs_tree": round(stage_s["content_graph"] / stage_s["tree"], 3) if stage_s["tree"] else None,

@@ -53,7 +53,7 @@ async def bench_models(settings: Settings, *, text: str, passages: int = 512, ll
     if llm_provider(settings) == "none":
         report["llm"] = {"skipped": "no LLM configured"}
         return report
-    llm = build_llm(settings.model_copy(update={"llm_cache": False}), cache=None)
+    llm = build_llm(settings.replace(llm_cache=False), cache=None)
     if llm is None:  # pragma: no cover
         raise ModelNotConfiguredError("no LLM")
     try:

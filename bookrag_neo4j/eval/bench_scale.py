@@ -1,23 +1,14 @@
 """``bookrag bench scale``: the library measured as it grows, document by document.
 
     plan = plan_documents(paths, order="pages")                  # de-duplicated by content key, fewest pages first
-    indexer = Indexer(graph, run_settings(settings, out), models, use_llm=False)     # the run's own caches
     run = await bench_scale_ingest(indexer, retriever, settings, plan, out=out, sizes=[1, 5, 10], config=config)
-    run.rows[-1].store_bytes, run.rows[-1].latency.p50_ms          # scale-out/scale.json, scale-out/report.md
     rows = await bench_scale(retriever, questions, sizes=[1, 5, 20])  # no ingest: over the indexed library
 
-:func:`bench_scale_ingest` indexes the documents in order with the normal :class:`~bookrag_neo4j.index.pipeline.Indexer`
-(``stages``: ``tree`` = tree and embeddings, ``graph`` = also the knowledge graph, ``all`` = also the layout layer
-and content graph) and, each time the library reaches a size of ``sizes``, records a :class:`ScaleRow`: ingest
-pages/s of the documents added since the previous size and cumulatively, the store on disk, heap, page cache,
-the memory of a library-wide GDS projection (:mod:`.scale_probe`), retrieval p50/p95 with and without model
-inference (:func:`~bookrag_neo4j.eval.bench_query.bench_query`) and node and relationship counts. The run
-file (``scale.json``) and ``report.md`` are rewritten after each size.
-
-The run resumes: started again with the same ``out`` and options, it keeps the rows already recorded and goes
-on from the next size; indexing is idempotent, so a document already complete is a no-op (``reused``) and one
-left half-done by an interrupted run is finished (``partial``). Only documents indexed from nothing in this run
-(``indexed``) count in pages/s. A document the parser rejects is recorded as ``failed`` and left out.
+:func:`bench_scale_ingest` indexes the documents in order with the usual :class:`~bookrag_neo4j.index.pipeline.Indexer`
+(``stages``: ``tree``, ``graph``, ``all``) and at each of ``sizes`` records a :class:`ScaleRow`: ingest pages/s, the
+server's footprint (:mod:`.scale_probe`), retrieval p50/p95 with and without model inference
+(:func:`~.bench_query.bench_query`) and counts. Run again with the same ``out``, it resumes at the next size: complete
+documents are reused, half-done ones finished; only those indexed from nothing count in pages/s.
 """
 
 from __future__ import annotations
@@ -69,7 +60,7 @@ def run_settings(settings: Settings, out: Path) -> Settings:
     its extraction store), so that no document is timed on extractions cached by an earlier run elsewhere; a
     resumed run reuses it, and the documents it could serve are the ``partial`` ones, not timed anyway. (The
     LLM's response cache belongs to the models: with an LLM, ``BOOKRAG_LLM_CACHE=false`` times real calls.)"""
-    return settings.model_copy(update={"cache_dir": out / "cache"})
+    return settings.replace(cache_dir=out / "cache")
 
 
 def plan_documents(paths: list[Path], *, order: Literal["given", "pages"] = "given") -> list[PlannedDocument]:
@@ -149,7 +140,7 @@ async def warm_up(indexer: Indexer, stages: Stages) -> float:
     document's time is indexing, not loading. Seconds it took."""
     began = time.perf_counter()
     await indexer.models.embedder.embed(["warm-up"])
-    if stages != "tree" and indexer.settings.kg_extractor != "llm":
+    if stages != "tree" and indexer.settings.kg.kg_extractor != "llm":
         from ..kg.offline_extract import load_spacy
 
         await asyncio.to_thread(load_spacy, None)  # the extractor's call: the same cached pipeline

@@ -2,8 +2,8 @@
 ``../shared/benchmarks/*/``).
 
     bench = load_benchmark(Path("../shared/benchmarks/financebench"))
-    bench.questions[0].evidence_pages, bench.pdf("3M_2018_10K.pdf")
-    half("3M_2018_10K.pdf")   # "design" or "check": design a change on one half, keep it if the other gains too
+    bench.questions[0].evidence_pages, bench.pdf("annual-report-2018.pdf")
+    half("annual-report-2018.pdf")   # "design" or "check": design a change on one half, keep it if the other gains too
 
 Each line of ``questions.jsonl`` holds ``id``, ``doc`` (a file in ``pdfs/``; a missing one makes its questions
 misses in ``bookrag eval``), ``question``, ``answer`` and

@@ -2,16 +2,13 @@
 
     page_recall({3, 5}, [[3], [4, 5]])                       # 1.0: every gold page is covered
     page_recall_within({3, 5}, [[3], [4, 5]], pages=2)       # 0.5: only pages 3 and 4 are read
-    exact_match("The Paris.", "paris")                       # 1.0 after normalisation
     token_f1("net sales of 10 billion", "10 billion")        # 0.571: precision 2/5, recall 1
     anls("Pre-training", "pre training")                     # 1.0 - normalised edit distance (0 below 0.5)
     mmlongbench_score("18.29%", "18.3", "Float")             # 1.0 within 1% relative tolerance
 
-Normalisation (the BookRAG paper's appendix A.1, SQuAD style): lower case, punctuation and the articles
-"a", "an", "the" removed, whitespace collapsed. MMLongBench's rules per ``answer_format``: ``Int`` exact after
-extracting the number, ``Float`` within a relative tolerance, ``Str`` by ANLS, ``List`` element-wise (each
-gold element must be matched by a distinct predicted one, order-free). FinanceBench answers are numbers with
-units or short text: numbers compare within a relative tolerance, text by token F1 ≥ 0.5.
+Normalisation (the BookRAG paper's appendix A.1, SQuAD style): lower case, no punctuation or articles, whitespace
+collapsed. MMLongBench's rules per ``answer_format``: ``Int`` exact, ``Float`` within a relative tolerance, ``Str`` by
+ANLS, ``List`` element-wise and order-free; FinanceBench's numbers within a relative tolerance, text by token F1 ≥ 0.5.
 """
 
 from __future__ import annotations

@@ -1,24 +1,14 @@
-"""``bookrag eval``: run methods of the registry (BookRAG, its ablations, the baselines) over a benchmark
-folder and score them.
+"""``bookrag eval``: run registry methods (BookRAG, its ablations, the baselines) over a benchmark and score them.
 
-    bench = load_benchmark(Path("../shared/benchmarks/financebench"), limit=10)
+    bench = load_benchmark(Path("benchmarks/my-benchmark"), limit=10)
     rows = await evaluate(graph, settings, models, bench, methods=["bookrag", "bm25"], mode="retrieval")
     summary = summarise(rows)            # then report.write_report(out, rows, summary)
 
-Documents missing from the index are indexed first (an unchanged PDF is a no-op). Per question and method:
-the retrieved units (tree nodes, passages, table rows) with their pages; page recall (all, top 5, top 10 units); the
-number of units and of distinct pages; recall within the first 5 pages shown (a budget fair to units of any
-size); seconds, LLM calls and tokens. In ``qa`` mode also the answer, the short answer an LLM extracts from
-it (appendix A.1, :mod:`.answers`), and its scores: MMLongBench's rules per ``answer_format``,
-FinanceBench's numeric tolerance, EM and token F1 on the extracted answer, inclusion on the raw one, and
-with ``judge=True`` an LLM judge's verdict. The extraction and the judge are the evaluator's cost, not the
-system's: they are not in the question's calls and tokens. Every method answers (the baselines with
-Reduce over their top-k units). Runs are deterministic given the caches (model replies, extractions) and the
-index.
-
-Every question is scored. A document that fails to index (or, with ``only_indexed``, is not indexed) makes its
-questions misses, and so does a method that fails on a question: the row's ``error`` says why, and the summary's
-``errors`` groups them (``partial``: the run had some).
+Missing documents are indexed first. Per question and method: the retrieved units with their pages, page recall (all,
+top 5, top 10 units), recall within the first 5 pages shown (a budget fair to units of any size), seconds, LLM calls and
+tokens. ``qa`` mode adds the answer, the short answer an LLM extracts (appendix A.1, :mod:`.answers`) and their scores
+(:mod:`.metrics`; ``judge=True``: an LLM judge); extraction and judge are not the system's cost. Runs are deterministic
+given caches and index. Every question is scored: a failed document or method makes a miss whose ``error`` says why.
 """
 
 from __future__ import annotations

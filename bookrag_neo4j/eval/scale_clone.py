@@ -1,27 +1,14 @@
-"""A library grown by copying indexed documents in Cypher, for measuring the query path at sizes that indexing
-would take days to reach (``bookrag bench scale --clone``).
+"""A library grown by copying indexed documents in Cypher, to measure the query path at sizes indexing cannot reach.
 
     sources = await clone_sources(graph)                     # the indexed documents that are not clones
-    made = await grow_library(graph, sources, documents=50)  # clones 1..48, round-robin over the sources
-    shape = await document_shape(graph, made[0].key)         # == the source's: labels, relationships by type
+    made = await grow_library(graph, sources, documents=50)  # clones round-robin over the sources
     await drop_clones(graph, settings.image_dir)             # the library as it was
 
-A clone is a complete copy of one document, made server-side by the named queries in ``cypher/bench/``: every
-node of the document (tree nodes, pages, entities, passages, table rows, its table of contents: each family with
-a key constraint and a ``doc_key``) with the same labels and properties, every relationship among them and the
-Document's own, and the relationships from them to nodes of no document (the shared ``Keyword`` nodes), which
-are linked, not copied. Keys are rewritten by one rule: a string property that is the source's key or starts
-with its key prefix (:func:`~bookrag_neo4j.keys.key_prefix`, then ``-``) gets the clone's prefix instead (``key``,
-``doc_key``, ``section_key``, ``table_key``, a relationship's ``doc_key``); clone ``n`` of a source has the
-prefix ``sha256("<source key>|clone|n")[:16]`` and the key that prefix plus the source key's last 16 digits,
-so every key of the clone starts with its prefix as a real document's do. The Document is named
-``CLONE-0042-<name>`` and records ``clone_of`` (the source's key), ``clone_number`` and ``clone_status``; its
-``path`` stays the source's file (page images and boxes are the source's). Relationships with another
-document's nodes (``SAME_AS`` of optional library linking) are not copied: a clone is linked to nothing.
-
-Each clone is checked against its source (:func:`document_shape`: labels, relationships by type and reach, keys)
-and refused if they differ. A clone left half-made by an interrupted run (``clone_status`` 'copying') is deleted
-and made again; complete ones are reused.
+A clone is a complete server-side copy of one document (``cypher/bench/``): its nodes, their relationships, and links
+(not copies) to the shared ``Keyword`` nodes. Keys are rewritten by one rule: a string property that is the source's key
+or starts with its key prefix gets the clone's prefix, so a clone's keys look like a real document's. The Document is
+``CLONE-NNNN-<name>`` with ``clone_of``, its files the source's; ``SAME_AS`` edges are not copied. Each clone is checked
+against its source (:func:`document_shape`); a half-made one is made again.
 """
 
 from __future__ import annotations

@@ -1,25 +1,14 @@
-"""``bookrag bench scale --clone``: the query path as the library grows to hundreds of documents, the library
-built by cloning the indexed ones in Cypher (:mod:`.scale_clone`) instead of indexing that many PDFs.
+"""``bookrag bench scale --clone``: the query path as the library grows to hundreds of documents, built by cloning.
 
     run = await bench_scale_clone(graph, retriever, settings, out=Path("curve"), sizes=[10, 50, 200, 500],
                                   config=config, cold=ColdProcess())
     run.rows[-1].cold_library.max_rss_kb, run.rows[-1].warm_library.p50_ms   # curve/scale.json, scale.png
 
-At each size the library (the indexed documents and clones of them, round-robin) is grown, then measured:
-
-- **cold**: each question asked by a new ``bookrag retrieve QUESTION --json`` process (``--no-llm`` unless the
-  run has an LLM), of one document (``--doc``: the first indexed one) and of the whole library: its wall time
-  and its maximum resident set (``os.wait4``'s ``ru_maxrss``, what ``/usr/bin/time -f "%e s %M KB"`` prints).
-- **warm**: :func:`~bookrag_neo4j.eval.bench_query.bench_query` in this process, of the one document and of the
-  library: p50/p95 with and without model inference.
-- **memory**: this process's resident set after the warm questions and its peak; the server's heap (used,
-  committed, max, old generation) and configured page cache (:func:`~.scale_probe.server_footprint`, without
-  a checkpoint restart: the store is read as it is on disk, transaction logs apart), and the heap that the
-  document projections in the GDS catalog hold.
-
-The run resumes: started again with the same ``out`` and options, it keeps the rows recorded and the clones
-made (they are checked, not copied again) and goes on from the next size. ``scale.json`` (:class:`CurveRun`),
-``scale.png`` and ``report.md`` are rewritten after each size (:mod:`.scale_curve_report`).
+At each size the library is grown with clones (:mod:`.scale_clone`), not by indexing, then measured: **cold**, a new
+``bookrag retrieve --json`` process a question, of one document and of the library (wall time, max resident set);
+**warm**, :func:`~bookrag_neo4j.eval.bench_query.bench_query` in this process (p50/p95, with and without model
+inference); **memory**, this process's, the server's heap and page cache (:func:`~.scale_probe.server_footprint`) and
+the GDS projections'. Run again with the same ``out``, it resumes at the next size (report: :mod:`.scale_curve_report`).
 """
 
 from __future__ import annotations

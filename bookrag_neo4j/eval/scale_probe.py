@@ -1,29 +1,14 @@
-"""What ``bookrag bench scale`` reads off the server at each library size: the store on disk, the heap, the
-configured page cache, the database's counts, and the memory of a library-wide GDS projection.
+"""What ``bookrag bench scale`` reads off the server at each library size: store, heap, page cache, counts, projection.
 
     footprint = await server_footprint(graph, settings)      # store, tx logs, heap, page cache, counts
     memory = await projection_memory(graph, doc_keys)        # projected, measured, dropped; with GDS's estimate
 
-Where each figure comes from:
-
-- **store size**: the files of the database (``data/databases/<db>``) and, apart, its transaction logs
-  (``data/transactions/<db>``, preallocated 256 MiB at a time and kept by ``db.tx_log.rotation.retention_policy``):
-  read from the instance folder of a managed local server, with ``du`` inside the container of a managed Docker
-  one, after restarting it (new data sits in the transaction logs until a checkpoint, and Community has no
-  ``db.checkpoint()``: a clean stop is one). Neo4j 5 has no Cypher procedure for store size: on an external
-  server it comes from Enterprise's metrics over JMX (``server.metrics.jmx.enabled``; untested here, Community
-  registers none), else it is ``None``.
-- **heap**: ``dbms.queryJmx('java.lang:type=Memory')``: used, committed, max; and the old generation's use
-  (``java.lang:type=MemoryPool``): a snapshot of the whole heap includes young garbage and jumps between
-  collections; the old generation holds what survived them.
-- **page cache**: Neo4j 5 Community registers no page-cache bean (``dbms.queryJmx('*:*')`` lists only the JVM's),
-  so its use is not observable; the configured size (``dbms.listConfig``) is reported, and the store size is
-  what it must hold for every read to come from memory.
-- **projection**: ``cypher/gds/project_library_entities`` (the entity graph of ``rag.gds``, over the library),
-  whose ``sizeInBytes`` (``gds.graph.list``) is read before the projection is dropped (always, also on error),
-  next to ``gds.graph.project.estimate`` for a graph of the same counts. The measured figure is far above the
-  estimate (R-data.pdf's 1,745 entities and 11,962 edges: 65 MiB measured, 1.1 MiB estimated, 7 MiB for the
-  same graph projected natively), so the budget to plan with is the measured one.
+Store: the database's files and, apart, its transaction logs, from a managed server's folder (``du`` in its container)
+after a restart, as new data sits in the logs until a checkpoint and Community has no ``db.checkpoint()``; on an
+external server only Enterprise's JMX metrics know it, else ``None``. Heap: ``dbms.queryJmx``, with the old generation
+apart (a whole-heap snapshot includes young garbage). Page cache: only the configured size, as Community exposes no
+page-cache bean. Projection: a library-wide entity projection's ``sizeInBytes``, read before it is always dropped,
+beside ``gds.graph.project.estimate``; the estimate is far too low (docs/eval/scale-50/).
 """
 
 from __future__ import annotations
@@ -96,7 +81,7 @@ def store_size(settings: Settings, *, checkpoint: bool = False) -> tuple[int | N
     from ..server.manager import resolve_mode, start_server, stop_server
 
     mode = resolve_mode(settings)
-    db = settings.neo4j_database
+    db = settings.neo4j.database
     if checkpoint and mode in ("local", "docker"):
         stop_server(settings)
         status = start_server(settings)
@@ -112,7 +97,7 @@ def store_size(settings: Settings, *, checkpoint: bool = False) -> tuple[int | N
 
 def _docker_store_size(settings: Settings, db: str) -> tuple[int | None, int | None, str]:
     docker = shutil.which("docker")
-    container = f"bookrag-{settings.neo4j_instance}-neo4j-1"  # docker/compose.yml's project and service
+    container = f"bookrag-{settings.neo4j.instance}-neo4j-1"  # docker/compose.yml's project and service
     if docker is None:
         return None, None, "n/a (no docker client)"
     proc = subprocess.run([docker, "exec", container, "du", "-sb", f"/data/databases/{db}", f"/data/transactions/{db}"],
@@ -142,7 +127,7 @@ async def server_footprint(graph: GraphClient, settings: Settings, *, checkpoint
     old = await _optional(graph, "server/old_generation")
     store, tx_logs, source = await asyncio.to_thread(store_size, settings, checkpoint=checkpoint)
     if store is None:  # an external server: Enterprise's metrics, where they are on
-        metric = await _optional(graph, "server/store_size_metrics", database=settings.neo4j_database)
+        metric = await _optional(graph, "server/store_size_metrics", database=settings.neo4j.database)
         if metric and metric[0]["bytes"] is not None:
             store, source = int(metric[0]["bytes"]), "JMX metrics (Neo4j Enterprise)"
     config = await _optional(graph, "server/memory_config")

@@ -1,21 +1,14 @@
-"""From ``bookrag bench scale``'s measured rows to a library of any size: straight-line fits, a projection table
-and the plot.
+"""From ``bookrag bench scale``'s measured rows to a library of any size: straight-line fits, a table and a plot.
 
-    run = read_run(Path("scale-out"))
-    projection = project(run.rows, documents=10_000, deadline_hours=24)
-    print(projection_table(projection))          # store, memory, projection budget, latency, workers
-    plot_scale(run.rows, Path("scale.png"))      # 4 panels against documents
+    projection = project(read_run(Path("scale-out")).rows, documents=10_000, deadline_hours=24)
+    print(projection_table(projection))          # store, memory, projection budget, latency, workers; plot_scale()
 
-Each figure is fitted as ``a + b·x`` (least squares) over the measured sizes, with ``x`` the library's pages
-(``basis="pages"``, the default: documents differ in length, so pages carry the growth) or its documents, and
-read at the projected size (``documents`` × the measured pages per document); a figure whose fit does not grow
-(slope ≤ 0: noise around a constant) is projected flat at its largest measured value, and each fit's R² is
-printed beside it. The heap line of the summary is not extrapolated: a snapshot of the heap in use holds
-young garbage and does not follow the library (Neo4j keeps the store in the page cache), so the summary
-adds the projected GDS projection to the heap measured at the largest size. Workers: the projected pages
-over what one indexing process did per second (the last row's cumulative pages/s), against a deadline. A
-straight line is what the curves up to 50 documents support; anything that grows faster (a super-linear
-query) shows as the fit's residual in the table of measured rows, not here.
+Each figure is fitted as ``a + b·x`` (least squares) over the measured sizes, ``x`` the library's pages
+(``basis="pages"``, the default, as documents differ in length) or documents; a fit that does not grow (slope ≤ 0: noise
+around a constant) is projected flat at its largest value; each fit's R² is printed. The heap is not extrapolated (a
+snapshot holds young garbage and does not follow the library): the projected GDS projection is added to the heap
+measured last. Workers: projected pages over one indexing process's pages/s, against a deadline. The measured curves
+support a straight line (docs/eval/scale-50/); faster growth shows as residuals in the measured rows.
 """
 
 from __future__ import annotations

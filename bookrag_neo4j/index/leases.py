@@ -1,28 +1,14 @@
 """Indexing leases in Neo4j: a document is indexed by one worker at a time, on one machine or many.
 
-    leases = LeaseManager(graph, ttl=120.0)                 # owner: worker_id(), e.g. "host:4242:9f3a1c"
-    claim = await leases.claim(file_key(pdf), name=pdf.name)
-    if claim.claimed:                                       # new, ours, or expired (claim.takeover)
-        try:
-            report = await leases.hold(claim, indexer.index(pdf))   # renewed every ttl/3 while it runs
-        finally:
-            await leases.release(claim)
-    else:
-        ...                                                 # claim.owner holds it until claim.expires: later
+    leases = LeaseManager(graph, ttl=120.0)
+    claim = await leases.claim(file_key(pdf), name=pdf.name)   # claimed: new, ours, or expired (claim.takeover)
+    report = await leases.hold(claim, indexer.index(pdf))      # renewed every ttl/3; then leases.release(claim)
 
-A lease is an ``(:IndexLease {key, owner, expires})`` node, one a document key (constraint ``index_lease_key``),
-claimed in one transaction (``cypher/index/claim_lease``) that locks the node before it reads the owner and the
-expiry, so of many concurrent claimers exactly one wins. Expiry is the server's clock. The holder renews it every
-third of its time to live; a worker that dies stops renewing, and once the lease has expired the next claim takes
-the document over (indexing is resumable: the new holder rebuilds what is not complete). A lease whose owner ran
-on this machine (same host name and process namespace) and whose process is gone is taken over at once, without
-waiting for it to expire: a re-run after a killed ``bookrag index`` starts straight away. A worker whose renewal
-finds the lease gone or taken stops that document with :class:`~bookrag_neo4j.errors.LeaseLostError` instead of
-writing on.
-
-The same leases keep a document's derived layers (layout layer, content graph) to one builder at a time, keyed
-:func:`layers_key`: whether ``bookrag index`` builds them or a question's method does on first use,
-:func:`under_lease` waits for the holder before it builds.
+A lease is an ``(:IndexLease {key, owner, expires})`` node, claimed in one transaction (``cypher/index/claim_lease``)
+that locks it before reading owner and expiry, so one concurrent claimer wins; expiry is the server's clock. An expired
+lease is taken over (indexing resumes what is not complete), at once if its holder's process is gone from this machine.
+A holder that finds its lease lost stops (:class:`~bookrag_neo4j.errors.LeaseLostError`) rather than write on.
+:func:`under_lease` (:func:`layers_key`) keeps a document's derived layers to one builder too.
 """
 
 from __future__ import annotations

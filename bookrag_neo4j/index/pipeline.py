@@ -1,18 +1,14 @@
-"""The indexing pipeline: parse -> sections -> tree -> Neo4j -> embeddings -> knowledge graph -> layout layer,
-idempotent and resumable.
+"""The indexing pipeline, idempotent and resumable: parse, sections, tree, Neo4j, embeddings, knowledge graph, layout.
 
-    async with GraphClient(conn) as graph:
-        report = await Indexer(graph, settings, models).index(Path("R-intro.pdf"))
+    report = await Indexer(graph, settings, models).index(Path("R-intro.pdf"))   # graph: an open GraphClient
     report.status        # "indexed", "unchanged" (same content already complete) or "replaced"
     report.graph         # the graph stage's report (entities, relations, GT-Links, ER decisions)
 
-A document's key is the SHA-256 of its content, so indexing the same file again changes nothing; the same
-path with new content replaces the old index (and the report says so). A different file that only shares the
-name (``other/report.pdf``) is a document of its own, unless ``replace=True`` (``bookrag index --replace``).
-The Document node keeps ``status = 'writing'`` until its tree is complete; an interrupted run is simply run
-again (every write is a MERGE on content-hash keys), and the embedding stage continues with the blocks that have
-no embedding yet, and the graph stage (see :mod:`bookrag_neo4j.kg.build`) and the layout stage
-(:mod:`bookrag_neo4j.layout.build`) rebuild a layer that is not complete.
+A document's key is the SHA-256 of its content, so the same file again changes nothing; the same path with new content
+replaces the old index, while another file of the same name is a document of its own unless ``replace=True``
+(``bookrag index --replace``). An interrupted run is simply run again: every write is a MERGE on content-hash keys,
+the Document keeps ``status = 'writing'`` until its tree is complete, embedding continues with the blocks that have
+none, and the graph (:mod:`bookrag_neo4j.kg.build`) and layout stages rebuild a layer that is not complete.
 """
 
 from __future__ import annotations
@@ -201,14 +197,14 @@ class Indexer:
 
     async def _under_layers_lease(self, doc_key: str, work: Callable[[], Awaitable[R]]) -> R:
         """``work`` (a layer build) while no question's method builds a layer of the same document."""
-        leases = LeaseManager(self.graph, ttl=self.settings.index_lease_seconds)
+        leases = LeaseManager(self.graph, ttl=self.settings.indexing.index_lease_seconds)
         return cast(R, await under_lease(leases, layers_key(doc_key), work))
 
     async def build_graph(self, doc_key: str, *, force: bool = False) -> GraphReport:
         """The graph stage alone, on a document whose tree is indexed (``bookrag index --stage graph``)."""
         if self._builder is None:  # kept: it holds the loaded extractor
             self._builder = GraphBuilder(self.graph, self.settings, self.models, use_llm=self.use_llm)
-        self._builder.er_mode = self.er_mode or self.settings.er_mode
+        self._builder.er_mode = self.er_mode or self.settings.kg.er_mode
         self._builder.progress = self.progress
         return await self._builder.build(doc_key, force=force)
 
@@ -235,8 +231,8 @@ class Indexer:
             with stage(self.progress, f"parsing {stored_name(path)}") as parsing:
                 try:
                     parsed = await asyncio.to_thread(
-                        parse_pdf, path, image_dir=self.image_dir, tables=self.settings.tables,
-                        on_page=parsing.update, workers=self.settings.parse_workers,
+                        parse_pdf, path, image_dir=self.image_dir, tables=self.settings.indexing.tables,
+                        on_page=parsing.update, workers=self.settings.indexing.parse_workers,
                         ocr_options=self.settings.ocr_options)
                 except (DocumentError, asyncio.CancelledError):
                     raise
@@ -265,8 +261,8 @@ class Indexer:
         with track_usage() as ledger:
             began = time.perf_counter()
             headings, source, failed = await detect_headings(
-                parsed, llm, detector=self.settings.headings, workers=self.settings.parse_workers,
-                model=self.settings.heading_model)
+                parsed, llm, detector=self.settings.indexing.headings, workers=self.settings.indexing.parse_workers,
+                model=self.settings.indexing.heading_model)
             timings["sections"] = time.perf_counter() - began
         began = time.perf_counter()
         tree = build_tree(parsed, headings, source)

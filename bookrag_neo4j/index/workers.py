@@ -1,28 +1,14 @@
-"""Index many PDFs safely in parallel: N worker processes, and any number of commands on any number of machines
-against one Neo4j, share the documents through leases (:mod:`.leases`).
+"""Index many PDFs in parallel: worker processes, on one machine or many against one Neo4j, share them by leases.
 
-    from bookrag_neo4j.index.workers import IndexOptions, index_many
+    summary = index_many(settings, ["a.pdf", "b.pdf"], workers=2, options=IndexOptions(use_llm=False))
+    summary.indexed, summary.failed, summary.documents   # aindex_many(..., on_event=print): the async twin
 
-    summary = index_many(settings, ["a.pdf", "b.pdf", "c.pdf"], workers=2, options=IndexOptions(use_llm=False))
-    summary.indexed, summary.unchanged, summary.failed, summary.taken_over, summary.pages_per_second
-    for doc in summary.documents:               # one final DocumentOutcome a PDF, in the order given
-        print(doc.name, doc.status, doc.worker, doc.error)
-
-    summary = await aindex_many(settings, paths, workers=2, on_event=print)   # the async twin; WorkerEvents
-
-(The SDK keeps this a function, not a ``BookRAG`` method: ``sdk.py`` is at its size limit.)
-
-Every worker goes through the same list, each starting at another place in it. For each PDF it claims the
-document's lease (the key is the file's hash, known before parsing), indexes it with the usual
-:class:`~bookrag_neo4j.index.pipeline.Indexer` (which skips what is complete: an unchanged document costs a few
-queries), renews the lease while it works and releases it when done. A document leased by another live worker is
-tried again later, until every document is done or failed; when one worker settles a document, its siblings in
-the same command drop it. A worker that dies stops renewing: once its lease has expired (``BOOKRAG_INDEX_LEASE_
-SECONDS``, 120 s), or at once when it ran on the same machine, another worker takes the document over and the
-pipeline rebuilds what is not complete. Bad input
-fails its document with the error's message and the others go on. ``workers=1`` runs in this process (the
-sequential ``bookrag index``); more start processes (spawn). ``force`` re-indexes each document once a command:
-a document indexed since the command started is not forced again by the next worker that gets it.
+Each worker goes through the list from its own place in it: it claims a document's lease (keyed by the file's hash),
+indexes it with :class:`~bookrag_neo4j.index.pipeline.Indexer` (an unchanged document costs a few queries), renews the
+lease meanwhile and releases it. A document another live worker holds is tried again later; a dead worker's is taken
+over once its lease expires (``BOOKRAG_INDEX_LEASE_SECONDS``), or at once on the same machine, and the pipeline rebuilds
+what is not complete. Bad input fails its document alone. ``workers=1`` runs in this process, more spawn processes;
+``force`` re-indexes each document once a command. Leases: :mod:`.leases`; see docs/indexing.md.
 """
 
 from __future__ import annotations
@@ -147,7 +133,7 @@ class IndexWorker:
         self.graph = graph
         self.indexer = Indexer(graph, settings, models, use_llm=options.use_llm, er_mode=options.er_mode,
                                progress=progress)
-        self.leases = LeaseManager(graph, ttl=settings.index_lease_seconds)
+        self.leases = LeaseManager(graph, ttl=settings.indexing.index_lease_seconds)
         self.started_at = started_at or datetime.now(UTC).replace(microsecond=0)
 
     async def prepare(self) -> None:
@@ -297,7 +283,8 @@ async def aindex_many(settings: Settings, paths: Sequence[str | Path], *, worker
     if workers == 1:
         async with GraphClient(connection_info(settings)) as graph:
             worker = IndexWorker(graph, settings, options, models=models, progress=progress, started_at=started_at)
-            await work_through(worker, files, number=1, emit=record, retry=retry_interval(settings.index_lease_seconds))
+            retry = retry_interval(settings.indexing.index_lease_seconds)
+            await work_through(worker, files, number=1, emit=record, retry=retry)
         return tally.summary(1, began)
     missing = await _run_processes(settings, files, workers, options, started_at, tally, emit)
     return tally.summary(workers, began, missing)
@@ -370,8 +357,8 @@ def _worker_process(settings: Settings, options: IndexOptions, paths: list[str],
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     share = max(1, cores // workers)
     os.environ.setdefault("OMP_NUM_THREADS", str(share))  # before torch is imported
-    if settings.parse_workers == 0:  # "one table-finder process a core": a core of this worker's share
-        settings = settings.model_copy(update={"parse_workers": share})
+    if settings.indexing.parse_workers == 0:  # "one table-finder process a core": a core of this worker's share
+        settings = settings.replace(parse_workers=share)
     logging.basicConfig(level=level, format=f"[w{index + 1}] %(levelname)s %(name)s: %(message)s")
     logging.getLogger("neo4j").setLevel(max(level, logging.ERROR))
     settled: set[str] = set()
@@ -387,7 +374,7 @@ def _worker_process(settings: Settings, options: IndexOptions, paths: list[str],
         async with GraphClient(connection_info(settings)) as graph:
             worker = IndexWorker(graph, settings, options, started_at=started_at)
             await work_through(worker, worker_order([Path(p) for p in paths], index, workers), number=index + 1,
-                               emit=events.put, settled=drain, retry=retry_interval(settings.index_lease_seconds))
+                               emit=events.put, settled=drain, retry=retry_interval(settings.indexing.index_lease_seconds))
 
     try:
         asyncio.run(serve())

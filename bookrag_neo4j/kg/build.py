@@ -3,18 +3,11 @@
     builder = GraphBuilder(graph, settings, models, use_llm=False)
     report = await builder.build(doc_key)      # report.entities, report.relations, report.er["merges"]
 
-Graph shape::
-
-    (:Entity {key, name, type, name_key, description, aliases, merges, merged_from, mentions, embedding, doc_key})
-    (:Entity)-[:MENTIONED_IN]->(:TreeNode)                GT-Links
-    (:Entity)-[:RELATED {description, weight}]->(:Entity)
-    (:Entity)-[:CONTAINED_IN {weight}]->(:Entity)         a table's headers -> the table
-    (:Entity)-[:SAME_AS]-(:Entity)                        optional, across documents (one edge a pair)
-
-The Document node records ``graph_status`` ('building' until everything is written, then 'complete'),
-``graph_config`` (extractor, ER mode and parameters) and ``graph_built_at``. Building again with the same
-configuration changes nothing; a different configuration, ``force``, or an interrupted build rebuilds the
-document's entities from scratch. Extractions are stored per node and model replies are cached, so a rebuild
+It writes ``(:Entity)`` nodes with ``MENTIONED_IN`` GT-Links to tree nodes, ``RELATED`` and ``CONTAINED_IN`` (a table's
+headers) edges among them, and optional cross-document ``SAME_AS`` (schema: docs/knowledge-graph.md). The Document
+records ``graph_status`` ('building' until everything is written, then 'complete'), ``graph_config`` and
+``graph_built_at``. The same configuration again changes nothing; another one, ``force`` or an interrupted build
+rebuilds the document's entities from scratch. Extractions are stored per node and model replies cached, so a rebuild
 costs only resolution and writes.
 """
 
@@ -83,7 +76,7 @@ class GraphBuilder:
         self.settings = settings
         self.models = models
         self.llm: ChatModel | None = models.llm if use_llm else None
-        self.er_mode = er_mode or settings.er_mode
+        self.er_mode = er_mode or settings.kg.er_mode
         self.progress = progress
         self.extractor = extractor or self._default_extractor()
         self.scorer = scorer or self._default_scorer()
@@ -91,22 +84,22 @@ class GraphBuilder:
         self._name_vectors: OrderedDict[str, list[float]] = OrderedDict()  # name -> embedding, least recent first
 
     def _default_extractor(self) -> Extractor:
-        choice = self.settings.kg_extractor
+        choice = self.settings.kg.kg_extractor
         if choice == "llm" or (choice == "auto" and self.llm is not None):
             if self.llm is None:
                 raise ConfigurationError("BOOKRAG_KG_EXTRACTOR=llm needs an LLM (and no --no-llm)")
-            return LLMExtractor(self.llm, entity_types=self.settings.entity_types, vlm=self.models.vlm)
+            return LLMExtractor(self.llm, entity_types=self.settings.kg.entity_types, vlm=self.models.vlm)
         return SpacyExtractor()
 
     def _default_scorer(self) -> EntityScorer:
-        choice = self.settings.er_scorer
-        if choice == "reranker" or (choice == "auto" and self.settings.reranker_provider != "fusion"):
+        choice = self.settings.kg.er_scorer
+        if choice == "reranker" or (choice == "auto" and self.settings.models.reranker_provider != "fusion"):
             return RerankerScorer(self.models.reranker)
         return NameScorer()
 
     @property
     def config(self) -> str:
-        s = self.settings
+        s = self.settings.kg
         er = (f"gradient(exact,k={s.er_top_k},g={s.er_gradient},min={s.er_min_score},single={s.er_single_candidate_score},"
               f"floor={s.er_similarity_floor},scorer={self.scorer.fingerprint},"
               f"judge={self.llm.model if self.llm else '-'})" if self.er_mode == "gradient" else "basic")
@@ -142,7 +135,7 @@ class GraphBuilder:
         with stage(self.progress, "extracting entities", len(nodes)) as extracting:
             extractions, warnings = await extract_nodes(
                 nodes, self.extractor, store=self.store, document=document,
-                concurrency=self.settings.llm_max_concurrency, progress=extracting.advance)
+                concurrency=self.settings.models.llm_max_concurrency, progress=extracting.advance)
         seconds["extract"] = time.perf_counter() - began
 
         began = time.perf_counter()
@@ -152,9 +145,9 @@ class GraphBuilder:
         began = time.perf_counter()
         s = self.settings
         resolver = Resolver(doc_key, mode=self.er_mode, scorer=self.scorer, llm=self.llm,
-                            top_k=s.er_top_k, gradient=s.er_gradient, min_score=s.er_min_score,
-                            single_candidate_score=s.er_single_candidate_score,
-                            similarity_floor=s.er_similarity_floor)
+                            top_k=s.kg.er_top_k, gradient=s.kg.er_gradient, min_score=s.kg.er_min_score,
+                            single_candidate_score=s.kg.er_single_candidate_score,
+                            similarity_floor=s.kg.er_similarity_floor)
         relations: dict[tuple[str, str, str], list[Any]] = {}
         with stage(self.progress, f"resolving entities ({self.er_mode})", len(nodes)) as resolving:
             for node, extraction in zip(nodes, extractions, strict=True):
@@ -182,7 +175,7 @@ class GraphBuilder:
                 writing.advance()
         mentions, related, contained = (batch for _, batch in writes[1:])
         same_as = 0
-        if self.settings.link_across_documents:
+        if self.settings.kg.link_across_documents:
             (row,) = await self.graph.write("kg/link_same_as", doc_key=doc_key)
             same_as = row["linked"]
         seconds["write"] = time.perf_counter() - began
@@ -216,7 +209,7 @@ class GraphBuilder:
         out = {e.key: " | ".join(e.descriptions[:MAX_DESCRIPTIONS])[:1500] for e in entities}
         if self.llm is None:
             return out
-        many = [e for e in entities if len(e.descriptions) >= self.settings.er_summarize_after]
+        many = [e for e in entities if len(e.descriptions) >= self.settings.kg.er_summarize_after]
 
         async def summarise(entity: Entity) -> None:
             prompt = render_prompt("entity_summary", entity_name=entity.name, entity_type=entity.type,

@@ -1,20 +1,11 @@
 """The gradient rule of the paper's entity resolution (Algorithm 1), as a pure function.
 
-Candidates for a new entity come from the entity vector index and are scored by the reranker against it.
-Sorted by score, the top candidate is kept, and the walk down keeps each next candidate while its score is at
-least ``gradient`` times the previous kept score; it stops at the first sharp drop.
-
-- **No drop** (every candidate kept): nothing stands out, so the new entity is **new**. (The reference code's
-  test for this never fires; here it does.)
-- **A drop after one candidate**: **merge** into it.
-- **A drop after several**: the LLM **judges** among the kept candidates (or picks none).
-
-Gates, documented because the paper leaves them implicit:
-
-- ``min_score``: if the top score is below it, the entity is new whatever the gradient says (a clear winner
-  that is still unrelated must not merge).
-- A single candidate has no gradient to read. It merges only when its score reaches
-  ``single_candidate_score``.
+A new entity's scored candidates (:mod:`.resolve`) are sorted; the top one is kept, and each next one while its score is
+at least ``gradient`` times the previous kept score. No drop (all kept): nothing stands out, the entity is **new** (the
+reference code's test for this never fires; here it does). A drop after one: **merge** into it. After several: the LLM
+**judges** among the kept (or picks none). Gates the paper leaves implicit: a top score below ``min_score`` makes it new
+(an unrelated clear winner must not merge); a single candidate has no gradient and merges only at
+``single_candidate_score``.
 
     >>> gradient_decision([Scored("e1", 0.92), Scored("e2", 0.31), Scored("e3", 0.30)]).action
     'merge'

@@ -1,14 +1,14 @@
 """Entity names: the normalised identity key, simple singulars, acronyms.
 
     name_key("Large Language Models", "CONCEPT")   # 'large language model|CONCEPT'
-    name_key("Foot Locker, Inc.’s", "ORGANIZATION")  # 'foot locker|ORGANIZATION'
+    name_key("Acme Tools, Inc.’s", "ORGANIZATION")   # 'acme tool|ORGANIZATION'
     is_acronym("LLM", "Large Language Model")      # True
 
 The identity of an entity inside a document is its normalised name plus its type (as in the paper's
 reference code). Normalisation is deliberate: case folded, punctuation between words turned into spaces
 but kept inside tokens that need it ("GPT-4" -> "gpt-4", "U.S." -> "u.s"), possessive "'s" dropped, and
 each word reduced to a simple singular ("policies" -> "policy"; words ending in -ss/-us/-is and short words
-are left alone). The identity also drops a company's legal form ("Inc.", "Corp.", "LLP": "KPMG LLP" is "KPMG").
+are left alone). The identity also drops a company's legal form ("Inc.", "Corp.", "LLP": "Globex LLP" is "Globex").
 Exact identity is what basic ER uses, what gradient ER checks before any lookup and what links a question's
 entities to the graph's.
 """

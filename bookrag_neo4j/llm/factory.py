@@ -22,25 +22,25 @@ from .reranker import CrossEncoderReranker, FusionReranker, HTTPReranker, Rerank
 
 
 def _secret(settings: Settings) -> str | None:
-    return settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    return settings.models.openai_api_key.get_secret_value() if settings.models.openai_api_key else None
 
 
 def _common(settings: Settings, cache: ResponseCache | None) -> dict[str, Any]:
     return {
-        "temperature": settings.llm_temperature,
-        "max_tokens": settings.llm_max_tokens,
-        "max_concurrency": settings.llm_max_concurrency,
-        "max_retries": settings.llm_max_retries,
-        "retry_wait": settings.llm_retry_wait,
+        "temperature": settings.models.llm_temperature,
+        "max_tokens": settings.models.llm_max_tokens,
+        "max_concurrency": settings.models.llm_max_concurrency,
+        "max_retries": settings.models.llm_max_retries,
+        "retry_wait": settings.models.llm_retry_wait,
         "cache": cache,
     }
 
 
 def llm_provider(settings: Settings) -> str:
     """The effective LLM provider (``auto`` resolved)."""
-    if settings.llm_provider != "auto":
-        return settings.llm_provider
-    return "openai" if (settings.openai_api_key or settings.openai_base_url) else "none"
+    if settings.models.llm_provider != "auto":
+        return settings.models.llm_provider
+    return "openai" if (settings.models.openai_api_key or settings.models.openai_base_url) else "none"
 
 
 def build_llm(settings: Settings, cache: ResponseCache | None = None) -> ChatModel | None:
@@ -52,54 +52,55 @@ def build_llm(settings: Settings, cache: ResponseCache | None = None) -> ChatMod
         from .openai_chat import OpenAIChatModel
 
         return OpenAIChatModel(
-            settings.llm_model, base_url=settings.openai_base_url, api_key=_secret(settings),
-            timeout=settings.llm_timeout, structured_output=settings.llm_structured_output,
+            settings.models.llm_model, base_url=settings.models.openai_base_url, api_key=_secret(settings),
+            timeout=settings.models.llm_timeout, structured_output=settings.models.llm_structured_output,
             **_common(settings, cache),
         )
     if provider == "langchain":
         from .langchain_chat import LangChainChatModel, load_chat_model
 
-        chat_model = load_chat_model(settings.langchain_chat, settings.langchain_kwargs)
+        chat_model = load_chat_model(settings.models.langchain_chat, settings.models.langchain_kwargs)
         return LangChainChatModel(chat_model, **_common(settings, cache))
     from .llamacpp_chat import LlamaCppChatModel
     from .local_models import ensure_local_model
 
-    path = ensure_local_model(settings.local_llm, settings.cache_dir)
-    return LlamaCppChatModel(path, n_ctx=settings.local_llm_context, **_common(settings, cache))
+    path = ensure_local_model(settings.models.local_llm, settings.cache_dir)
+    return LlamaCppChatModel(path, n_ctx=settings.models.local_llm_context, **_common(settings, cache))
 
 
 def build_vlm(settings: Settings, cache: ResponseCache | None = None) -> ChatModel | None:
-    if settings.vlm_provider == "none":
+    if settings.models.vlm_provider == "none":
         return None
     from .openai_chat import OpenAIChatModel
 
     return OpenAIChatModel(
-        settings.vlm_model, base_url=settings.vlm_base_url or settings.openai_base_url, api_key=_secret(settings),
-        timeout=settings.llm_timeout, **_common(settings, cache),
+        settings.models.vlm_model, base_url=settings.models.vlm_base_url or settings.models.openai_base_url,
+        api_key=_secret(settings),
+        timeout=settings.models.llm_timeout, **_common(settings, cache),
     )
 
 
 def build_embedder(settings: Settings) -> Embedder:
-    if settings.embedder_provider == "openai":
+    if settings.models.embedder_provider == "openai":
         return OpenAIEmbedder(
-            settings.embedder_model, base_url=settings.embedder_base_url or settings.openai_base_url,
-            api_key=_secret(settings), batch_size=settings.embedding_batch_size,
+            settings.models.embedder_model, base_url=settings.models.embedder_base_url or settings.models.openai_base_url,
+            api_key=_secret(settings), batch_size=settings.models.embedding_batch_size,
         )
-    return SentenceTransformerEmbedder(settings.embedder_model, batch_size=settings.embedding_batch_size,
-                                       precision=settings.embedder_precision)
+    return SentenceTransformerEmbedder(settings.models.embedder_model, batch_size=settings.models.embedding_batch_size,
+                                       precision=settings.models.embedder_precision)
 
 
 def build_reranker(settings: Settings, embedder: Embedder) -> Reranker:
-    if settings.reranker_provider == "fusion":
-        return FusionReranker(embedder, k=settings.reranker_fusion_k)
-    if not settings.reranker_model:
-        raise ConfigurationError(f"reranker provider {settings.reranker_provider!r} needs BOOKRAG_RERANKER_MODEL")
-    if settings.reranker_provider == "cross-encoder":
-        return CrossEncoderReranker(settings.reranker_model)
-    base_url = settings.reranker_base_url or settings.openai_base_url
+    if settings.models.reranker_provider == "fusion":
+        return FusionReranker(embedder, k=settings.models.reranker_fusion_k)
+    if not settings.models.reranker_model:
+        raise ConfigurationError(f"reranker provider {settings.models.reranker_provider!r} needs BOOKRAG_RERANKER_MODEL")
+    if settings.models.reranker_provider == "cross-encoder":
+        return CrossEncoderReranker(settings.models.reranker_model)
+    base_url = settings.models.reranker_base_url or settings.models.openai_base_url
     if not base_url:
         raise ConfigurationError("the http reranker needs BOOKRAG_RERANKER_BASE_URL")
-    return HTTPReranker(base_url, settings.reranker_model, api_key=_secret(settings))
+    return HTTPReranker(base_url, settings.models.reranker_model, api_key=_secret(settings))
 
 
 @dataclass
@@ -121,7 +122,7 @@ class Models:
         embedder: Embedder | None = None,
         reranker: Reranker | None = None,
     ) -> Models:
-        cache = ResponseCache(settings.llm_cache_path) if settings.llm_cache else None
+        cache = ResponseCache(settings.llm_cache_path) if settings.models.llm_cache else None
         embedder = embedder or build_embedder(settings)
         return cls(
             llm=llm if llm is not None else build_llm(settings, cache),
@@ -133,6 +134,6 @@ class Models:
 
 def index_dimensions(settings: Settings, embedder: Embedder | None = None) -> int:
     """The vector-index dimension: ``BOOKRAG_EMBEDDING_DIMENSIONS`` if set, else the embedder's."""
-    if settings.embedding_dimensions:
-        return settings.embedding_dimensions
+    if settings.models.embedding_dimensions:
+        return settings.models.embedding_dimensions
     return (embedder or build_embedder(settings)).dimension

@@ -1,19 +1,14 @@
 """BookRAG (paper §5): the planner's category chooses one of three plans over the shared operators.
 
-- single-hop: Embed ‖ Extract -> Select_by_Entity ∪ Select_by_Section -> Fetch -> Graph_Reasoning ‖
-  Text_Reasoning -> Skyline_Ranker -> Fetch_Evidence -> Map -> Reduce;
-- multi-hop: Decompose -> the single-hop retrieval per retrieval sub-question -> Merge -> Map -> Reduce
-  (without an LLM there is no decomposition: one single-hop retrieval, and the plan says so);
-- global: Filter_Range / Filter_Modal (nested) -> Fetch -> Text_Reasoning -> Top_K (the filtered nodes most
-  relevant first, up to ``BOOKRAG_GLOBAL_MAX_NODES``, then, where they show fewer pages than
-  ``BOOKRAG_SKYLINE_MIN``, the best of the rest of their page range) -> Fetch_Evidence -> Count (the filtered
-  nodes' number, no LLM; the embedder and reranker rank what it shows) where the question asks for nothing but
-  what the filters hold (:func:`~bookrag_neo4j.retrieval.planner.counts_filtered`), else Map -> Reduce.
+- single-hop: Embed ‖ Extract -> Select_by_Entity ∪ Select_by_Section -> Fetch -> Graph_Reasoning ‖ Text_Reasoning ->
+  Skyline_Ranker -> Fetch_Evidence -> Map -> Reduce;
+- multi-hop: Decompose -> single-hop retrieval per sub-question -> Merge -> Map -> Reduce (no LLM: one retrieval);
+- global: Filter_Range / Filter_Modal -> Fetch -> Text_Reasoning -> Top_K (``BOOKRAG_GLOBAL_MAX_NODES``) ->
+  Fetch_Evidence -> Count (:func:`~bookrag_neo4j.retrieval.planner.counts_filtered`) or Map -> Reduce.
 
-The paper's ablations (Table 7) are substitutions on these plans: ``no-plan`` plans every question as
-single-hop; ``no-selector`` puts Select_All (every content block) in place of the two selectors; ``no-graph``
-and ``no-text`` drop one reasoner and keep the other's best ``BOOKRAG_SKYLINE_MIN`` nodes (Top_K) in place
-of the Skyline, which needs both.
+Ablations (Table 7) substitute: ``no-plan`` plans every question single-hop; ``no-selector`` uses Select_All;
+``no-graph`` and ``no-text`` drop a reasoner and keep the other's best ``BOOKRAG_SKYLINE_MIN`` nodes (Top_K), as the
+Skyline needs both.
 """
 
 from __future__ import annotations

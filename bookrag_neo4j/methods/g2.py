@@ -31,7 +31,7 @@ BUDGET = 10
 
 async def prepare_content_graph(graph: GraphClient, settings: Settings, models: Models, doc: Document) -> None:
     """The preparer of the G²-Reader methods: the content graph (and the layout layer under it), unless built."""
-    llm = models.llm if settings.g2_evolution == "llm" else None
+    llm = models.llm if settings.g2.evolution == "llm" else None
     builder = ContentGraphBuilder(graph, settings, models.embedder, llm=llm)
     await build_once(graph, settings, doc, builder.current, lambda: builder.build(doc.key))
 

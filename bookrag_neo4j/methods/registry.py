@@ -63,7 +63,7 @@ async def build_once(graph: GraphClient, settings: Settings, doc: Document, curr
         fresh = await get_document(graph, doc.key)
         return fresh is not None and current(fresh)
 
-    await under_lease(LeaseManager(graph, ttl=settings.index_lease_seconds), layers_key(doc.key), build,
+    await under_lease(LeaseManager(graph, ttl=settings.indexing.index_lease_seconds), layers_key(doc.key), build,
                       name=doc.name, done=built)
 
 

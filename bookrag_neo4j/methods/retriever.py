@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 def checked_question(question: str, limit: int) -> str:
     """``question`` without surrounding spaces, or :class:`~bookrag_neo4j.errors.QuestionError` when it is empty
-    or longer than ``limit`` characters (``settings.max_question_chars``): refused before any work."""
+    or longer than ``limit`` characters (``settings.retrieval.max_question_chars``): refused before any work."""
     text = question.strip() if isinstance(question, str) else ""
     if not text:
         raise QuestionError('the question is empty: ask something, e.g. bookrag ask "What were net sales?"')
@@ -83,12 +83,13 @@ class Retriever:
         self.settings = settings
         self.models = models
         self.llm = models.llm if use_llm else None
-        self.planner = Planner(self.llm, glossary_for(settings.domains, settings.glossary))
-        keep_documents(settings.cache_documents)  # the process's per-document caches
+        self.planner = Planner(self.llm, glossary_for(settings.retrieval.domains, settings.retrieval.glossary))
+        keep_documents(settings.retrieval.cache_documents)  # the process's per-document caches
 
     async def plan(self, question: str, *, method: str = "bookrag", category: QueryCategory | None = None) -> Plan:
         """The method's plan for ``question`` (what :meth:`retrieve` and :meth:`ask` run)."""
-        return (await self._plan(checked_question(question, self.settings.max_question_chars), method, category))[0]
+        checked = checked_question(question, self.settings.retrieval.max_question_chars)
+        return (await self._plan(checked, method, category))[0]
 
     async def _plan(self, question: str, method: str, category: QueryCategory | None) -> tuple[Plan, TraceStep]:
         chosen = get_method(method)
@@ -124,7 +125,7 @@ class Retriever:
                    ) -> tuple[Plan, Run]:
         """The plan (made by the method unless given) and its run; the planning step opens the trace (after a
         ``Scope`` step when a document in scope is partial)."""
-        question = checked_question(question if plan is None else plan.question, self.settings.max_question_chars)
+        question = checked_question(question if plan is None else plan.question, self.settings.retrieval.max_question_chars)
         documents = await subtrees.scope_documents(self.graph, doc_keys)
         if not documents:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
@@ -132,11 +133,11 @@ class Retriever:
         if plan is None:
             plan, step = await self._plan(question, method, category)
             planned.append(step)
-        if plan.category != "global" and len(documents) > self.settings.route_documents:  # a count reads them all
+        if plan.category != "global" and len(documents) > self.settings.retrieval.route_documents:  # a count reads them all
             began = time.perf_counter()
             (vector,) = await self.models.embedder.embed([question])
-            documents, routed = await route(self.graph, documents, question, vector,
-                                            keep=self.settings.route_documents, seconds=time.perf_counter() - began)
+            documents, routed = await route(self.graph, documents, question, vector, keep=self.settings.retrieval
+                                            .route_documents, seconds=time.perf_counter() - began)
             planned += routed
         for doc in documents:  # a layer the method reads that the document lacks is built now (a no-op after)
             if plan.method in METHODS:
@@ -151,7 +152,7 @@ class Retriever:
     async def cypher(self, question: str, doc_keys: Sequence[str] | None = None) -> CypherRun:
         """text2Cypher alone: the query written for the question (the LLM, else a template) and its rows,
         through the read-only gate (``bookrag cypher``)."""
-        question = checked_question(question, self.settings.max_question_chars)
+        question = checked_question(question, self.settings.retrieval.max_question_chars)
         documents = await subtrees.scope_documents(self.graph, doc_keys)
         if not documents:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")

@@ -1,17 +1,14 @@
-"""SuperRAG (Yang et al., layout-aware graph modeling) and the ``hybrid`` baseline as plans over the shared
-operators, on the layout layer (:mod:`bookrag_neo4j.layout.build`). The budgets are the paper's §5.2: 20 contexts
-from the hybrid search, 10 after reranking, at most 3 tables or diagrams: at most 13 units,
-text2Cypher's hits first.
+"""SuperRAG (Yang et al., layout-aware graph modeling) and the ``hybrid`` baseline as plans over the shared operators.
 
-| method | the paper's setting (Table 5) |
-|---|---|
-| ``superrag`` | 3: hybrid search, cross-page merge, ToC, table/diagram expansion with self-reflection, text2Cypher |
-| ``superrag-no-reflect`` | 2: the same without self-reflection (tables always expanded) and without text2Cypher |
-| ``superrag-hybrid`` | 1: hybrid search (passages and table rows) and the cross-page merge |
-| ``hybrid`` | the baseline: Lucene + vector over passages, fused by RRF, no reranker |
+- ``superrag`` (the paper's setting 3, Table 5): hybrid search, cross-page merge, ToC, table/diagram expansion with
+  self-reflection, text2Cypher;
+- ``superrag-no-reflect`` (2): the same without self-reflection (tables always expanded) and without text2Cypher;
+- ``superrag-hybrid`` (1): hybrid search (passages and table rows) and the cross-page merge;
+- ``hybrid``: the baseline, Lucene + vector over passages, fused by RRF, no reranker.
 
-A document without the layout layer gets it on first use (``prepare``), as ``bookrag index --stage layout``
-would build it.
+They run on the layout layer (:mod:`bookrag_neo4j.layout.build`), built on first use (``prepare``) where missing. The
+budgets are the paper's §5.2: 20 contexts from the hybrid search, 10 after reranking, at most 3 tables or diagrams: at
+most 13 units, text2Cypher's hits first.
 """
 
 from __future__ import annotations

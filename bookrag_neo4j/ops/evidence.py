@@ -75,7 +75,7 @@ async def fetch_evidence(ctx: RunContext, p: FetchParams, ranking: Ranking | Non
         return EvidenceSet(nodes=[_unit(rows, k, ranking) for k in ranking.keys if k in rows])
     if selection is None:
         raise ValueError("Fetch_Evidence reads a Ranking or a Selection")
-    keys = selection.keys[:p.limit or ctx.settings.global_max_nodes]
+    keys = selection.keys[:p.limit or ctx.settings.bookrag.global_max_nodes]
     return EvidenceSet(nodes=[evidence_node(r) for r in await subtrees.fetch_nodes(ctx.graph, keys)])
 
 
@@ -86,7 +86,7 @@ async def count(ctx: RunContext, p: NoParams, selection: Selection, evidence: Ev
     the ``evidence`` ranked from the ``candidates`` the filters' Fetch read: the counted nodes ranked, then those
     that are no content block (the sections a "how many chapters" counts) in reading order, then the context a
     filled Fetch ranked after them (shown, not cited)."""
-    limit = ctx.settings.global_max_nodes
+    limit = ctx.settings.bookrag.global_max_nodes
     if evidence is None:
         return EvidenceSet(nodes=[evidence_node(r) for r in await subtrees.fetch_nodes(ctx.graph, selection.keys[
             :limit])], count=len(selection.keys))

@@ -37,7 +37,7 @@ class ReadoutParams(BaseModel):
 async def _readout(ctx: RunContext, p: ReadoutParams, text: str, vector: list[float]) -> list[str]:
     if p.graph == "flat":
         return await flat_readout(ctx.graph, ctx.documents, text, vector, k=p.k)
-    neighbours = ctx.settings.g2_neighbours if p.neighbours is None else p.neighbours
+    neighbours = ctx.settings.g2.neighbours if p.neighbours is None else p.neighbours
     return await readout(ctx.graph, ctx.documents, text, vector, k=p.k, neighbours=neighbours,
                          evolved=p.graph == "evolved")
 
@@ -68,7 +68,7 @@ async def g2_plan(ctx: RunContext, p: PlanParams) -> Reading:
         rows = await fetch_units(ctx, keys, "layout")
         return [evidence_node(rows[k]) for k in keys if k in rows]
 
-    tau = ctx.settings.g2_tau_max if p.tau_max is None else p.tau_max
+    tau = ctx.settings.g2.tau_max if p.tau_max is None else p.tau_max
     result = await plan_and_read(p.question, read=read, llm=ctx.llm, k=p.k, tau_max=tau, plan=p.plan)
     return Reading(keys=result.keys, text={k: 1.0 / (i + 1) for i, k in enumerate(result.keys)},
                    rounds=result.rounds, pairs=result.pairs, failures=result.failures)

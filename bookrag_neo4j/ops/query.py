@@ -42,14 +42,14 @@ async def question_entities(ctx: RunContext, question: str) -> list[str]:
     extraction = Extraction()
     if ctx.llm is not None:
         prompt = render_prompt("question_entities", question=question,
-                               entity_types=", ".join(ctx.settings.entity_types))
+                               entity_types=", ".join(ctx.settings.kg.entity_types))
         try:
             extraction = (await ctx.llm.complete(prompt, Extraction, stage="query.extract")).value
         except ModelError as exc:
             log.warning("question entity extraction failed (%s); using spaCy", exc)
     if not extraction.entities:
         (extraction,) = await SpacyExtractor().extract([question])  # the pipeline loads once a process
-    return [e.name for e in clean_extraction(extraction, ctx.settings.entity_types).entities]
+    return [e.name for e in clean_extraction(extraction, ctx.settings.kg.entity_types).entities]
 
 
 @operator("Extract", family="query", params=QuestionParams)
@@ -65,12 +65,12 @@ async def extract(ctx: RunContext, p: QuestionParams) -> Entities:
         return Entities(names=[], seeds=[])
     s = ctx.settings
     per_document = await ctx.each_document(lambda doc: link_entities(
-        ctx.graph, doc, [identity(name) for name in names], vectors, threshold=(1 + s.link_threshold) / 2,
-        top=s.link_per_entity))
+        ctx.graph, doc, [identity(name) for name in names], vectors, threshold=(1 + s.bookrag.link_threshold) / 2,
+        top=s.bookrag.link_per_entity))
     seeds: list[str] = []
     for i in range(len(names)):
         linked = [hit for links in per_document for hit in links[i]]
-        seeds += [key for key, _ in sorted(linked, key=lambda hit: -hit[1])[:s.link_per_entity]]
+        seeds += [key for key, _ in sorted(linked, key=lambda hit: -hit[1])[:s.bookrag.link_per_entity]]
     return Entities(names=names, seeds=list(dict.fromkeys(seeds)))
 
 

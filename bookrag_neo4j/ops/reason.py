@@ -65,13 +65,13 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
         return [c for found in await ctx.each_document(of) for c in found]
 
     if p.widen and selections:
-        top = ctx.settings.selection_hits
+        top = ctx.settings.bookrag.selection_hits
         for doc, held in zip(ctx.documents, blocks, strict=True):
             keys += named(ctx, held, question) + (await first_stage(
                 ctx, doc, held, question, await ctx.similarities(doc, question.vector), top) if top else [])
         keys = list(dict.fromkeys(keys))
     found = await candidates(keys)
-    few = len({(c.doc_key, c.page_start) for c in found}) < ctx.settings.skyline_min  # too little for the Skyline
+    few = len({(c.doc_key, c.page_start) for c in found}) < ctx.settings.bookrag.skyline_min  # too little for the Skyline
     if few and p.widen and selections:
         found = await candidates(None)
     elif few and p.fill and (f := next((s.filter for s in selections if s.filter), None)) is not None:
@@ -128,9 +128,9 @@ async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidate
     the trace records the engine that ran."""
     holding = {r.doc_key for r in candidates.rows}  # only these documents' graphs are needed
     s = ctx.settings
-    values, engine = await reason_on_graph(ctx.graph, candidates.keys, entities.seeds, configured=s.ppr_engine,
-                                           node_score=s.ppr_node_score, damping=s.ppr_damping,
-                                           budget_bytes=s.gds_projection_budget_mb * 2**20,
+    values, engine = await reason_on_graph(ctx.graph, candidates.keys, entities.seeds, configured=s.bookrag.ppr_engine,
+                                           node_score=s.bookrag.ppr_node_score, damping=s.bookrag.ppr_damping,
+                                           budget_bytes=s.bookrag.gds_projection_budget_mb * 2**20,
                                            documents=[d for d in ctx.documents if d.key in holding])
     return Scores(by="graph", values=values, engine=engine)
 
@@ -184,7 +184,7 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
 async def named_first(ctx: RunContext, question: Question, values: dict[str, float]) -> Scores:
     """The text scores ``values``, 1 added to those of the blocks the question names by number (which thus rank
     first; the trace counts them); the best of each name's blocks by text score leads (the Skyline keeps it)."""
-    titles = glossary_for(ctx.settings.domains, ctx.settings.glossary).titles(question.text)
+    titles = glossary_for(ctx.settings.retrieval.domains, ctx.settings.retrieval.glossary).titles(question.text)
     groups = [[key for key in group if key in values] for doc in ctx.documents for group in
               (await ctx.blocks(doc)).named_groups(question.text, titles)]
     found = list(dict.fromkeys(key for group in groups for key in group))
@@ -197,7 +197,8 @@ async def named_first(ctx: RunContext, question: Question, values: dict[str, flo
 def named(ctx: RunContext, held: DocumentBlocks, question: Question) -> list[str]:
     """The blocks of ``held`` the question names: a figure or table by number, a page, or a statement of the
     glossary (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`)."""
-    return held.named(question.text, glossary_for(ctx.settings.domains, ctx.settings.glossary).titles(question.text))
+    retrieval = ctx.settings.retrieval
+    return held.named(question.text, glossary_for(retrieval.domains, retrieval.glossary).titles(question.text))
 
 
 def by_best_row(table: Candidate, lexical: float, row_lexical: float, row_similarity: float | None,
@@ -260,7 +261,8 @@ async def skyline_ranker(ctx: RunContext, p: NoParams, candidates: Candidates, s
     nodes on a kept unit's pages are merged into it."""
     graph, text = _by(scores, "graph"), _by(scores, "text")
     units = skyline([(k, graph.get(k, 0.0), text.get(k, 0.0)) for k in candidates.keys],
-                    minimum=ctx.settings.skyline_min, maximum=ctx.settings.skyline_max, pages=_pages(candidates),
+                    minimum=ctx.settings.bookrag.skyline_min, maximum=ctx.settings.bookrag.skyline_max,
+                    pages=_pages(candidates),
                     content=_content(candidates), leads=next((s.leads for s in scores if s.by == "text"), ()))
     return _ranking(units, graph=graph, text=text)
 
@@ -279,7 +281,7 @@ async def top_k(ctx: RunContext, p: TopKParams, candidates: Candidates, scores: 
     nodes), units as the Skyline's. With a ``selection`` (a global question's filters), its candidates come
     first; the others (a filled Fetch's rest of the page range) add units up to the Skyline's minimum."""
     values = _by(scores, p.by)
-    k = p.k or (ctx.settings.skyline_min if p.budget == "skyline" else ctx.settings.global_max_nodes)
+    k = p.k or (ctx.settings.bookrag.skyline_min if p.budget == "skyline" else ctx.settings.bookrag.global_max_nodes)
     pages, content = _pages(candidates), _content(candidates)
 
     def best(keys: list[str], n: int) -> list[list[str]]:
@@ -291,5 +293,5 @@ async def top_k(ctx: RunContext, p: TopKParams, candidates: Candidates, scores: 
     if chosen is not None:
         shown = {place for unit in units for key in unit for place in spanned(pages, key)}
         rest = [key for key in candidates.keys if key not in chosen and pages[key][:2] not in shown]
-        units += best(rest, min(k, ctx.settings.skyline_min) - len(units))
+        units += best(rest, min(k, ctx.settings.bookrag.skyline_min) - len(units))
     return _ranking(units, **{p.by: values})

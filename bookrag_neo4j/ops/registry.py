@@ -1,19 +1,14 @@
 """The operator registry and what every operator receives: the run context, its parameters, typed inputs.
 
-An operator is an async function registered by name. Its first argument is the :class:`RunContext`, its
-second its parameters (a pydantic model, checked when the step runs), and the rest its inputs, annotated
-with the value types of :mod:`.values`: the executor hands each input the output of the step in ``after``
-that has that type (``list[T]``: every such output, in ``after`` order; ``T | None``: optional)::
-
-    class FirstParams(BaseModel):
-        k: int = 5
-
-    @operator("First_K", family="rank", params=FirstParams)
+    @operator("First_K", family="rank", params=FirstParams)      # FirstParams(BaseModel): k: int = 5
     async def first_k(ctx: RunContext, p: FirstParams, ranking: Ranking) -> Ranking:
         "The first k keys of a ranking."
         return Ranking(keys=ranking.keys[:p.k], graph=ranking.graph, text=ranking.text)
 
-``model_time()`` marks the seconds an operator spends in model inference, for the trace.
+An operator is an async function registered by name, taking the :class:`RunContext`, its parameters (a pydantic model,
+checked when the step runs), then its inputs, annotated with :mod:`.values` types: the executor hands each input the
+output of the step in ``after`` that has that type (``list[T]``: every such output, in ``after`` order; ``T | None``:
+optional). ``model_time()`` marks the seconds an operator spends in model inference, for the trace.
 """
 
 from __future__ import annotations

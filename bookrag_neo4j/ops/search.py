@@ -156,7 +156,7 @@ async def expand(ctx: RunContext, p: ExpandParams, ranking: Ranking | None, sele
         rows = await ctx.graph.read_rows("retrieval/next_neighbours", keys=keys)
         around = {r["key"]: r["neighbours"] for r in rows}
     else:
-        around = {k: await subtrees.subtrees_around(ctx.graph, [k], depth=ctx.settings.section_depth) for k in keys}
+        around = {k: await subtrees.subtrees_around(ctx.graph, [k], depth=ctx.settings.bookrag.section_depth) for k in keys}
     chosen: dict[str, None] = {}
     for key in keys:
         group = [key, *around.get(key, [])]
@@ -184,11 +184,11 @@ async def graph_rank(ctx: RunContext, p: TopParams, entities: Entities) -> Ranki
     """Nodes by the summed personalized-PageRank scores of their entities over each document's whole graph
     (no selector: the GraphRanker baseline)."""
     s = ctx.settings
-    engine, _why = await choose_engine(ctx.graph, s.ppr_engine)
+    engine, _why = await choose_engine(ctx.graph, s.bookrag.ppr_engine)
     scored = [(node, float(scores[ents].sum()))
               for whole, scores in await entity_pagerank(ctx.graph, ctx.documents, entities.seeds, engine=engine,
-                                                         damping=s.ppr_damping,
-                                                         budget_bytes=s.gds_projection_budget_mb * 2**20)
+                                                         damping=s.bookrag.ppr_damping,
+                                                         budget_bytes=s.bookrag.gds_projection_budget_mb * 2**20)
               for node, ents in whole.node_entities.items()]
     return _best([s for s in scored if s[1] > 0], p.top, by="graph")
 

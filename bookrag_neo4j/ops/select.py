@@ -77,8 +77,8 @@ async def filter_modal(ctx: RunContext, p: FilterParams, previous: Selection | N
 async def select_by_entity(ctx: RunContext, p: NoParams, entities: Entities) -> Selection:
     """Subtrees around the nodes GT-Linked to the linked entities, most specific first, within the budget."""
     s = ctx.settings
-    return Selection(keys=await subtrees.select_by_entity(ctx.graph, entities.seeds, depth=s.section_depth,
-                                                           budget=s.selection_budget))
+    return Selection(keys=await subtrees.select_by_entity(ctx.graph, entities.seeds, depth=s.bookrag.section_depth,
+                                                           budget=s.bookrag.selection_budget))
 
 
 @operator("Select_by_Section", family="select")
@@ -94,25 +94,25 @@ async def select_by_section(ctx: RunContext, p: NoParams, question: Question) ->
             while len(lines) > 1 and sum(len(line) + 1 for line in lines) > TOC_CHARS:
                 lines.pop()
             prompt = render_prompt("select_sections", question=question.text, toc="\n".join(lines),
-                                   max_sections=s.max_sections)
+                                   max_sections=s.bookrag.max_sections)
             try:
                 with model_time():
                     choice: SectionChoice = (await ctx.llm.complete(prompt, SectionChoice,
                                                                     stage="query.select")).value
-                picked = [sections[i]["key"] for i in choice.section_ids[:s.max_sections] if 0 <= i < len(sections)]
+                picked = [sections[i]["key"] for i in choice.section_ids[:s.bookrag.max_sections] if 0 <= i < len(sections)]
                 return Selection(keys=await subtrees.select_by_section(ctx.graph, picked))
             except ModelError as exc:
                 log.warning("section selection failed (%s); using the nearest blocks", exc)
     async def titled() -> list[str]:
-        best = subtrees.toc_matches(await ctx.toc(), question.text, top=s.max_sections)
+        best = subtrees.toc_matches(await ctx.toc(), question.text, top=s.bookrag.max_sections)
         return await subtrees.select_by_section(ctx.graph, best)
 
     async def nearest_in(doc: Document) -> list[tuple[str, float]]:
-        return (await ctx.blocks(doc)).nearest(await ctx.similarities(doc, question.vector), s.max_sections)
+        return (await ctx.blocks(doc)).nearest(await ctx.similarities(doc, question.vector), s.bookrag.max_sections)
 
     async def nearest() -> list[str]:
         hits = [hit for found in await ctx.each_document(nearest_in) for hit in found]
-        return await subtrees.subtrees_near(ctx.graph, hits, top=s.max_sections, depth=s.section_depth)
+        return await subtrees.subtrees_near(ctx.graph, hits, top=s.bookrag.max_sections, depth=s.bookrag.section_depth)
 
     near, by_title = await asyncio.gather(nearest(), titled())
     return Selection(keys=list(dict.fromkeys([*near, *by_title])))

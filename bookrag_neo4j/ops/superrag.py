@@ -119,7 +119,8 @@ async def needs_tables(ctx: RunContext, question: str) -> bool:
             return reply.value.needs_tables
         except ModelError as exc:
             log.warning("reflection prompt failed (%s); using the intent rule", exc)
-    return bool(TABLE_INTENT.search(question)) or load_domains(names_of(ctx.settings.domains)).needs_table(question)
+    packs = load_domains(names_of(ctx.settings.retrieval.domains))
+    return bool(TABLE_INTENT.search(question)) or packs.needs_table(question)
 
 
 @operator("Expand_Tables", family="search", params=ExpandTablesParams)

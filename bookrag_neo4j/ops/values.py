@@ -3,16 +3,12 @@
     Question("What does lm fit?", vector=[...])            # Embed
     Entities(names=["lm"], seeds=["<entity key>"])         # Extract
     Selection(keys=["<tree node key>", ...])               # Filter_*, Select_by_*, searches
-    Candidates(rows=[Candidate(...), ...])                 # Fetch: what the reasoners read
-    Scores(by="text", values={"<key>": 0.8})               # Graph_Reasoning, Text_Reasoning, searches
-    Ranking(keys=[...], graph={...}, text={...})           # Skyline_Ranker, Fuse, Rerank
-    Reading(keys=[...], rounds=[...], pairs=[...])         # G2_Plan: a Ranking with the planning graph's trace
+    Candidates(rows=[...]); Scores(by="text", values={"<key>": 0.8})   # Fetch; Graph_/Text_Reasoning, searches
+    Ranking(keys=[...], graph={...}, text={...})           # Skyline_Ranker, Fuse, Rerank (Reading: G2_Plan's, traced)
     EvidenceSet(nodes=[EvidenceNode(...)], count=None)     # Fetch_Evidence, Merge, Count, baselines
-    Partials(answers=[Partial(...)])                       # Map
-    Draft(text="...", used=[EvidenceNode(...)])            # Reduce
+    Partials(answers=[Partial(...)]); Draft(text="...", used=[EvidenceNode(...)])   # Map; Reduce
 
-Each has ``summary()``, the short line the trace shows; a value with ``details()`` adds lines under it
-(``--explain``).
+Each has ``summary()``, the short line the trace shows; a value with ``details()`` adds lines under it (``--explain``).
 """
 
 from __future__ import annotations

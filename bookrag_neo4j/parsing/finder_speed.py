@@ -1,21 +1,14 @@
 """Exact speed-ups of PyMuPDF's table finder, in effect only while bookrag-neo4j calls it.
 
-``find_tables(use_layout=True)`` spends its CPU in three places (``docs/eval/indexing.md``):
-
-- the layout model, which also runs a table-grid model on each table it finds, though the finder reads only
-  the tables' boxes: :func:`boxes_only` turns that model off (the same regions, ~27 % less CPU a page);
-- ``pymupdf.table.make_chars``, which builds a ``Rect`` and a ``Point`` and transforms both through MuPDF for
-  each character of the page: :func:`make_chars` does the same float32 arithmetic in one numpy pass;
-- ``pymupdf.table.chars_in_rect``, a Python scan of every character for each group of vector graphics:
-  :func:`chars_in_rect` tests them all at once.
-
-Each replacement returns exactly what PyMuPDF's own code returns (``tests/integration/test_finder_speed.py``
-compares them character by character) and is put in place only when PyMuPDF's function is the one it was written
-against (a hash of its source), so a newer PyMuPDF runs its own code. Uses nest and may come from several
-threads: the first one in swaps, the last one out restores, so a caller's own ``pymupdf4llm`` is untouched.
-
     with fast_finder():
         tables = page.find_tables(use_layout=True).tables
+
+``find_tables(use_layout=True)`` spends its CPU in three places (docs/eval/indexing.md): :func:`boxes_only` turns off
+the table-grid model that the layout model runs on each table, as the finder reads only boxes; :func:`make_chars` does
+``pymupdf.table.make_chars``' per-character float32 transforms in one numpy pass; :func:`chars_in_rect` tests all
+characters at once. Each returns exactly what PyMuPDF's code returns (``tests/integration/test_finder_speed.py``) and is
+used only where PyMuPDF's function is the one it was written against. Uses nest and may come from several threads: the
+first in swaps, the last out restores, so a caller's own ``pymupdf4llm`` is untouched.
 """
 
 from __future__ import annotations

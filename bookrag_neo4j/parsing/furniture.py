@@ -1,20 +1,14 @@
 """Page furniture: what the parser drops from the content but a page still carries, read for the layout layer.
 
     pages = read_page_furniture(Path("annual-report-2017.pdf"))
-    pages[12].label     # the printed page label: "12", "iv", "A-3" ("" when the PDF says nothing)
-    pages[12].header    # the running header's text ("Table of Contents")
-    pages[12].footer    # the running footer's text, the printed page number included
+    pages[12].label, pages[12].header, pages[12].footer   # "12" (or "iv", "A-3"; "" if unknown), the running lines
 
-The label is PyMuPDF's ``Page.get_label()`` (the PDF's page-label ranges). Many PDFs define none; then the
-printed page number found in the running header or footer (a bare "12", "Page 12", "12 of 80") is the label,
-so that "page 12" in a question can mean the number printed on the page. A bare number that is the page's
-first or last text block also counts (10-Ks printed from HTML put it mid-page, above empty space) when its
-offset from the physical page number is the document's usual one, and so does a number that starts or ends a
-running line ("Version 1.3 | 7", "12 Annual Report 2021") on the same condition: a year or a version repeated
-on every page changes its offset with each page and is never taken. Running lines are found as the
-parser finds them (:func:`~bookrag_neo4j.parsing.page_rules.running_lines`), on PyMuPDF's plain text blocks only:
-no table finder, a small fraction of the parser's time. A page that looks scanned is read through OCR, whose
-cache holds the parse's readings (:mod:`.ocr`).
+The label is PyMuPDF's ``Page.get_label()``; where the PDF defines none, the page number printed in the running header
+or footer ("12", "Page 12", "12 of 80") is the label, so "page 12" in a question can mean the number on the page. A bare
+number that is a page's first or last block, or starts or ends a running line, counts too when its offset from the
+physical page is the document's usual one: a year or version repeated on every page changes offset with each page.
+Running lines are found as the parser finds them (:func:`~bookrag_neo4j.parsing.page_rules.running_lines`), on plain
+text blocks (no table finder); a scanned page is read through OCR, from the parse's cache (:mod:`.ocr`).
 """
 
 from __future__ import annotations

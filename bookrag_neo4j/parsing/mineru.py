@@ -1,43 +1,14 @@
 """Read a MinerU output folder into our parser output (:class:`~bookrag_neo4j.parsing.blocks.ParsedDocument`).
 
-MinerU (``mineru -p report.pdf -o out``) writes ``out/report/<method>/report_content_list.json`` (the content
-blocks in reading order), ``report_middle.json`` (pages, sizes and blocks with boxes in PDF points) and
-``images/``. This adapter needs the content list; with middle.json it also knows page sizes and exact boxes::
-
-    from pathlib import Path
-
-    from bookrag_neo4j.parsing.mineru import load_mineru_output, run_mineru
-
     doc = load_mineru_output(Path("out/report"))  # or run_mineru(Path("report.pdf"), Path("out")) first
-    print(doc.title, doc.page_count, len(doc.blocks))
-    for block in doc.blocks:
-        print(block.page, block.kind, block.heading_level, block.bbox, block.text[:60])
 
-Titles keep MinerU's ``text_level`` as ``heading_level`` (the section level, or with LLM section filtering a
-feature the LLM reads, see :mod:`~bookrag_neo4j.tree.headings`); page headers, footers and page numbers are dropped;
-tables carry the HTML, a Markdown rendering and their size; images carry an absolute ``image_path``. The items
-become blocks in :mod:`~bookrag_neo4j.parsing.mineru_blocks`, placed by :mod:`~bookrag_neo4j.parsing.mineru_boxes`.
-
-Format sources (MinerU's output folder, as this adapter reads it):
-
-* opendatalab/MinerU, docs/en/reference/output_files.md (published as
-  https://opendatalab.github.io/MinerU/reference/output_files/): the ``*_content_list.json`` and
-  ``*_middle.json`` layouts. Its 2.5-era revision documents the pipeline content list with ``bbox`` normalised
-  to 0-1000, ``image_caption``/``image_footnote``, ``table_body`` HTML, equations as ``text`` + ``text_format:
-  "latex"``, and the VLM-backend extensions (``list`` with ``list_items``, ``code`` with ``code_body``,
-  discarded ``header``/``footer``/``page_number``/``aside_text``/``page_footnote`` items). An older revision of
-  the same page (no ``bbox``) shows ``img_caption``/``img_footnote`` instead.
-* opendatalab/MinerU, docs/en/reference/changelog.md: 2.2.0 added ``bbox`` (0-1000) to the content list; 2.5.x
-  changed middle.json/content_list.json for the new VLM layout types; 2.0.0 renamed ``magic-pdf`` to ``mineru``.
-* opendatalab/MinerU, mineru/backend/vlm/vlm_middle_json_mkcontent.py and
-  mineru/backend/pipeline/pipeline_middle_json_mkcontent.py (2.x-4.0 alpha): how each para_block becomes a
-  content-list item, ``bbox = int(x * 1000 / page_width)`` etc., para_blocks then discarded_blocks per page.
-* opendatalab/MinerU, magic_pdf/dict2md/ocr_mkcontent.py (magic-pdf 0.x-1.x): the older item shapes
-  (``img_caption``, no ``bbox``, title levels capped at 4).
-
-Versions handled: magic-pdf 0.9-1.3 and mineru 2.0-2.1 (no ``bbox``; boxes come from middle.json), mineru 2.2+
-(``bbox`` 0-1000), mineru 2.5+/2.7 VLM/hybrid extras (list, code, chart, seal, discarded page furniture).
-MinerU 4.0 replaces these files with a new schema; ``*_content_list_v2.json`` is not read.
+MinerU writes ``<name>_content_list.json`` (blocks in reading order), ``<name>_middle.json`` (page sizes, boxes in
+PDF points) and ``images/``; the content list is required, middle.json adds page sizes and exact boxes. Titles keep
+MinerU's ``text_level`` as ``heading_level`` (:mod:`~bookrag_neo4j.tree.headings`), page furniture is dropped,
+and items become blocks in :mod:`.mineru_blocks`, placed by :mod:`.mineru_boxes`.
+Handled: magic-pdf 0.9-1.3 and mineru 2.0-2.1 (no ``bbox``: boxes from middle.json), mineru 2.2+ (``bbox`` 0-1000)
+and the 2.5+ VLM/hybrid extras (list, code, chart, seal); MinerU 4.0's ``*_content_list_v2.json`` is not read.
+Format sources: MinerU's ``docs/en/reference/output_files.md`` and changelog, and its ``*_mkcontent.py`` backends.
 """
 
 from __future__ import annotations

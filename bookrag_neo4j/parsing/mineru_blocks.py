@@ -1,23 +1,14 @@
 """Convert MinerU content-list items (``*_content_list.json``) into our :class:`~bookrag_neo4j.parsing.blocks.Block`.
 
-:class:`BlockBuilder` takes the items one by one with their page number, drops page furniture and empty items,
-and places each block with :class:`~bookrag_neo4j.parsing.mineru_boxes.PageBoxes`; :func:`html_table_to_rows`
-turns a table's ``table_body`` HTML into a grid of cells::
-
-    from pathlib import Path
-
-    from bookrag_neo4j.parsing.mineru_blocks import BlockBuilder, html_table_to_rows
-    from bookrag_neo4j.parsing.mineru_boxes import PageBoxes
-
     builder = BlockBuilder(Path("out/report/auto"), PageBoxes())  # base folder of the items' img_path
     builder.add({"type": "text", "text": "Introduction", "text_level": 1, "page_idx": 0}, page=1)
-    warnings = builder.finish()
-    print(builder.blocks[0].kind, builder.blocks[0].heading_level, warnings)
-    print(html_table_to_rows("<table><tr><td colspan=2>a</td></tr><tr><td>b</td><td>c</td></tr></table>"))
+    warnings = builder.finish()                                   # builder.blocks: the Blocks
+    html_table_to_rows("<table><tr><td colspan=2>a</td></tr><tr><td>b</td><td>c</td></tr></table>")
     # [['a', 'a'], ['b', 'c']]
 
-Titles keep MinerU's ``text_level`` as ``heading_level``; tables carry the HTML, a Markdown rendering and their
-size; images carry an absolute ``image_path``.
+:class:`BlockBuilder` takes the items one by one with their page, drops page furniture and empty items, and places each
+block with :class:`.mineru_boxes.PageBoxes`. Titles keep MinerU's ``text_level`` as ``heading_level``; tables carry
+HTML, Markdown and their size (:func:`html_table_to_rows` repeats spanned cells); images an absolute ``image_path``.
 """
 
 from __future__ import annotations

@@ -1,20 +1,13 @@
 """Bounding boxes for MinerU content-list items, from the page sizes and para_blocks of ``*_middle.json``.
 
-The content list gives boxes normalised to 0-1000 (mineru 2.2+) or none at all (older versions); middle.json
-gives each page's size and its blocks' boxes in PDF points. :class:`PageBoxes` matches each content-list item
-to the para_block it came from (same page and family, by word overlap, else in reading order) and returns the
-item's box in PDF points::
-
-    import json
-    from pathlib import Path
-
-    from bookrag_neo4j.parsing.mineru_boxes import PageBoxes
-
-    path = Path("out/report/auto/report_middle.json")
     boxes = PageBoxes.from_middle(json.loads(path.read_text()), path.name)  # PageBoxes() without middle.json
     candidate = boxes.match(page=1, family="text", text="Introduction")
     bbox = boxes.bbox([88, 170, 452, 186], page=1, candidate=candidate)  # the content list's "bbox"
-    print(boxes.sizes, bbox, boxes.warnings())
+
+The content list gives boxes normalised to 0-1000 (mineru 2.2+) or none (older versions); middle.json gives each page's
+size and its blocks' boxes in PDF points. :class:`PageBoxes` matches each item to the para_block it came from (same page
+and family, by word overlap, else in reading order) and returns the item's box in PDF points; ``warnings()`` reports
+boxes it could not convert or find.
 """
 
 from __future__ import annotations

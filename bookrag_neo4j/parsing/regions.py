@@ -1,18 +1,14 @@
 """PyMuPDF's layout model (``pymupdf.layout``, the ONNX model behind ``pymupdf4llm``) as a heading signal.
 
-The model classifies regions of a page as ``title``, ``section-header``, ``text``, ``list-item``, ``table``,
-``page-header`` ... . The layout table finder runs it anyway on the pages that can hold a table, and the parser
-keeps its classes there (:func:`assign_classes`). :func:`classify_pages` runs it on more pages of a parsed PDF and
-stores, on each text block there, the class of the region that covers most of it (:attr:`Block.layout_class`).
-It costs about 0.3 CPU-s a page, so the heading detectors run it on every page (``layout``) or only where the
-cheaper classifier is unsure (``auto``); pages go to the table finder's worker processes
-(:mod:`.table_pool`).
-
-::
-
     parsed = parse_pdf(Path("paper.pdf"), tables="off")     # "layout" classifies the table pages already
     classify_pages(parsed, [1, 2])
     [b.text for b in parsed.blocks if b.layout_class == "section-header"]   # ['I. INTRODUCTION', ...]
+
+The model classifies page regions (``title``, ``section-header``, ``text``, ``table``, ``page-header`` ...). The layout
+table finder runs it anyway on pages that can hold a table, and the parser keeps its classes there
+(:func:`assign_classes`); :func:`classify_pages` runs it on more pages and stores on each text block the class of the
+region covering most of it (:attr:`Block.layout_class`). Costly per page (docs/eval/indexing.md), it runs on every page
+(``layout``) or only where the classifier is unsure (``auto``), in the table finder's workers (:mod:`.table_pool`).
 """
 
 from __future__ import annotations

@@ -3,26 +3,13 @@
     blocks = await document_blocks(graph, doc, max_chars=2000)   # the texts and BM25 postings, read once
     similarities = await block_similarities(graph, doc, blocks, question_vector)   # computed in Neo4j
     keys = blocks.nearest(similarities, top=3)                # the offline Select_by_Section
-    found = blocks.candidates(keys, similarities)             # Fetch: the blocks with their similarity
     scores = blocks.bm25(question, keys)                      # Text_Reasoning: the document's IDF and lengths
 
-Both serve one rule: a lookup scoped to a document is exact over that document, so its answer does not depend
-on the library around it (a vector index's top k spans the whole library; a Lucene index's IDF too).
-
-- **Similarities** stay in the database: ``vector.similarity.cosine`` over the document's own blocks, one
-  query a question and document (the run memoises it), so no embedding crosses the wire or stays in a client.
-- **BM25 statistics** (Text_Reasoning): IDF and the mean length come from every content block of the
-  document, as ``node_text`` shows them to the reranker, not from the selected candidates (where a term that
-  fills the selected section would look rare). The term counts are kept as postings (term -> blocks, counts):
-  a question's BM25 over thousands of candidates is a few array operations, the same scores as
-  :func:`bm25_scores`, bit for bit.
-- **Labels** (Text_Reasoning reads them with the block): the last short line above a block in its section, a
-  bold label, a chart or table title that section detection rightly did not take for a heading ("Net sales").
-  It names what the blocks below it are about, which is what a question asks for; see :func:`labels`.
-
-The texts and postings are kept per document, ``indexed_at`` and ``layout_built_at`` (a re-indexed tree is read
-again, and so are the printed page labels of a rebuilt layout layer), for the last ``BOOKRAG_CACHE_DOCUMENTS``
-documents (:class:`~bookrag_neo4j.library.cache.DocumentCache`).
+A lookup scoped to a document is exact over that document, so its answer does not depend on the library around it (as a
+vector index's top k or a Lucene index's IDF would). Similarities stay in the database (``vector.similarity.cosine``,
+one query a question and document): no embedding crosses the wire. BM25's IDF and mean length come from all the
+document's blocks, not the candidates (where a term that fills the selected section would look rare). :func:`labels`
+finds the short line naming a block ("Net sales"). Kept per document version (:mod:`bookrag_neo4j.library.cache`).
 """
 
 from __future__ import annotations

@@ -1,19 +1,14 @@
 """Each document's knowledge graph held in memory as arrays, for the in-process PageRank.
 
-    graphs = EntityGraphCache(max_documents=64)
-    whole = await graphs.get(graph, await find_document(graph, doc_key))  # read once
+    whole = await EntityGraphCache(max_documents=64).get(graph, await find_document(graph, doc_key))  # read once
     scores = pagerank_on(whole.transition, seeds)         # Graph_Reasoning in-process (scoring.py)
 
-Graph_Reasoning runs in Neo4j where the server has GDS (:mod:`bookrag_neo4j.db.projections`) and reads
-nothing of this, nor does entity linking (:mod:`.linking`); the in-process engine (servers without GDS,
-``BOOKRAG_PPR_ENGINE=local``) works on this copy.
-The whole graph is read once (one named query, ``retrieval/entity_graph``) rather than the GT-Links and edges
-around a question's selection every question, which cost more to decode in the driver than to compute on. What
-every question would otherwise derive again is derived once per copy, on first use: the position of each key
-and the PageRank transition matrix (sparse). The copy
-is keyed by the document's ``Document.graph_version`` (graph configuration, build time and counts), so a
-rebuilt graph is read again; a document whose graph is not complete is read every time and never kept. At
-most ``max_documents`` documents are kept (least recently used first out; ``BOOKRAG_CACHE_DOCUMENTS``).
+Only the in-process engine (servers without GDS, ``BOOKRAG_PPR_ENGINE=local``) reads this; with GDS, Graph_Reasoning
+runs in Neo4j (:mod:`bookrag_neo4j.db.projections`). The whole graph is read once (``retrieval/entity_graph``) rather
+than the GT-Links and edges around each question's selection, which cost more to decode in the driver than to compute
+on; key positions and the sparse transition matrix are derived once per copy. Copies are keyed by
+``Document.graph_version``, so a rebuilt graph is read again and an incomplete one never kept; at most ``max_documents``
+(``BOOKRAG_CACHE_DOCUMENTS``), least recently used out first.
 """
 
 from __future__ import annotations

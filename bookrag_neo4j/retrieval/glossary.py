@@ -1,26 +1,14 @@
-"""A glossary of metrics, line items and statements (the ``finance`` domain pack ships one): it decomposes a question
-without an LLM (the planner's Decompose, paper §5.1), and names the statement tables a question asks about, with or
-without one. "What is Acme's FY2017 return on assets?" asks for two line items of two statements, net income (the
-income statement) and total assets (the balance sheet); neither BM25 nor an embedding reads that from "return on
-assets".
+"""A glossary of metrics, line items and statements: LLM-free decomposition, and the statement tables a question names.
 
-    glossary = Glossary.load("shipped")
-    glossary.sub_questions("What is Acme's FY2017 return on assets?")
+    Glossary.load("shipped").sub_questions("What is Acme's FY2017 return on assets?")
     # ["What is Acme's FY2017 net income?", "What is Acme's FY2017 total assets?"]
-    glossary.sub_questions("What is total debt to total assets for Globex?")
-    # ["What is total debt for Globex?", "What is total assets for Globex?"]
-    glossary.titles("Based on the balance sheet, what were accounts payable?")
-    # ["balance sheet", "statement of financial position", ...]: the titles the statement it names goes by
 
-Terms are found case-insensitively as whole words, the longest first, never overlapping. A metric stands for
-its parts; a line item (an entry without parts) for itself as written. Where the question names two items or
-more, each becomes a sub-question: the question with the stretch from the first term to the last replaced
-by the item. A question may also name a financial statement ("based on the balance sheet"), or a line item
-reported on one (net income on the income statement); the tables titled as that statement goes by
-("Consolidated Balance Sheets", "Statements of Financial Position") are what it asks about
-(:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`). The finance pack's file
-(``domains/finance/glossary.json``) holds textbook definitions; the domain packs chosen (``BOOKRAG_DOMAINS``,
-:mod:`bookrag_neo4j.domains`) bring theirs, and ``BOOKRAG_GLOSSARY`` names another file of this shape instead.
+"Return on assets" asks for net income and total assets, which neither BM25 nor an embedding reads from it (the
+planner's Decompose, paper §5.1). Terms match case-insensitively as whole words, longest first, never overlapping; a
+metric stands for its parts, a line item for itself. A question naming two items or more gets a sub-question per item
+(the stretch from the first term to the last replaced). A statement named, or one reporting a named item, gives the
+table titles it goes by (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`). The file is a domain pack's
+(:mod:`bookrag_neo4j.domains`), or ``BOOKRAG_GLOSSARY``'s.
 """
 
 from __future__ import annotations

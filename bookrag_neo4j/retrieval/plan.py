@@ -4,15 +4,11 @@
         PlanStep(id="embed", operator="Embed", params={"question": "What does lm fit?"}),
         PlanStep(id="layout", operator="Vector_Search", after=["embed"]),
         PlanStep(id="evidence", operator="Fetch_Evidence", after=["layout"]),
-    ], output="evidence")
-    print(plan.explain())
-    Path("plan.json").write_text(plan.model_dump_json(indent=2))    # edit one step, then
-    plan = Plan.model_validate_json(Path("plan.json").read_text())   # bookrag retrieve --plan plan.json
+    ], output="evidence")        # as JSON (plan.model_dump_json()), edited: bookrag retrieve --plan plan.json
 
-``after`` names the steps whose outputs a step reads (its inputs, matched to the operator's typed inputs by
-type); ``output`` is the step whose :class:`~bookrag_neo4j.ops.values.EvidenceSet` is the retrieved
-evidence, and ``answer`` the step whose :class:`~bookrag_neo4j.ops.values.Draft` is the answer (Reduce).
-Retrieval runs ``output`` and what it depends on; answering runs the whole plan.
+``after`` names the steps whose outputs a step reads (matched to the operator's typed inputs by type); ``output`` is the
+step whose ``EvidenceSet`` is the evidence, ``answer`` the one whose ``Draft`` is the answer
+(:mod:`bookrag_neo4j.ops.values`). Retrieval runs ``output`` and what it depends on; answering runs the whole plan.
 """
 
 from __future__ import annotations

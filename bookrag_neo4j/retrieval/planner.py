@@ -1,29 +1,14 @@
 """The planner (paper §5.1): classify the question, and decompose it or find its filters.
 
     seen = await understand("How many tables are between page 3 and 10?", Planner())   # LLM-free
-    seen.category, seen.classified_by     # ('global', 'heuristic')
-    seen.global_plan                       # filters page 3-10, table; operation COUNT
+    seen.category, seen.global_plan       # 'global'; filters page 3-10, table; operation COUNT
 
-With an LLM: ``query_classify`` for the category, ``query_decompose`` for multi-hop sub-questions,
-``global_filter`` for a global question's filters and operation (each falls back to the heuristics below on
-a failed reply). Without one, heuristics:
-
-- **global** when the question aggregates ("how many", "number of", "list", "summarize", "every") and the
-  aggregate's object is a structural noun (table, figure, image, chart, equation, formula, section, chapter,
-  page, appendix), a word or two of modifiers apart ("how many line charts"); a structural noun elsewhere
-  ("how many people are in the figure on page 5?") leaves the question single-hop, and so does one that
-  modifies the object ("how many chapter authors ...?": a compound in the question's spaCy parse, where spaCy
-  is installed); a count is answered from the filtered nodes' number only where it asks for nothing more
-  (:func:`counts_filtered`);
-- **multi-hop** when it compares or combines ("compare", "difference between", "both", "which ... larger /
-  more / higher / greater", "than"); without an LLM it cannot be decomposed, so it is retrieved as one
-  single-hop question (the plan says so);
-- **multi-hop, decomposed by the glossary** when it names two line items or a metric made of them ("return on
-  assets": net income, total assets; :mod:`.glossary`, ``BOOKRAG_GLOSSARY``): the question, then one
-  sub-question per item, each retrieved, their evidence merged in turn;
-- **single-hop** otherwise.
-
-The BookRAG method (:mod:`bookrag_neo4j.methods.bookrag`) composes the operators from this.
+With an LLM: ``query_classify``, ``query_decompose``, ``global_filter`` (the heuristics on a failed reply). Without:
+**global** when the question aggregates ("how many", "list", "summarize") and the aggregate's object is a structural
+noun (table, figure, section, page ...), not a noun elsewhere or a modifier (spaCy's parse); a count is answered by the
+filtered nodes' number only if it asks for nothing more (:func:`counts_filtered`). **Multi-hop** when it compares or
+combines ("compare", "both", "than"): one retrieval without an LLM, unless :mod:`.glossary` finds two line items or a
+metric made of them, one sub-question each. **Single-hop** otherwise. Used by :mod:`bookrag_neo4j.methods.bookrag`.
 """
 
 from __future__ import annotations

@@ -1,36 +1,14 @@
 """Reasoners (paper §5): score the selected tree nodes by graph importance and by text relevance.
 
-    docs = await subtrees.scope_documents(graph, [doc_key])
-    graph_scores, engine = await reason_on_graph(graph, node_keys, ["<entity key>"], documents=docs, damping=0.5)
-    text_scores = await text_reasoning(question, nodes, reranker)   # nodes from blocks.candidates
+**Graph_Reasoning** (:func:`reason_on_graph`): personalized PageRank over each document's whole knowledge graph (not, as
+in the paper, the selection's subgraph), teleporting to the question's linked entities; a node scores its GT-Linked
+entities' scores (``BOOKRAG_PPR_NODE_SCORE``). Two engines compute it alike (:func:`pagerank_on`), picked by
+``BOOKRAG_PPR_ENGINE`` (:func:`choose_engine`): ``gds``, one read query on the document's catalog projection
+(:mod:`bookrag_neo4j.db.projections`), or ``local``, numpy on an in-memory copy (:mod:`.entity_graph`).
 
-**Graph_Reasoning** runs personalized PageRank over each document's whole knowledge graph (the entities and
-their RELATED/CONTAINED_IN edges, undirected, weighted), teleporting to the question's linked entities, and
-scores each selected node from the PPR scores of the entities GT-Linked to it (their sum by default;
-``BOOKRAG_PPR_NODE_SCORE``). Two engines compute the same scores (``score = (1 - d)·[source] + d·Σ
-score(u)·w(u,v)/w(u)``, no redistribution from dangling nodes), the same way (GDS's, :func:`pagerank_on`), so
-that they agree to the digits kept and rank alike; ``BOOKRAG_PPR_ENGINE`` picks one, and ``auto`` (the default)
-picks ``gds`` where the server has GDS (:func:`choose_engine`):
-
-- ``gds``: in Neo4j, one read query a question: ``gds.pageRank.stream`` with ``sourceNodes`` on the document's
-  projection in the GDS graph catalog (made once per graph build, :mod:`bookrag_neo4j.db.projections`),
-  its scores aggregated onto the selected nodes in the same query; the process holds no copy of the graph.
-- ``local``, for servers without GDS: the same algorithm in numpy on an in-memory copy of the document's graph
-  (:mod:`.entity_graph`).
-
-The paper runs PageRank on the subgraph of the selected nodes' entities; here it runs on the whole graph (one
-projection a document, made once), so the walk also passes through entities outside the selection.
-
-**Text_Reasoning** scores every selected node's text (tables as their linearised text) against the question
-with the reranker, read with its section path and its label (the short naming line above it in its section,
-:func:`bookrag_neo4j.retrieval.blocks.labels`; :func:`node_text`). The offline fusion reranker reuses each
-block's similarity to the question, from the embedding stored at indexing and held in memory with the document's
-blocks (no re-embedding at question time), and its BM25 takes IDF and mean length from the whole document
-(:mod:`.blocks`). It fuses ranks, and ranks each block among all the blocks of its document (of the documents
-the candidates are from), not among the candidates: a block's score is then the same whatever was selected
-with it (ranked among a selection, the selectors reordered what they kept, and the no-selector ablation led
-within 5 pages). A cross-encoder or
-``/rerank`` endpoint reads the texts.
+**Text_Reasoning**: the reranker reads each node's text with its section path and label (:func:`node_text`); the offline
+fusion reranker ranks a block among all its document's blocks (stored-embedding similarity, BM25: :mod:`.blocks`), so
+what was selected with it cannot change its score (docs/eval/ranks/).
 """
 
 from __future__ import annotations

@@ -1,27 +1,14 @@
-"""Skyline_Ranker (paper §5, eq. 14): keep the nodes that no other node beats on both graph and text score,
-as units of evidence that each show their own page(s).
+"""Skyline_Ranker (paper §5, eq. 14): keep the nodes no other node beats on both scores, as units of evidence.
 
     units = skyline([("a", 0.9, 0.1), ("b", 0.2, 0.8), ("c", 0.1, 0.1)], minimum=2, maximum=10)  # [["b"], ["a"]]
 
-The set is chosen on both scores; it is shown in the order of the text score, the one that reads the question.
-
-Rules, since the paper leaves them open:
-
-- A node is **dominated** when another node is at least as good on both scores and strictly better on one.
-  The **Pareto front** is every non-dominated node: its size varies with the question (the paper reports
-  6.9–9.9 nodes on average).
-- **Leads**: the best block of each name the question gives (a figure or table by number, a page, a statement:
-  ``DocumentBlocks.named_groups``) joins the front whatever its scores. A question naming two statements asks
-  for both, and the second is often beaten on both scores by the first (``docs/eval/leads/``).
-- Every node has a **fused score**, the reciprocal-rank fusion of its two ranks, ``1/(k + rank_graph) +
-  1/(k + rank_text)`` (competition ranks: tied scores share the better rank, so a tie, such as the many
-  nodes no entity reaches, is decided by the other score, never by a key; a tie in both keeps the
-  candidates' order, reading order). It caps the front and picks the backfill.
-- **Repeats**: a node whose text repeats a kept node's in the same document (a running header, a parameter
-  described alike in ten API entries) shows nothing new: it is left out, so it takes no unit and no page.
-- **Order**: units by the text score of their best node (ties in fused order), each led by that node, not in
-  fused order: the graph score picks nodes well and orders them badly (it rates a node's place in the entity
-  graph, not its answer to the question; ``docs/eval/bookrag-20/``).
+Rules the paper leaves open: a node is dominated when another is at least as good on both scores and better on one; the
+Pareto front varies in size with the question. **Leads**: the best block of each name the question gives (a numbered
+figure or table, a page, a statement) joins the front whatever its scores, as a second named statement is often beaten
+by the first (docs/eval/leads/). A **fused score** (reciprocal-rank fusion of the two competition ranks; ties by the
+other score, then reading order) caps the front and picks the backfill. **Repeats** of a kept node's text in its
+document are left out. **Order**: units by the text score of their best node: the graph score picks nodes well and
+orders them badly (docs/eval/bookrag-20/).
 """
 
 from __future__ import annotations

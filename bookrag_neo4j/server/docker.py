@@ -43,14 +43,14 @@ class DockerServer:
         s = self.settings
         env = {
             **os.environ,
-            "BOOKRAG_NEO4J_INSTANCE": s.neo4j_instance,
-            "BOOKRAG_NEO4J_BOLT_PORT": str(s.neo4j_bolt_port),
-            "BOOKRAG_NEO4J_HTTP_PORT": str(s.neo4j_http_port),
-            "BOOKRAG_NEO4J_HEAP": s.neo4j_heap,
-            "BOOKRAG_NEO4J_PAGECACHE": s.neo4j_pagecache,
+            "BOOKRAG_NEO4J_INSTANCE": s.neo4j.instance,
+            "BOOKRAG_NEO4J_BOLT_PORT": str(s.neo4j.bolt_port),
+            "BOOKRAG_NEO4J_HTTP_PORT": str(s.neo4j.http_port),
+            "BOOKRAG_NEO4J_HEAP": s.neo4j.heap,
+            "BOOKRAG_NEO4J_PAGECACHE": s.neo4j.pagecache,
             "BOOKRAG_NEO4J_PASSWORD": read_password(s) or "",
-            "BOOKRAG_NEO4J_TRANSACTION_MEMORY": s.neo4j_transaction_memory or quarter(s.neo4j_heap),
-            "BOOKRAG_NEO4J_TRANSACTION_TIMEOUT": s.neo4j_transaction_timeout,
+            "BOOKRAG_NEO4J_TRANSACTION_MEMORY": s.neo4j.transaction_memory or quarter(s.neo4j.heap),
+            "BOOKRAG_NEO4J_TRANSACTION_TIMEOUT": s.neo4j.transaction_timeout,
             "BOOKRAG_NEO4J_IP_BLOCKLIST": ",".join(PRIVATE_RANGES),
         }
         compose_file = resource_dir("docker") / "compose.yml"
@@ -74,7 +74,7 @@ class DockerServer:
             raise ServerError(f"docker compose up failed:\n{proc.stderr.strip()}")
         return wait_until_ready(
             managed_connection(self.settings),
-            timeout=self.settings.neo4j_start_timeout,
+            timeout=self.settings.neo4j.start_timeout,
             alive=self.is_running,
             log_tail=self.log_tail,
         )

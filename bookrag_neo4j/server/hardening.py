@@ -21,10 +21,10 @@ PRIVATE_RANGES = ("127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"
 def hardening(s: Settings) -> str:
     """The defence-in-depth settings as ``neo4j.conf`` lines."""
     return "\n".join([
-        f"db.memory.transaction.max={s.neo4j_transaction_memory or quarter(s.neo4j_heap)}",
-        f"db.transaction.timeout={s.neo4j_transaction_timeout}",
+        f"db.memory.transaction.max={s.neo4j.transaction_memory or quarter(s.neo4j.heap)}",
+        f"db.transaction.timeout={s.neo4j.transaction_timeout}",
         "dbms.security.procedures.allowlist=gds.*",
-        f"dbms.security.http_access_control_allow_origin=http://localhost:{s.neo4j_http_port}",
+        f"dbms.security.http_access_control_allow_origin=http://localhost:{s.neo4j.http_port}",
         "dbms.security.allow_csv_import_from_file_urls=false",
         f"internal.dbms.cypher_ip_blocklist={','.join(PRIVATE_RANGES)}",
     ]) + "\n"

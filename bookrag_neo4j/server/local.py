@@ -210,7 +210,7 @@ class LocalServer:
         if pid is not None:
             log.info("local Neo4j already running (pid %s)", pid)
             try:
-                return wait_until_ready(managed_connection(self.settings), timeout=self.settings.neo4j_start_timeout,
+                return wait_until_ready(managed_connection(self.settings), timeout=self.settings.neo4j.start_timeout,
                                         alive=lambda: self._alive(pid), log_tail=self.log_tail)
             except ServerStartError:
                 if self._alive(pid):
@@ -219,7 +219,7 @@ class LocalServer:
             log.warning("Neo4j (pid %d) exited while we waited for it to answer; starting it again", pid)
             self.pid_file.unlink(missing_ok=True)
             crashed = True
-        for port, name in ((self.settings.neo4j_bolt_port, "BOLT"), (self.settings.neo4j_http_port, "HTTP")):
+        for port, name in ((self.settings.neo4j.bolt_port, "BOLT"), (self.settings.neo4j.http_port, "HTTP")):
             if port_in_use(port, grace=10.0 if crashed else 0.0):
                 raise ServerStartError(
                     f"port {port} is already in use (another Neo4j?): stop that process or set BOOKRAG_NEO4J_{name}_PORT"
@@ -232,7 +232,7 @@ class LocalServer:
             java,
             *JVM_FLAGS,
             "-Xms512m",
-            f"-Xmx{self.settings.neo4j_heap}",
+            f"-Xmx{self.settings.neo4j.heap}",
             "-cp",
             os.pathsep.join(str(p) for p in (dist / "plugins" / "*", self.home / "conf" / "*", dist / "lib" / "*")),
             ENTRY_POINT,
@@ -255,7 +255,7 @@ class LocalServer:
         try:
             return wait_until_ready(
                 managed_connection(self.settings),
-                timeout=self.settings.neo4j_start_timeout,
+                timeout=self.settings.neo4j.start_timeout,
                 alive=lambda: proc.poll() is None,
                 log_tail=self.log_tail,
             )
@@ -297,17 +297,17 @@ server.directories.import={self.home / 'import'}
 server.directories.plugins={dist / 'plugins'}
 server.default_listen_address=127.0.0.1
 server.default_advertised_address=localhost
-server.bolt.listen_address=127.0.0.1:{s.neo4j_bolt_port}
-server.bolt.advertised_address=localhost:{s.neo4j_bolt_port}
-server.http.listen_address=127.0.0.1:{s.neo4j_http_port}
-server.http.advertised_address=localhost:{s.neo4j_http_port}
+server.bolt.listen_address=127.0.0.1:{s.neo4j.bolt_port}
+server.bolt.advertised_address=localhost:{s.neo4j.bolt_port}
+server.http.listen_address=127.0.0.1:{s.neo4j.http_port}
+server.http.advertised_address=localhost:{s.neo4j.http_port}
 server.https.enabled=false
 dbms.security.auth_enabled=true
 dbms.security.procedures.unrestricted=gds.*
 dbms.usage_report.enabled=false
 server.memory.heap.initial_size=512m
-server.memory.heap.max_size={s.neo4j_heap}
-server.memory.pagecache.size={s.neo4j_pagecache}
+server.memory.heap.max_size={s.neo4j.heap}
+server.memory.pagecache.size={s.neo4j.pagecache}
 db.tx_log.rotation.retention_policy=1G size
 {hardening(s)}"""
         (self.home / "conf" / "neo4j.conf").write_text(conf, encoding="utf-8")

@@ -1,21 +1,14 @@
 """Which Neo4j bookrag-neo4j uses, and its lifecycle: ``start_server``, ``stop_server``, ``server_status``.
 
-Resolution order, decided at start:
-
-1. ``NEO4J_URI`` is set: use that server (Aura, a cluster, anything); start nothing.
-2. A Docker engine answers: ``docker/compose.yml`` (``neo4j:5.26.24-community`` with the GDS plugin).
-3. Otherwise: a local server assembled from Maven Central (see :mod:`.local`).
-
-``BOOKRAG_NEO4J_RUNTIME=docker|local`` skips the detection. The mode chosen, the ports and the memory are
-remembered in the instance folder (``state.json``), so every later command on the instance (``status``,
-``stop``, ``logs``, and any client) finds the server that ``start`` started without the environment it was
-started with; a setting given explicitly (``BOOKRAG_NEO4J_BOLT_PORT=...``) still wins.
-
-    from bookrag_neo4j import Settings
-    from bookrag_neo4j.server import start_server, connection_info
-
     status = start_server(Settings())        # blocks until Bolt and GDS answer
     conn = connection_info(Settings())       # -> ConnectionInfo for GraphClient
+
+Resolution order, decided at start: ``NEO4J_URI`` where set (Aura, a cluster, anything; nothing is started); else
+``docker/compose.yml`` where a Docker engine answers (Neo4j Community with the GDS plugin); else a local server
+assembled from Maven Central (:mod:`.local`). ``BOOKRAG_NEO4J_RUNTIME=docker|local`` skips the detection. The mode,
+ports and memory are remembered in the instance folder (``state.json``), so later commands on the instance (``status``,
+``stop``, ``logs``, any client) find the server ``start`` started without its environment; an explicit setting
+(``BOOKRAG_NEO4J_BOLT_PORT=...``) still wins.
 """
 
 from __future__ import annotations
@@ -61,17 +54,18 @@ def _recorded_mode(settings: Settings) -> Mode | None:
 def instance_settings(settings: Settings) -> Settings:
     """``settings`` with the managed instance's recorded ports and memory in place of the defaults (not of
     values given explicitly, in the environment or by argument). Unchanged for an external server."""
-    if settings.neo4j_uri:
+    if settings.neo4j.uri:
         return settings
     state = _state(settings)
-    update = {name: state[name] for name in RECORDED if name in state and name not in settings.model_fields_set}
-    return settings.model_copy(update=update) if update else settings
+    given = settings.given()
+    update = {name: state[name] for name in RECORDED if name in state and name not in given}
+    return settings.replace(**update) if update else settings
 
 
 def _record(settings: Settings, mode: Mode) -> None:
     path = _state_file(settings)
     path.parent.mkdir(parents=True, exist_ok=True)
-    state = {"mode": mode, **{name: getattr(settings, name) for name in RECORDED}}
+    state = {"mode": mode, **{name: settings.get(name) for name in RECORDED}}
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(state, indent=2) + "\n")
     tmp.replace(path)
@@ -79,10 +73,10 @@ def _record(settings: Settings, mode: Mode) -> None:
 
 def resolve_mode(settings: Settings, *, for_start: bool = False) -> Mode:
     """The runtime to use: external, docker or local (see the module docstring)."""
-    if settings.neo4j_uri:
+    if settings.neo4j.uri:
         return "external"
-    if settings.neo4j_runtime != "auto":
-        return settings.neo4j_runtime
+    if settings.neo4j.runtime != "auto":
+        return settings.neo4j.runtime
     recorded = _recorded_mode(settings)
     if recorded in ("docker", "local") and not (for_start and recorded == "docker" and not docker_engine_available()):
         return recorded
@@ -96,9 +90,9 @@ def _runtime(settings: Settings, mode: Mode) -> LocalServer | DockerServer:
 def connection_info(settings: Settings) -> ConnectionInfo:
     """How to connect: ``NEO4J_*`` for an external server, else the managed server's port and password file."""
     settings = instance_settings(settings)
-    if settings.neo4j_uri:
-        password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
-        return ConnectionInfo(settings.neo4j_uri, settings.neo4j_username, password, settings.neo4j_database)
+    if settings.neo4j.uri:
+        password = settings.neo4j.password.get_secret_value() if settings.neo4j.password else ""
+        return ConnectionInfo(settings.neo4j.uri, settings.neo4j.username, password, settings.neo4j.database)
     return managed_connection(settings)
 
 
@@ -146,7 +140,7 @@ def _status(settings: Settings, mode: Mode, versions: ServerVersions | None, det
         conn = connection_info(settings)
         uri, username = conn.uri, conn.username
     except ConfigurationError:
-        uri, username = f"bolt://localhost:{settings.neo4j_bolt_port}", "neo4j"
+        uri, username = f"bolt://localhost:{settings.neo4j.bolt_port}", "neo4j"
     pid = LocalServer(settings).pid() if mode == "local" else None
     return ServerStatus(
         running=versions is not None,
@@ -154,14 +148,14 @@ def _status(settings: Settings, mode: Mode, versions: ServerVersions | None, det
         uri=uri,
         username=username,
         password_file=str(settings.password_file) if managed else None,
-        database=settings.neo4j_database,
+        database=settings.neo4j.database,
         neo4j_version=versions.neo4j_version if versions else None,
         gds_version=versions.gds_version if versions else None,
-        browser_url=f"http://localhost:{settings.neo4j_http_port}/browser/" if managed else None,
+        browser_url=f"http://localhost:{settings.neo4j.http_port}/browser/" if managed else None,
         pid=pid,
         home=str(settings.instance_dir) if managed else None,
-        heap=settings.neo4j_heap if managed else None,
-        pagecache=settings.neo4j_pagecache if managed else None,
+        heap=settings.neo4j.heap if managed else None,
+        pagecache=settings.neo4j.pagecache if managed else None,
         detail=detail,
     )
 

@@ -19,8 +19,8 @@ def read_password(settings: Settings) -> str | None:
 
 def new_password(settings: Settings) -> str:
     """``NEO4J_PASSWORD`` when set (Neo4j requires 8+ characters), else a random one."""
-    if settings.neo4j_password is not None:
-        return settings.neo4j_password.get_secret_value()
+    if settings.neo4j.password is not None:
+        return settings.neo4j.password.get_secret_value()
     # A leading "-" would make neo4j-admin read the password as an option (1 in 32 of token_urlsafe's).
     return "b" + secrets.token_urlsafe(18)
 
@@ -39,10 +39,10 @@ def store_password(settings: Settings, password: str) -> None:
 def managed_connection(settings: Settings) -> ConnectionInfo:
     """Bolt on localhost with the stored password (or ``NEO4J_PASSWORD`` before the first start)."""
     password = read_password(settings)
-    if password is None and settings.neo4j_password is not None:
-        password = settings.neo4j_password.get_secret_value()
+    if password is None and settings.neo4j.password is not None:
+        password = settings.neo4j.password.get_secret_value()
     if password is None:
         raise ConfigurationError(
             "no Neo4j to connect to: run `bookrag neo4j start`, or set NEO4J_URI (and NEO4J_PASSWORD) for your own server"
         )
-    return ConnectionInfo(f"bolt://localhost:{settings.neo4j_bolt_port}", "neo4j", password, settings.neo4j_database)
+    return ConnectionInfo(f"bolt://localhost:{settings.neo4j.bolt_port}", "neo4j", password, settings.neo4j.database)

@@ -1,26 +1,14 @@
-"""Which detector finds a document's sections: the outline, the LLM, the parser's levels, or one of the offline
-detectors that ``BOOKRAG_HEADINGS`` selects.
-
-Offline detectors (no outline, no LLM, a parser without heading levels):
-
-- ``heuristic``: layout rules (:func:`~bookrag_neo4j.tree.headings.from_layout`), the fastest;
-- ``learned``: the classifier learned from bookmarked PDFs (:mod:`.learned`), on font and position features and
-  the layout model's classes where the parser already has them (pages the table finder read);
-- ``layout``: PyMuPDF's layout model on every page: its ``title`` and ``section-header`` regions are the
-  headings, levels from the learned level model (~0.3 CPU-s a page);
-- ``auto`` (the default): ``learned``, then the layout model on the pages where the classifier is unsure (at
-  most :data:`AUTO_LAYOUT_SHARE` of the pages), and the classifier again with those classes. Then a second
-  opinion: the layout model reads a few more pages spread over the document (:data:`CHECK_PAGES` read in all),
-  and where the classifier's headings and the model's barely agree on the pages it read (F1 below
-  :data:`MIN_AGREEMENT`) *and* the model confirms few of the classifier's (below :data:`MIN_CONFIRMED`, or the
-  classifier found none there), the document is one the classifier does not know, and the layout model's
-  headings are taken instead (where it finds any). A classifier that is right but finds fewer headings than the
-  model keeps its own: the model's extra lines are as often run-in labels and table titles.
-
-::
+"""Which detector finds a document's sections: the outline, the LLM, the parser's levels, or an offline detector.
 
     headings, source, failed = await detect_headings(parsed)                  # auto, no LLM
     headings, source, failed = await detect_headings(parsed, detector="heuristic")
+
+Offline (``BOOKRAG_HEADINGS``): ``heuristic``, layout rules (:func:`.headings.from_layout`), the fastest; ``learned``,
+the classifier learned from bookmarked PDFs (:mod:`.learned`); ``layout``, PyMuPDF's layout model on every page, the
+slowest; ``auto`` (default), ``learned`` with the layout model where it is unsure (:data:`AUTO_LAYOUT_SHARE`), then a
+second opinion: where the model, on :data:`CHECK_PAGES` pages, barely agrees with the classifier (:data:`MIN_AGREEMENT`)
+and confirms few of its headings (:data:`MIN_CONFIRMED`), the classifier does not know such documents and the model's
+headings are taken. One that merely finds fewer keeps its own: the extras are often labels (docs/eval/headings-47/).
 """
 
 from __future__ import annotations

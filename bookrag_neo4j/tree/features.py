@@ -1,21 +1,13 @@
 """Line features of heading candidates, for the learned heading classifier (:mod:`.learned`).
 
-A candidate is a short text block (at most 4 lines and 30 words, two letters or more): the parser already
-splits a block where the size, weight or slant of whole lines changes, so a heading is a block of its own. Each
-candidate gets the features a reader uses, all relative to the document so that they carry from one document
-to the next:
-
-- size relative to body text, and the rank of its size among the document's sizes above body text;
-- bold, italic, share of capitals, share of capitalised words;
-- numbering (depth, and whether "Chapter"/"Item"/roman/letter style), length, a trailing period or colon;
-- indentation from the page's text margin, centring, position on the page, space above and below;
-- the change of font from the previous block, whether the next block is body text;
-- how common its style is (blocks per page in the same size, weight and slant), how often its text recurs;
-- the parser's own verdicts: a title candidate, MinerU's ``text_level``, the layout model's class.
-
-::
-
     candidates, matrix = candidate_features(parsed)      # block positions, one row of FEATURES each
+
+A candidate is a short text block (at most 4 lines and 30 words, two letters or more): the parser already splits a block
+where a whole line's size, weight or slant changes, so a heading is a block of its own. Its features are a reader's,
+relative to the document so they carry across documents: size against body text and its rank; bold, italic, capitals;
+numbering style and depth, length, a trailing period or colon; indentation, centring, position, space above and below;
+the font change from the previous block; how common its style is, how often its text recurs; and the parser's verdicts
+(title candidate, MinerU's ``text_level``, the layout model's class).
 """
 
 from __future__ import annotations

@@ -1,26 +1,13 @@
 """The section sources that :mod:`.detect` chooses from, in order of trust.
 
-1. **The PDF outline** (bookmarks written by the author), when it has at least 3 entries: each entry is matched
-   to the block on its page whose text is its title (nearest the bookmark's position); when no block matches,
-   the section starts at the bookmark's position.
-2. **LLM section filtering** (paper §4.2.2): title candidates with their layout features (page, the parser's
-   heading level, box on the page, font size, weight and slant where the parser measured them, the heading
-   classifier's probability) go to the LLM in batches; each batch carries the outline found so far; the reply
-   gives each candidate a level or -1 ("not a section", it stays text). A failed batch keeps the fallback's
-   verdicts.
-3. **The parser's heading levels** (MinerU's ``text_level``, in :attr:`Block.heading_level`): each title is a
-   section at its level, levels renumbered 1, 2, 3 ... in order; a title alone at the top level at the start
-   is the document's title, not a section. When the parser gives every title the same level (MinerU's
-   pipeline backend without title-level detection), numbering gives the levels where most titles are numbered.
-4. **Offline detectors** (:mod:`.detect`): the learned classifier (:mod:`.learned`), the layout model, or the
-   layout heuristics here (:func:`from_layout`): candidates larger than body text are ranked into levels by
-   font size; numbering ("2.3.1 ...", "Chapter 4", "Appendix A") gives the level where most candidates are
-   numbered; a single largest title on the first pages is the document's title, not a section.
+1. **The PDF outline** (3 entries or more): each bookmark starts at the block on its page that holds its title.
+2. **LLM section filtering** (paper §4.2.2): candidates with their layout features go to the LLM in batches, each with
+   the outline so far; it gives a level or -1 (not a section); a failed batch keeps the fallback's verdicts.
+3. **The parser's heading levels** (MinerU's ``text_level``), renumbered 1, 2, 3 ...; a lone top-level title at the
+   start is the document's title; where all share one level, numbering gives the levels.
+4. **Offline detectors** (:mod:`.detect`): :mod:`.learned`, the layout model, or :func:`from_layout`'s font sizes.
 
-::
-
-    doc = load_mineru_output(Path("tests/fixtures/mineru_unnumbered"))
-    headings = from_parser(doc)              # no outline, no LLM: MinerU's text_level
+    headings = from_parser(load_mineru_output(Path("tests/fixtures/mineru_unnumbered")))   # MinerU's text_level
     [(h.level, h.title) for h in headings]   # [(1, 'Introduction'), (1, 'Background'), (2, 'Capacitive and ...'), ...]
 """
 from __future__ import annotations

@@ -1,20 +1,14 @@
 """The learned heading detector: gradient-boosted trees over :mod:`.features`, shipped as JSON.
 
-Two models, both learned from PDFs whose bookmarks mark their headings (:mod:`.training`):
-
-- **heading**: is a candidate block a heading? (binary, a probability);
-- **level**: which level (1, 2, 3, or 4 and deeper), from the same features. (Not from the rank of its style
-  among the headings found: one heading more or less at the top, such as a cover title, would shift them all.)
-
-The trees are stored as plain arrays (``heading-model.json`` next to this module: the version, the features,
-the training documents with their SHA-256, and the figures of the run that made it) and evaluated with NumPy,
-so scoring needs neither scikit-learn nor a pickle. ``bookrag train headings`` makes a new one.
-
-::
-
     model = HeadingModel.shipped()
     headings = from_learned(parsed, model)          # [Heading(position=12, level=1, title='Introduction', ...)]
     model.heading_probability(matrix)               # one probability per candidate row
+
+Two models learned from bookmarked PDFs (:mod:`.training`): **heading** (is a candidate a heading? a probability) and
+**level** (1, 2, 3, or 4 and deeper) from the same features, not from its style's rank among the headings found, which
+one heading more or less at the top would shift. The trees are plain arrays in ``heading-model.json`` beside this module
+(with the features and the training documents' SHA-256), evaluated with NumPy: no scikit-learn, no pickle.
+``bookrag train headings`` makes a new one.
 """
 
 from __future__ import annotations

@@ -1,25 +1,13 @@
 """Numbering completion: a numbered heading vouches for its numbered neighbours.
 
-The classifier scores each block on its own, so in a paper it may take "2 Related Work" and "4.1 Main Results"
-for headings and miss "1 Introduction" and "4 Experiments", set in the very same style. A reader would not:
-headings that are numbered come in sequences. So once the classifier has chosen, every chosen numbered heading
-asks for
-
-- its **previous** and **next sibling** ("2" asks for "1" and "3", "4.1" for "4.2"), set in **its own style**
-  (size, weight, slant), the nearest before or after it in reading order;
-- its **parent** ("4.1" asks for "4", "A.2" for "A"), set at least as large (and as bold, at the same size),
-  the nearest before it;
-- its **first child** ("2" asks for "2.1"), set in the style of a chosen heading of that depth, the nearest
-  after it.
-
-What is found asks in turn, until nothing new is found. Only short candidate blocks qualify, never on a table of
-contents page, and never a line that recurs on several pages (a running title). A number is a chapter or
-section number of one or two digits, or an appendix letter, and the title after it is capitalised; a number
-already chosen in that style is not asked for again.
-
-::
-
     added = complete_numbering(doc, positions, x, chosen)   # {candidate: (the candidate that asked, depth change)}
+
+The classifier scores each block alone, so it may take "2 Related Work" for a heading and miss "1 Introduction" set in
+the same style, where a reader knows numbered headings come in sequences. Each chosen numbered heading asks for its
+previous and next sibling in its own style (size, weight, slant), its parent ("4.1" asks for "4") set at least as large
+before it, and its first child in the style of a chosen heading of that depth after it; what is found asks in turn,
+until nothing new is found. Only short candidate blocks qualify, never on a contents page or a running line; a number is
+a chapter or section number of one or two digits, or an appendix letter, before a capitalised title.
 """
 
 from __future__ import annotations

@@ -1,26 +1,14 @@
-"""Numbered references: the figures, tables, exhibits and equations a text names by number ("In figure 3",
-"as Table II shows", "figures 1-4"), and the name a block carries (a caption, or a text that starts "Fig. 3.",
-"TABLE II", "Exhibit 4.1:"). One grammar for every stage that reads them: the layout layer's REFERS_TO edges,
-SuperRAG's caption template, and the blocks a question names first (``DocumentBlocks.named``).
+"""Numbered references: the figures, tables, exhibits, equations and pages a text names, and the name a block carries.
 
-    mentions("In figure 3, how many icons are used?")          # [Reference("figure", "3")]
     mentions("as Tables 2 and 3 show")                          # [("table", "2"), ("table", "3")]
     reference_of("Fig. 3. Comparison between the paradigms")   # Reference("figure", "3")
-    caption_pattern(Reference("table", "ii"))                   # a regex for Cypher's =~: "Table II ..." matches
-    pages("How many cats are in the images on page 1?")          # [Page(label="1")]: as printed, or its number
     pages("How many people are on the cover?")                  # [Page(place=1)]: the first page of the PDF
 
-Neither BM25 nor an embedding finds them: the english words differ ("figure" against "Fig."), the number is
-a term like any other, and a caption says what the figure shows, not what a question asks of it.
-
-A family stands for the words used alike: figure, fig, chart, diagram, graph, plot (``figure``); table, tab;
-exhibit; equation, eq. Numbers are compared as written ("4.1", "3b"), Roman numerals case-insensitively; in
-running text a Roman numeral must be upper-case ("table I", not "table i"), and a range ("figures 1-4",
-"1 to 4", "3 through 5") names every number in it, at most 20 (a longer one its two ends). Pages are named
-alike ("page 5", "pages 51-53", "p. 12", "pp. 3-4", "page ix"; a Roman numeral after "page" in either case),
-as the printed label the question reads (the planner's page filter reads the same numbers, first to last);
-"the cover", "front cover", "cover page", "title page", "first page" name the PDF's first page, "back cover",
-"last page" its last.
+One grammar for the layout layer's REFERS_TO edges, SuperRAG's caption template and the blocks a question names first
+(``DocumentBlocks.named``): neither BM25 nor an embedding finds these ("figure" against "Fig."; a number is any term).
+Families: figure, fig, chart, diagram, graph, plot; table, tab; exhibit; equation, eq. Numbers compare as written, Roman
+numerals case-insensitively (upper-case in running text); a range names each number (at most 20). Pages are read as
+printed labels; "the cover"/"first page" is the PDF's first, "back cover"/"last page" its last.
 """
 
 from __future__ import annotations

@@ -1,22 +1,14 @@
 """Training the heading classifier from bookmarked PDFs: every outline is free supervision.
 
-For each PDF with an outline (3 or more entries), the block that each bookmark points at (matched as indexing
-does, :func:`~bookrag_neo4j.tree.headings.from_outline`) is a heading of the bookmark's level, and the other
-candidate blocks are not. A block that holds a bookmark's title *and* more text is left out (neither label
-fits), and so is a document whose bookmarks match fewer than ``MIN_MATCHED`` of its blocks (bookmarks that
-point at pages, not at headings). A document weighs the square root of its headings, however long it is
-(:func:`document_weight`). The decision threshold is chosen by cross-validation over documents
-(:func:`choose_threshold`).
-
-Documents come in **families** (``manuals``, ``papers``, ``10-K`` ...): ``bookrag train headings
-manuals=DIR papers=DIR2``. The families are what leave-one-family-out evaluation holds out
-(``bookrag bench headings``).
-
-::
-
     corpus = [labelled(path, family) for path, family in corpus_paths(["manuals=/usr/share/doc/r-doc-pdf"])]
-    model = fit([d for d in corpus if d is not None])
-    model.save(Path("heading-model.json"))
+    fit([d for d in corpus if d is not None]).save(Path("heading-model.json"))   # bookrag train headings
+
+In a PDF with an outline, the block each bookmark points at (matched as indexing does, :func:`.headings.from_outline`)
+is a heading of its level, the other candidates are not. A block holding a bookmark's title and more text is left out
+(neither label fits), and so is a document whose bookmarks match fewer than ``MIN_MATCHED`` blocks (bookmarks at pages,
+not headings). A document weighs the square root of its headings (:func:`document_weight`); the threshold is chosen by
+cross-validation over documents (:func:`choose_threshold`). Documents come in families (``manuals=DIR papers=DIR2``)
+that ``bookrag bench headings`` holds out in turn.
 """
 
 from __future__ import annotations

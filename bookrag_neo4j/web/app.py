@@ -51,12 +51,12 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
     server's and database's own); ``browser``: Neo4j Browser's URL for the "Explore" links (default: the
     managed server's; none for a server of your own unless given); ``token``: required on every request;
     ``allowed_hosts``: host names it answers to besides loopback, the address a request arrived on and
-    ``settings.serve_allowed_hosts`` (e.g. the name it listens on)."""
+    ``settings.serve.allowed_hosts`` (e.g. the name it listens on)."""
     settings = instance_settings(settings or Settings())
     models = models or Models.from_settings(settings)
     uploads = upload_dir or settings.upload_dir
-    if browser is None and settings.neo4j_uri is None:
-        browser = f"http://localhost:{settings.neo4j_http_port}/browser/"
+    if browser is None and settings.neo4j.uri is None:
+        browser = f"http://localhost:{settings.neo4j.http_port}/browser/"
     rag = BookRAG(settings, models=models, use_llm=use_llm)
     jobs = IndexJobs(settings, models, use_llm=use_llm)
 
@@ -69,7 +69,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
     app = FastAPI(title="bookrag-neo4j", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.uploads = uploads
     app.add_middleware(TokenGuard, token=token)
-    app.add_middleware(HostGuard, allowed=[*settings.serve_allowed_hosts, *allowed_hosts])  # the outermost
+    app.add_middleware(HostGuard, allowed=[*settings.serve.allowed_hosts, *allowed_hosts])  # the outermost
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(directory=HERE / "templates")
 
@@ -85,7 +85,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
 
     async def library_page(request: Request, status: int = 200, error: str | None = None) -> HTMLResponse:
         return page(request, "library.html", status, docs=await documents(), jobs=jobs.all(), error=error,
-                    max_mb=settings.serve_max_upload_mb)
+                    max_mb=settings.serve.max_upload_mb)
 
     @app.exception_handler(BookRAGError)
     async def _bookrag_error(request: Request, exc: BookRAGError) -> HTMLResponse:
@@ -112,7 +112,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
     @app.post("/upload", response_class=HTMLResponse)
     async def upload(request: Request) -> Response:  # the body is read here, as it streams in (not by FastAPI)
         try:
-            path, name = await receive_pdf(request, uploads, settings.serve_max_upload_mb)
+            path, name = await receive_pdf(request, uploads, settings.serve.max_upload_mb)
         except DocumentError as exc:
             return await library_page(request, 413 if isinstance(exc, UploadTooLargeError) else 400, error=str(exc))
         job = jobs.submit(path, name=name)

@@ -1,17 +1,13 @@
-"""Who may use the web app: loopback only unless a token is set, then the token on every request; no form
-posted from another site; and only requests for this server's own host names.
+"""Who may use the web app: loopback or a token, no form posted from another site, only this server's own host names.
 
     check_bind("0.0.0.0", token=None)     # ConfigurationError: listening beyond loopback needs a token
     app.add_middleware(TokenGuard, token="s3cret")
     app.add_middleware(HostGuard, allowed=["books.example.org"])   # added last: it runs first
 
-The Host check stops DNS rebinding: a page on ``evil.example`` whose name is made to resolve to 127.0.0.1 reaches
-the app as the same site (its Origin matches its Host), but its requests name ``evil.example`` as their Host.
-Starlette's TrustedHostMiddleware matches names only; this one also takes all of 127.0.0.0/8 and the address the
-connection arrived on (the IP a browser typed, whatever the app was bound to).
-
-A browser brings the token once, as ``?token=...`` in the first URL (the app then keeps it in an HttpOnly,
-SameSite=Strict cookie); API clients send ``Authorization: Bearer ...``.
+The Host check stops DNS rebinding: a page whose name is made to resolve to 127.0.0.1 reaches the app as the same site,
+but its requests name its own Host. Starlette's TrustedHostMiddleware matches names only; this one also takes all of
+127.0.0.0/8 and the address the connection arrived on. A browser brings the token once, as ``?token=...`` in the first
+URL (then kept in an HttpOnly, SameSite=Strict cookie); API clients send ``Authorization: Bearer ...``.
 """
 
 from __future__ import annotations

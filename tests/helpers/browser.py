@@ -110,7 +110,7 @@ async def _main(args: argparse.Namespace) -> None:
     from bookrag_neo4j.server import connection_info
 
     settings = Settings()
-    base = f"http://localhost:{settings.neo4j_http_port}/browser/"
+    base = f"http://localhost:{settings.neo4j.http_port}/browser/"
     params = {"doc": args.doc, "section": args.section} if args.section else {"doc": args.doc}
     query = "section_subtree" if args.section else "toc"
     async with logged_in_browser(base, connection_info(settings), args.width, args.height) as page:

@@ -25,10 +25,10 @@ def cli_env(settings: Settings, **extra_env: str) -> dict[str, str]:
     """The environment of a ``bookrag`` (or Python) subprocess on the test server, offline."""
     return {
         **os.environ,
-        "BOOKRAG_NEO4J_INSTANCE": settings.neo4j_instance,
-        "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j_bolt_port),
-        "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j_http_port),
-        "BOOKRAG_NEO4J_RUNTIME": settings.neo4j_runtime,
+        "BOOKRAG_NEO4J_INSTANCE": settings.neo4j.instance,
+        "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j.bolt_port),
+        "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j.http_port),
+        "BOOKRAG_NEO4J_RUNTIME": settings.neo4j.runtime,
         "BOOKRAG_LLM_PROVIDER": "none",
         "BOOKRAG_VLM_PROVIDER": "none",
         **extra_env,

@@ -107,7 +107,7 @@ async def test_bookrag_browse_prints_a_prefilled_link(graph, settings, tmp_path:
     result = run_cli(settings, "browse", FOOTLOCKER.name, "--entity", "Foot Locker")
     assert result.returncode == 0, result.stderr
     url = result.stdout.strip()
-    assert url.startswith(f"http://localhost:{settings.neo4j_http_port}/browser/?cmd=edit&arg=")
+    assert url.startswith(f"http://localhost:{settings.neo4j.http_port}/browser/?cmd=edit&arg=")
     (query,) = browser_editor_lines(url)
     assert query.startswith(f'WITH "{FOOTLOCKER.name}" AS doc, "Foot Locker" AS entity\n') and "MENTIONED_IN" in query
     trace = tmp_path / "answer.json"

@@ -40,7 +40,7 @@ async def test_browser_draws_bookrag_browse_links_in_the_bookindex_style(graph, 
 
     models = Models.from_settings(settings)
     await Indexer(graph, settings, models, use_llm=False).index(need(FOOTLOCKER))
-    base = f"http://localhost:{settings.neo4j_http_port}/browser/"
+    base = f"http://localhost:{settings.neo4j.http_port}/browser/"
     async with logged_in_browser(base, conn) as page:
         assert await page.title() != "" and "Neo4j Browser" in await page.title()
         await load_style(page, style_url(base))

@@ -53,7 +53,7 @@ def test_doctor_checks_a_configured_llm(settings: Settings, neo4j_server) -> Non
 
 
 def test_errors_are_one_line_and_exit_1(settings: Settings, tmp_path) -> None:
-    proc = run_cli(settings.model_copy(update={"neo4j_instance": "never-started"}), "neo4j", "init")
+    proc = run_cli(settings.replace(neo4j_instance="never-started"), "neo4j", "init")
     assert proc.returncode == 1
     assert "error:" in proc.stderr and "bookrag neo4j start" in proc.stderr
     assert "Traceback" not in proc.stderr

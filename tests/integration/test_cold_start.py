@@ -53,7 +53,7 @@ def test_a_cold_retrieve_imports_no_torch_and_returns_the_warm_evidence(settings
     run = cold(settings, "retrieve", QUESTION, "--doc", acl_paper, "--no-llm", "--json")
     assert run["code"] == 0 and run["loaded"] == []
     nodes = json.loads(run["stdout"])["nodes"]
-    warm = BookRAG(settings.model_copy(update={"embedder_precision": "float32"}), use_llm=False).retrieve(
+    warm = BookRAG(settings.replace(embedder_precision="float32"), use_llm=False).retrieve(
         QUESTION, doc=acl_paper)
     assert nodes and [(n["rank"], n["key"]) for n in nodes] == [(n.rank, n.key) for n in warm.nodes]
     assert [n["graph_score"] for n in nodes] == pytest.approx([round(n.graph_score, 6) for n in warm.nodes], abs=2e-6)

@@ -80,7 +80,7 @@ KILL_POINTS: list[tuple[str, int, list[str] | None]] = [
 
 @pytest.fixture
 async def rag(settings: Settings, offline_models: Models, schema) -> AsyncIterator[BookRAG]:
-    client = BookRAG(settings.model_copy(update={"llm_provider": "none"}), models=offline_models, use_llm=False)
+    client = BookRAG(settings.replace(llm_provider="none"), models=offline_models, use_llm=False)
     yield client
     await client.aclose()
 
@@ -210,7 +210,7 @@ async def test_askers_arriving_together_build_a_missing_layout_layer_once(settin
 
     monkeypatch.setattr(LayoutBuilder, "build", counted)
     pdf = tiny_pdf(tmp_path / "acme-together.pdf", "Acme Togetherworks", "Ida Quill", "Chile", "pumps")
-    writer = BookRAG(settings.model_copy(update={"llm_provider": "none"}), models=offline_models, use_llm=False)
+    writer = BookRAG(settings.replace(llm_provider="none"), models=offline_models, use_llm=False)
     key = (await writer.aindex(pdf, layout=False)).doc_key
     clients = [BookRAG(writer.settings, models=offline_models, use_llm=False) for _ in range(4)]
     try:
@@ -257,7 +257,7 @@ def _heap_after_gc(settings: Settings) -> int | None:
 async def test_soak_four_clients_ask_a_thousand_questions(settings: Settings, offline_models: Models, schema,
                                                           tmp_path: Path) -> None:
     pdf = tiny_pdf(tmp_path / "acme-soak.pdf", "Acme Soakworks", "Ada Quill", "Norway", "valves")
-    writer = BookRAG(settings.model_copy(update={"llm_provider": "none"}), models=offline_models, use_llm=False)
+    writer = BookRAG(settings.replace(llm_provider="none"), models=offline_models, use_llm=False)
     key = (await writer.aindex(pdf, layout=False)).doc_key
     heap_start = await asyncio.to_thread(_heap_after_gc, settings)
     clients = [BookRAG(writer.settings, models=offline_models, use_llm=False) for _ in range(SOAK_CLIENTS)]

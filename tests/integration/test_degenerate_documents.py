@@ -57,7 +57,7 @@ def one_sentence(path: Path) -> Path:
 @pytest.mark.parametrize("make", [furniture_only, tables_only, one_sentence], ids=lambda f: f.__name__)
 async def test_every_stage_and_method_copes(graph, settings, schema, tmp_path: Path, make) -> None:
     models = Models.from_settings(settings)
-    local = settings.model_copy(update={"data_dir": tmp_path})
+    local = settings.replace(data_dir=tmp_path)
     report = await Indexer(graph, local, models, use_llm=False).index(make(tmp_path / f"{make.__name__}.pdf"),
                                                                       force=True)
     try:

@@ -52,10 +52,10 @@ def test_quickstart_notebook_runs(settings, neo4j_server, tmp_path: Path, monkey
     import nbformat
     from nbclient import NotebookClient
 
-    for name, value in {"BOOKRAG_NEO4J_INSTANCE": settings.neo4j_instance,
-                        "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j_bolt_port),
-                        "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j_http_port),
-                        "BOOKRAG_NEO4J_RUNTIME": settings.neo4j_runtime, "BOOKRAG_LLM_PROVIDER": "none",
+    for name, value in {"BOOKRAG_NEO4J_INSTANCE": settings.neo4j.instance,
+                        "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j.bolt_port),
+                        "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j.http_port),
+                        "BOOKRAG_NEO4J_RUNTIME": settings.neo4j.runtime, "BOOKRAG_LLM_PROVIDER": "none",
                         "BOOKRAG_VLM_PROVIDER": "none", "BOOKRAG_QUICKSTART_PDF": str(need(R_INTRO)),
                         "BOOKRAG_QUICKSTART_OUT": str(tmp_path), "MPLBACKEND": "Agg"}.items():
         monkeypatch.setenv(name, value)  # the kernel inherits this environment
@@ -67,7 +67,7 @@ def test_quickstart_notebook_runs(settings, neo4j_server, tmp_path: Path, monkey
     printed = "".join(o.get("text", "") for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs)
     for category in ("[single-hop]", "[multi-hop]", "[global]"):
         assert category in printed
-    assert f"localhost:{settings.neo4j_http_port}/browser/?cmd=edit" in printed
+    assert f"localhost:{settings.neo4j.http_port}/browser/?cmd=edit" in printed
     assert f"Graph(name={GRAPH_NAME_PREFIX}" in printed  # the projection, printed in its block
     with open_gds(connection_info(settings)) as gds:
         assert not [g.graph_name for g in gds.graph.list() if g.graph_name.startswith(GRAPH_NAME_PREFIX)

@@ -97,7 +97,7 @@ def builder_for(graph: GraphClient, settings: Settings, dimensions: int, schema,
         embedder = NearbyEmbedder(dimensions)
         models = Models(llm=llm, vlm=None, embedder=embedder, reranker=FusionReranker(embedder))
         scorer = ScriptedScorer(SCORES)
-        local = settings.model_copy(update={"cache_dir": tmp_path, "er_summarize_after": 2})
+        local = settings.replace(cache_dir=tmp_path, er_summarize_after=2)
         return GraphBuilder(graph, local, models, er_mode=mode, scorer=scorer,
                             extractor=ScriptedExtractor(PASSAGES)), scorer
     return make

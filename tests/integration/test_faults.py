@@ -176,7 +176,7 @@ BAD_INPUTS: list[tuple[str, Work, str]] = [
 async def library(settings, offline_models, conn, schema, tmp_path_factory) -> AsyncIterator[tuple[BookRAG, str]]:
     """One small document indexed (tree and graph), so that questions have something to be refused over."""
     pdf = tiny_pdf(tmp_path_factory.mktemp("faults") / "acme-faults.pdf", "Acme", "Ada Quill", "France", "widgets")
-    rag = BookRAG(settings.model_copy(update={"llm_provider": "none"}), models=offline_models, use_llm=False)
+    rag = BookRAG(settings.replace(llm_provider="none"), models=offline_models, use_llm=False)
     report = await rag.aindex(pdf, layout=False)
     yield rag, report.doc_key
     await rag.adelete(report.doc_key)

@@ -27,7 +27,7 @@ MANY_WORDS = " ".join("".join(p) for p in product(SYMBOLS, repeat=2))  # 1,296 d
 @pytest.fixture
 async def acme(settings, offline_models, schema, tmp_path: Path) -> AsyncIterator[tuple[BookRAG, str]]:
     pdf = tiny_pdf(tmp_path / "acme-questions.pdf", "Acme", "Ada Quill", "France", "widgets")
-    rag = BookRAG(settings.model_copy(update={"llm_provider": "none"}), models=offline_models, use_llm=False)
+    rag = BookRAG(settings.replace(llm_provider="none"), models=offline_models, use_llm=False)
     report = await rag.aindex(pdf)
     yield rag, report.doc_key
     if await (await rag.agraph()).read_rows("library/present_keys", doc_keys=[report.doc_key]):

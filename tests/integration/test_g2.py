@@ -59,17 +59,17 @@ async def test_the_content_graph_is_built_idempotently_and_deleted(graph: GraphC
     assert counts.nodes == nodes["passages"] + nodes["figures"] > 0 and nodes["incomplete"] == 0 and nodes["figures"]
     links = await _links(graph, paper)
     window = [r for r in links if r["kind"] == "window"]
-    w, n = settings.g2_window, counts.nodes
+    w, n = settings.g2.window, counts.nodes
     assert all(1 <= r["j"] - r["i"] <= w and r["t"] == 0 for r in window)  # exactly |i - j| <= w, once a pair
     assert len(window) == len({(r["i"], r["j"]) for r in window}) == sum(n - d for d in range(1, w + 1))
     knn = [r for r in links if r["kind"] == "knn"]
     out: dict[str, int] = {}
     for r in knn:
         out[r["a"]] = out.get(r["a"], 0) + 1
-    assert knn and max(out.values()) <= settings.g2_k and all(1 <= r["t"] <= settings.g2_rounds for r in knn)
+    assert knn and max(out.values()) <= settings.g2.k and all(1 <= r["t"] <= settings.g2.rounds for r in knn)
     assert counts.window_links == len(window) and counts.knn_links == len(knn)
     doc = await get_document(graph, paper)
-    assert doc.g2_counts == counts and doc.g2_rounds == settings.g2_rounds and doc.g2_evolution == "lite"
+    assert doc.g2_counts == counts and doc.g2_rounds == settings.g2.rounds and doc.g2_evolution == "lite"
 
     assert (await builder.build(paper)).status == "unchanged"
     rebuilt = await builder.build(paper, force=True)
@@ -159,7 +159,7 @@ async def test_llm_evolution_writes_llm_links(graph: GraphClient, settings, mode
                            "new_summary": "A part of the paper, linked.", "new_keywords": ["linked"]})
 
     llm = ScriptedChatModel(reply)
-    small = settings.model_copy(update={"g2_rounds": 1})
+    small = settings.replace(g2_rounds=1)
     report = await ContentGraphBuilder(graph, small, models.embedder, llm=llm).build(paper, evolution="llm")
     assert report.evolution == "llm" and report.counts.llm_links == report.counts.nodes and not report.counts.knn_links
     (row,) = await graph.run("""MATCH (n:ContentNode {doc_key: $doc})
@@ -180,12 +180,12 @@ async def test_h0_is_the_stored_text_embedding_or_the_summary_embedded(graph: Gr
     def unit(v) -> np.ndarray:
         return np.asarray(v, dtype=float) / np.linalg.norm(v)
 
-    text = await ContentGraphBuilder(graph, settings.model_copy(update={"g2_node_embedding": "text"}),
+    text = await ContentGraphBuilder(graph, settings.replace(g2_node_embedding="text"),
                                      models.embedder).build(paper, force=True)
     assert "|h0-text|" in text.config
     rows = await initial()
     assert rows and all(np.allclose(unit(r["stored"]), r["h0"], atol=1e-6) for r in rows)
-    summary = await ContentGraphBuilder(graph, settings.model_copy(update={"g2_node_embedding": "summary"}),
+    summary = await ContentGraphBuilder(graph, settings.replace(g2_node_embedding="summary"),
                                         models.embedder).build(paper)  # another config: rebuilt without force
     assert summary.status == "built" and "|h0-summary|" in summary.config
     rows = await initial()

@@ -30,12 +30,12 @@ pytestmark = pytest.mark.timeout(LONG_TEST)  # real PDFs indexed, the RAG survey
 
 @pytest.fixture(scope="module")
 def models(settings) -> Models:
-    return Models.from_settings(settings.model_copy(update={"llm_provider": "none"}))
+    return Models.from_settings(settings.replace(llm_provider="none"))
 
 
 @pytest.fixture
 async def indexer(graph: GraphClient, settings, models, schema, tmp_path) -> Indexer:
-    local = settings.model_copy(update={"data_dir": tmp_path})
+    local = settings.replace(data_dir=tmp_path)
     return Indexer(graph, local, models, use_llm=False)
 
 
@@ -207,7 +207,7 @@ async def test_a_forced_reindex_with_another_tree_equals_a_clean_index_of_that_t
     delete_after(file_key(pdf))
     base = await database_counts(graph, detailed=True)
     first = await indexer.index(pdf)  # the default detector, every layer
-    indexer.settings = indexer.settings.model_copy(update={"headings": "heuristic"})
+    indexer.settings = indexer.settings.replace(headings="heuristic")
     second = await indexer.index(pdf, force=True)
     assert first.sections_by_level != second.sections_by_level  # the trees differ: the checks below can fail
     assert any("tree changed" in w for w in second.warnings), second.warnings

@@ -114,11 +114,11 @@ async def test_retriever_in_an_async_lcel_chain(rag: BookRAG, acl_paper: str) ->
 
 def test_a_langchain_chat_model_named_in_settings_answers(settings, offline_models: Models, acl_paper: str) -> None:
     reply = '{"answer": "The fine-tuned model does best [1].", "sources": [1]}'
-    configured = settings.model_copy(update={
-        "llm_provider": "langchain", "llm_cache": False,
-        "langchain_chat": "langchain_core.language_models.fake_chat_models:FakeListChatModel",
-        "langchain_kwargs": {"responses": [reply]},
-    })
+    configured = settings.replace(
+        llm_provider="langchain", llm_cache=False,
+        langchain_chat="langchain_core.language_models.fake_chat_models:FakeListChatModel",
+        langchain_kwargs={"responses": [reply]},
+    )
     models = Models.from_settings(configured, embedder=offline_models.embedder, reranker=offline_models.reranker)
     assert models.llm is not None and models.llm.provider == "langchain"
     answer = BookRAG(configured, models=models).ask(QUESTION, doc=acl_paper, method="bm25")

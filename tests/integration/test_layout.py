@@ -31,7 +31,7 @@ LAYER_LABELS = ("Passage", "TableChunk", "TableOfContents")
 
 @pytest.fixture(scope="module")
 def models(settings) -> Models:
-    return Models.from_settings(settings.model_copy(update={"llm_provider": "none"}))
+    return Models.from_settings(settings.replace(llm_provider="none"))
 
 
 async def indexed(graph: GraphClient, settings, models, path) -> str:
@@ -128,9 +128,9 @@ async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schem
         pairs = set()
         for a, b, score in snap["similar"]:
             out[a] = out.get(a, 0) + 1
-            assert frozenset((a, b)) not in pairs and score >= settings.layout_knn_cutoff
+            assert frozenset((a, b)) not in pairs and score >= settings.layout.knn_cutoff
             pairs.add(frozenset((a, b)))
-        assert pairs and max(out.values()) <= settings.layout_knn_top_k
+        assert pairs and max(out.values()) <= settings.layout.knn_top_k
         assert await list_projections(graph) == []
         # a 10-K prints its page numbers: most pages get a label, and the running header is kept
         assert sum(1 for _, label, _, _ in snap["pages"] if label) > len(snap["pages"]) / 2

@@ -26,7 +26,7 @@ STORED_NAME = "bad\\xff\\xfename.pdf"  # the backslashes are characters of the s
 
 @pytest.fixture
 async def rag(settings, offline_models, conn, schema) -> AsyncIterator[BookRAG]:
-    library = BookRAG(settings.model_copy(update={"llm_provider": "none"}), models=offline_models, use_llm=False)
+    library = BookRAG(settings.replace(llm_provider="none"), models=offline_models, use_llm=False)
     yield library
     for name in (STORED_NAME, "good.pdf", "blank.pdf"):
         for _ in range(3):

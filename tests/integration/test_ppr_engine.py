@@ -142,12 +142,12 @@ async def test_node_scores_equal_the_in_process_computation(graph: GraphClient, 
 
 async def test_default_engine_is_gds_and_the_trace_records_it(graph: GraphClient, footlocker: str,
                                                               settings: Settings, offline_models: Models) -> None:
-    assert Settings.model_fields["ppr_engine"].default == "auto"
-    auto = settings.model_copy(update={"ppr_engine": "auto", "skyline_min": 3})
+    assert Settings().bookrag.model_fields["ppr_engine"].default == "auto"
+    auto = settings.replace(ppr_engine="auto", skyline_min=3)
     on_gds = await Retriever(graph, auto, offline_models, use_llm=False).retrieve(QUESTION, [footlocker])
     assert [t.engine for t in on_gds.trace if t.operator == "Graph_Reasoning"] == ["gds"]  # the test server has GDS
     assert "(gds)" in next(t.output for t in on_gds.trace if t.operator == "Graph_Reasoning")
-    local = settings.model_copy(update={"ppr_engine": "local", "skyline_min": 3})
+    local = settings.replace(ppr_engine="local", skyline_min=3)
     in_process = await Retriever(graph, local, offline_models, use_llm=False).retrieve(QUESTION, [footlocker])
     assert [t.engine for t in in_process.trace if t.operator == "Graph_Reasoning"] == ["local"]
     assert on_gds.seeds and on_gds.seeds == in_process.seeds
@@ -191,7 +191,7 @@ async def test_the_questions_path_is_one_read(graph: GraphClient, footlocker: st
 @pytest.mark.skipif(external(), reason="NEO4J_URI or testcontainers: the tests never restart that server")
 async def test_a_question_after_a_server_restart(graph: GraphClient, footlocker: str, settings: Settings,
                                                  offline_models: Models) -> None:
-    auto = settings.model_copy(update={"ppr_engine": "auto", "skyline_min": 3})
+    auto = settings.replace(ppr_engine="auto", skyline_min=3)
     agent = Retriever(graph, auto, offline_models, use_llm=False)
     before = await agent.retrieve(QUESTION, [footlocker])
     (doc,) = await subtrees.scope_documents(graph, [footlocker])

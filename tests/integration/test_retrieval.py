@@ -85,7 +85,7 @@ async def book(graph: GraphClient, settings, dimensions, schema, tmp_path) -> di
     await write_tree(graph, tree, parsed, {"name": "handbook.pdf", "title": "Handbook"})
     embedder = NearbyEmbedder(dimensions)
     models = Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder))
-    local = settings.model_copy(update={"cache_dir": tmp_path})
+    local = settings.replace(cache_dir=tmp_path)
     await GraphBuilder(graph, local, models, er_mode="basic", extractor=ScriptedExtractor(EXTRACTIONS)).build(DOC)
     names = {}
     for node in tree.nodes():
@@ -178,7 +178,7 @@ async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient,
     assert await graphs.get(graph, doc) is first and reads.count("retrieval/entity_graph") == 1
     # a rebuilt graph has a new version: read again; a graph whose build is not complete is never kept
     models = Models(llm=None, vlm=None, embedder=NearbyEmbedder(dimensions), reranker=None)  # type: ignore[arg-type]
-    local = settings.model_copy(update={"cache_dir": tmp_path})
+    local = settings.replace(cache_dir=tmp_path)
     await GraphBuilder(graph, local, models, er_mode="basic", extractor=ScriptedExtractor(EXTRACTIONS)).build(
         DOC, force=True)
     (rebuilt,) = await subtrees.scope_documents(graph, [DOC])
@@ -249,7 +249,7 @@ async def test_single_hop_retrieval_without_llm(graph: GraphClient, book, settin
     from bookrag_neo4j.llm.reranker import FusionReranker
 
     embedder = NearbyEmbedder(dimensions)
-    agent = Retriever(graph, settings.model_copy(update={"skyline_min": 2}),
+    agent = Retriever(graph, settings.replace(skyline_min=2),
                       Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)))
     evidence = await agent.retrieve("Where does Lyra grow?", [DOC])
     assert evidence.plan.category == "single-hop"
@@ -260,7 +260,7 @@ async def test_single_hop_retrieval_without_llm(graph: GraphClient, book, settin
             "Skyline_Ranker"} <= {t.operator for t in evidence.trace}
     # the engine is in the trace: GDS by default where the server has it, in-process when asked
     assert [t.engine for t in evidence.trace if t.operator == "Graph_Reasoning"] == ["gds"]
-    on_local = Retriever(graph, settings.model_copy(update={"skyline_min": 2, "ppr_engine": "local"}), agent.models)
+    on_local = Retriever(graph, settings.replace(skyline_min=2, ppr_engine="local"), agent.models)
     local = await on_local.retrieve("Where does Lyra grow?", [DOC])
     assert [t.engine for t in local.trace if t.operator == "Graph_Reasoning"] == ["local"]
     assert [(n.key, round(n.graph_score, 4)) for n in local.nodes] == [
@@ -299,7 +299,7 @@ async def test_ask_with_a_scripted_llm_cites_what_it_used(graph: GraphClient, bo
 
     llm = ScriptedChatModel(reply)
     embedder = NearbyEmbedder(dimensions)
-    agent = Retriever(graph, settings.model_copy(update={"skyline_min": 2}),
+    agent = Retriever(graph, settings.replace(skyline_min=2),
                       Models(llm=llm, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)))
     answer = await agent.ask("Where does Lyra grow?", [DOC])
     assert not answer.extractive and answer.text.startswith("Lyra [")
@@ -355,7 +355,7 @@ async def test_shared_search_operators(graph: GraphClient, book, settings, dimen
     hits = [hit for doc in ctx.documents for hit in (await ctx.blocks(doc)).nearest(
         await ctx.similarities(doc, question.vector), 1)]
     near = await subtrees.subtrees_near(graph, hits, top=1, depth=2)
-    one = RunContext(graph, settings.model_copy(update={"max_sections": 1}), ctx.models, None, ctx.documents)
+    one = RunContext(graph, settings.replace(max_sections=1), ctx.models, None, ctx.documents)
     section = await execute(Plan(question="q", steps=[
         PlanStep(id="embed", operator="Embed", params={"question": question.text}),
         PlanStep(id="section", operator="Select_by_Section", after=["embed"])]), one)
@@ -386,7 +386,7 @@ async def test_a_selection_also_takes_the_documents_own_best_blocks(graph: Graph
         PlanStep(id="fetch", operator="Fetch", after=["toc", "embed"])])
     found = {}
     for hits in (0, 1):
-        local = settings.model_copy(update={"selection_hits": hits, "skyline_min": 1})  # never widened to the scope
+        local = settings.replace(selection_hits=hits, skyline_min=1)  # never widened to the scope
         found[hits] = named(book, (await execute(plan, run_context(graph, local, dimensions, documents))
                                    ).outputs["fetch"].keys)
     assert found[0] == {"t2", "im1"}  # the selection alone
@@ -425,7 +425,7 @@ async def test_a_run_computes_a_documents_similarities_once(graph: GraphClient, 
 
     monkeypatch.setattr(graph, "read_rows", counted)
     BLOCKS.keep(0)  # nothing kept: the first run reads the blocks
-    BLOCKS.keep(settings.cache_documents)
+    BLOCKS.keep(settings.retrieval.cache_documents)
     reads = []
     for question in ("What grows in Beta?", "Where did Vega merge?"):
         asked.clear()

@@ -37,7 +37,7 @@ def survey(settings, neo4j_server) -> str:
 def test_sdk_retrieve_finds_the_gold_pages(settings, survey) -> None:
     rag = BookRAG(settings, use_llm=False)
     evidence = rag.retrieve(QUESTION, doc=survey)
-    assert evidence.plan.category == "single-hop" and 1 <= len(evidence.nodes) <= settings.skyline_max
+    assert evidence.plan.category == "single-hop" and 1 <= len(evidence.nodes) <= settings.bookrag.skyline_max
     pages = set(evidence.pages[survey])
     assert pages & GOLD_PAGES, f"evidence pages {sorted(pages)} miss the gold pages {sorted(GOLD_PAGES)}"
     # every node cites its section, except front matter before the first section (the abstract, page 1)
@@ -67,7 +67,7 @@ def test_a_figure_or_table_named_by_number_comes_first(settings, survey) -> None
         PlanStep(id="text", operator="Text_Reasoning", after=["fetch", "embed"]),
         PlanStep(id="rank", operator="Top_K", params={"by": "text", "k": 3}, after=["fetch", "text"]),
         PlanStep(id="evidence", operator="Fetch_Evidence", after=["rank"])], output="evidence")
-    alone = BookRAG(settings.model_copy(update={"selection_hits": 0, "skyline_min": 1}), use_llm=False)
+    alone = BookRAG(settings.replace(selection_hits=0, skyline_min=1), use_llm=False)
     nodes = alone.retrieve(question, doc=survey, plan=plan).nodes
     assert (nodes[0].kind, nodes[0].page_start) == ("image", 4) and {n.page_start for n in nodes[1:]} - {4}
 

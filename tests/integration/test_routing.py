@@ -41,7 +41,7 @@ async def test_the_blocks_that_rank_best_choose_the_documents(graph: GraphClient
 
 @pytest.fixture
 async def two(settings, offline_models, schema, tmp_path: Path) -> AsyncIterator[tuple[BookRAG, list[str]]]:
-    rag = BookRAG(settings.model_copy(update={"llm_provider": "none", "route_documents": 1}), models=offline_models,
+    rag = BookRAG(settings.replace(llm_provider="none", route_documents=1), models=offline_models,
                   use_llm=False)
     keys = [(await rag.aindex(tiny_pdf(tmp_path / f"{org}.pdf", org, person, country, thing))).doc_key
             for org, person, country, thing in (("Acme", "Ada Quill", "France", "widgets"),

@@ -99,6 +99,6 @@ def test_client_memory_of_a_library_question_does_not_grow_with_the_library(
         curve: tuple[CurveRun, CurveRun, Path], settings: Settings) -> None:
     """Beyond BOOKRAG_ROUTE_DOCUMENTS documents a library-wide question reads only the routed ones: from the first
     size it routes at, memory is flat (below it, each document more is read)."""
-    rows = [r for r in curve[1].rows if r.documents >= settings.route_documents]
+    rows = [r for r in curve[1].rows if r.documents >= settings.retrieval.route_documents]
     rss = cold_rss(rows, "cold_library")
     assert len(rows) >= 3 and bounded(rss[0], rss[-1]), f"max RSS (KiB) at {[r.documents for r in rows]} documents: {rss}"

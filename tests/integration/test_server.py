@@ -25,15 +25,15 @@ def test_status_reports_versions(settings: Settings, neo4j_server) -> None:
     assert status.running and status.mode in ("local", "docker")
     assert status.neo4j_version == pinned_versions()["neo4j"]
     assert status.gds_version == pinned_versions()["gds"]
-    assert status.uri == f"bolt://localhost:{settings.neo4j_bolt_port}"
+    assert status.uri == f"bolt://localhost:{settings.neo4j.bolt_port}"
     mode = stat.S_IMODE(os.stat(status.password_file).st_mode)
     assert mode == 0o600
 
 
 def test_port_in_use_is_a_clear_error(settings: Settings, neo4j_server, tmp_path) -> None:
-    other = settings.model_copy(update={"neo4j_instance": "test-port-clash", "data_dir": tmp_path})
+    other = settings.replace(neo4j_instance="test-port-clash", data_dir=tmp_path)
     try:
-        with pytest.raises(ServerStartError, match=f"port {settings.neo4j_bolt_port} is already in use"):
+        with pytest.raises(ServerStartError, match=f"port {settings.neo4j.bolt_port} is already in use"):
             start_server(other)
     finally:
         stop_server(other)  # where the session's server was gone, this one started: it must not take its ports
@@ -86,15 +86,13 @@ def test_stop_start_and_noop_start(settings: Settings, neo4j_server, monkeypatch
 
 
 def test_failed_start_reports_the_log_tail(settings: Settings, neo4j_server, tmp_path) -> None:
-    broken = settings.model_copy(
-        update={
-            "neo4j_instance": "test-broken",
-            "data_dir": tmp_path,
-            "neo4j_bolt_port": free_port(),  # free ports: a user's own instance may hold any fixed one
-            "neo4j_http_port": free_port(),
-            "neo4j_heap": "1k",  # valid for Neo4j's config, too small for the JVM
-            "neo4j_start_timeout": 300.0,  # the JVM exits at once; a busy machine only makes that slower
-        }
+    broken = settings.replace(
+        neo4j_instance="test-broken",
+        data_dir=tmp_path,
+        neo4j_bolt_port=free_port(),  # free ports: a user's own instance may hold any fixed one
+        neo4j_http_port=free_port(),
+        neo4j_heap="1k",  # valid for Neo4j's config, too small for the JVM
+        neo4j_start_timeout=300.0,  # the JVM exits at once; a busy machine only makes that slower
     )
     with pytest.raises(ServerStartError, match="(?s)exited during start-up.*heap"):
         start_server(broken)
@@ -120,9 +118,9 @@ def test_the_managed_server_runs_hardened(settings: Settings, neo4j_server) -> N
         assert found["db.memory.transaction.max"] not in ("0", "0B", "0.00B")
         assert found["db.transaction.timeout"] not in ("0", "0s", "PT0S")
         assert found["dbms.security.procedures.allowlist"] == "gds.*"
-        assert found["dbms.security.http_access_control_allow_origin"] == f"http://localhost:{settings.neo4j_http_port}"
+        assert found["dbms.security.http_access_control_allow_origin"] == f"http://localhost:{settings.neo4j.http_port}"
         assert found["dbms.security.allow_csv_import_from_file_urls"] == "false"
-        for url in (f"http://127.0.0.1:{settings.neo4j_http_port}/", "http://169.254.169.254/", "http://10.0.0.1/",
+        for url in (f"http://127.0.0.1:{settings.neo4j.http_port}/", "http://169.254.169.254/", "http://10.0.0.1/",
                     "file:///etc/passwd"):
             with pytest.raises(ClientError, match="blocked|allow_csv_import_from_file_urls"):
                 s.run("LOAD CSV FROM $url AS row RETURN row LIMIT 1", url=url).consume()
@@ -140,9 +138,8 @@ def test_a_named_instance_remembers_its_ports_and_memory(settings: Settings, neo
     from ..helpers.cli import BOOKRAG
 
     bolt, http = free_port(), free_port()
-    other = settings.model_copy(update={"neo4j_instance": "test-second", "data_dir": tmp_path, "neo4j_bolt_port": bolt,
-                                        "neo4j_http_port": http, "neo4j_heap": "768m", "neo4j_pagecache": "64m",
-                                        "neo4j_password": SecretStr("-starts-with-a-dash")})
+    other = settings.replace(neo4j_instance="test-second", data_dir=tmp_path, neo4j_bolt_port=bolt, neo4j_http_port=http,
+                             neo4j_heap="768m", neo4j_pagecache="64m", neo4j_password=SecretStr("-starts-with-a-dash"))
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("BOOKRAG_NEO4J", "NEO4J_"))}
     clean["BOOKRAG_DATA_DIR"] = str(tmp_path)
     try:

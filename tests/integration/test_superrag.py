@@ -126,7 +126,7 @@ async def test_llm_written_cypher_runs_only_through_the_gate(graph: GraphClient,
             return json.dumps({"section_ids": [0]})
         return json.dumps({"category": "single-hop"})
 
-    models = Models.from_settings(settings.model_copy(update={"llm_provider": "none"}))
+    models = Models.from_settings(settings.replace(llm_provider="none"))
     llm = ScriptedChatModel(reply)
     retriever = Retriever(graph, settings, Models(llm=llm, vlm=None, embedder=models.embedder,
                                                   reranker=models.reranker))

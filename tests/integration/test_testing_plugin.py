@@ -59,12 +59,12 @@ def test_a_users_test_runs_on_the_shipped_fixture(conn: ConnectionInfo, dimensio
 @pytest.mark.skipif(external(), reason="the managed backend is this session's server only when the suite manages it")
 def test_the_managed_backend_reuses_the_running_test_instance(settings: Settings, conn: ConnectionInfo,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    for name, value in {"INSTANCE": settings.neo4j_instance, "BOLT_PORT": str(settings.neo4j_bolt_port),
-                        "HTTP_PORT": str(settings.neo4j_http_port), "RUNTIME": settings.neo4j_runtime}.items():
+    for name, value in {"INSTANCE": settings.neo4j.instance, "BOLT_PORT": str(settings.neo4j.bolt_port),
+                        "HTTP_PORT": str(settings.neo4j.http_port), "RUNTIME": settings.neo4j.runtime}.items():
         monkeypatch.setenv(f"BOOKRAG_TEST_{name}", value)
     with neo4j_for_tests("managed") as server:  # running already: start is a no-op
         assert (server.backend, server.conn, server.container) == ("managed", conn, None)
-        assert server.versions.gds_version and server.settings.neo4j_uri is None
+        assert server.versions.gds_version and server.settings.neo4j.uri is None
         assert server.env()["NEO4J_URI"] == conn.uri
 
 
@@ -72,7 +72,7 @@ def test_the_managed_backend_reuses_the_running_test_instance(settings: Settings
 @pytest.mark.skipif(not DOCKER, reason="the testcontainers backend needs a Docker engine, and none answers here")
 def test_a_throwaway_container_with_gds() -> None:
     with neo4j_for_tests("testcontainers") as server:
-        assert server.backend == "testcontainers" and server.settings.neo4j_uri == server.conn.uri
+        assert server.backend == "testcontainers" and server.settings.neo4j.uri == server.conn.uri
         assert server.versions.neo4j_version.startswith("5.26") and server.versions.gds_version
         rag = BookRAG(server.settings, use_llm=False)
         assert rag.apply_schema()

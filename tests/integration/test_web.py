@@ -23,7 +23,7 @@ from ..helpers.webapp import serving
 @pytest.fixture
 def web(settings, offline_models, schema, tmp_path: Path):
     """The app served LLM-free on a free port, its uploads in a temporary folder, with token ``s3cret``."""
-    app = create_app(settings.model_copy(update={"serve_max_upload_mb": 1}), models=offline_models, use_llm=False,
+    app = create_app(settings.replace(serve_max_upload_mb=1), models=offline_models, use_llm=False,
                      upload_dir=tmp_path / "uploads", token="s3cret")
     with serving(app) as base:
         yield base, tmp_path / "uploads"

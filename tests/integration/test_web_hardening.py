@@ -38,7 +38,7 @@ ALLOWED = "books.example"
 def open_web(settings, offline_models, schema, tmp_path: Path):
     """The app served LLM-free without a token (loopback), uploads up to 1 MiB in a temporary folder, and one
     more host name allowed."""
-    app = create_app(settings.model_copy(update={"serve_max_upload_mb": 1, "serve_allowed_hosts": [ALLOWED]}),
+    app = create_app(settings.replace(serve_max_upload_mb=1, serve_allowed_hosts=[ALLOWED]),
                      models=offline_models, use_llm=False, upload_dir=tmp_path / "uploads")
     with serving(app) as base:
         yield base, tmp_path / "uploads"
@@ -148,7 +148,7 @@ async def test_a_300_character_file_name_is_kept_shortened(open_web, graph, tmp_
 @pytest.mark.timeout(LONG_TEST)
 async def test_uploads_are_kept_per_server_and_database(settings, offline_models, schema, graph,
                                                         tmp_path: Path) -> None:
-    other = settings.model_copy(update={"neo4j_instance": f"{settings.neo4j_instance}-other"})
+    other = settings.replace(neo4j_instance=f"{settings.neo4j.instance}-other")
     mine = create_app(settings, models=offline_models, use_llm=False)
     theirs = create_app(other, models=offline_models, use_llm=False)  # another instance's app: never served
     assert mine.state.uploads == settings.upload_dir and theirs.state.uploads == other.upload_dir

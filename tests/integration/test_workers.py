@@ -63,7 +63,7 @@ def make_pdf(path: Path, seed: int, pages: int) -> Path:
 
 
 def fast(settings: Settings, ttl: float = 30.0) -> Settings:
-    return settings.model_copy(update={"llm_provider": "none", "index_lease_seconds": ttl})
+    return settings.replace(llm_provider="none", index_lease_seconds=ttl)
 
 
 async def forget(graph: GraphClient, keys: list[str]) -> None:
@@ -233,9 +233,9 @@ async def test_a_worker_killed_mid_document_is_taken_over_with_a_clean_runs_coun
     pdf = make_pdf(tmp_path / "workers-killed.pdf", seed=7, pages=30)
     key = file_key(pdf)
     await forget(graph, [key])
-    env = {**os.environ, "BOOKRAG_NEO4J_INSTANCE": settings.neo4j_instance, "BOOKRAG_NEO4J_RUNTIME": "local",
-           "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j_bolt_port), "BOOKRAG_LLM_PROVIDER": "none",
-           "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j_http_port), "BOOKRAG_INDEX_LEASE_SECONDS": "5"}
+    env = {**os.environ, "BOOKRAG_NEO4J_INSTANCE": settings.neo4j.instance, "BOOKRAG_NEO4J_RUNTIME": "local",
+           "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j.bolt_port), "BOOKRAG_LLM_PROVIDER": "none",
+           "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j.http_port), "BOOKRAG_INDEX_LEASE_SECONDS": "5"}
     log = (tmp_path / "worker.log").open("wb")
     proc = subprocess.Popen([BOOKRAG, "index", "--no-llm", "--stage", "all", str(pdf)], env=env, stdout=log,
                             stderr=subprocess.STDOUT)

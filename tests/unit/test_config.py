@@ -18,7 +18,7 @@ def test_standard_neo4j_variables(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NEO4J_DATABASE", "books")
     monkeypatch.setenv("BOOKRAG_NEO4J_HEAP", "3g")
     settings = Settings()
-    assert settings.neo4j_heap == "3g"
+    assert settings.neo4j.heap == "3g"
     assert resolve_mode(settings) == "external"
     conn = connection_info(settings)
     assert (conn.uri, conn.username, conn.password, conn.database) == (
@@ -58,7 +58,7 @@ def test_the_managed_server_config_is_hardened() -> None:
     assert lines["db.memory.transaction.max"] == "512m" and lines["db.transaction.timeout"] == "15m"
     assert lines["dbms.security.http_access_control_allow_origin"] == "http://localhost:17474"
     assert "127.0.0.0/8" in lines["internal.dbms.cypher_ip_blocklist"].split(",")
-    assert Settings(neo4j_transaction_memory="300m").neo4j_transaction_memory == "300m"
+    assert Settings(neo4j_transaction_memory="300m").neo4j.transaction_memory == "300m"
 
 
 def test_an_instance_is_found_by_its_recorded_ports_unless_they_are_given(tmp_path) -> None:
@@ -72,8 +72,43 @@ def test_an_instance_is_found_by_its_recorded_ports_unless_they_are_given(tmp_pa
     (plain.instance_dir / "state.json").write_text(json.dumps(
         {"mode": "local", "neo4j_bolt_port": 27787, "neo4j_http_port": 27574, "neo4j_heap": "768m"}))
     found = instance_settings(plain)
-    assert (found.neo4j_bolt_port, found.neo4j_http_port, found.neo4j_heap) == (27787, 27574, "768m")
+    assert (found.neo4j.bolt_port, found.neo4j.http_port, found.neo4j.heap) == (27787, 27574, "768m")
     given = instance_settings(Settings(data_dir=tmp_path, neo4j_instance="second", neo4j_bolt_port=9999))
-    assert (given.neo4j_bolt_port, given.neo4j_http_port) == (9999, 27574)
+    assert (given.neo4j.bolt_port, given.neo4j.http_port) == (9999, 27574)
     external = Settings(data_dir=tmp_path, neo4j_instance="second", neo4j_uri="bolt://db.example:7687")
-    assert instance_settings(external).neo4j_bolt_port == 7687
+    assert instance_settings(external).neo4j.bolt_port == 7687
+
+
+def test_every_variable_sets_its_field_in_its_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bookrag_neo4j.config import flat_names
+
+    monkeypatch.setenv("BOOKRAG_G2_ROUNDS", "2")
+    monkeypatch.setenv("BOOKRAG_SKYLINE_MIN", "4")
+    monkeypatch.setenv("BOOKRAG_SERVE_ALLOWED_HOSTS", '["books.example"]')
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    settings = Settings(layout_passage_words=300)
+    assert (settings.g2.rounds, settings.bookrag.skyline_min, settings.serve.allowed_hosts) == (2, 4, ["books.example"])
+    assert (settings.models.openai_base_url, settings.layout.passage_words) == ("http://127.0.0.1:9/v1", 300)
+    assert {"g2_rounds", "skyline_min", "serve_allowed_hosts", "openai_base_url", "layout_passage_words"} <= \
+        settings.given() and "neo4j_heap" not in settings.given()
+    assert flat_names()["neo4j_bolt_port"] == ("neo4j", "bolt_port") and flat_names()["cache_dir"] == (None, "cache_dir")
+    assert settings.get("g2_rounds") == 2 and settings.get("neo4j_bolt_port") == settings.neo4j.bolt_port
+
+
+def test_replace_validates_changes_by_flat_name_and_keeps_the_rest(tmp_path) -> None:
+    settings = Settings(neo4j_instance="one", skyline_min=3)
+    changed = settings.replace(ppr_engine="local", g2_rounds=1, cache_dir=str(tmp_path))
+    assert (changed.bookrag.ppr_engine, changed.bookrag.skyline_min, changed.g2.rounds) == ("local", 3, 1)
+    assert changed.cache_dir == tmp_path and changed.neo4j.instance == "one" and settings.bookrag.ppr_engine == "auto"
+    with pytest.raises(ValidationError):
+        settings.replace(g2_rounds=99)
+    with pytest.raises(ConfigurationError, match="no setting is called 'rounds'"):
+        settings.replace(rounds=1)
+
+
+def test_research_knobs_are_marked_and_everyday_settings_are_not() -> None:
+    from bookrag_neo4j.setting_groups import is_research
+    from bookrag_neo4j.settings_doc import field_of
+
+    assert is_research(field_of("er_gradient")) and is_research(field_of("g2_alpha"))
+    assert not is_research(field_of("neo4j_uri")) and not is_research(field_of("route_documents"))

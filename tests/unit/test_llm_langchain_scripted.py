@@ -60,7 +60,7 @@ async def test_settings_select_a_langchain_chat_model(monkeypatch: pytest.Monkey
     monkeypatch.setenv("BOOKRAG_LANGCHAIN_KWARGS", '{"responses": ["{\\"category\\": \\"global\\"}", "{\\"ok\\": true}"]}')
     settings = Settings(llm_cache=False, llm_max_retries=0)
     assert llm_provider(settings) == "langchain"
-    assert settings.langchain_kwargs == {"responses": ['{"category": "global"}', '{"ok": true}']}  # JSON from the env
+    assert settings.models.langchain_kwargs == {"responses": ['{"category": "global"}', '{"ok": true}']}  # JSON from the env
     llm = build_llm(settings)
     assert isinstance(llm, LangChainChatModel) and isinstance(llm.chat_model, FakeListChatModel)
     assert llm.max_retries == 0  # the common model settings apply

@@ -143,11 +143,11 @@ def test_forcing_a_container_without_docker_is_a_clear_error(monkeypatch: pytest
 def test_managed_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NEO4J_URI", "bolt://elsewhere:7687")
     default = managed_settings({})
-    assert (default.neo4j_uri, default.neo4j_instance, default.neo4j_bolt_port, default.neo4j_http_port) == (
+    assert (default.neo4j.uri, default.neo4j.instance, default.neo4j.bolt_port, default.neo4j.http_port) == (
         None, "test", 17687, 17474)
-    assert (default.neo4j_heap, default.neo4j_pagecache, default.neo4j_runtime) == ("2g", "1g", "local")
+    assert (default.neo4j.heap, default.neo4j.pagecache, default.neo4j.runtime) == ("2g", "1g", "local")
     mine = managed_settings({"BOOKRAG_TEST_INSTANCE": "t-x", "BOOKRAG_TEST_BOLT_PORT": "17001",
                              "BOOKRAG_TEST_HTTP_PORT": "17002", "BOOKRAG_TEST_HEAP": "1g",
                              "BOOKRAG_TEST_PAGECACHE": "512m", "BOOKRAG_TEST_RUNTIME": "docker"})
-    assert (mine.neo4j_instance, mine.neo4j_bolt_port, mine.neo4j_http_port, mine.neo4j_heap, mine.neo4j_pagecache,
-            mine.neo4j_runtime) == ("t-x", 17001, 17002, "1g", "512m", "docker")
+    assert (mine.neo4j.instance, mine.neo4j.bolt_port, mine.neo4j.http_port, mine.neo4j.heap, mine.neo4j.pagecache,
+            mine.neo4j.runtime) == ("t-x", 17001, 17002, "1g", "512m", "docker")

@@ -39,7 +39,7 @@ def test_the_address_a_request_arrived_on_is_answered() -> None:
 
 def test_allowed_hosts_are_a_setting(monkeypatch) -> None:
     monkeypatch.setenv("BOOKRAG_SERVE_ALLOWED_HOSTS", '["books.example", "10.0.0.7"]')
-    assert Settings().serve_allowed_hosts == ["books.example", "10.0.0.7"]
+    assert Settings().serve.allowed_hosts == ["books.example", "10.0.0.7"]
 
 
 def test_host_names_are_parsed() -> None:
@@ -79,9 +79,9 @@ def test_a_huge_page_renders_within_the_budget(tmp_path: Path) -> None:
 
 def test_uploads_are_kept_per_server_and_database(tmp_path: Path) -> None:
     one = Settings(data_dir=tmp_path, neo4j_uri=None, neo4j_instance="one", neo4j_database="neo4j")
-    two = one.model_copy(update={"neo4j_instance": "two"})
-    own = one.model_copy(update={"neo4j_uri": "neo4j+s://db.example"})
-    other_db = own.model_copy(update={"neo4j_database": "books"})
+    two = one.replace(neo4j_instance="two")
+    own = one.replace(neo4j_uri="neo4j+s://db.example")
+    other_db = own.replace(neo4j_database="books")
     folders = {s.upload_dir for s in (one, two, own, other_db)}
     assert len(folders) == 4 and all(f.is_relative_to(tmp_path / "uploads") for f in folders)
     assert one.upload_dir == tmp_path / "uploads" / "instance-one" / "neo4j"

@@ -1,17 +1,14 @@
 """G²-Reader's planning loop (paper §3.3): decompose, run the DAG children first, check the evidence, refine.
 
     result = await plan_and_read(question, read=reader, llm=llm, k=10, tau_max=3)
-    result.keys          # the evidence: the question's readout, with the sub-questions' best additions, at most k
-    result.rounds        # per round: the DAG, each node's answer and the checker's verdict (the trace)
-    result.pairs         # (sub-question, answer) of the last round: the reasoner's trajectory
+    result.keys, result.rounds, result.pairs   # evidence (at most k); each round's DAG, answers, verdicts; trajectory
 
-``read(text)`` is the readout of one (sub-)question as evidence nodes. With an LLM: the decomposer (E.1), a worker
-per node (E.3) that also sees its children's answers, the checker (E.5) and the refinement (E.2); a decomposer or
-refinement reply that is not a valid DAG keeps the previous graph (noted). An unparsable checker reply is
-recorded as a failure and does not count as a round; the checker is asked again, at most ``tau_max`` times in
-all. Without an LLM: the comparison split, an extractive worker (the sentence that holds most of the node's
-terms) and the coverage checker, whose missing terms become new nodes, until nothing is missing, nothing new is
-left to try, or ``tau_max`` refinements ran.
+``read(text)`` is the readout of one (sub-)question as evidence nodes. With an LLM: the decomposer (E.1), a worker per
+node (E.3) that also sees its children's answers, the checker (E.5) and the refinement (E.2); a decomposer or refinement
+reply that is not a valid DAG keeps the previous graph, and an unparsable checker reply is asked again (``tau_max``
+times at most in all). Without an LLM: the comparison split, an extractive worker (the sentence holding most of the
+node's terms) and the coverage checker, whose missing terms become new nodes, until nothing is missing or new to try, or
+``tau_max`` refinements ran.
 """
 
 from __future__ import annotations

@@ -4,15 +4,11 @@
     keys = await readout(graph, docs, question, vector, k=10, neighbours=0)    # top-k, no neighbours
     keys = await readout(graph, docs, question, vector, k=10, evolved=False)   # h(0) and window links (T = 0)
 
-The probe ranks the content nodes by cosine to the question (exact, per document, on embeddings read once per
-build) and by the full-text index, in the reference code's proportion of 5 semantic to 3 lexical hits, scaled to
-k; the two are fused by reciprocal rank. Then, best hit first, each hit joins the output with its linked
-neighbours until the output holds k nodes: never more. A hit brings ``neighbours`` of them at most, those the
-probe's own ranking puts first (cosine to the question, on the same embeddings; ties by link score, then
-reading order): the paper expands a hit with all its immediate neighbours, in the order of its ranked list.
-The output, a subgraph, is shown hits first (in the probe's order), then the neighbours they brought, rather than
-each hit followed by its neighbours (``docs/eval/repeats/``).
-``flat_readout`` is the same probe over the layout layer's passages, with no content graph (``g2-flat``).
+The probe ranks content nodes by cosine to the question (exact, per document) and by the full-text index, 5 semantic to
+3 lexical hits as in the reference code, scaled to k, fused by reciprocal rank. Best hit first, each hit joins the
+output with at most ``neighbours`` linked neighbours, those the probe ranks first (the paper takes all), until the
+output holds k nodes, never more; it shows hits first, then the neighbours they brought (docs/eval/repeats/).
+``flat_readout``: the same probe over the layout layer's passages, no content graph (``g2-flat``).
 """
 
 from __future__ import annotations
