@@ -1,27 +1,24 @@
-"""The question grammar: the sections a question names and the comparisons it asks for, in one tested place
-for every method (the planner, the section selector, SuperRAG's templates, G²-Reader's offline decomposer).
-Numbered figures, tables, exhibits, equations and pages are :mod:`bookrag_neo4j.tree.references`' grammar,
-shared with the index.
+"""The question grammar: the sections a question names and the comparisons it asks for, shared by every method.
 
     section_reference("How many tables are in Appendix C?")             # 'C' (a label: "C", "3", "2.1")
-    section_reference('Summarise the section titled "Related work"')    # 'Related work'
-    quoted_section_title('What does the chapter called "Setup" say?')   # 'Setup' (quoted titles only)
-    section_label_pattern("c").search("appendix c data")                # matches: a label numbers a title
-    asks_to_compare("Is revenue higher in 2021 or 2022?")               # True: a multi-hop question
     comparison_split("Compare the GPU and the CPU results")             # ('Compare ', 'the GPU', 'the CPU results', '')
 
-Any word after "section", "chapter", "part" or "appendix" starts a reference ("the part of ..." too): the planner
-reads it as a title that no section may carry. Two comparison cues, on purpose: :func:`asks_to_compare` decides a
-question's category, so it wants a comparison's words ("difference between", "both", "larger ... or");
-:func:`comparison_split` only splits a question that already has two sides joined by "and", "or" or "vs", so a
-looser cue ("which", "whether", "between", "better") suffices there.
+One tested place for the planner, the section selector, SuperRAG's templates and G²-Reader's offline decomposer;
+numbered figures, tables and pages are :mod:`bookrag_neo4j.tree.references`' grammar. A bare reference starts with a
+label or a capital ("Section 3", "appendix c", "chapter Results"), so "the part of ...", "section does" or "chapter
+authors" name no section. Two comparison cues, on purpose: :func:`asks_to_compare` decides a question's category, so it
+wants a comparison's words ("difference between", "both", "larger ... or"); :func:`comparison_split` only splits a
+question with two sides joined by "and", "or" or "vs", so a looser cue suffices.
 """
 
 from __future__ import annotations
 
 import re
 
-SECTION = re.compile(r"\b(?:section|chapter|part|appendix)\s+(?:titled\s+|named\s+|called\s+)?[\"“'‘]?"
+# A reference: "section titled ...", a quoted title, or a bare one that starts as a label or a title does (a digit,
+# a capital, a lower-case appendix letter); "the part of", "chapter authors" and "section does" are not references.
+SECTION = re.compile(r"\b(?:section|chapter|part|appendix)\s+(?:(?:titled|named|called)\s+[\"“'‘]?|[\"“'‘]|"
+                     r"(?=[0-9]|(?-i:[A-Z])|(?<=appendix\s)[a-z]\b))"
                      r"([A-Z0-9](?:[^\"”'’?,.]|\.(?=\d)){0,80})", re.IGNORECASE)  # "2.1" whole
 _QUOTED_TITLE = re.compile(
     r"\b(?:section|chapter|part)\s+(?:titled|named|called|on|about)?\s*[\"“'‘]([^\"”'’]{3,80})[\"”'’]", re.IGNORECASE)
@@ -43,7 +40,7 @@ def section_reference(question: str) -> str | None:
     if found is None:
         return None
     value = found.group(1).strip()
-    label = re.match(rf"({_LABEL})(?:\s|$)", value)
+    label = re.match(rf"({_LABEL})(?:\s|$)", value, re.IGNORECASE)
     return label.group(1) if label else value
 
 

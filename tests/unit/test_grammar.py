@@ -23,6 +23,11 @@ from bookrag_neo4j.retrieval.grammar import (
     ('Summarise the section titled "Related work"', "Related work"),
     ("List the figures in the chapter called Results and discussion", "Results and discussion"),
     ("How many tables are there?", None),
+    ("What does appendix c say?", "c"),
+    ("In the chapter Results, what is reported?", "Results"),
+    ("How many chapter authors of this report come from Columbia University?", None),  # a compound, not a title
+    ("Which part of the brain is affected?", None),
+    ("What does the section does not cover?", None),
 ])
 def test_a_section_reference_is_its_label_or_its_title(question: str, section: str | None) -> None:
     assert section_reference(question) == section
