@@ -177,7 +177,7 @@ class RetrievalSettings(Group):
                                     "one is refused at once, before any work.")
     domains: str = Field(
         "finance", description="Domain packs, comma-separated: shipped names (finance) or folders with a "
-        "glossary.json and/or table-words.txt; '' for none (docs/asking.md, 'Domain packs').")
+        "glossary.json; '' for none (docs/asking.md, 'Domain packs').")
     glossary: str = Field(
         "shipped", description="The glossary that decomposes a question naming metrics without an LLM ('return on "
         "assets': net income, total assets): shipped (the domain packs'), a JSON file of the same shape, or '' "
@@ -226,8 +226,10 @@ class G2Settings(Group):
     title: ClassVar[str] = "G²-Reader: the content graph and its planning graph"
 
     window: int = research(2, "Window links between content nodes this far apart in reading order.", ge=1)
-    evolution: Literal["lite", "llm", "off"] = Field(
-        "lite", description="Content-graph evolution: lite (embedding propagation), llm (the paper's prompts), off.")
+    evolution: Literal["off", "llm", "lite"] = Field(
+        "off", description="Content-graph evolution: off (h(0) and window links); llm (the paper's prompts: an LLM "
+        "call a node and round at index time); lite (embedding propagation without a model: not shown to help on "
+        "both halves of both dev sets, so not the default; docs/methods/g2.md).")
     rounds: int = research(3, "Evolution rounds T.", ge=0, le=10)
     k: int = research(5, "Neighbours K an evolution round links each node to.", ge=1)
     alpha: float = research(0.5, "Lite evolution: the share of a node's own embedding kept a round.", ge=0, le=1)

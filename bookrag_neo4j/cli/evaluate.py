@@ -59,7 +59,7 @@ def eval_cmd(
     from rich.progress import Progress
 
     from ..eval.benchmark import load_benchmark
-    from ..eval.report import errors_section, markdown_table, write_report
+    from ..eval.report import report_body, write_report
     from ..eval.runner import summarise
 
     if mode not in ("retrieval", "qa"):
@@ -79,7 +79,7 @@ def eval_cmd(
     if as_json:
         print_json(summary)
     else:
-        console.print(markdown_table(summary) + errors_section(summary), markup=False)
+        console.print(report_body(summary), markup=False)
         console.print("wrote " + ", ".join(str(p) for p in paths.values()))
     if summary["partial"]:
         raise typer.Exit(PARTIAL_EXIT)

@@ -24,9 +24,9 @@ def index(
         help="all: tree, embeddings, knowledge graph, layout layer and content graph; tree: the tree and its "
              "embeddings; graph: the knowledge graph alone; layout: the layout layer alone (ToC, passages, table "
              "rows, SIMILAR); content-graph: G²-Reader's content graph alone.")] = "all",
-    evolution: Annotated[Literal["lite", "llm", "off"] | None, typer.Option(
-        help="Content-graph evolution (default BOOKRAG_G2_EVOLUTION, lite): lite (no model), llm (the paper's "
-             "prompts), off.")] = None,
+    evolution: Annotated[Literal["off", "llm", "lite"] | None, typer.Option(
+        help="Content-graph evolution (default BOOKRAG_G2_EVOLUTION, off): llm (the paper's prompts), lite (no "
+             "model), off.")] = None,
     er: Annotated[Literal["gradient", "basic"] | None, typer.Option(
         help="Entity resolution (default BOOKRAG_ER_MODE, gradient).")] = None,
     no_llm: Annotated[bool, typer.Option(

@@ -2,18 +2,15 @@
 
     domains = load_domains(("finance", "/path/to/legal-pack"))           # a shipped pack and one of your own
     domains.glossary.sub_questions("What is Acme's return on assets?")   # net income, total assets
-    domains.needs_table("How did the operating margin develop?")          # True: a word of the pack
 
 A pack is a folder with ``glossary.json`` (metrics decomposed into line items, and the statements that report them, in
-:mod:`bookrag_neo4j.retrieval.glossary`'s format: BookRAG's planner decomposes with it and ranks statement tables first)
-and/or ``table-words.txt`` (a regular expression a line, ``#`` comments: words that make SuperRAG's offline
-self-reflection expand tables). ``finance`` ships here and is on by default; ``BOOKRAG_DOMAINS`` chooses shipped names
-or folder paths, comma-separated, ``""`` for none. Its effect: docs/eval/finance-pack/.
+:mod:`bookrag_neo4j.retrieval.glossary`'s format: BookRAG's planner decomposes with it and ranks statement tables
+first). ``finance`` ships here and is on by default; ``BOOKRAG_DOMAINS`` chooses shipped names or folder paths,
+comma-separated, ``""`` for none. Its effect: docs/eval/finance-pack/.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -30,11 +27,6 @@ class Domains:
 
     names: tuple[str, ...]
     glossary: Glossary
-    table_words: re.Pattern[str] | None
-
-    def needs_table(self, question: str) -> bool:
-        """Whether ``question`` uses a word that, in these fields, asks for a table."""
-        return self.table_words is not None and self.table_words.search(question) is not None
 
 
 def names_of(setting: str) -> tuple[str, ...]:
@@ -45,24 +37,16 @@ def names_of(setting: str) -> tuple[str, ...]:
 @cache
 def load_domains(names: tuple[str, ...]) -> Domains:
     """The packs ``names`` (shipped names or folders), merged; none for ``()``."""
-    glossaries, words = [], []
+    glossaries = []
     for name in names:
         folder = SHIPPED / name if (SHIPPED / name).is_dir() and "/" not in name else Path(name).expanduser()
-        glossary, table_words = folder / "glossary.json", folder / "table-words.txt"
-        if not folder.is_dir() or not (glossary.is_file() or table_words.is_file()):
+        glossary = folder / "glossary.json"
+        if not glossary.is_file():
             shipped = sorted(p.name for p in SHIPPED.iterdir() if p.is_dir() and not p.name.startswith("_"))
             raise ConfigurationError(f"BOOKRAG_DOMAINS: {name!r} is no domain pack (shipped: {', '.join(shipped)}; "
-                                     "or a folder with glossary.json and/or table-words.txt)")
-        if glossary.is_file():
-            glossaries.append(Glossary.load(str(glossary)))
-        if table_words.is_file():
-            words += [line.strip() for line in table_words.read_text(encoding="utf-8").splitlines()
-                      if line.strip() and not line.lstrip().startswith("#")]
-    try:
-        pattern = re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE) if words else None
-    except re.error as exc:
-        raise ConfigurationError(f"BOOKRAG_DOMAINS: a table word is not a regular expression ({exc})") from exc
-    return Domains(names, Glossary.merged(glossaries), pattern)
+                                     "or a folder with a glossary.json)")
+        glossaries.append(Glossary.load(str(glossary)))
+    return Domains(names, Glossary.merged(glossaries))
 
 
 def glossary_for(domains: str, glossary: str) -> Glossary:

@@ -1,4 +1,5 @@
-"""``bookrag eval`` reports: per-question JSONL, a summary JSON, a Markdown table and PNG plots.
+"""``bookrag eval`` reports: per-question JSONL, a summary JSON, a Markdown table (with "does each part help?":
+:mod:`bookrag_neo4j.eval.parts`) and PNG plots.
 
     paths = write_report(Path("eval-out"), rows, summary)   # {"questions": ..., "summary": ..., ...}
 
@@ -13,6 +14,8 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from .parts import PartEffect, parts_section
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +51,12 @@ def errors_section(summary: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def report_body(summary: dict[str, Any]) -> str:
+    """The methods' table, whether each part helps, and what was counted as a miss (report.md and the console)."""
+    effects = [PartEffect.model_validate(part) for part in summary.get("parts", [])]
+    return markdown_table(summary) + parts_section(effects) + errors_section(summary)
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return "—"
@@ -62,8 +71,7 @@ def write_report(out: Path, rows: Sequence[dict[str, Any]], summary: dict[str, A
     paths = {"questions": out / "questions.jsonl", "summary": out / "summary.json", "markdown": out / "report.md"}
     paths["questions"].write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     paths["summary"].write_text(json.dumps(summary, indent=2) + "\n")
-    paths["markdown"].write_text(f"# Evaluation: {summary['questions']} questions\n\n" + markdown_table(summary)
-                                 + errors_section(summary))
+    paths["markdown"].write_text(f"# Evaluation: {summary['questions']} questions\n\n" + report_body(summary))
     try:
         paths |= _plots(out, summary)
     except ImportError:

@@ -31,8 +31,9 @@ from ..llm.usage import track_usage
 from ..methods import METHODS, Retriever
 from ..retrieval import subtrees
 from .answers import extract_answer, judge_answer
-from .benchmark import Benchmark, BenchQuestion
+from .benchmark import HALVES, Benchmark, BenchQuestion, half
 from .metrics import exact_match, financebench_score, inclusion, mmlongbench_score, page_recall, page_recall_within, token_f1
+from .parts import part_effects
 
 log = logging.getLogger(__name__)
 
@@ -173,5 +174,11 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 for value in (r[field] if isinstance(r[field], list) else [r[field]]):
                     buckets[value].append(r["recall"])
             breakdown[field] = {k: round(statistics.mean(v), 4) for k, v in sorted(buckets.items())}
-        summary["methods"][method] = {"n": len(group), **means, "recall_by": breakdown}
+        halves: dict[str, list[float]] = defaultdict(list)
+        for r in group:
+            halves[half(r["doc"])].append(r["recall@5p"])
+        summary["methods"][method] = {"n": len(group), **means, "recall_by": breakdown,
+                                      "halves": {h: round(statistics.mean(halves[h]), 4) for h in HALVES if halves[h]}}
+    ablates = {m.name: (m.ablates, m.description) for m in METHODS.values() if m.ablates}
+    summary["parts"] = [e.model_dump() | {"verdict": e.verdict} for e in part_effects(summary, ablates)]
     return summary

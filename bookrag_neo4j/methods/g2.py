@@ -4,7 +4,8 @@ variant gets the project's budget of 10 units (the paper's k = 5 is for its own 
 
 | method | what it is (the paper's ablation) |
 |---|---|
-| ``g2`` | planning graph (decompose, readout per node, check, refine up to tau_max = 3) over the evolved graph |
+| ``g2`` | planning graph (decompose, readout per node, check, refine up to tau_max = 3) over the evolved graph;
+  LLM-free the question's readout alone (docs/methods/g2.md) |
 | ``g2-t0`` | the same over the graph before evolution: h(0) and window links (Table 4, T = 0) |
 | ``g2-no-readout`` | readout without neighbours: the top k nodes (Table 4, no SubG.) |
 | ``g2-flat`` | the planning graph over plain passages: no summaries, keywords, evolution or links (Table 2) |
@@ -44,8 +45,11 @@ def _plan(name: str, question: str, search: list[PlanStep], last: str) -> Plan:
                 output="evidence", answer="answer")
 
 
-def _planned(name: str, question: str, **params: Any) -> Plan:
-    step = PlanStep(id="plan", operator="G2_Plan", params={"question": question, "k": BUDGET, **params})
+def _planned(name: str, question: str, planner: Planner, **params: Any) -> Plan:
+    """The planning graph's plan; LLM-free, the question's readout alone: the offline decomposer, checker and
+    refinement were not shown to help on both halves of both dev sets (docs/methods/g2.md)."""
+    step = PlanStep(id="plan", operator="G2_Plan",
+                    params={"question": question, "k": BUDGET, "plan": planner.llm is not None, **params})
     return _plan(name, question, [step], "plan")
 
 
@@ -58,29 +62,30 @@ def _single(name: str, question: str, **params: Any) -> Plan:
 @method("g2", "G²-Reader: planning graph over the evolved content graph (readout with neighbours, checker, "
         "refinement)", prepare=prepare_content_graph)
 async def g2(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
-    return _planned("g2", question)
+    return _planned("g2", question, planner)
 
 
-@method("g2-t0", "G²-Reader without evolution: h(0) and window links only", prepare=prepare_content_graph)
+@method("g2-t0", "G²-Reader without evolution: h(0) and window links only", prepare=prepare_content_graph, ablates="g2")
 async def g2_t0(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
-    return _planned("g2-t0", question, graph="initial")
+    return _planned("g2-t0", question, planner, graph="initial")
 
 
-@method("g2-no-readout", "G²-Reader with a top-k readout (no neighbours)", prepare=prepare_content_graph)
+@method("g2-no-readout", "G²-Reader with a top-k readout (no neighbours)", prepare=prepare_content_graph, ablates="g2")
 async def g2_no_readout(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
-    return _planned("g2-no-readout", question, neighbours=0)
+    return _planned("g2-no-readout", question, planner, neighbours=0)
 
 
-@method("g2-flat", "G²-Reader's planning graph over plain passages (no content graph)", prepare=prepare_layout)
+@method("g2-flat", "G²-Reader's planning graph over plain passages (no content graph)", prepare=prepare_layout, ablates="g2")
 async def g2_flat(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
-    return _planned("g2-flat", question, graph="flat")
+    return _planned("g2-flat", question, planner, graph="flat")
 
 
-@method("g2-no-plan", "G²-Reader's readout of the question alone (no planning graph)", prepare=prepare_content_graph)
+@method("g2-no-plan", "G²-Reader's readout of the question alone (no planning graph)",
+        prepare=prepare_content_graph, ablates="g2")
 async def g2_no_plan(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _single("g2-no-plan", question)
 
 
-@method("g2-tau0", "G²-Reader without refinement (tau_max = 0)", prepare=prepare_content_graph)
+@method("g2-tau0", "G²-Reader without refinement (tau_max = 0)", prepare=prepare_content_graph, ablates="g2")
 async def g2_tau0(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
-    return _planned("g2-tau0", question, tau_max=0)
+    return _planned("g2-tau0", question, planner, tau_max=0)

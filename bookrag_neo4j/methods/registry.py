@@ -32,6 +32,7 @@ class Method:
     description: str
     build: PlanBuilder
     preparer: Preparer | None = None  # builds a layer the method reads on first use (the layout layer)
+    ablates: str | None = None  # the full method this one is with a part left out (its description says which)
 
     async def prepare(self, graph: GraphClient, settings: Settings, models: Models, doc: Document) -> None:
         """Build what the method reads of the document ahead of the first question (e.g. before timing). ``doc``
@@ -75,13 +76,15 @@ async def prepare_layout(graph: GraphClient, settings: Settings, models: Models,
                      lambda: LayoutBuilder(graph, settings, models.embedder).build(doc.key))
 
 
-def method(name: str, description: str, *, prepare: Preparer | None = None) -> Callable[[PlanBuilder], PlanBuilder]:
-    """Register a plan builder as the method ``name``."""
+def method(name: str, description: str, *, prepare: Preparer | None = None,
+           ablates: str | None = None) -> Callable[[PlanBuilder], PlanBuilder]:
+    """Register a plan builder as the method ``name`` (``ablates``: the method it is with a part left out, so that
+    ``bookrag eval`` reports whether that part helps)."""
 
     def register(build: PlanBuilder) -> PlanBuilder:
         if name in METHODS:
             raise ValueError(f"method {name!r} is registered twice")
-        METHODS[name] = Method(name, description, build, prepare)
+        METHODS[name] = Method(name, description, build, prepare, ablates)
         return build
 
     return register

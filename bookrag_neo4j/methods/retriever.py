@@ -139,9 +139,10 @@ class Retriever:
             documents, routed = await route(self.graph, documents, question, vector, keep=self.settings.retrieval
                                             .route_documents, seconds=time.perf_counter() - began)
             planned += routed
+        models = self.models if self.llm is not None else replace(self.models, llm=None)  # the LLM-free mode's
         for doc in documents:  # a layer the method reads that the document lacks is built now (a no-op after)
             if plan.method in METHODS:
-                await METHODS[plan.method].prepare(self.graph, self.settings, self.models, doc)
+                await METHODS[plan.method].prepare(self.graph, self.settings, models, doc)
         if answer and not plan.answer:
             raise PlanError("the plan has no answer step (Reduce): it can only retrieve")
         ctx = RunContext(self.graph, self.settings, self.models, self.llm, documents)

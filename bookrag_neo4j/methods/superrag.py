@@ -2,7 +2,8 @@
 
 - ``superrag`` (the paper's setting 3, Table 5): hybrid search, cross-page merge, ToC, table/diagram expansion with
   self-reflection, text2Cypher;
-- ``superrag-no-reflect`` (2): the same without self-reflection (tables always expanded) and without text2Cypher;
+- ``superrag-no-reflect`` (2): the same without self-reflection (tables always expanded);
+- ``superrag-no-tables``, ``superrag-no-toc``, ``superrag-no-cypher``: the full method less one part;
 - ``superrag-hybrid`` (1): hybrid search (passages and table rows) and the cross-page merge;
 - ``hybrid``: the baseline, Lucene + vector over passages, fused by RRF, no reranker.
 
@@ -74,17 +75,36 @@ def _superrag(name: str, question: str, *, toc: bool, reflect: bool | None, cyph
 @method("superrag", "SuperRAG: hybrid search, cross-page merge, ToC, table expansion with self-reflection, "
         "text2Cypher (layout layer)", prepare=prepare_layout)
 async def superrag(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
-    return _superrag("superrag", question, toc=True, reflect=True, cypher=True)
+    llm = planner.llm is not None  # LLM-free: no ToC retriever, no self-reflection (docs/methods/superrag.md)
+    return _superrag("superrag", question, toc=llm, reflect=llm, cypher=True)
 
 
-@method("superrag-no-reflect", "SuperRAG setting 2: ToC and table expansion without self-reflection",
-        prepare=prepare_layout)
+@method("superrag-no-reflect", "SuperRAG without self-reflection: tables always expanded (the paper's setting 2)",
+        prepare=prepare_layout, ablates="superrag")
 async def superrag_no_reflect(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
-    return _superrag("superrag-no-reflect", question, toc=True, reflect=False, cypher=False)
+    return _superrag("superrag-no-reflect", question, toc=planner.llm is not None, reflect=False, cypher=True)
 
 
-@method("superrag-hybrid", "SuperRAG setting 1: hybrid search over passages and table rows, reranked, "
-        "cross-page merge", prepare=prepare_layout)
+@method("superrag-no-tables", "SuperRAG without table and diagram expansion", prepare=prepare_layout,
+        ablates="superrag")
+async def superrag_no_tables(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
+    return _superrag("superrag-no-tables", question, toc=planner.llm is not None, reflect=None, cypher=True)
+
+
+@method("superrag-no-toc", "SuperRAG without the table-of-contents retriever", prepare=prepare_layout,
+        ablates="superrag")
+async def superrag_no_toc(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
+    return _superrag("superrag-no-toc", question, toc=False, reflect=planner.llm is not None, cypher=True)
+
+
+@method("superrag-no-cypher", "SuperRAG without text2Cypher", prepare=prepare_layout, ablates="superrag")
+async def superrag_no_cypher(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
+    llm = planner.llm is not None
+    return _superrag("superrag-no-cypher", question, toc=llm, reflect=llm, cypher=False)
+
+
+@method("superrag-hybrid", "SuperRAG's non-layout setting 1: hybrid search over passages and table rows, reranked, "
+        "cross-page merge", prepare=prepare_layout, ablates="superrag")
 async def superrag_hybrid(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _superrag("superrag-hybrid", question, toc=False, reflect=None, cypher=False)
 

@@ -120,12 +120,15 @@ async def test_qa_scores_the_extracted_answer_and_asks_the_judge(graph, settings
 
 def test_the_cli_writes_a_report(settings, neo4j_server, mini: Path, tmp_path: Path) -> None:
     out = tmp_path / "report"
-    result = run_cli(settings, "eval", str(mini), "--no-llm", "--limit", "1", "--methods", "bookrag,dense", "--out",
-                     str(out), "--json")
+    result = run_cli(settings, "eval", str(mini), "--no-llm", "--limit", "1", "--methods", "bookrag,dense,bookrag-no-text",
+                     "--out", str(out), "--json")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
-    assert set(summary["methods"]) == {"bookrag", "dense"} and summary["questions"] == 1
+    assert set(summary["methods"]) == {"bookrag", "dense", "bookrag-no-text"} and summary["questions"] == 1
     assert (out / "summary.json").is_file() and (out / "recall_by_method.png").is_file()
+    (part,) = summary["parts"]  # the ablation beside its method: does Text_Reasoning help?
+    assert (part["method"], part["ablation"]) == ("bookrag", "bookrag-no-text") and "all" in part["delta"]
+    assert "## Does each part help?" in (out / "report.md").read_text()
     bad = run_cli(settings, "eval", str(mini), "--methods", "bookrag,magic")
     assert bad.returncode != 0 and "unknown methods" in bad.stdout + bad.stderr
 

@@ -1,4 +1,4 @@
-"""Domain packs: the shipped finance pack (its glossary and table words), none, a pack of one's own beside it,
+"""Domain packs: the shipped finance pack (its glossary), none, a pack of one's own beside it,
 and a name that is no pack."""
 
 from __future__ import annotations
@@ -13,12 +13,10 @@ from bookrag_neo4j.errors import ConfigurationError
 from bookrag_neo4j.retrieval.glossary import Glossary
 
 
-def test_the_finance_pack_brings_its_glossary_and_table_words() -> None:
+def test_the_finance_pack_brings_its_glossary() -> None:
     finance = load_domains(("finance",))
     assert finance.glossary.sub_questions("What is Acme's FY2017 return on assets?") == [
         "What is Acme's FY2017 net income?", "What is Acme's FY2017 total assets?"]
-    assert finance.needs_table("How did the operating margin develop?")
-    assert not finance.needs_table("Who chairs the board?")
     assert len(glossary_for("finance", "shipped").entries) == len(Glossary.load("shipped").entries) > 40
 
 
@@ -26,7 +24,6 @@ def test_no_pack_plans_without_a_glossary_and_a_file_overrides_the_packs(tmp_pat
     assert names_of(" finance , ") == ("finance",) and names_of("") == ()
     none = load_domains(())
     assert none.glossary.sub_questions("What is Acme's return on assets?") == []
-    assert not none.needs_table("How did the operating margin develop?")
     assert glossary_for("", "shipped").entries == [] and glossary_for("finance", "").entries == []
 
 
@@ -35,18 +32,15 @@ def test_a_pack_of_ones_own_adds_to_the_shipped_one(tmp_path: Path) -> None:
     pack.mkdir()
     (pack / "glossary.json").write_text(json.dumps({"entries": [
         {"terms": ["body mass index", "bmi"], "parts": ["body weight", "body height"]}]}))
-    (pack / "table-words.txt").write_text("# clinical tables\ndosages?\nadverse events?\n")
     both = load_domains(("finance", str(pack)))
     assert both.glossary.sub_questions("What was the patients' BMI?") == [
         "What was the patients' body weight?", "What was the patients' body height?"]
     assert both.glossary.sub_questions("What is the return on assets?")  # finance's entries stay
-    assert both.needs_table("Which dosage was given?") and both.needs_table("What was the revenue growth?")
 
 
 def test_a_name_that_is_no_pack_is_refused_with_the_shipped_ones(tmp_path: Path) -> None:
     with pytest.raises(ConfigurationError, match="finance"):
         load_domains(("legal",))
-    (tmp_path / "words-only").mkdir()
-    (tmp_path / "words-only" / "table-words.txt").write_text("(unclosed\n")
-    with pytest.raises(ConfigurationError, match="regular expression"):
-        load_domains((str(tmp_path / "words-only"),))
+    (tmp_path / "no-glossary").mkdir()
+    with pytest.raises(ConfigurationError, match="glossary.json"):
+        load_domains((str(tmp_path / "no-glossary"),))

@@ -25,3 +25,33 @@ def test_dev_documents_split_into_two_halves_by_their_file_name() -> None:
     assert set(halves) == set(HALVES) and 70 < halves.count("design") < 130  # both halves, neither tiny
     assert [half(name) for name in names] == halves  # the same every time
     assert half("3M_2018_10K.pdf") == "check" and half("PEPSICO_2021_10K.pdf") == half("PEPSICO_2021_10K.pdf")
+
+
+def _row(method: str, doc: str, qid: str, recall: float) -> dict:
+    return {"benchmark": "dev", "id": qid, "doc": doc, "method": method, "category": "single-hop", "sources": ["text"],
+            "doc_type": "report", "recall": recall, "recall@5p": recall}
+
+
+def test_the_report_says_which_parts_help_on_both_halves() -> None:
+    from bookrag_neo4j.eval.benchmark import half
+    from bookrag_neo4j.eval.parts import part_effects, parts_section
+    from bookrag_neo4j.eval.runner import summarise
+
+    design = next(f"d{i}.pdf" for i in range(50) if half(f"d{i}.pdf") == "design")
+    check = next(f"d{i}.pdf" for i in range(50) if half(f"d{i}.pdf") == "check")
+    scores = {"full": (1.0, 0.5), "no-a": (0.5, 0.0), "no-b": (1.0, 1.0), "no-c": (0.0, 1.0), "no-d": (1.0, 0.5)}
+    rows = [_row(m, doc, doc, s[i]) for m, s in scores.items() for i, doc in enumerate((design, check))]
+    summary = summarise(rows)
+    assert summary["methods"]["full"]["halves"] == {"design": 1.0, "check": 0.5}
+    assert summary["parts"] == []  # none of these is a registered ablation
+    effects = part_effects(summary, {"no-a": ("full", "without part a"), "no-b": ("full", "b"),
+                                     "no-c": ("full", "c"), "no-d": ("full", "d"), "other": ("missing", "e")})
+    assert [(e.ablation, e.delta, e.verdict) for e in effects] == [
+        ("no-a", {"all": -0.5, "design": -0.5, "check": -0.5}, "helps"),
+        ("no-c", {"all": -0.25, "design": -1.0, "check": 0.5}, "mixed"),
+        ("no-d", {"all": 0.0, "design": 0.0, "check": 0.0}, "none"),
+        ("no-b", {"all": 0.25, "design": 0.0, "check": 0.5}, "mixed"),
+    ]
+    section = parts_section(effects)
+    assert "| full | no-a | without part a | 0.750 | -0.500 | -0.500 | -0.500 | helps |" in section
+    assert parts_section([]) == ""
