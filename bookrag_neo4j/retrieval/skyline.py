@@ -8,7 +8,7 @@ figure or table, a page, a statement) joins the front whatever its scores, as a 
 by the first (docs/eval/leads/). A **fused score** (reciprocal-rank fusion of the two competition ranks; ties by the
 other score, then reading order) caps the front and picks the backfill. **Repeats** of a kept node's text in its
 document are left out. **Order**: units by the text score of their best node: the graph score picks nodes well and
-orders them badly (docs/eval/bookrag-20/).
+orders them badly (docs/eval/README.md: "BookRAG ... against the baselines and its ablations").
 """
 
 from __future__ import annotations

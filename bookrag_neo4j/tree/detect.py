@@ -8,7 +8,8 @@ the classifier learned from bookmarked PDFs (:mod:`.learned`); ``layout``, PyMuP
 slowest; ``auto`` (default), ``learned`` with the layout model where it is unsure (:data:`AUTO_LAYOUT_SHARE`), then a
 second opinion: where the model, on :data:`CHECK_PAGES` pages, barely agrees with the classifier (:data:`MIN_AGREEMENT`)
 and confirms few of its headings (:data:`MIN_CONFIRMED`), the classifier does not know such documents and the model's
-headings are taken. One that merely finds fewer keeps its own: the extras are often labels (docs/eval/headings-47/).
+headings are taken. One that merely finds fewer keeps its own: the extras are often labels (the lab notebook,
+docs/eval/README.md: "auto's choice of heading detector").
 """
 
 from __future__ import annotations
