@@ -98,7 +98,8 @@ class Settings(BaseModel):
         return found
 
     def replace(self, **changes: Any) -> Settings:
-        """A copy with ``changes`` (by flat name) validated and in place; nothing else is read again."""
+        """A copy with ``changes`` (by flat name) validated and in place; every group and every setting given is kept
+        as it is (only a top-level setting never given is taken from the environment again)."""
         top = {name: getattr(self, name) for name in self.model_fields_set if name not in _group_names()}
         groups: dict[str, Group] = {name: getattr(self, name) for name in _group_names()}
         updates: dict[str, dict[str, Any]] = {}
