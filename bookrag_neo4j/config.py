@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import platformdirs
 from pydantic import BaseModel, Field, create_model
+from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .errors import ConfigurationError
@@ -175,6 +176,13 @@ def flat_names() -> dict[str, tuple[str | None, str]]:
     return names
 
 
+def field_of(name: str) -> FieldInfo:
+    """The declaration (type, default, description, aliases) of the setting called ``name`` (its flat name)."""
+    group, field = _where(name)
+    model = Settings if group is None else Settings.model_fields[group].annotation
+    return model.model_fields[field]  # type: ignore[union-attr]
+
+
 def _where(name: str) -> tuple[str | None, str]:
     try:
         return flat_names()[name]
@@ -186,9 +194,8 @@ def _where(name: str) -> tuple[str | None, str]:
 def _environment() -> type[BaseSettings]:
     """One flat pydantic-settings model of every setting, made from the groups: it reads the environment."""
     fields: dict[str, Any] = {}
-    for name, (group, field) in flat_names().items():
-        model = Settings if group is None else Settings.model_fields[group].annotation
-        info = copy.copy(model.model_fields[field])  # type: ignore[union-attr]
+    for name in flat_names():
+        info = copy.copy(field_of(name))
         fields[name] = (info.annotation, info)
     return create_model("EnvironmentSettings", __base__=_Environment, **fields)
 

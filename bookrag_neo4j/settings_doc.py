@@ -11,7 +11,7 @@ from pydantic import AliasChoices
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from .config import Settings, flat_names
+from .config import Settings, field_of, flat_names
 from .setting_groups import Group, is_research
 
 
@@ -27,12 +27,6 @@ def groups() -> list[tuple[str, str, list[str]]]:
                 found.append((model.title, group, []))
             found[-1][2].append(name)
     return found
-
-
-def field_of(name: str) -> FieldInfo:
-    group, field = flat_names()[name]
-    model = Settings if group is None else Settings.model_fields[group].annotation
-    return model.model_fields[field]  # type: ignore[union-attr]
 
 
 def variable(name: str, field: FieldInfo) -> str:

@@ -107,8 +107,8 @@ def test_replace_validates_changes_by_flat_name_and_keeps_the_rest(tmp_path) -> 
 
 
 def test_research_knobs_are_marked_and_everyday_settings_are_not() -> None:
+    from bookrag_neo4j.config import field_of
     from bookrag_neo4j.setting_groups import is_research
-    from bookrag_neo4j.settings_doc import field_of
 
     assert is_research(field_of("er_gradient")) and is_research(field_of("g2_alpha"))
     assert not is_research(field_of("neo4j_uri")) and not is_research(field_of("route_documents"))
