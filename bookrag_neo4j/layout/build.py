@@ -42,8 +42,8 @@ from .tables import lead_in, table_rows
 
 log = logging.getLogger(__name__)
 
-LAYOUT_VERSION = "layout-v6"  # v4: a row's heading names its table; v5: REFERS_TO by tree.references; v6: labels
-# from a number that starts or ends a running line
+LAYOUT_VERSION = "layout-v7"  # v4: a row's heading names its table; v5: REFERS_TO by tree.references; v6: labels
+# from a number that starts or ends a running line; v7: a page between two numbered at one offset takes its number
 EMBED_CHARS = 2000  # characters of a passage or row the embedder sees (as for blocks)
 # What the embedder sees of a row: its heading's last part (the table's caption or lead-in, else the innermost
 # section title) and its cells, cut at 200 characters (rows are many; at 300 characters with the whole section path

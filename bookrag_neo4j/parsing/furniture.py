@@ -77,6 +77,18 @@ def _running_numbers(marked: dict[int, list[Block]]) -> dict[int, str]:
                    for n, bs in marked.items()})
 
 
+def _fill_gaps(labels: dict[int, str]) -> dict[int, str]:
+    """A page without a label between the nearest labelled pages before and after it, whose numbers sit at the
+    same offset from their pages, gets the number at that offset (a lone number OCR could not read, a full-page
+    figure printed without one)."""
+    numbered = [(n, int(v) - n) for n, v in sorted(labels.items()) if v.isdigit()]
+    filled = dict(labels)
+    for (first, offset), (last, after) in zip(numbered, numbered[1:], strict=False):
+        if offset == after:
+            filled |= {n: str(n + offset) for n in range(first + 1, last) if not filled[n]}
+    return filled
+
+
 def read_page_furniture(path: Path, ocr_options: OcrOptions | None = None) -> dict[int, PageFurniture]:
     """Label, header and footer of every page of the PDF at ``path``, by 1-based page number; a page that looks
     scanned is read through OCR (``ocr_options``; its cache holds the parse's readings)."""
@@ -104,13 +116,15 @@ def read_page_furniture(path: Path, ocr_options: OcrOptions | None = None) -> di
     edge = _edge_numbers(pages)
     marked_by_page = {n: [b for b in blocks if id(b) in running] for n, blocks in pages.items()}
     in_line = _running_numbers(marked_by_page)
+    found = _fill_gaps({n: labels[n] or _printed_number(marked) or edge.get(n, "") or in_line.get(n, "")
+                        for n, marked in marked_by_page.items()})
     out: dict[int, PageFurniture] = {}
     for number, marked in marked_by_page.items():
         top = [b for b in marked if b.bbox[3] < heights[number] / 2]
         bottom = [b for b in marked if b.bbox[3] >= heights[number] / 2]
         out[number] = PageFurniture(
             number=number,
-            label=labels[number] or _printed_number(marked) or edge.get(number, "") or in_line.get(number, ""),
+            label=found[number],
             header=" | ".join(b.text for b in top)[:MAX_LINE],
             footer=" | ".join(b.text for b in bottom)[:MAX_LINE] or edge.get(number, ""),
         )

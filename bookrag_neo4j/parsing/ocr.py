@@ -6,6 +6,9 @@ searchable text, kept apart from its caption.
     scanned = read_scanned_pages(doc, "scan.pdf", pages, options)  # {page: blocks} gets the OCR'd blocks
     read_figures(doc, blocks, set(scanned), options)               # each big figure's image_text
 
+A scanned page's photos and charts are the regions Tesseract's layout analysis leaves without words; its words
+and their boxes (:class:`ScannedPage`) let the table finder read the page (:mod:`.scan_layout`).
+
 Tesseract (Debian ``tesseract-ocr``) was chosen by measuring it against RapidOCR on rendered pages of the dev
 PDFs whose text is known (``docs/eval/ocr/``): better words on every kind of page and faster on 2 cores. It runs
 as a subprocess on a 150 dpi grey rendering, one page per core at a time (its own threads only slow it there).
@@ -18,7 +21,7 @@ import logging
 import os
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Container, Sequence, Sized
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +32,7 @@ import pymupdf
 
 from ..errors import DocumentError
 from .blocks import Block, BlockKind
-from .page_rules import BULLET, CAPTION
+from .page_rules import BULLET, CAPTION, MIN_IMAGE_SIDE
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +83,27 @@ def needs_page_ocr(page: pymupdf.Page, chars: int, mode: OcrMode) -> bool:
 @dataclass
 class _Line:
     words: list[str] = field(default_factory=list)
+    boxes: list[pymupdf.Rect] = field(default_factory=list)
     rect: pymupdf.Rect = field(default_factory=pymupdf.Rect)
     confidence: list[float] = field(default_factory=list)
+
+
+@dataclass
+class _Reading:
+    """Tesseract's reading of one image: its lines grouped by paragraph, in reading order, and the regions its
+    layout analysis found without words (photos, charts); boxes in page coordinates."""
+
+    paragraphs: dict[tuple[int, int], list[_Line]]
+    figures: list[pymupdf.Rect]
+
+
+@dataclass
+class ScannedPage:
+    """An OCR'd page: its blocks (text, one a Tesseract paragraph, and its figures as image blocks) and the
+    lines' words with their boxes."""
+
+    blocks: list[Block]
+    lines: list[list[tuple[pymupdf.Rect, str]]]
 
 
 def _tsv(png: bytes, options: OcrOptions) -> str:
@@ -116,21 +138,34 @@ def _tesseract(png: bytes, language: str) -> str:
     return done.stdout.decode("utf-8", "replace")
 
 
-def _lines(png: bytes, to_page: pymupdf.Matrix, options: OcrOptions) -> dict[tuple[int, int], list[_Line]]:
-    """Tesseract's lines of one image, grouped by paragraph (block, paragraph), in its reading order; boxes in
-    page coordinates through ``to_page``."""
+def _read(png: bytes, to_page: pymupdf.Matrix, options: OcrOptions) -> _Reading:
+    """Tesseract's reading of one image (see :class:`_Reading`); boxes in page coordinates through ``to_page``."""
     paragraphs: dict[tuple[int, int], dict[int, _Line]] = {}
+    regions: dict[int, pymupdf.Rect] = {}
+    worded: set[int] = set()
     for row in _tsv(png, options).splitlines()[1:]:
         f = row.split("\t")
-        if len(f) < 12 or f[0] != "5" or not f[11].strip() or float(f[10]) < MIN_WORD_CONFIDENCE:
+        if len(f) < 12:
             continue
         x, y, w, h = map(int, f[6:10])
+        rect = pymupdf.Rect(x, y, x + w, y + h) * to_page
+        if f[0] == "2":
+            regions[int(f[2])] = rect
+        if f[0] != "5" or not f[11].strip():
+            continue
+        worded.add(int(f[2]))
+        if float(f[10]) < MIN_WORD_CONFIDENCE:
+            continue
         line = paragraphs.setdefault((int(f[2]), int(f[3])), {}).setdefault(int(f[4]), _Line())
         line.words.append(f[11].strip())
-        line.rect |= pymupdf.Rect(x, y, x + w, y + h) * to_page
+        line.boxes.append(rect)
+        line.rect |= rect
         line.confidence.append(float(f[10]))
-    return {key: kept for key, lines in paragraphs.items()
-            if (kept := [ln for ln in lines.values() if median(ln.confidence) >= MIN_LINE_CONFIDENCE])}
+    figures = [rect for key, rect in regions.items() if key not in worded
+               and min(rect.width, rect.height) >= MIN_IMAGE_SIDE]
+    return _Reading({key: kept for key, lines in paragraphs.items()
+                     if (kept := [ln for ln in lines.values() if median(ln.confidence) >= MIN_LINE_CONFIDENCE])},
+                    figures)
 
 
 def _render(page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> tuple[bytes, pymupdf.Matrix]:
@@ -142,9 +177,9 @@ def _render(page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> tuple[bytes
     return pix.tobytes("png"), to_page
 
 
-def _blocks(paragraphs: dict[tuple[int, int], list[_Line]], number: int) -> list[Block]:
+def _scanned_page(reading: _Reading, number: int, area: float) -> ScannedPage:
     blocks = []
-    for lines in paragraphs.values():
+    for lines in reading.paragraphs.values():
         box = pymupdf.Rect()
         for line in lines:
             box |= line.rect
@@ -153,24 +188,27 @@ def _blocks(paragraphs: dict[tuple[int, int], list[_Line]], number: int) -> list
         kind: BlockKind = "caption" if CAPTION.match(text) else "list" if BULLET.match(text) else "text"
         blocks.append(Block(kind=kind, text=text, page=number, bbox=tuple(box), font_size=round(height, 1),
                             line_height=round(height, 2), lines=len(lines)))
-    return blocks
+    blocks += [Block(kind="image", text="", page=number, bbox=tuple(rect)) for rect in reading.figures
+               if abs(rect) <= 0.9 * area]  # not the whole scan
+    return ScannedPage(blocks, [list(zip(line.boxes, line.words, strict=True))
+                                for lines in reading.paragraphs.values() for line in lines])
 
 
 def _workers() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
-def ocr_pages(pages: Sequence[pymupdf.Page], numbers: Sequence[int], options: OcrOptions) -> dict[int, list[Block]]:
-    """Each page OCR'd into text blocks (one a Tesseract paragraph) with boxes in page coordinates: rendered
-    here, read by Tesseract processes side by side (one a core)."""
-    found: dict[int, list[Block]] = {}
+def ocr_pages(pages: Sequence[pymupdf.Page], numbers: Sequence[int], options: OcrOptions) -> dict[int, ScannedPage]:
+    """Each page OCR'd into blocks with boxes in page coordinates (:class:`ScannedPage`): rendered here, read
+    by Tesseract processes side by side (one a core)."""
+    found: dict[int, ScannedPage] = {}
     step = 2 * _workers()  # render a few pages ahead, not the whole document (2,000 pages would be a GB of PNGs)
     with ThreadPoolExecutor(_workers()) as pool:
         for start in range(0, len(pages), step):
             chunk = list(zip(numbers[start:start + step], pages[start:start + step], strict=True))
-            rendered = [(number, *_render(page)) for number, page in chunk]
-            results = pool.map(lambda job: (job[0], _lines(job[1], job[2], options)), rendered)
-            found |= {number: _blocks(paragraphs, number) for number, paragraphs in results}
+            rendered = [(number, abs(page.rect), *_render(page)) for number, page in chunk]
+            results = pool.map(lambda job: (job[0], job[1], _read(job[2], job[3], options)), rendered)
+            found |= {number: _scanned_page(reading, number, area) for number, area, reading in results}
     return found
 
 
@@ -178,38 +216,40 @@ def ocr_regions(regions: Sequence[tuple[pymupdf.Page, pymupdf.Rect]], options: O
     """The words Tesseract reads inside each region (a figure), line by line."""
     rendered = [_render(page, rect) for page, rect in regions]
     with ThreadPoolExecutor(_workers()) as pool:
-        results = list(pool.map(lambda job: _lines(job[0], job[1], options), rendered))
-    return ["\n".join(" ".join(line.words) for lines in paragraphs.values() for line in lines)
-            for paragraphs in results]
+        results = list(pool.map(lambda job: _read(job[0], job[1], options), rendered))
+    return ["\n".join(" ".join(line.words) for lines in reading.paragraphs.values() for line in lines)
+            for reading in results]
 
 
 def merge(existing: list[Block], ocr: list[Block]) -> list[Block]:
-    """The page's own text blocks, and the OCR'd blocks that do not mostly lie on them."""
+    """The page's own blocks, and the OCR'd blocks that do not mostly lie on the page's own of their sort (text
+    on its text, a figure on its images)."""
     def covered(block: Block) -> bool:
         rect = pymupdf.Rect(block.bbox)
-        return sum(abs(rect & pymupdf.Rect(b.bbox)) for b in existing if b.kind != "image") > 0.5 * abs(rect)
+        return sum(abs(rect & pymupdf.Rect(b.bbox)) for b in existing
+                   if (b.kind == "image") == (block.kind == "image")) > 0.5 * abs(rect)
     return existing + [b for b in ocr if not covered(b)]
 
 
 def read_scanned_pages(doc: pymupdf.Document, name: str, pages: dict[int, list[Block]],
-                       options: OcrOptions) -> list[int]:
-    """OCR the pages that need it (:func:`needs_page_ocr`) into text blocks beside the page's own; the pages
-    OCR'd. Without Tesseract, ``auto`` warns and reads none."""
+                       options: OcrOptions) -> dict[int, ScannedPage]:
+    """OCR the pages that need it (:func:`needs_page_ocr`) into blocks beside the page's own; the pages OCR'd.
+    Without Tesseract, ``auto`` warns and reads none."""
     wanted = [n for n, blocks in pages.items() if needs_page_ocr(doc[n - 1], page_chars(blocks), options.mode)]
     if not wanted:
-        return []
+        return {}
     if options.mode == "auto" and tesseract() is None:
         log.warning("%s: %d page(s) look scanned, but Tesseract is not installed (`make ocr`): not OCR'd",
                     name, len(wanted))
-        return []
+        return {}
     found = ocr_pages([doc[n - 1] for n in wanted], wanted, options)
-    for number, blocks in found.items():
-        pages[number] = merge(pages[number], blocks)
+    for number, page in found.items():
+        pages[number] = merge(pages[number], page.blocks)
     log.info("%s: OCR'd %d page(s)", name, len(wanted))
-    return wanted
+    return found
 
 
-def why_no_text(scanned: list[int], mode: OcrMode) -> str:
+def why_no_text(scanned: Sized, mode: OcrMode) -> str:
     if scanned:
         return "has no text, even after OCR (blank or unreadable pages)"
     if mode == "off" or tesseract() is None:
@@ -218,7 +258,7 @@ def why_no_text(scanned: list[int], mode: OcrMode) -> str:
     return "has no text: its pages are blank (no text layer, no image to OCR)"
 
 
-def read_figures(doc: pymupdf.Document, blocks: list[Block], skip: set[int], options: OcrOptions) -> None:
+def read_figures(doc: pymupdf.Document, blocks: list[Block], skip: Container[int], options: OcrOptions) -> None:
     """The words inside each figure at least ``MIN_FIGURE_SIDE`` on both sides (not on OCR'd pages) become its
     ``image_text``, and its searchable text is its caption and those words (nothing with ``off`` or without
     Tesseract)."""

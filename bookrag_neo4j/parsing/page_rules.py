@@ -23,6 +23,7 @@ RUNNING_TITLE = re.compile(r"^(?:\d+\s+(?:chapter|section|part)\b.{0,80}|(?:chap
                            re.IGNORECASE)
 LABEL_ONLY = re.compile(r"^(?:chapter|part|section|appendix|contents|table of contents)$|.*:$", re.IGNORECASE)
 TOC_LINE = re.compile(r"(?:\.\s*){3,}\s*[\dIVXivx]+\s*$")  # "Introduction . . . . . 12"
+MIN_IMAGE_SIDE = 40.0  # points; smaller images are icons, bullets, logos
 HEADING_SIZE_RATIO = 1.12  # a heading set by size is at least 12% larger than body text
 
 

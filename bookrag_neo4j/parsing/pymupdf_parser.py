@@ -34,6 +34,7 @@ from .page_rules import (
     CAPTION,
     FIGURE_CAPTION,
     MATH_FONT,
+    MIN_IMAGE_SIDE,
     TABLE_CAPTION,
     body_font_size,
     is_title_candidate,
@@ -42,6 +43,7 @@ from .page_rules import (
 )
 from .refine import dehyphenate, refine
 from .regions import assign_classes
+from .scan_layout import row_cells, scanned_tables
 from .table_pool import table_finder
 from .tables import TableMode, set_table
 
@@ -49,7 +51,6 @@ log = logging.getLogger(__name__)
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|CMBX|CMB\d", re.IGNORECASE)
 _ITALIC_FONT = re.compile(r"italic|oblique|CMTI|CMSL|-It\b|\bIt$", re.IGNORECASE)
-MIN_IMAGE_SIDE = 40.0  # points; smaller images are icons, bullets, logos
 CAPTION_GAP = 80.0  # points between a table/figure and its caption
 
 
@@ -239,7 +240,7 @@ class _Pages:
     table_signal: dict[int, bool]
     body_size: float
     fragments: dict[int, int]
-    scanned: set[int]  # the pages OCR'd: no table finder there (it reads the PDF's own text)
+    scanned: dict[int, ocr.ScannedPage]  # the pages OCR'd: their tables are found on sandwiches (.scan_layout)
 
     def dense(self) -> list[int]:
         """The pages too dense for the layout model (more than ``MAX_LAYOUT_FRAGMENTS`` text fragments)."""
@@ -248,7 +249,7 @@ class _Pages:
     def table_candidates(self) -> list[int]:
         """The table prefilter: pages that can hold a table. ``bookrag bench tables`` measures it against
         running the finder on every page."""
-        return [n for n, blocks in self.blocks.items() if blocks and n not in self.scanned and (
+        return [n for n, blocks in self.blocks.items() if blocks and (
             self.table_signal[n] or any(b.kind == "caption" and TABLE_CAPTION.match(b.text) for b in blocks))]
 
 
@@ -276,12 +277,15 @@ def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int],
         if on_page:
             on_page(number, 2 * doc.page_count)
     scanned = ocr.read_scanned_pages(doc, stored_name(path), pages, options)
+    for number, page in scanned.items():  # their text is the OCR's
+        cells = row_cells(page)
+        fragments[number], signal[number] = sum(cells), sum(n >= 3 for n in cells) >= 3
     if not any(b.text.strip() for blocks in pages.values() for b in blocks):
         raise DocumentError(f"{stored_name(path)} {ocr.why_no_text(scanned, options.mode)}")
     running = running_lines(pages, {n: h for n, (_, h) in sizes.items()})
     pages = {n: [b for b in blocks if id(b) not in running] for n, blocks in pages.items()}
     return _Pages(pages, sizes, signal, body_font_size([b for blocks in pages.values() for b in blocks]), fragments,
-                  set(scanned))
+                  scanned)
 
 
 def table_candidate_pages(path: Path) -> list[int]:
@@ -313,7 +317,9 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
                                   ": the layout model is not run there" + (
                                       " (tables found by their ruling lines only)" if mode == "layout" else ""))
         candidates = set(first.table_candidates()) if mode != "off" else set()
-        find_tables = table_finder(path, content_hash, doc, sorted(candidates), mode, workers, lines_only=set(dense))
+        find_tables = table_finder(path, content_hash, doc, sorted(candidates - set(first.scanned)), mode, workers,
+                                   lines_only=set(dense))
+        on_scans = scanned_tables(doc, first.scanned, sorted(candidates & set(first.scanned) - set(dense)), mode)
         ordered: list[Block] = []
         empty: list[int] = []
         if image_dir is not None:
@@ -324,8 +330,9 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
             if not blocks:
                 empty.append(number)
                 continue
-            if number in candidates:
-                page_found = find_tables(number)
+            page_found = on_scans.get(number) if number in first.scanned else (
+                find_tables(number) if number in candidates else None)
+            if page_found is not None:
                 if page_found.regions is not None:  # the layout model ran: keep its classes for heading detection
                     assign_classes(blocks, {number: page_found.regions})
                 if found := page_found.tables:

@@ -1,5 +1,6 @@
 """OCR in the parser (Tesseract, installed by `make ocr`): a page printed to an image reads back as text blocks
-with boxes on the page; the words inside a figure become its image block's text, apart from its caption;
+with boxes on the page, its tables and photos as table and image blocks; the words inside a figure become its
+image block's text, apart from its caption;
 ``off`` and a missing Tesseract say what to do."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import numpy as np
 import pymupdf
 import pytest
 
@@ -146,3 +148,57 @@ def test_without_tesseract_auto_warns_and_force_says_how_to_install(tmp_path: Pa
     assert "Tesseract is not installed" in caplog.text and "revenue" not in words(" ".join(b.text for b in parsed.blocks))
     with pytest.raises(DocumentError, match="make ocr"):
         parse_pdf(pdf, tables="off", ocr_options=OcrOptions("force"))
+
+
+def _photo(width: int, height: int) -> bytes:
+    """A grey picture without words (a photo's texture)."""
+    rng = np.random.default_rng(7)
+    y, x = np.mgrid[0:height, 0:width]
+    pixels = 128 + 60 * np.sin(x / 9.0) * np.cos(y / 13.0) + rng.normal(0, 25, (height, width))
+    return pymupdf.Pixmap(pymupdf.csGRAY, width, height, pixels.clip(0, 255).astype(np.uint8).tobytes(), False
+                          ).tobytes("png")
+
+
+SITES = [["Site", "Launches", "Payload"], ["Kourou", "14", "212"], ["Vandenberg", "9", "131"],
+         ["Baikonur", "11", "187"], ["Tanegashima", "4", "58"]]
+PHOTO = pymupdf.Rect(72, 300, 400, 520)
+
+
+def _report_page(doc: pymupdf.Document) -> None:
+    """A heading, a ruled table under its caption, a photo under its caption, and a paragraph."""
+    page = doc.new_page()
+    page.insert_text((72, 80), "Launch Operations Review", fontsize=16)
+    page.insert_text((72, 110), "Table 2: Launches and payload by site in 2024", fontsize=10)
+    for r, row in enumerate(SITES):
+        for c, cell in enumerate(row):
+            page.draw_rect(pymupdf.Rect(72 + 140 * c, 120 + 22 * r, 212 + 140 * c, 142 + 22 * r), width=0.8)
+            page.insert_text((78 + 140 * c, 135 + 22 * r), cell, fontsize=11)
+    page.insert_image(PHOTO, stream=_photo(656, 440))
+    page.insert_text((72, 540), "Figure 4: The launch pad at dawn", fontsize=10)
+    for i, line in enumerate(LINES):
+        page.insert_text((72, 580 + 18 * i), line, fontsize=11)
+
+
+def test_a_scanned_pages_table_and_photo_become_a_table_and_an_image(tmp_path: Path) -> None:
+    """The table finder reads the OCR'd words of a scan (laid over its image); the regions Tesseract finds
+    without words are its figures. A page's own picture is not doubled by OCR."""
+    with pymupdf.open() as source, pymupdf.open() as out:
+        _report_page(source)
+        out.new_page().insert_image(pymupdf.Rect(0, 0, 595, 842),
+                                    stream=source[0].get_pixmap(dpi=150, colorspace=pymupdf.csGRAY).tobytes("png"))
+        photo_page = out.new_page()  # not a scan: a picture with one line of text, which auto OCRs too
+        photo_page.insert_image(pymupdf.Rect(40, 40, 555, 700), stream=_photo(600, 760))
+        photo_page.insert_text((72, 740), "Figure 5: The assembly hall", fontsize=10)
+        out.save(tmp_path / "scan.pdf")
+    parsed = parse_pdf(tmp_path / "scan.pdf", ocr_options=OcrOptions("auto"))
+    (table,) = [b for b in parsed.blocks if b.kind == "table"]
+    assert table.caption.startswith("Table 2") and table.table_rows == 5 and table.table_cols >= 3
+    assert [row[0] for row in table.cells] == [row[0] for row in SITES]
+    assert not any("Vandenberg" in b.text for b in parsed.blocks if b.kind != "table")  # its words are the table's
+    figures = [b for b in parsed.blocks if b.kind == "image"]
+    assert [(b.page, b.caption) for b in figures] == [(1, "Figure 4: The launch pad at dawn"),
+                                                     (2, "Figure 5: The assembly hall")]
+    box = pymupdf.Rect(figures[0].bbox)
+    assert abs(box & PHOTO) > 0.8 * abs(box | PHOTO)
+    off = parse_pdf(tmp_path / "scan.pdf", tables="off", ocr_options=OcrOptions("auto"))
+    assert not any(b.kind == "table" for b in off.blocks)

@@ -123,3 +123,19 @@ def test_many_empty_pages_are_one_warning_in_the_report_and_the_log(tmp_path: Pa
     assert parsed.warnings == [expected]
     assert [r.getMessage() for r in caplog.records if r.name.startswith("bookrag_neo4j.parsing")] == [
         f"blank.pdf: {expected}"]  # only ours: a local HTTP server of another test may log on its own thread
+
+
+def test_a_page_between_two_numbered_at_one_offset_takes_its_number(tmp_path: Path) -> None:
+    """A full-page figure printed without its number (or a number OCR could not read) between numbered pages
+    takes the number at their offset; across a restart of the numbering, or before the first number, none."""
+    printed = ["", "1", "2", "3", "4", "", "6", "7", "8", "", "1", "2"]  # a cover, a figure, a new part
+    doc = pymupdf.open()
+    for number in printed:
+        page = doc.new_page()
+        page.insert_text((72, 300), "Body text of a page about the plan and its goals.", fontsize=11)
+        if number:
+            page.insert_text((290, 800), number, fontsize=9)
+    path = tmp_path / "report.pdf"
+    doc.save(path)
+    pages = read_page_furniture(path)
+    assert [pages[n].label for n in range(1, 13)] == ["", "1", "2", "3", "4", "5", "6", "7", "8", "", "1", "2"]

@@ -1,25 +1,35 @@
-"""Page recall of every method on the originals and on their image-only copies, overall and by half.
+"""Page recall of every method on the originals and on their image-only copies (one or more runs), overall and
+by half, within 5 and 10 pages.
 
-    python docs/eval/ocr/compare.py docs/eval/ocr/eval-orig docs/eval/ocr/eval-scan
+    python docs/eval/ocr/compare.py docs/eval/ocr/eval-orig docs/eval/ocr/eval-scan [MORE-SCAN-RUNS ...]
 """
 import json
 import sys
 
 from bookrag_neo4j.eval.benchmark import half
 
-orig, scan = sys.argv[1], sys.argv[2]
-o = json.load(open(f'{orig}/summary.json')); s = json.load(open(f'{scan}/summary.json'))
-print(f"questions {o['questions']} / {s['questions']}; partial: {o.get('partial')} / {s.get('partial')}\n")
-print("| method | recall within 5 pages: original | scan | difference | within 10 pages: original | scan | difference |")
-print("|---|---|---|---|---|---|---|")
-for m in o['methods']:
-    a, b = o['methods'][m], s['methods'][m]
-    print(f"| {m} | {a['recall@5p']:.3f} | {b['recall@5p']:.3f} | {b['recall@5p']-a['recall@5p']:+.3f} | {a['recall@10p']:.3f} | {b['recall@10p']:.3f} | {b['recall@10p']-a['recall@10p']:+.3f} |")
+orig, scans = sys.argv[1], sys.argv[2:]
+summary = lambda p: json.load(open(f'{p}/summary.json'))
+o, ss = summary(orig), [summary(s) for s in scans]
+print(f"questions {o['questions']} / {' / '.join(str(s['questions']) for s in ss)}; "
+      f"partial: {o.get('partial')} / {' / '.join(str(s.get('partial')) for s in ss)}\n")
+names = [p.rstrip('/').split('/')[-1] for p in scans]
+for k, label in (('recall@5p', 'within 5 pages'), ('recall@10p', 'within 10 pages')):
+    print(f"| {label}: method | original | " + " | ".join(f"{n} | difference" for n in names) + " |")
+    print("|---" * (2 + 2 * len(names)) + "|")
+    for m in o['methods']:
+        a = o['methods'][m][k]
+        cells = " | ".join(f"{s['methods'][m][k]:.3f} | {s['methods'][m][k] - a:+.3f}" for s in ss if m in s['methods'])
+        print(f"| {m} | {a:.3f} | {cells} |")
+    print()
 rows = lambda p: [json.loads(l) for l in open(f'{p}/questions.jsonl')]
-ro, rs = rows(orig), rows(scan)
-print("\n| method | half | questions | within 5 pages: original | scan |\n|---|---|---|---|---|")
-for m in ('bookrag', 'hybrid'):
+ro, rss = rows(orig), [rows(s) for s in scans]
+print("| method | half | questions | within 5 pages: original | " + " | ".join(names) + " |")
+print("|---" * (4 + len(names)) + "|")
+mean = lambda xs: sum(xs) / len(xs)
+for m in o['methods']:
     for h in ('design', 'check'):
         a = [r['recall@5p'] for r in ro if r['method'] == m and half(r['doc']) == h]
-        b = [r['recall@5p'] for r in rs if r['method'] == m and half(r['doc'].removeprefix('scan-')) == h]
-        print(f"| {m} | {h} | {len(a)} | {sum(a)/len(a):.3f} | {sum(b)/len(b):.3f} |")
+        bs = [[r['recall@5p'] for r in rs if r['method'] == m and half(r['doc'].removeprefix('scan-')) == h]
+              for rs in rss]
+        print(f"| {m} | {h} | {len(a)} | {mean(a):.3f} | " + " | ".join(f"{mean(b):.3f}" for b in bs) + " |")

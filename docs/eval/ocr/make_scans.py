@@ -3,6 +3,7 @@ together into a PDF without a text layer. Writes two benchmark folders holding t
 (`orig/`) and the scans (`scan/`, each file named `scan-<name>`).
 
     python docs/eval/ocr/make_scans.py /tmp/ocr-bench    # then `bookrag eval` on /tmp/ocr-bench/{orig,scan}
+    python docs/eval/ocr/make_scans.py /tmp/ocr-more --more   # the other dev PDFs of at most 45 pages
 """
 
 import json
@@ -18,6 +19,14 @@ DOCS = {  # both halves of both dev sets; a few short documents of every kind (p
                     "efd88e41c5f2606c57929cac6c1c0605.pdf", "PP_2019.01.17_Trump-economy_FINAL2.pdf"],
     "financebench": ["ULTABEAUTY_2023Q4_EARNINGS.pdf", "JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf"],
 }
+MORE = {  # every other dev PDF of at most 45 pages (docs/eval/ocr-scan-layout/)
+    "mmlongbench": ["2023.acl-long.386.pdf", "7c3f6204b3241f142f0f8eb8e1fefe7a.pdf", "Independents-Report.pdf",
+                    "a4f3ced0696009fec3179f493e4f28c4.pdf", "nova_y70.pdf", "ISEP_student_handbook_2020.pdf",
+                    "PG_2021.03.04_US-Views-on-China_FINAL.pdf", "PIP_Seniors-and-Tech-Use_040314.pdf",
+                    "Pew-Research-Center_Hispanic-Identity-Report_12.20.2017.pdf",
+                    "fd76bbefe469561966e5387aa709c482.pdf"],
+    "financebench": ["FOOTLOCKER_2022_8K_dated-2022-05-20.pdf"],
+}
 DPI = 150
 
 
@@ -30,11 +39,11 @@ def scan(source: Path, target: Path) -> None:
         out.save(target, deflate=True)
 
 
-def main(out: Path) -> None:
+def main(out: Path, docs: dict[str, list[str]] = DOCS) -> None:
     for kind in ("orig", "scan"):
         (out / kind / "pdfs").mkdir(parents=True, exist_ok=True)
     rows = {"orig": [], "scan": []}
-    for bench, names in DOCS.items():
+    for bench, names in docs.items():
         for line in (BENCHMARKS / bench / "questions.jsonl").read_text().splitlines():
             row = json.loads(line)
             if row["doc"] in names:
@@ -49,4 +58,4 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), MORE if "--more" in sys.argv[2:] else DOCS)
