@@ -274,11 +274,15 @@ class BookRAG:
         """A document's table of contents: each section's title, level and first page, in reading order."""
         return await table_of_contents(await self._client(), (await self.adocument(doc)).key)
 
-    async def aapply_schema(self) -> list[dict[str, Any]]:
-        """Apply the BookIndex schema (constraints, vector and full-text indexes); its indexes, all ONLINE."""
-        from .db.schema import apply_schema
+    async def aapply_schema(self, *, rebuild_fulltext: bool = False) -> list[dict[str, Any]]:
+        """Apply the BookIndex schema (constraints, vector and full-text indexes); its indexes, all ONLINE.
+        ``rebuild_fulltext``: build the full-text indexes anew, so BM25 forgets nodes deleted by re-indexing."""
+        from .db import schema
         from .llm.factory import index_dimensions
-        return await apply_schema(await self._client(), dimensions=index_dimensions(self.settings))
+        graph = await self._client()
+        if rebuild_fulltext:
+            await schema.rebuild_fulltext(graph)
+        return await schema.apply_schema(graph, dimensions=index_dimensions(self.settings))
 
     @staticmethod
     def bi_queries() -> list[str]:
@@ -340,9 +344,9 @@ class BookRAG:
         """The sync twin of :meth:`atoc`."""
         return self._run(self.atoc(doc))
 
-    def apply_schema(self) -> list[dict[str, Any]]:
+    def apply_schema(self, *, rebuild_fulltext: bool = False) -> list[dict[str, Any]]:
         """The sync twin of :meth:`aapply_schema`."""
-        return self._run(self.aapply_schema())
+        return self._run(self.aapply_schema(rebuild_fulltext=rebuild_fulltext))
 
     def bi(self, name: str, **kwargs: Any) -> list[dict[str, Any]]:
         """The sync twin of :meth:`abi`."""

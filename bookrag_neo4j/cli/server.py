@@ -76,10 +76,15 @@ def logs(
 
 
 @neo4j_app.command()
-def init(instance: InstanceOpt = None) -> None:
+def init(
+    instance: InstanceOpt = None,
+    rebuild_fulltext: Annotated[bool, typer.Option(
+        "--rebuild-fulltext", help="Build the full-text indexes anew: BM25 then forgets the nodes that re-indexing "
+        "deleted (scores drift with them). Questions fail while it runs (seconds for 40 documents).")] = False,
+) -> None:
     """Apply the BookIndex schema (constraints, vector and full-text indexes); wait until all are ONLINE."""
-    with console.status("Applying schema..."):
-        indexes = library(instance).apply_schema()
+    with console.status("Rebuilding full-text indexes..." if rebuild_fulltext else "Applying schema..."):
+        indexes = library(instance).apply_schema(rebuild_fulltext=rebuild_fulltext)
     console.print(f"[green]Schema applied[/]: {len(indexes)} indexes ONLINE.")
 
 

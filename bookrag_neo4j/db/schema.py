@@ -5,7 +5,9 @@
 
 Applying twice is a no-op, also at once from several processes (indexing workers). A vector index created
 earlier with another dimension is reported as a :class:`~bookrag_neo4j.errors.SchemaError` (``IF NOT EXISTS``
-would silently keep the old one).
+would silently keep the old one). :func:`rebuild_fulltext` builds the full-text indexes anew: Lucene counts the
+nodes deleted by a re-index in its BM25 statistics until it merges them away, so scores drift with the library's
+history (docs/eval/ocr-scan-layout/).
 """
 
 from __future__ import annotations
@@ -38,6 +40,13 @@ def vector_indexes(name: str = "schema") -> list[str]:
 
 
 VECTOR_INDEXES = tuple(vector_indexes())
+SCHEMA_FILES = ("schema", "layout/schema", "content/schema")  # the BookIndex's and its layers'
+
+
+def fulltext_statements() -> dict[str, str]:
+    """Each full-text index of the schema files, by name: the statement that creates it."""
+    return {match.group(1): statement for name in SCHEMA_FILES for statement in schema_statements(name)
+            if (match := re.match(r"CREATE FULLTEXT INDEX (\w+)", statement))}
 
 
 async def apply_schema(graph: GraphClient, *, dimensions: int, timeout_s: int = 300,
@@ -65,3 +74,21 @@ async def apply_schema(graph: GraphClient, *, dimensions: int, timeout_s: int = 
             )
     log.info("schema applied: %d indexes online", len(indexes))
     return indexes
+
+
+async def rebuild_fulltext(graph: GraphClient, *, timeout_s: int = 300) -> list[str]:
+    """Drop and create again each full-text index that exists (built from the nodes there now, so its BM25
+    statistics count no deleted node); wait until they are ONLINE; return their names. Questions that read an
+    index fail while it is rebuilt (seconds for a library of 40 documents)."""
+    existing = {row["name"] for row in await graph.read("schema/indexes")}
+    statements = fulltext_statements()
+    rebuilt = [name for name in statements if name in existing]
+    for name in rebuilt:  # names from the schema files, not from input: DROP INDEX takes no parameter
+        await graph.run(f"DROP INDEX {name} IF EXISTS")
+        await graph.run(statements[name])
+    try:
+        await graph.write("schema/await_indexes", seconds=timeout_s)
+    except ClientError as exc:
+        raise SchemaError(f"indexes did not come ONLINE within {timeout_s}s: {exc.message}") from exc
+    log.info("full-text indexes rebuilt: %s", ", ".join(rebuilt))
+    return rebuilt

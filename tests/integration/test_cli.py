@@ -22,6 +22,12 @@ def test_status_json(settings: Settings, neo4j_server) -> None:
     assert status["gds_version"].startswith("2.13")
 
 
+def test_init_rebuilds_the_fulltext_indexes(settings: Settings, neo4j_server, schema) -> None:
+    proc = run_cli(settings, "neo4j", "init", "--rebuild-fulltext")
+    assert proc.returncode == 0, proc.stderr
+    assert "indexes ONLINE" in proc.stdout + proc.stderr  # rich writes to stderr
+
+
 def test_doctor_json(settings: Settings, neo4j_server, schema) -> None:
     proc = run_cli(settings, "doctor", "--json")
     assert proc.returncode == 0, proc.stderr

@@ -1,4 +1,5 @@
-"""The schema applies twice, its constraints hold, and a wrong vector dimension is reported."""
+"""The schema applies twice, its constraints hold, a wrong vector dimension is reported, and rebuilt full-text
+indexes forget deleted nodes."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 from neo4j.exceptions import ConstraintError
 
 from bookrag_neo4j.db.client import GraphClient
-from bookrag_neo4j.db.schema import VECTOR_INDEXES, apply_schema
+from bookrag_neo4j.db.schema import VECTOR_INDEXES, apply_schema, fulltext_statements, rebuild_fulltext
 from bookrag_neo4j.errors import SchemaError
 
 
@@ -37,3 +38,25 @@ async def test_content_hash_keys_are_unique(graph: GraphClient, schema) -> None:
 async def test_dimension_mismatch_is_reported(graph: GraphClient, dimensions, schema) -> None:
     with pytest.raises(SchemaError, match="dimensions"):
         await apply_schema(graph, dimensions=dimensions + 1)
+
+
+async def _score(graph: GraphClient) -> float:
+    rows = await graph.run("CALL db.index.fulltext.queryNodes('tree_node_text', 'zephyrine') YIELD node, score "
+                           "WHERE node.doc_key = 'test-fts-kept' RETURN max(score) AS score")
+    return rows[0]["score"]
+
+
+async def test_rebuilt_fulltext_indexes_forget_deleted_nodes(graph: GraphClient, schema) -> None:
+    """A re-index deletes nodes that Lucene still counts in its BM25 statistics, so a kept node's score moves;
+    rebuilt indexes score it as before the deleted nodes existed."""
+    await graph.run("UNWIND range(1, 20) AS i CREATE (:Text:TreeNode {key: 'test-fts-k' + i, doc_key: 'test-fts-kept', "
+                    "text: CASE WHEN i < 3 THEN 'the zephyrine valve' ELSE 'the brass valve' END})")
+    before = await _score(graph)
+    await graph.run("UNWIND range(1, 300) AS i CREATE (:Text:TreeNode {key: 'test-fts-g' + i, doc_key: 'test-fts-gone', "
+                    "text: 'zephyrine wind'})")
+    await graph.run("MATCH (n:TreeNode {doc_key: 'test-fts-gone'}) DETACH DELETE n")
+    drifted = await _score(graph)
+    names = await rebuild_fulltext(graph)
+    assert "tree_node_text" in names and set(names) <= set(fulltext_statements())
+    rebuilt = await _score(graph)
+    assert drifted != pytest.approx(before) and rebuilt == pytest.approx(before), (before, drifted, rebuilt)
