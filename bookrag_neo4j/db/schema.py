@@ -61,10 +61,7 @@ async def apply_schema(graph: GraphClient, *, dimensions: int, timeout_s: int = 
             if exc.code == RACED:  # another worker created it between IF NOT EXISTS and the creation: it is there
                 continue
             raise SchemaError(f"schema statement failed: {exc.message}\n{statement}") from exc
-    try:
-        await graph.write("schema/await_indexes", seconds=timeout_s)
-    except ClientError as exc:
-        raise SchemaError(f"indexes did not come ONLINE within {timeout_s}s: {exc.message}") from exc
+    await _await_online(graph, timeout_s)
     indexes = await graph.read("schema/indexes")
     for index in indexes:
         if index["name"] in wanted and index["dimensions"] != dimensions:
@@ -86,9 +83,13 @@ async def rebuild_fulltext(graph: GraphClient, *, timeout_s: int = 300) -> list[
     for name in rebuilt:  # names from the schema files, not from input: DROP INDEX takes no parameter
         await graph.run(f"DROP INDEX {name} IF EXISTS")
         await graph.run(statements[name])
+    await _await_online(graph, timeout_s)
+    log.info("full-text indexes rebuilt: %s", ", ".join(rebuilt))
+    return rebuilt
+
+
+async def _await_online(graph: GraphClient, timeout_s: int) -> None:
     try:
         await graph.write("schema/await_indexes", seconds=timeout_s)
     except ClientError as exc:
         raise SchemaError(f"indexes did not come ONLINE within {timeout_s}s: {exc.message}") from exc
-    log.info("full-text indexes rebuilt: %s", ", ".join(rebuilt))
-    return rebuilt
