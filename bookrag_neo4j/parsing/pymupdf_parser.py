@@ -253,12 +253,13 @@ class _Pages:
             self.table_signal[n] or any(b.kind == "caption" and TABLE_CAPTION.match(b.text) for b in blocks))]
 
 
-def _table_signal(page: pymupdf.Page, cells: list[int]) -> bool:
+def _table_signal(cells: list[int], page: pymupdf.Page | None) -> bool:
     """Three text rows of three or more cells, or a ruled table: three rows of two or more cells and six
-    horizontal rules (two-column tables: grades, exhibits, specifications)."""
+    horizontal rules (two-column tables: grades, exhibits, specifications). A scanned page (``page`` None) has
+    its rules as pixels: rows only."""
     if sum(n >= 3 for n in cells) >= 3:
         return True
-    return sum(n >= 2 for n in cells) >= 3 and _horizontal_rules(page) >= 6
+    return page is not None and sum(n >= 2 for n in cells) >= 3 and _horizontal_rules(page) >= 6
 
 
 def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int], None] | None,
@@ -272,14 +273,14 @@ def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int],
         sizes[number] = (page.rect.width, page.rect.height)
         text_blocks, cells = _text_blocks(page, number)
         fragments[number] = sum(cells)
-        signal[number] = _table_signal(page, cells)
+        signal[number] = _table_signal(cells, page)
         pages[number] = text_blocks + _image_blocks(page, number)
         if on_page:
             on_page(number, 2 * doc.page_count)
     scanned = ocr.read_scanned_pages(doc, stored_name(path), pages, options)
     for number, page in scanned.items():  # their text is the OCR's
         cells = row_cells(page)
-        fragments[number], signal[number] = sum(cells), sum(n >= 3 for n in cells) >= 3
+        fragments[number], signal[number] = sum(cells), _table_signal(cells, None)
     if not any(b.text.strip() for blocks in pages.values() for b in blocks):
         raise DocumentError(f"{stored_name(path)} {ocr.why_no_text(scanned, options.mode)}")
     running = running_lines(pages, {n: h for n, (_, h) in sizes.items()})
