@@ -188,6 +188,7 @@ class Text2CypherParams(BaseModel):
     mode: Literal["auto", "templates", "llm"] = "auto"  # auto: the LLM when there is one, else the templates
 
 
+SCHEMA_SAMPLE = 1000  # nodes a label whose property keys the schema lists
 HIDDEN_PROPERTIES = ["embedding", "title_embedding", "table_html", "bbox"]
 SCHEMA_LABELS = ["Document", "Page", "Section", "Text", "Table", "Image", "Equation", "Passage", "TableChunk",
                  "TableOfContents", "Entity", "Keyword"]
@@ -216,10 +217,11 @@ def template_query(question: str) -> tuple[str, dict] | None:
 
 
 async def schema_description(ctx: RunContext) -> str:
-    """The graph schema as the text2Cypher prompt shows it: labels with their properties (read from the
-    database), then the relationship patterns."""
+    """The graph schema as the text2Cypher prompt shows it: labels with their properties (read from a sample of
+    each label's nodes in the database), then the relationship patterns."""
     if "schema" not in ctx.cache:
-        rows = await ctx.graph.read("superrag/schema_properties", labels=SCHEMA_LABELS, hidden=HIDDEN_PROPERTIES)
+        rows = await ctx.graph.read("superrag/schema_properties", labels=SCHEMA_LABELS, hidden=HIDDEN_PROPERTIES,
+                                    sample=SCHEMA_SAMPLE)
         lines = [f"(:{r['label']} {{{', '.join(r['properties'])}}})" for r in rows]
         ctx.cache["schema"] = "\n".join([*lines, *SCHEMA_EDGES])
     return ctx.cache["schema"]

@@ -17,7 +17,8 @@ from bookrag_neo4j.library.documents import find_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import Retriever
-from bookrag_neo4j.ops.superrag import template_query
+from bookrag_neo4j.ops.registry import RunContext
+from bookrag_neo4j.ops.superrag import HIDDEN_PROPERTIES, SCHEMA_LABELS, schema_description, template_query
 
 from ..helpers.cli import run_cli
 from ..helpers.pdfs import ACL_PAPER
@@ -140,6 +141,21 @@ async def test_llm_written_cypher_runs_only_through_the_gate(graph: GraphClient,
     assert any(r[0]["content"].startswith("You decide whether answering") for r in llm.requests)
     ran = await retriever.retrieve("What does Table 3 show?", [paper], method="superrag")
     assert ran.nodes[0].kind == "table" and ran.nodes[0].page_start == 8
+
+
+async def test_the_cypher_schema_lists_what_the_database_holds(graph: GraphClient, settings, paper) -> None:
+    """The schema text2Cypher shows, read from a sample of each label, lists every property the full scan finds."""
+    full = await graph.run("""
+        CALL db.schema.nodeTypeProperties() YIELD nodeLabels, propertyName
+        UNWIND nodeLabels AS label WITH label, propertyName WHERE label IN $labels AND propertyName IS NOT NULL
+        RETURN label, collect(DISTINCT propertyName) AS properties""", {"labels": SCHEMA_LABELS})
+    ctx = RunContext(graph, settings, Models(llm=None, vlm=None, embedder=None, reranker=None), None, [])
+    listed = {line.split(" ", 1)[0].removeprefix("(:"): line for line in (await schema_description(ctx)).splitlines()
+              if line.startswith("(:") and " {" in line and "->" not in line}
+    assert {r["label"] for r in full} == set(listed) and {"Passage", "Table", "Page"} <= set(listed)
+    for row in full:
+        shown = set(listed[row["label"]].split("{", 1)[1].rstrip("})").split(", "))
+        assert shown == set(row["properties"]) - set(HIDDEN_PROPERTIES), row["label"]
 
 
 async def test_toc_sections_bring_their_passages_most_similar_to_the_question(graph: GraphClient, models,
