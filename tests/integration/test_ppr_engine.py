@@ -142,7 +142,7 @@ async def test_node_scores_equal_the_in_process_computation(graph: GraphClient, 
 
 async def test_default_engine_is_gds_and_the_trace_records_it(graph: GraphClient, footlocker: str,
                                                               settings: Settings, offline_models: Models) -> None:
-    assert Settings().bookrag.model_fields["ppr_engine"].default == "auto"
+    assert type(Settings().bookrag).model_fields["ppr_engine"].default == "auto"
     auto = settings.replace(ppr_engine="auto", skyline_min=3)
     on_gds = await Retriever(graph, auto, offline_models, use_llm=False).retrieve(QUESTION, [footlocker])
     assert [t.engine for t in on_gds.trace if t.operator == "Graph_Reasoning"] == ["gds"]  # the test server has GDS
