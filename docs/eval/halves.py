@@ -32,7 +32,7 @@ def table(folders: list[str]) -> str:
             mean = [sum(s[k] for s in every) / len(every) for k in (0, 1)]
             parts = [scores[(name, h, method)] for h in HALVES]
             cells += [f"{mean[0]:.3f} / {mean[1]:.3f}",
-                      " / ".join(f"{sum(s[0] for s in p) / len(p):.3f}" for p in parts)]
+                      " / ".join(f"{sum(s[0] for s in p) / len(p):.3f}" if p else "–" for p in parts)]
         lines.append(f"| `{method}` | " + " | ".join(cells) + " |")
     counts = {n: {h: len(scores[(n, h, methods[0])]) for h in HALVES} for n in names}
     return "\n".join(lines) + f"\n\nQuestions per half: {json.dumps(counts)}\n"
