@@ -7,8 +7,9 @@ another database, ``Show*``/``Terminate*``, ``LoadCSV``, ``IN TRANSACTIONS``; pr
 :data:`ALLOWED_PROCEDURES` (also those a subquery hides); functions with side effects or unknown reach
 (``gds.graph.project``, ``gds.*`` outside :data:`ALLOWED_GDS_FUNCTIONS`, ``apoc.*``, ``dbms.*``); work inside one row
 that the server's timeout and memory limits cannot stop (:func:`loop_reason`: regular expressions, a loop in a loop,
-``range`` outside ``UNWIND``, over :data:`MAX_CONCATENATIONS` ``+``); any query not planned as a read, or not planned at
-all (:func:`explain_refused`). Threat model: docs/reliability.md.
+a loop that works on a whole value from outside it, ``range`` outside ``UNWIND``, over :data:`MAX_CONCATENATIONS`
+``+`` and ``||``, a shortest-path search without an upper bound of at most :data:`MAX_SHORTEST_HOPS`); any query not
+planned as a read, or not planned at all (:func:`explain_refused`). Threat model: docs/reliability.md.
 """
 
 from __future__ import annotations
@@ -47,14 +48,21 @@ _SIGNATURE = re.compile(rf"(?<![\w.])({_NAME})\([^()]*\)\s*::\s*\(")  # "name(ar
 _DOTTED_CALL = re.compile(r"(?<![\w.$`])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\(")  # "gds.util.asNode(": a call
 _LOAD_CSV = re.compile(r"\bLOAD\s+CSV\b", re.IGNORECASE)
 _SKIPPED_ARGUMENTS = frozenset({"string-representation"})  # the whole plan as a wrapped table: judged per operator
-MAX_CONCATENATIONS = 8  # "+" operators in one query: a value doubled this often grows 256 times at most
-_ITERATION = re.compile(r"(?:\[|\b(?:all|any|none|single)\s*\()\s*`?\w+`?\s+IN\s", re.IGNORECASE)
+MAX_CONCATENATIONS = 8  # "+" and "||" in one query: a value doubled this often grows 256 times at most
+MAX_SHORTEST_HOPS = 8  # the longest shortest-path search: its breadth-first search runs inside one row
+_SHORTEST_OPERATORS = ("ShortestPath", "StatefulShortestPath", "LegacyShortestPath")
+_UPPER_BOUND = re.compile(r"\{\s*\d*\s*,\s*(\d*)\s*\}|\*\s*(?:\d*\s*\.\.\s*(\d*)|(\d+))?")  # {1, 3}, *, *..5, *2
 _CLOSING = {"[": "]", "(": ")", "{": "}"}
 _MEMBERSHIP = re.compile(r"\sIN\s+(?!\$)", re.IGNORECASE)  # x IN list, but not IN $parameter (the caller's)
 _REDUCE = re.compile(r"\breduce\s*\(", re.IGNORECASE)
 _RANGE = re.compile(r"\brange\s*\(", re.IGNORECASE)
-_PLUS = re.compile(r"\s\+\s")
+_PLUS = re.compile(r"\s(?:\+|\|\|)\s")  # a + b, a || b
 _QUOTED_NAME = re.compile(r"`[^`]*`")  # a column or variable name in backticks: text, not an expression
+_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_LOOP_HEAD = re.compile(r"(?:\[|\b(?:all|any|none|single)\s*\()\s*`?(\w+)`?\s+IN\s", re.IGNORECASE)
+_VARIABLE = re.compile(r"(?<![\w$.:`])([A-Za-z_]\w*)(?![\w`])")
+_KEYWORDS = frozenset({"and", "or", "xor", "not", "in", "is", "null", "true", "false", "contains", "starts", "ends",
+                       "with", "where", "case", "when", "then", "else", "end", "distinct", "as", "nan", "inf"})
 
 
 def check_plan(plan: Any, *, query_type: str | None, database: str | None, allowed_database: str) -> None:
@@ -87,7 +95,7 @@ def loop_reason(plan: Any) -> str | None:
     module's docstring lists it), or ``None``. Run after the other checks, so that their reasons come first."""
     plus = 0
     for op in _operators(plan):
-        for text in (_QUOTED_NAME.sub("``", t) for t in op.texts()):
+        for text in map(_unquoted, op.texts()):
             if "=~" in text:
                 return ("regular expressions (=~) are not allowed here: a pattern can run past any timeout; use "
                         "CONTAINS, STARTS WITH, ENDS WITH or the full-text index (db.index.fulltext.queryNodes)")
@@ -98,11 +106,72 @@ def loop_reason(plan: Any) -> str | None:
                         "is not allowed here: it runs inside one row, past the timeout; use UNWIND")
             if _RANGE.search(text) and op.name != "Unwind":
                 return "range() outside UNWIND is not allowed here (UNWIND range(1, 10) AS i is)"
+            outside = _outer_value_in_loop(text)
+            if outside is not None:
+                return (f"the value {outside!r} from outside a loop over a list is not allowed here inside it, "
+                        f"except read by property or index ({outside}.name, {outside}[k]): anything else works on "
+                        "the whole value once per item, inside one row, past the timeout; use UNWIND")
             plus += len(_PLUS.findall(text))
+        if op.name.startswith(_SHORTEST_OPERATORS) and not _bounded(op):
+            hops = MAX_SHORTEST_HOPS
+            return (f"a shortest-path search without an upper bound of at most {hops} hops is not allowed here: the "
+                    "server cannot stop its search at the timeout; bound it, e.g. "
+                    f"ANY SHORTEST (a)-[:RELATED]-{{1,{hops}}}(b) or shortestPath((a)-[*..{hops}]-(b))")
     if plus > MAX_CONCATENATIONS:
-        return (f"more than {MAX_CONCATENATIONS} '+' operators in one query are not allowed here: repeated "
+        return (f"more than {MAX_CONCATENATIONS} '+' or '||' operators in one query are not allowed here: repeated "
                 "concatenation grows a string or list past any memory limit")
     return None
+
+
+def _unquoted(text: str) -> str:
+    """``text`` with each name in backticks (a column, or a variable such as `my list`) replaced by a plain one of
+    its own, and string literals emptied: what remains is the expression."""
+    names: dict[str, str] = {}
+    text = _QUOTED_NAME.sub(lambda m: names.setdefault(m.group(0), f"quoted_{len(names)}"), text)
+    return _STRING.sub("''", text)
+
+
+def _bounded(op: _Operator) -> bool:
+    """Whether every repetition in a shortest-path operator's pattern has an upper bound of at most
+    :data:`MAX_SHORTEST_HOPS` (``{1, 3}``, ``*..5``, ``*2``; not ``{1, }``, ``+`` or ``*``)."""
+    details = " ".join(op.texts())
+    bounds = [next((g for g in m.groups() if g is not None), "") for m in _UPPER_BOUND.finditer(details)]
+    return bool(bounds) and all(b.isdigit() and int(b) <= MAX_SHORTEST_HOPS for b in bounds)
+
+
+def _outer_value_in_loop(text: str) -> str | None:
+    """The first variable from outside a list comprehension or quantifier that its body uses whole (in a function,
+    a concatenation, a comparison), not by property or index: the work on it repeats once per item inside one
+    row. Parameters and the loop's own variable are fine."""
+    for head in _LOOP_HEAD.finditer(text):
+        own = head.group(1)
+        body = _loop_body(text, head.end())
+        for found in _VARIABLE.finditer(body):
+            name = found.group(1)
+            rest = body[found.end():].lstrip()
+            if name == own or name.casefold() in _KEYWORDS or rest.startswith(("(", ".", "[", ":")):
+                continue
+            return name
+    return None
+
+
+def _loop_body(text: str, start: int) -> str:
+    """What follows a loop's ``x IN list`` (from ``start``) up to its closing bracket: its ``WHERE`` and ``|``
+    parts without the list (the list is evaluated once)."""
+    depth, end = 0, len(text)
+    body_start: int | None = None
+    for i in range(start, len(text)):
+        char = text[i]
+        if char in _CLOSING:
+            depth += 1
+        elif char in _CLOSING.values():
+            if depth == 0:
+                end = i
+                break
+            depth -= 1
+        elif depth == 0 and body_start is None and (char == "|" or text.startswith(" WHERE ", i)):
+            body_start = i
+    return "" if body_start is None else text[body_start:end]
 
 
 def procedure_reason(name: str) -> str | None:
@@ -127,7 +196,7 @@ def _nested_iteration(text: str) -> bool:
     """Whether a list comprehension or quantifier holds another one or a search of a list (``x IN t``, which the
     planner also makes of ``any(y IN t WHERE y = x)``): a loop over a loop, quadratic in a list that one loop alone
     walks in linear time."""
-    starts = [m.start() for m in _ITERATION.finditer(text)]
+    starts = [m.start() for m in _LOOP_HEAD.finditer(text)]
     for start in starts:
         depth, end = 0, len(text)
         for i in range(start, len(text)):

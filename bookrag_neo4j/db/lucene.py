@@ -10,17 +10,23 @@ from __future__ import annotations
 import re
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
-_WORD = re.compile(r"\w+")  # what the index's analyser makes a term of, near enough to count clauses
+# The terms the index's analyser (Lucene's StandardTokenizer) makes of a text, counted at least as often as it
+# does, since each is one clause: a Chinese ideograph or a hiragana is a term of its own, so is an emoji or another
+# symbol outside ASCII; a run of other word characters (Latin, digits, katakana, hangul) is one term.
+_SINGLE = "\u3040-\u309f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"
+_TERM = re.compile(rf"[{_SINGLE}]|[^\W{_SINGLE}]+|[^\w\s\x00-\x7f]")
 MAX_TERMS = 256  # leaves Lucene's 1,024 clauses room for a scope of documents
 
 
 def lucene_terms(text: str) -> str:
     """The question as Lucene terms: query-syntax characters escaped, operator words lower-cased (the index
-    lower-cases anyway), so every word is an OR-ed term. A question of more than :data:`MAX_TERMS` words keeps
-    its first :data:`MAX_TERMS` distinct ones (Lucene refuses a query of over 1,024 clauses)."""
+    lower-cases anyway), so every word is an OR-ed term. A question of more than :data:`MAX_TERMS` terms (as the
+    analyser counts them: a Chinese character is one) keeps its first :data:`MAX_TERMS` distinct ones (Lucene
+    refuses a query of over 1,024 clauses)."""
     words = text.split()
-    if len(_WORD.findall(text)) > MAX_TERMS:
-        words = list(dict.fromkeys(w.casefold() for w in _WORD.findall(text)))[:MAX_TERMS]
+    terms = _TERM.findall(text)
+    if len(terms) > MAX_TERMS:
+        words = list(dict.fromkeys(t.casefold() for t in terms))[:MAX_TERMS]
     escaped = _LUCENE_SPECIAL.sub(r"\\\1", " ".join(words))
     return re.sub(r"\b(AND|OR|NOT|TO)\b", lambda m: m.group(1).lower(), escaped)
 

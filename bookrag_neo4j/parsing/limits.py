@@ -2,15 +2,19 @@
 :data:`MAX_OUTLINE_DEPTH` levels, a text block longer than :data:`MAX_BLOCK_CHARS` is split into blocks at
 paragraph, sentence or word boundaries (a page of one 95,000-character block made every lookup on it slow), the
 layout model skips a page of more than :data:`MAX_LAYOUT_FRAGMENTS` text fragments (its cost grows faster than the
-fragments), and a warning that would repeat for many pages is one warning naming the pages (:func:`page_list`).
+fragments), a page or figure is never rendered to more than :data:`MAX_RENDER_PIXELS` (a 12 KB PDF can declare a
+page of 200 by 200 inches: at 150 dpi that is 900 million pixels), and a warning that would repeat for many pages is
+one warning naming the pages (:func:`page_list`).
 
     outline, warnings = read_outline(doc)       # [OutlineEntry(level, title, page, y)], a warning if capped
     parsed = split_long_blocks(parsed)          # the same document, long text blocks split, one warning
     pages_warning([2, 3, 4, 5, 6, 7, 8], "is empty", "are empty")  # ['7 pages are empty (pages 2, 3, 4, 5, 6, ... 8)']
+    zoom = render_zoom(rect.width, rect.height, dpi=150)   # pixels per point: 150 dpi, or less for a huge page
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 from typing import Any
@@ -24,10 +28,24 @@ MAX_BLOCK_CHARS = 4000  # longest text block; a longer one is split (every kind 
 # Text fragments (lines) on a page above which the layout model is not run there: its cost grows faster than the
 # fragments (a minute and more for 10,000 on two cores); the densest pages of the dev benchmarks have under 450.
 MAX_LAYOUT_FRAGMENTS = 2000
+# Pixels of one rendering (OCR, a figure's image file): a US Letter page at 150 dpi is 2.1 million, A3 4.4 million;
+# a larger page is rendered at a lower resolution. The web app's page images keep the same cap.
+MAX_RENDER_PIXELS = 8_000_000
 SHOWN_PAGES = 5  # pages a summarised warning names before "..." and the last
 MAX_SPLIT_WARNINGS = 3  # long blocks split with a warning each; more are one warning
 SPLIT_KINDS = frozenset({"text", "list", "caption", "title", "equation"})
 _BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"(?<=[.!?;:])\s+"), re.compile(r"\s+"))
+
+
+def render_zoom(width: float, height: float, dpi: float) -> float:
+    """Pixels per point for rendering an area of ``width`` by ``height`` points at ``dpi``, lowered as far as the
+    rendering needs to stay within :data:`MAX_RENDER_PIXELS`."""
+    width, height = max(width, 1.0), max(height, 1.0)
+    # the largest zoom whose pixels stay within the cap with a pixel more at each edge (a clip's edges round
+    # outwards): (w z + 2)(h z + 2) <= MAX
+    fits = (math.sqrt((width + height) ** 2 + width * height * (MAX_RENDER_PIXELS - 4)) - width - height) \
+        / (width * height)
+    return min(dpi / 72, fits)
 
 
 def read_outline(doc: pymupdf.Document) -> tuple[list[OutlineEntry], list[str]]:

@@ -12,6 +12,8 @@ and their boxes (:class:`ScannedPage`) let the table finder read the page (:mod:
 Tesseract (Debian ``tesseract-ocr``) was chosen by measuring it against RapidOCR on rendered pages of the dev
 PDFs whose text is known (``docs/eval/ocr/``): better words on every kind of page and faster on 2 cores. It runs
 as a subprocess on a 150 dpi grey rendering, one page per core at a time (its own threads only slow it there).
+A rendering holds at most :data:`~.limits.MAX_RENDER_PIXELS` (a huge page is read at a lower resolution), and the
+renderings waiting for Tesseract at most :data:`PIXELS_IN_FLIGHT` together.
 """
 
 from __future__ import annotations
@@ -21,17 +23,18 @@ import logging
 import os
 import shutil
 import subprocess
-from collections.abc import Container, Sequence, Sized
+from collections.abc import Callable, Container, Iterator, Sequence, Sized
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
-from typing import Literal
+from typing import Literal, TypeVar
 
 import pymupdf
 
 from ..errors import DocumentError
 from .blocks import Block, BlockKind
+from .limits import MAX_RENDER_PIXELS, render_zoom
 from .page_rules import BULLET, CAPTION, MIN_IMAGE_SIDE
 
 log = logging.getLogger(__name__)
@@ -57,6 +60,8 @@ MIN_FIGURE_SIDE = 100.0  # points: smaller images (icons, logos) are not read
 MIN_WORD_CONFIDENCE = 30.0  # Tesseract's 0-100; below it a "word" is mostly a photo's texture
 MIN_LINE_CONFIDENCE = 50.0
 TIMEOUT = 120.0  # seconds for one page
+PIXELS_IN_FLIGHT = 4 * MAX_RENDER_PIXELS  # rendered and not yet read: at most this many pixels (about 32 MB grey)
+T = TypeVar("T")
 
 
 def tesseract() -> str | None:
@@ -106,14 +111,14 @@ class ScannedPage:
     lines: list[list[tuple[pymupdf.Rect, str]]]
 
 
-def _tsv(png: bytes, options: OcrOptions) -> str:
+def _tsv(png: bytes, dpi: int, options: OcrOptions) -> str:
     """Tesseract's TSV of one image, from the cache when it read these bytes before."""
     cached = None
     if options.cache is not None:
         cached = options.cache / f"{hashlib.sha256(png).hexdigest()}-{options.language}.tsv"
         if cached.is_file():
             return cached.read_text(encoding="utf-8")
-    tsv = _tesseract(png, options.language)
+    tsv = _tesseract(png, dpi, options.language)
     if cached is not None:
         cached.parent.mkdir(parents=True, exist_ok=True)
         partial = cached.with_suffix(f".{os.getpid()}.part")
@@ -122,13 +127,13 @@ def _tsv(png: bytes, options: OcrOptions) -> str:
     return tsv
 
 
-def _tesseract(png: bytes, language: str) -> str:
+def _tesseract(png: bytes, dpi: int, language: str) -> str:
     binary = tesseract()
     if binary is None:
         raise DocumentError("OCR needs Tesseract: install it with `make ocr` (Debian: apt-get install "
                             "tesseract-ocr tesseract-ocr-eng), or index with --ocr off")
     try:
-        done = subprocess.run([binary, "stdin", "stdout", "--psm", "3", "--dpi", str(DPI), "-l", language, "tsv"],
+        done = subprocess.run([binary, "stdin", "stdout", "--psm", "3", "--dpi", str(dpi), "-l", language, "tsv"],
                               input=png, capture_output=True, timeout=TIMEOUT, check=True,
                               env={**os.environ, "OMP_THREAD_LIMIT": "1"})
     except subprocess.CalledProcessError as exc:
@@ -138,12 +143,22 @@ def _tesseract(png: bytes, language: str) -> str:
     return done.stdout.decode("utf-8", "replace")
 
 
-def _read(png: bytes, to_page: pymupdf.Matrix, options: OcrOptions) -> _Reading:
-    """Tesseract's reading of one image (see :class:`_Reading`); boxes in page coordinates through ``to_page``."""
+@dataclass(frozen=True)
+class _Rendering:
+    """A grey PNG of a page or a region, its resolution, and the matrix from its pixels back to page coordinates."""
+
+    png: bytes
+    dpi: int
+    to_page: pymupdf.Matrix
+
+
+def _read(image: _Rendering, options: OcrOptions) -> _Reading:
+    """Tesseract's reading of one image (see :class:`_Reading`); boxes in page coordinates."""
     paragraphs: dict[tuple[int, int], dict[int, _Line]] = {}
     regions: dict[int, pymupdf.Rect] = {}
     worded: set[int] = set()
-    for row in _tsv(png, options).splitlines()[1:]:
+    to_page = image.to_page
+    for row in _tsv(image.png, image.dpi, options).splitlines()[1:]:
         f = row.split("\t")
         if len(f) < 12:
             continue
@@ -168,13 +183,40 @@ def _read(png: bytes, to_page: pymupdf.Matrix, options: OcrOptions) -> _Reading:
                     figures)
 
 
-def _render(page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> tuple[bytes, pymupdf.Matrix]:
-    """A grey PNG of the page (or of ``clip``) and the matrix from its pixels back to page coordinates."""
-    pix = page.get_pixmap(dpi=DPI, colorspace=pymupdf.csGRAY, clip=clip)
-    to_page = pymupdf.Matrix(72 / DPI, 72 / DPI) * page.derotation_matrix
+def _zoom(page: pymupdf.Page, clip: pymupdf.Rect | None) -> float:
+    area = page.rect if clip is None else clip
+    return render_zoom(area.width, area.height, DPI)
+
+
+def _render(page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> _Rendering:
+    """The page (or ``clip``) in grey at ``DPI``, or lower where that would exceed ``MAX_RENDER_PIXELS``."""
+    zoom = _zoom(page, clip)
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csGRAY, clip=clip)
+    to_page = pymupdf.Matrix(1 / zoom, 1 / zoom) * page.derotation_matrix
     if clip is not None:
         to_page = to_page * pymupdf.Matrix(1, 1).pretranslate(clip.x0, clip.y0)
-    return pix.tobytes("png"), to_page
+    return _Rendering(pix.tobytes("png"), max(1, round(zoom * 72)), to_page)
+
+
+def _batches(items: Sequence[T], pixels: Callable[[T], float], most: int) -> Iterator[list[T]]:
+    """``items`` in order, in batches of at most ``most`` whose renderings hold at most ``PIXELS_IN_FLIGHT``
+    pixels together (one item at least)."""
+    batch: list[T] = []
+    held = 0.0
+    for item in items:
+        size = pixels(item)
+        if batch and (len(batch) == most or held + size > PIXELS_IN_FLIGHT):
+            yield batch
+            batch, held = [], 0.0
+        batch.append(item)
+        held += size
+    if batch:
+        yield batch
+
+
+def _pixels(page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> float:
+    area = page.rect if clip is None else clip
+    return abs(area) * _zoom(page, clip) ** 2
 
 
 def _scanned_page(reading: _Reading, number: int, area: float) -> ScannedPage:
@@ -202,21 +244,21 @@ def ocr_pages(pages: Sequence[pymupdf.Page], numbers: Sequence[int], options: Oc
     """Each page OCR'd into blocks with boxes in page coordinates (:class:`ScannedPage`): rendered here, read
     by Tesseract processes side by side (one a core)."""
     found: dict[int, ScannedPage] = {}
-    step = 2 * _workers()  # render a few pages ahead, not the whole document (2,000 pages would be a GB of PNGs)
-    with ThreadPoolExecutor(_workers()) as pool:
-        for start in range(0, len(pages), step):
-            chunk = list(zip(numbers[start:start + step], pages[start:start + step], strict=True))
-            rendered = [(number, abs(page.rect), *_render(page)) for number, page in chunk]
-            results = pool.map(lambda job: (job[0], job[1], _read(job[2], job[3], options)), rendered)
+    jobs = list(zip(numbers, pages, strict=True))
+    with ThreadPoolExecutor(_workers()) as pool:  # a few pages rendered ahead, not the whole document
+        for batch in _batches(jobs, lambda job: _pixels(job[1]), 2 * _workers()):
+            rendered = [(number, abs(page.rect), _render(page)) for number, page in batch]
+            results = pool.map(lambda job: (job[0], job[1], _read(job[2], options)), rendered)
             found |= {number: _scanned_page(reading, number, area) for number, area, reading in results}
     return found
 
 
 def ocr_regions(regions: Sequence[tuple[pymupdf.Page, pymupdf.Rect]], options: OcrOptions) -> list[str]:
     """The words Tesseract reads inside each region (a figure), line by line."""
-    rendered = [_render(page, rect) for page, rect in regions]
+    results: list[_Reading] = []
     with ThreadPoolExecutor(_workers()) as pool:
-        results = list(pool.map(lambda job: _read(job[0], job[1], options), rendered))
+        for batch in _batches(regions, lambda job: _pixels(*job), 2 * _workers()):
+            results += pool.map(lambda image: _read(image, options), [_render(page, rect) for page, rect in batch])
     return ["\n".join(" ".join(line.words) for lines in reading.paragraphs.values() for line in lines)
             for reading in results]
 

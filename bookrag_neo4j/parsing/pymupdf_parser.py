@@ -28,7 +28,7 @@ from ..errors import DocumentError
 from ..keys import image_file_name, stored_name, stored_text
 from . import ocr
 from .blocks import Block, ParsedDocument
-from .limits import MAX_LAYOUT_FRAGMENTS, pages_warning, read_outline
+from .limits import MAX_LAYOUT_FRAGMENTS, pages_warning, read_outline, render_zoom
 from .page_rules import (
     BULLET,
     CAPTION,
@@ -52,6 +52,7 @@ log = logging.getLogger(__name__)
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|CMBX|CMB\d", re.IGNORECASE)
 _ITALIC_FONT = re.compile(r"italic|oblique|CMTI|CMSL|-It\b|\bIt$", re.IGNORECASE)
 CAPTION_GAP = 80.0  # points between a table/figure and its caption
+IMAGE_DPI = 100  # a figure's image file (within MAX_RENDER_PIXELS)
 
 
 def open_pdf(path: Path) -> tuple[pymupdf.Document, str]:
@@ -226,7 +227,9 @@ def _save_images(page: pymupdf.Page, blocks: list[Block], image_dir: Path, conte
     for i, block in enumerate(b for b in blocks if b.kind == "image"):
         path = image_dir / image_file_name(content_hash, block.page, i)
         if not path.exists():
-            page.get_pixmap(clip=pymupdf.Rect(block.bbox), dpi=100).save(path)
+            clip = pymupdf.Rect(block.bbox)
+            zoom = render_zoom(clip.width, clip.height, IMAGE_DPI)
+            page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), clip=clip).save(path)
         block.image_path = str(path)
 
 

@@ -1,7 +1,7 @@
 """The fault suite, part 3: questions that are valid but extreme, and documents changed under a question. A
-question of a thousand distinct words runs with every method that searches the full-text index (Lucene refuses a
-query of over 1,024 clauses); a document deleted while its question runs gives a warning, never a silent empty
-answer; a partial document has one status in every door."""
+question of a thousand distinct words, or of a thousand Chinese characters, kana or emoji, runs with every method
+that searches the full-text index (Lucene refuses a query of over 1,024 clauses); a document deleted while its
+question runs gives a warning, never a silent empty answer; a partial document has one status in every door."""
 
 from __future__ import annotations
 
@@ -22,6 +22,11 @@ from ..helpers.pdfs import tiny_pdf
 
 SYMBOLS = "abcdefghijklmnopqrstuvwxyz0123456789"
 MANY_WORDS = " ".join("".join(p) for p in product(SYMBOLS, repeat=2))  # 1,296 distinct words, 3,887 characters
+# Scripts whose every character is a term to the analyser, with no spaces to count (each failed with Lucene's
+# TooManyClauses): a paragraph of Chinese, a run of hiragana, a run of emoji
+UNSPACED = {"chinese": "".join(chr(0x4E00 + (i * 37) % 20_000) for i in range(1_120)),
+            "kana": "".join(chr(0x3041 + i % 86) for i in range(1_300)),
+            "emoji": "".join(chr(0x1F600 + i % 80) for i in range(1_300))}
 
 
 @pytest.fixture
@@ -40,6 +45,19 @@ def test_a_long_question_keeps_its_distinct_words_within_lucenes_clauses() -> No
     terms = lucene_terms(MANY_WORDS + " AA aa")
     assert len(terms.split()) == MAX_TERMS and terms.split()[:2] == ["aa", "ab"]
     assert lucene_terms("What is R&D (net)?") == "What is R\\&D \\(net\\)\\?"  # a question's words, unchanged
+
+
+def test_unspaced_scripts_are_cut_at_the_analysers_terms() -> None:
+    for text in UNSPACED.values():
+        assert len(lucene_terms(text).split()) <= MAX_TERMS
+    assert lucene_terms("会计 年度") == "会计 年度"  # a short question unchanged
+
+
+@pytest.mark.parametrize("method", ["superrag", "superrag-hybrid", "hybrid", "g2"])
+async def test_questions_in_unspaced_scripts_run(acme: tuple[BookRAG, str], method: str) -> None:
+    rag, doc = acme
+    for text in UNSPACED.values():
+        assert (await rag.aretrieve(text, doc, method=method)).question == text
 
 
 @pytest.mark.parametrize("method", ["superrag", "hybrid", "g2", "bookrag"])

@@ -20,6 +20,9 @@ from bookrag_neo4j.sdk import BookRAG
 DOC = "test-gate"
 UNPLANNABLE = "the server refused to plan this query"
 
+GROWN = "replace(replace(replace(replace('" + "x" * 10 + "', 'x', '" + "x" * 10 + "'), 'x', '" + "x" * 10 + "'), 'x', '" \
+    + "x" * 10 + "'), 'x', '" + "x" * 1000 + "')"  # 100 million characters, built inside one row
+
 # (query, parameters, what the refusal must say: a regular expression)
 HOSTILE: list[tuple[str, dict[str, Any], str]] = [
     # GDS procedures plan as reads but fill the heap or change the catalog
@@ -99,8 +102,16 @@ HOSTILE: list[tuple[str, dict[str, Any], str]] = [
     ("MATCH (n:Text) WITH collect(n.text) AS t RETURN size([x IN t WHERE any(y IN t WHERE y = x)]) AS n", {},
      "inside another is not allowed"),
     ("RETURN 5 IN range(1, 1000000000000) AS x", {}, r"range\(\) outside UNWIND"),
-    ("WITH [0] AS l " + "WITH l + l AS l " * 30 + "RETURN 1 IN l AS x", {}, r"more than 8 '\+' operators"),
-    ("WITH 'xxxxxxxxxx' AS s " + "WITH s + s AS s " * 28 + "RETURN size(s) AS n", {}, r"more than 8 '\+' operators"),
+    ("WITH [0] AS l " + "WITH l + l AS l " * 30 + "RETURN 1 IN l AS x", {}, r"more than 8 '\+' or '\|\|'"),
+    ("WITH 'xxxxxxxxxx' AS s " + "WITH s + s AS s " * 28 + "RETURN size(s) AS n", {}, r"more than 8 '\+' or '\|\|'"),
+    # '||' concatenates as '+' does (it ended in OutOfMemoryError after 1.5-5 s); a shortest-path search the server
+    # could not stop (a core busy until 82 s against a 30 s timeout); a loop that upper-cases a 100-million-character
+    # value once per item (58 s against 30)
+    ("WITH 'xxxxxxxxxx' AS s " + "WITH s || s AS s " * 27 + "RETURN size(s) AS n", {}, r"more than 8 '\+' or '\|\|'"),
+    ("MATCH p = ANY SHORTEST (a:Entity)-[:RELATED]-+(b:Entity) RETURN count(p)", {}, "without an upper bound"),
+    ("MATCH p = shortestPath((a:Entity)-[:RELATED*]-(b:Entity)) RETURN count(p)", {}, "without an upper bound"),
+    ("UNWIND range(1, 1200) AS i WITH collect(i) AS l, " + GROWN + " AS big RETURN [x IN l | size(toUpper(big))] AS r",
+     {}, "value 'big' from outside a loop"),
 ]
 
 # (query, parameters, a check of the rows)

@@ -75,7 +75,33 @@ PLANS: list[tuple[str, Any, str, str | None]] = [
     ("8 additions", root(op("Projection", " + ".join("abcdefghi") + " AS s")),
      "r", None),
     ("9 additions", root(op("Projection", "s + s AS s", *[op("Projection", "s + s AS s")] * 8)), "r",
-     "more than 8 '+' operators"),
+     "more than 8 '+' or '||' operators"),
+    ("9 concatenations with ||", root(op("Projection", "s || s AS s", *[op("Projection", "s || s AS s")] * 8)), "r",
+     "more than 8 '+' or '||' operators"),
+    ("a loop over an outer value", root(op("Projection", "[x IN l | size(toUpper(big))] AS r")), "r",
+     "value 'big' from outside a loop"),
+    ("an outer value concatenated in a loop", root(op("Projection", "[x IN l WHERE x + big = $autostring_0] AS r")),
+     "r", "value 'big' from outside a loop"),
+    ("an outer value in backticks", root(op("Projection", "[x IN l | toUpper(`big one`)] AS r")), "r",
+     "from outside a loop"),
+    ("a loop variable in backticks", root(op("Projection", "[`x y` IN l | toUpper(`x y`)] AS r")), "r", None),
+    ("an outer node read by property and index", root(op("Projection", "[k IN keys(n) WHERE k = $autostring_0 | "
+                                                                      "n[k]] AS t, [x IN l | x.a + n.b] AS u")),
+     "r", None),
+    ("a string literal in a loop", root(op("Projection", "[x IN l | x + 'big word'] AS r")), "r", None),
+    ("ANY SHORTEST unbounded", root(op("EagerAggregation", "count((a)-[anon_7*]-(b)) AS `count(p)`", op(
+        "StatefulShortestPath(All)", "SHORTEST 1 (a) ((`anon_3`)-[`anon_4`]-(`anon_5`)){1, } (b)\n        "
+                                     "expanding from: a\n    inlined predicates: anon_4:RELATED"))),
+     "r", "shortest-path search without an upper bound"),
+    ("ALL SHORTEST bounded", root(op("StatefulShortestPath(All)", "SHORTEST 1 GROUPS (a) ((`anon_3`)-[`anon_4`]-"
+                                                                  "(`anon_5`)){1, 3} (b)\n  expanding from: a")),
+     "r", None),
+    ("ANY SHORTEST bounded too far", root(op("StatefulShortestPath(Into)", "SHORTEST 1 (a) ((`anon_3`)-[`anon_4`]-"
+                                                                           "(`anon_5`)){1, 40} (b)")),
+     "r", "at most 8 hops"),
+    ("shortestPath unbounded", root(op("ShortestPath", "p = (a)-[anon_0:RELATED*]-(b)")), "r",
+     "shortest-path search without an upper bound"),
+    ("shortestPath bounded", root(op("ShortestPath", "p = (a)-[anon_0:RELATED*..5]-(b)")), "r", None),
     ("'+' and '=~' in a quoted name", root(op("Projection", "n.a + n.b AS `n.a + n.b + c + d + e + f + g + h + i =~ x`")),
      "r", None),
     ("gds.graph.project procedure", root(op("ProcedureCall", "gds.graph.project($autostring_0, $autostring_1, "

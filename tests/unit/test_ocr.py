@@ -5,7 +5,10 @@ image block's text, apart from its caption;
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +18,7 @@ import pytest
 from bookrag_neo4j.errors import DocumentError
 from bookrag_neo4j.parsing import ocr
 from bookrag_neo4j.parsing.furniture import read_page_furniture
+from bookrag_neo4j.parsing.limits import MAX_RENDER_PIXELS
 from bookrag_neo4j.parsing.ocr import OcrOptions
 from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
 
@@ -202,3 +206,61 @@ def test_a_scanned_pages_table_and_photo_become_a_table_and_an_image(tmp_path: P
     assert abs(box & PHOTO) > 0.8 * abs(box | PHOTO)
     off = parse_pdf(tmp_path / "scan.pdf", tables="off", ocr_options=OcrOptions("auto"))
     assert not any(b.kind == "table" for b in off.blocks)
+
+
+def huge_page(path: Path, *, text: str = "", image_height: float = 14_400) -> Path:
+    """A 12 KB PDF of one 14,400 by 14,400 point page (200 inches square) covered by a small image: at 150 dpi its
+    rendering would be 900 million pixels (the parser reached 4.35 GB and took 26-48 s)."""
+    with pymupdf.open() as source, pymupdf.open() as out:
+        page = source.new_page(width=400, height=400)
+        page.insert_text((20, 100), "x" * 40)
+        pixmap = page.get_pixmap(dpi=144)
+        huge = out.new_page(width=14_400, height=14_400)
+        huge.insert_image(pymupdf.Rect(0, 0, 14_400, image_height), pixmap=pixmap)
+        if text:
+            huge.insert_text((72, 72), text, fontsize=11)
+        out.save(path, deflate=True)
+    return path
+
+
+def test_a_huge_page_is_rendered_within_the_pixel_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rendered: list[int] = []
+    real = pymupdf.Page.get_pixmap
+
+    def recording(page: pymupdf.Page, *args, **kwargs) -> pymupdf.Pixmap:
+        pixmap = real(page, *args, **kwargs)
+        rendered.append(pixmap.width * pixmap.height)
+        return pixmap
+
+    monkeypatch.setattr(pymupdf.Page, "get_pixmap", recording)
+    with contextlib.suppress(DocumentError):  # OCR'd at a lower resolution: a few words, or none ("no text")
+        parse_pdf(huge_page(tmp_path / "scan.pdf"), tables="off", ocr_options=OcrOptions("auto"))
+    assert rendered and max(rendered) <= MAX_RENDER_PIXELS
+    rendered.clear()
+    poster = huge_page(tmp_path / "poster.pdf", text="A poster of a launch site, " * 10, image_height=12_000)
+    parsed = parse_pdf(poster, tables="off",
+                       image_dir=tmp_path / "images", ocr_options=OcrOptions("auto"))  # its image saved as a file
+    assert any(b.kind == "image" and b.image_path for b in parsed.blocks)
+    assert rendered and max(rendered) <= MAX_RENDER_PIXELS
+
+
+def test_a_huge_page_parses_in_bounded_memory(tmp_path: Path) -> None:
+    """In a process of its own: the parser's peak memory with a huge scanned page (4.35 GB before the budget)."""
+    pdf = huge_page(tmp_path / "scan.pdf")
+    script = ("import resource, sys; from pathlib import Path\n"
+              "from bookrag_neo4j.parsing.ocr import OcrOptions\n"
+              "from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf\n"
+              "try:\n    parse_pdf(Path(sys.argv[1]), tables='off', ocr_options=OcrOptions('auto'))\n"
+              "except Exception as exc:\n    print(type(exc).__name__)\nelse:\n    print('parsed')\n"
+              "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n")
+    done = subprocess.run([sys.executable, "-c", script, str(pdf)], capture_output=True, text=True, check=True)
+    outcome, peak_mb = done.stdout.split()
+    assert outcome in {"parsed", "DocumentError"} and int(peak_mb) < 1024, done.stdout
+
+
+def test_renderings_wait_for_tesseract_within_a_pixel_budget() -> None:
+    sizes = [MAX_RENDER_PIXELS] * 6 + [100.0] * 20
+    batches = list(ocr._batches(sizes, float, 4))
+    assert [x for batch in batches for x in batch] == sizes  # all, in order
+    assert all(len(b) <= 4 and (len(b) == 1 or sum(b) <= ocr.PIXELS_IN_FLIGHT) for b in batches)
+    assert list(ocr._batches([10 * ocr.PIXELS_IN_FLIGHT], float, 4)) == [[10 * ocr.PIXELS_IN_FLIGHT]]  # one alone
