@@ -40,7 +40,7 @@ from ..llm.usage import track_usage
 from ..parsing.blocks import ParsedDocument
 from ..parsing.limits import split_long_blocks
 from ..parsing.mineru import load_mineru_output
-from ..parsing.pymupdf_parser import parse_pdf
+from ..parsing.pymupdf_parser import check_file, parse_pdf
 from ..progress import ProgressCallback, stage
 from ..tree.build import build_tree
 from ..tree.detect import detect_headings
@@ -217,9 +217,7 @@ class Indexer:
         began = time.perf_counter()
         parsed: ParsedDocument | None = None
         if path is not None:
-            if not path.is_file():
-                raise DocumentError(f"{stored_text(str(path))}: " + ("a folder, not a PDF file: give the PDFs in it"
-                                                                   if path.is_dir() else "no such file"))
+            check_file(path)
             key = file_key(path)  # known before parsing: an unchanged PDF is not parsed again
         else:
             parsed = await asyncio.to_thread(load_mineru_output, mineru_output)

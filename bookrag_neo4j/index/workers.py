@@ -32,6 +32,7 @@ from ..errors import BookRAGError, DocumentError, LeaseLostError, reason
 from ..keys import file_key, stored_name, stored_text
 from ..library.documents import get_document
 from ..llm.factory import Models
+from ..parsing.pymupdf_parser import check_file
 from ..progress import ProgressCallback
 from ..server import connection_info
 from .leases import LeaseManager
@@ -147,8 +148,7 @@ class IndexWorker:
         began = time.perf_counter()
         outcome = DocumentOutcome(path=str(path), name=stored_name(path), status="failed", worker=self.leases.owner)
         try:
-            if not path.is_file():
-                raise DocumentError(f"{stored_text(str(path))}: no such file")
+            check_file(path)
             outcome.doc_key = await asyncio.to_thread(file_key, path)
             claim = await self.leases.claim(outcome.doc_key, name=outcome.name)
         except BookRAGError as exc:

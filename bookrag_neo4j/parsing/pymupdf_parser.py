@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import stat
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from .page_rules import (
     FIGURE_CAPTION,
     MATH_FONT,
     MIN_IMAGE_SIDE,
+    PAGE_NUMBER,
     TABLE_CAPTION,
     body_font_size,
     is_title_candidate,
@@ -55,10 +57,28 @@ CAPTION_GAP = 80.0  # points between a table/figure and its caption
 IMAGE_DPI = 100  # a figure's image file (within MAX_RENDER_PIXELS)
 
 
+def check_file(path: Path) -> None:
+    """Raise ``DocumentError`` unless ``path`` is a regular file, saying what it is instead: missing, a folder, or
+    a pipe, device or socket (reading ``/dev/zero`` or a FIFO would never end)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise DocumentError(f"{stored_text(str(path))}: no such file") from None
+    except OSError as exc:
+        raise DocumentError(f"{stored_text(str(path))}: cannot read the file ({exc.strerror})") from exc
+    if stat.S_ISDIR(mode):
+        raise DocumentError(f"{stored_text(str(path))}: a folder, not a PDF file: give the PDFs in it")
+    if not stat.S_ISREG(mode):
+        kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device")
+        raise DocumentError(f"{stored_text(str(path))}: {kind}, not a file: save the PDF to a file first")
+
+
 def open_pdf(path: Path) -> tuple[pymupdf.Document, str]:
-    """Open a PDF, or raise ``DocumentError`` saying why it cannot be indexed: unreadable, not a PDF (MuPDF would
-    open an HTML page, an image or a gzipped PDF as something else), damaged, encrypted, or without pages."""
+    """Open a PDF, or raise ``DocumentError`` saying why it cannot be indexed: not a file (:func:`check_file`),
+    unreadable, not a PDF (MuPDF would open an HTML page, an image or a gzipped PDF as something else), damaged,
+    encrypted, or without pages."""
     name = stored_name(path)
+    check_file(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -244,6 +264,7 @@ class _Pages:
     body_size: float
     fragments: dict[int, int]
     scanned: dict[int, ocr.ScannedPage]  # the pages OCR'd: their tables are found on sandwiches (.scan_layout)
+    furniture_only: set[int]  # pages whose only text was running headers, footers or page numbers
 
     def dense(self) -> list[int]:
         """The pages too dense for the layout model (more than ``MAX_LAYOUT_FRAGMENTS`` text fragments)."""
@@ -287,9 +308,15 @@ def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int],
     if not any(b.text.strip() for blocks in pages.values() for b in blocks):
         raise DocumentError(f"{stored_name(path)} {ocr.why_no_text(scanned, options.mode)}")
     running = running_lines(pages, {n: h for n, (_, h) in sizes.items()})
-    pages = {n: [b for b in blocks if id(b) not in running] for n, blocks in pages.items()}
+    content = {n: [b for b in blocks if id(b) not in running] for n, blocks in pages.items()}
+    if not any(b.text.strip() for blocks in content.values() for b in blocks):
+        # every line recurs like a running header (a one-line form on each page): that is the content, but for
+        # bare page numbers
+        content = {n: [b for b in blocks if not PAGE_NUMBER.match(b.text)] for n, blocks in pages.items()}
+    furniture_only = {n for n, blocks in content.items() if not blocks and pages[n]}
+    pages = content
     return _Pages(pages, sizes, signal, body_font_size([b for blocks in pages.values() for b in blocks]), fragments,
-                  scanned)
+                  scanned, furniture_only)
 
 
 def table_candidate_pages(path: Path) -> list[int]:
@@ -325,7 +352,7 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
                                    lines_only=set(dense))
         on_scans = scanned_tables(doc, first.scanned, sorted(candidates & set(first.scanned) - set(dense)), mode)
         ordered: list[Block] = []
-        empty: list[int] = []
+        empty: list[int] = []  # pages without content: blank, or only running headers, footers and page numbers
         if image_dir is not None:
             image_dir.mkdir(parents=True, exist_ok=True)
         for number, blocks in first.blocks.items():
@@ -352,7 +379,10 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
                 _save_images(doc[number - 1], blocks, image_dir, content_hash)
             ordered += reading_order(blocks, width)
         ocr.read_figures(doc, ordered, first.scanned, ocr_options)
-        warnings += pages_warning(empty, "is empty", "are empty")
+        furniture = [n for n in empty if n in first.furniture_only]
+        warnings += pages_warning([n for n in empty if n not in first.furniture_only], "is empty", "are empty")
+        warnings += pages_warning(furniture, "holds only running headers, footers or page numbers",
+                                  "hold only running headers, footers or page numbers")
         for warning in warnings:
             log.warning("%s: %s", stored_name(path), warning)
         metadata_title = (doc.metadata or {}).get("title") or ""

@@ -1,4 +1,4 @@
-"""Documents at the edges: text that is all page furniture (no blocks), only tables, one sentence on one page.
+"""Documents at the edges: text that is all page numbers (no blocks), only tables, one sentence on one page.
 Every stage (tree, embeddings, knowledge graph, layout layer, content graph) completes on each, and every
 method answers a question on each without an exception (an empty answer where there is nothing to find)."""
 
@@ -21,12 +21,13 @@ pytestmark = pytest.mark.timeout(LONG_TEST)
 
 
 def furniture_only(path: Path) -> Path:
-    """Six pages whose only text is the same running footer: furniture, so the tree has no block."""
+    """Six pages whose only text is a printed page number: furniture, so the tree has no block. (A line that only
+    recurs like a running footer is kept where it is all the text there is: ``tests/unit/test_parsing.py``.)"""
     doc = pymupdf.open()
     for number in range(1, 7):
         page = doc.new_page()
         page.draw_rect(pymupdf.Rect(72, 100, 520, 600), color=(0.2, 0.2, 0.2), fill=(0.9, 0.9, 0.9))
-        page.insert_text((72, page.rect.height - 30), f"Records Office scan, page {number}", fontsize=7)
+        page.insert_text((72, page.rect.height - 30), f"Page {number} of 6", fontsize=7)
     doc.save(path)
     return path
 

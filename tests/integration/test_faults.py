@@ -98,6 +98,11 @@ def _folder(folder: Path) -> Path:
     return folder / "a-folder.pdf"
 
 
+def _fifo(folder: Path) -> Path:
+    os.mkfifo(folder / "pipe.pdf")
+    return folder / "pipe.pdf"
+
+
 def _edited_plan(operator: str) -> Work:
     async def work(rag: BookRAG, folder: Path, doc: str) -> Any:
         plan = await rag.retriever(await rag.agraph()).plan("What does Acme ship?")
@@ -126,6 +131,8 @@ BAD_INPUTS: list[tuple[str, Work, str]] = [
     ("encrypted (AES-256)", _index(_encrypted), "is encrypted"),
     ("a PDF header in junk past 1 KiB", _index(_file("late.pdf", bytes(2048) + PDF_HEAD)), NOT_A_PDF),
     ("dangling symlink", _index(_dangling_link), "no such file"),
+    ("a named pipe", _index(_fifo), r"pipe.pdf: a named pipe \(FIFO\), not a file"),  # reading it would never end
+    ("/dev/zero", _index(lambda f: Path("/dev/zero")), "/dev/zero: a device, not a file"),
     ("garbage with a name that is not UTF-8", _index(_file("r\udcffport.pdf", b"junk")), NOT_A_PDF),
     ("neither PDF nor MinerU folder", _call("aindex", None), "give either a PDF path or a MinerU output folder"),
     ("missing MinerU folder", _call("aindex", None, mineru_output=Path("/nonexistent/mineru")), "mineru|MinerU|no such"),

@@ -15,12 +15,16 @@ from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf, table_candidate_page
 from bookrag_neo4j.parsing.refine import dehyphenate, refine
 
 
-def pdf_with(tmp_path: Path, pages: list[str | None], name: str = "doc.pdf", **save: object) -> Path:
+def pdf_with(tmp_path: Path, pages: list[str | None], name: str = "doc.pdf", *, header: str = "", y: float = 72,
+             **save: object) -> Path:
+    """One line of text a page (``None``: a blank page) at height ``y``, each under ``header`` (a running line)."""
     doc = pymupdf.open()
     for text in pages:
         page = doc.new_page()
+        if header:
+            page.insert_text((72, 40), header, fontsize=9)
         if text:
-            page.insert_text((72, 72), text, fontsize=11)
+            page.insert_text((72, y), text, fontsize=11)
     path = tmp_path / name
     doc.save(path, **save)
     return path
@@ -58,6 +62,24 @@ def test_empty_page_is_a_warning(tmp_path: Path) -> None:
     parsed = parse_pdf(pdf_with(tmp_path, ["First page text.", None, "Third page text."]))
     assert parsed.warnings == ["page 2 is empty"]
     assert [b.page for b in parsed.blocks] == [1, 3]
+
+
+def test_a_document_whose_every_line_recurs_like_a_header_keeps_its_text(tmp_path: Path) -> None:
+    """One line at the top of each page, the lines differing only in digits: as a running header would. It is
+    all the text there is, so it is the content (it was dropped, with "4 pages are empty")."""
+    lines = [f"Delivery note 10{i}7 for order 4{i}2" for i in range(4)]
+    parsed = parse_pdf(pdf_with(tmp_path, lines, y=50), tables="off")
+    assert [b.text for b in parsed.blocks] == lines and parsed.warnings == []
+    numbers = parse_pdf(pdf_with(tmp_path, ["Page 1", "Page 2", "Page 3"], "numbers.pdf", y=50), tables="off")
+    assert numbers.blocks == []  # bare page numbers are never content
+
+
+def test_a_page_of_running_lines_only_is_named_for_what_it_holds(tmp_path: Path) -> None:
+    path = pdf_with(tmp_path, ["First body text.", "Second body text.", None, "Fourth body text."],
+                    header="Annual Report of the Vega Launch Company")
+    parsed = parse_pdf(path, tables="off")
+    assert [b.text for b in parsed.blocks] == ["First body text.", "Second body text.", "Fourth body text."]
+    assert parsed.warnings == ["page 3 holds only running headers, footers or page numbers"]
 
 
 def test_refinement() -> None:
