@@ -10,7 +10,8 @@
     chain = {"context": retriever | format_documents, "question": RunnablePassthrough()} | prompt | llm
 
 Each ``Document`` holds an evidence node's text as ``page_content``, its key as ``id`` and the citation in ``metadata``
-(``source``, ``doc_key``, ``node_key``, ``section_path``, pages, ``rank``, scores, ``bbox``, ``citation``: the label).
+(``source``, ``doc_key``, ``node_key``, ``section_path``, pages, ``rank``, scores, ``bbox``, ``citation``: the label),
+with the retrieval's ``warnings`` (e.g. a document in scope whose build was interrupted: its evidence may be missing).
 ``invoke`` works on its own connection each call (safe from threads, e.g. ``retriever.batch``); ``ainvoke`` uses the
 ``BookRAG``'s own async client (close it with ``await rag.aclose()`` or ``async with``). Needs ``langchain-core``
 (``pip install 'bookrag-neo4j[langchain]'``); ``import bookrag_neo4j`` does not. See docs/langchain.md.
@@ -39,8 +40,9 @@ __all__ = ["BookRAGRetriever", "format_documents", "to_document"]
 Scope = str | list[str] | None  # one document (key, key prefix or file name), several, or the whole library
 
 
-def to_document(node: EvidenceNode, method: str) -> Document:
-    """One evidence node as a LangChain ``Document``: its text, and its citation in the metadata."""
+def to_document(node: EvidenceNode, method: str, warnings: Sequence[str] = ()) -> Document:
+    """One evidence node as a LangChain ``Document``: its text, and its citation in the metadata; ``warnings``:
+    the retrieval's (:attr:`Evidence.warnings`), which every document of it carries."""
     citation = node.citation
     return Document(
         id=node.key,
@@ -50,7 +52,7 @@ def to_document(node: EvidenceNode, method: str) -> Document:
             "section_path": node.section_path, "page_start": node.page_start, "page_end": node.page_end,
             "pages": node.pages, "kind": node.kind, "title": node.title, "rank": node.rank,
             "graph_score": node.graph_score, "text_score": node.text_score, "method": method,
-            "bbox": node.bbox, "citation": citation.label(),
+            "bbox": node.bbox, "citation": citation.label(), "warnings": list(warnings),
         },
     )
 
@@ -83,7 +85,7 @@ class BookRAGRetriever(BaseRetriever):
 
     def _documents(self, evidence: Evidence, method: str, k: int | None) -> list[Document]:
         nodes = evidence.nodes if k is None else evidence.nodes[:k]
-        return [to_document(node, method) for node in nodes]
+        return [to_document(node, method, evidence.warnings) for node in nodes]
 
     def _options(self, method: str | None, docs: Scope, k: int | None) -> tuple[str, Scope, int | None]:
         """The call's method, documents and k: those given for this call, else the retriever's."""

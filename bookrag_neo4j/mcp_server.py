@@ -9,11 +9,15 @@
 
 Tools, each with an output schema and every evidence item with its citation: ``list_documents``, ``table_of_contents``,
 ``retrieve`` (ranked evidence, no synthesis), ``ask`` (the answer with its citations; without an LLM the ranked
-evidence, ``extractive`` true) and ``read_cypher`` (through the read-only gate, at most ``max_rows`` rows). ``docs``
-names one document or a list. Every input schema has ``additionalProperties: false`` and an undeclared argument is
-refused by name: the SDK would drop it silently, and a client that guessed ``doc`` for ``docs`` would get a confident
-answer over the wrong documents. Expected failures (a refused write, an unknown document, Neo4j unreachable) come back
-as tool errors; stdout carries the protocol alone (logging goes to stderr). See docs/mcp.md.
+evidence, ``extractive`` true), both with the SDK's ``warnings`` (e.g. a document whose build was interrupted), and
+``read_cypher`` (through the read-only gate, at most ``max_rows`` rows and ``cypher_max_bytes`` bytes of them, cut
+rows and values said in ``note``). ``docs`` names one document or a list. Every input schema has
+``additionalProperties: false`` and an undeclared argument is refused by name: the SDK would drop it silently, and a
+client that guessed ``doc`` for ``docs`` would get a confident answer over the wrong documents. Expected failures
+(a refused write, an unknown document, Neo4j unreachable) come back as tool errors; each call reaches Neo4j first
+without the driver's retries, so a server gone down fails it in seconds. stdout carries the protocol alone (logging
+goes to stderr); a line that is not JSON-RPC is answered with a JSON-RPC error (:mod:`bookrag_neo4j.mcp_stdio`).
+See docs/mcp.md.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .db.reply_cap import UserRows
 from .errors import BookRAGError, PlanError
 from .retrieval.results import Citation, EvidenceNode
 
@@ -40,6 +45,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_ROWS = 1000  # the most rows read_cypher returns in one call
+WARNINGS = ("What may make the result incomplete: e.g. a document in scope whose build was interrupted (until "
+            "`bookrag index` runs on it again), or one deleted while the question ran.")
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -138,6 +145,7 @@ class RetrieveResult(BaseModel):
     evidence: list[EvidenceItem]
     more_evidence: int = Field(0, description="Evidence items beyond `limit`, left out.")
     pages: dict[str, list[int]] = Field(description="The evidence's pages by document.")
+    warnings: list[str] = Field(default_factory=list, description=WARNINGS)
 
 
 class AskResult(BaseModel):
@@ -150,14 +158,29 @@ class AskResult(BaseModel):
     citations: list[Source]
     evidence: list[EvidenceItem]
     more_evidence: int = 0
+    warnings: list[str] = Field(default_factory=list, description=WARNINGS)
 
 
 class CypherResult(BaseModel):
     columns: list[str]
     rows: list[dict[str, Any]]
     row_count: int
-    truncated: bool = Field(description="True when the query had more rows than max_rows (add LIMIT or ORDER BY).")
+    truncated: bool = Field(description="True when rows are left out or values cut: the query had more rows than "
+                                        "max_rows, or they passed max_bytes (note says which).")
     max_rows: int
+    max_bytes: int = Field(description="The most bytes the rows may take as JSON (BOOKRAG_CYPHER_MAX_BYTES).")
+    note: str | None = Field(None, description="How the rows were cut, when truncated.")
+
+    @classmethod
+    def of(cls, rows: UserRows, max_rows: int, max_bytes: int) -> CypherResult:
+        """``rows``, read with ``max_rows + 1`` rows allowed, as at most ``max_rows`` (one more says there were more)."""
+        byte_cut = rows.cut_at is not None and rows.cut_at <= max_rows
+        more = len(rows) > max_rows or (rows.cut_at is not None and rows.cut_at > max_rows)
+        shown = _jsonable(rows[:max_rows])
+        note = rows.cut if byte_cut else (f"the query had more than {max_rows} rows; the first {max_rows} are "
+                                          "shown (add LIMIT or ORDER BY, or pass a larger max_rows)") if more else None
+        return cls(columns=list(shown[0]) if shown else [], rows=shown, row_count=len(shown),
+                   truncated=byte_cut or more, max_rows=max_rows, max_bytes=max_bytes, note=note)
 
 
 # --- the tools' parameters ---
@@ -258,6 +281,7 @@ def build_server(rag: BookRAG) -> MCPServer:
     from . import __version__
 
     methods = {m.name: m.description for m in rag.methods()}
+    max_bytes = rag.settings.retrieval.cypher_max_bytes
     listing = "\n".join(f"- {name}: {description}" for name, description in methods.items())
     reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     # a method may build a layer it reads on first use (e.g. the layout layer): additive, never destructive
@@ -267,15 +291,21 @@ def build_server(rag: BookRAG) -> MCPServer:
         if method not in methods:
             raise PlanError(f"unknown method {method!r}; known: {', '.join(methods)}")
 
+    async def reach() -> None:  # once the arguments pass: Neo4j gone down fails the call in seconds, not 30 s
+        await (await rag.agraph()).reach()
+
     @_tool_errors
     async def list_documents() -> DocumentList:
         """The indexed documents: key, file name, title, pages, and the state of each layer."""
+        await reach()
         return DocumentList(documents=[DocumentInfo.of(d) for d in await rag.adocuments()])
 
     @_tool_errors
     async def table_of_contents(docs: OneDoc) -> TableOfContents:
         """One document's table of contents: each section's title, level and first page, in reading order."""
-        found = await rag.adocument(_one_document("table_of_contents", docs))
+        name = _one_document("table_of_contents", docs)
+        await reach()
+        found = await rag.adocument(name)
         return TableOfContents(document=found.name, key=found.key,
                                sections=[TocEntry.model_validate(row) for row in await rag.atoc(found.key)])
 
@@ -283,23 +313,26 @@ def build_server(rag: BookRAG) -> MCPServer:
     async def retrieve(question: Question, docs: Docs = None, method: MethodName = "bookrag",
                        limit: Limit = 10) -> RetrieveResult:
         check_method(method)
+        await reach()
         evidence = await rag.aretrieve(question, docs, method=method)
         return RetrieveResult(question=question, method=method,
                               category=evidence.plan.category if evidence.plan else None, count=evidence.count,
                               evidence=[EvidenceItem.of(n) for n in evidence.nodes[:limit]],
-                              more_evidence=max(0, len(evidence.nodes) - limit), pages=evidence.pages)
+                              more_evidence=max(0, len(evidence.nodes) - limit), pages=evidence.pages,
+                              warnings=evidence.warnings)
 
     @_tool_errors
     async def ask(question: Question, docs: Docs = None, method: MethodName = "bookrag",
                   limit: Limit = 10) -> AskResult:
         check_method(method)
+        await reach()
         answer = await rag.aask(question, docs, method=method)
         pages = {n.key: n.pages for n in answer.evidence}
         return AskResult(question=question, method=method, category=answer.plan.category if answer.plan else None,
                          answer=answer.text, extractive=answer.extractive, count=answer.count,
                          citations=[Source.of(c, pages.get(c.node_key)) for c in answer.citations],
                          evidence=[EvidenceItem.of(n) for n in answer.evidence[:limit]],
-                         more_evidence=max(0, len(answer.evidence) - limit))
+                         more_evidence=max(0, len(answer.evidence) - limit), warnings=answer.warnings)
 
     @_tool_errors
     async def read_cypher(
@@ -307,13 +340,9 @@ def build_server(rag: BookRAG) -> MCPServer:
         params: Annotated[dict[str, Any] | None, Field(description="The query's parameters.")] = None,
         max_rows: Annotated[int, Field(ge=1, le=MAX_ROWS, description="The most rows to return.")] = 100,
     ) -> CypherResult:
-        """Run your own Cypher, read-only: a query that writes, calls a procedure outside the allow-list, loads
-        files or names another database is refused before it runs. At most max_rows rows (truncated says when
-        there were more); a 30-second timeout."""
-        rows = await rag.arun_cypher(query, params, max_rows=max_rows + 1, truncate=True)
-        shown = _jsonable(rows[:max_rows])
-        return CypherResult(columns=list(shown[0]) if shown else [], rows=shown, row_count=len(shown),
-                            truncated=len(rows) > max_rows, max_rows=max_rows)
+        await reach()
+        rows = await rag.arun_cypher(query, params, max_rows=max_rows + 1, max_bytes=max_bytes, truncate=True)
+        return CypherResult.of(rows, max_rows, max_bytes)
 
     tools = [
         strict_tool(list_documents, annotations=reads),
@@ -326,20 +355,27 @@ def build_server(rag: BookRAG) -> MCPServer:
             "Answer a question about `docs` (one document or a list) or the whole library, with citations "
             "(document, section path, pages) and the evidence behind them; without an LLM the answer is the "
             f"ranked evidence itself (extractive). Methods:\n{listing}")),
-        strict_tool(read_cypher, annotations=reads),
+        strict_tool(read_cypher, annotations=reads, description=(
+            "Run your own Cypher, read-only: a query that writes, calls a procedure outside the allow-list, loads "
+            "files or names another database is refused before it runs. At most max_rows rows, and at most "
+            f"{max_bytes:,} bytes of them as JSON: past either, truncated is true and note says what was left out "
+            "or cut (a long value is cut, marked '… [N more characters]'). A 30-second timeout.")),
     ]
     return MCPServer("bookrag", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING", tools=tools)
 
 
 def serve_stdio(rag: BookRAG) -> None:
-    """Serve ``rag``'s tools over stdin/stdout until the client closes them; the driver closes at the end."""
+    """Serve ``rag``'s tools over stdin/stdout until the client closes them; the driver closes at the end. A line
+    that is not JSON-RPC is answered with a JSON-RPC error (:mod:`bookrag_neo4j.mcp_stdio`)."""
     import anyio
+
+    from .mcp_stdio import serve_answering_stdio
 
     server = build_server(rag)
 
     async def run() -> None:
         async with rag:
             await rag.agraph()  # one driver for every call, made before concurrent calls could race to make it
-            await server.run_stdio_async()
+            await serve_answering_stdio(server)
 
     anyio.run(run)

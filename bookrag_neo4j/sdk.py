@@ -26,12 +26,14 @@ from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .browse import answer_trace_params
 from .config import Settings
 from .db import analytics
 from .db.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, GraphClient
+from .db.reply_cap import UserRows
 from .errors import QueryNotFoundError
 from .eval.benchmark import Benchmark, load_benchmark
 from .keys import file_key
@@ -158,17 +160,22 @@ class BookRAG:
 
     async def arun_cypher(self, query: str, params: dict[str, Any] | None = None, *,
                           timeout: float = USER_QUERY_TIMEOUT, max_rows: int | None = USER_QUERY_MAX_ROWS,
-                          truncate: bool = False) -> list[dict[str, Any]]:
+                          max_bytes: int | None | EllipsisType = ..., truncate: bool = False) -> UserRows:
         """Run Cypher you (or your users) wrote, read-only: refused unless the server plans it as a read
         query (:class:`~bookrag_neo4j.errors.QueryRefusedError`), then run with read routing and a timeout in
-        seconds. More than ``max_rows`` rows is a :class:`~bookrag_neo4j.errors.UserQueryError`, or with
-        ``truncate`` the first ``max_rows``. Rows as dicts::
+        seconds. More than ``max_rows`` rows, or rows whose JSON passes ``max_bytes`` (default
+        ``settings.retrieval.cypher_max_bytes``; None: no cap), is a :class:`~bookrag_neo4j.errors.UserQueryError`;
+        with ``truncate`` the rows that fit instead, the one that passed the byte cap shortened, and the list's
+        ``cut`` saying so (None when whole). Rows as dicts::
 
             rag.run_cypher("MATCH (d:Document) RETURN d.name AS name, d.pages AS pages")
             rag.run_cypher("MATCH (e:Entity {name: $name}) RETURN count(*) AS n", {"name": "lm"})
+            rag.run_cypher("MATCH (b:Block) RETURN b.text AS text", max_bytes=10_000, truncate=True).cut
         """
-        return await (await self._client()).run_user_query(query, params, timeout=timeout, max_rows=max_rows,
-                                                            truncate=truncate)
+        cap = self.settings.retrieval.cypher_max_bytes if max_bytes is ... else max_bytes
+        rows = await (await self._client()).run_user_query(query, params, timeout=timeout, max_rows=max_rows,
+                                                            max_bytes=cap, truncate=truncate)
+        return rows if isinstance(rows, UserRows) else UserRows(rows)
 
     async def aevidence_graph(self, answer: Answer | Evidence, *, limit: int = 300) -> list[dict[str, Any]]:
         """An answer's evidence as a small graph to draw: one dict an edge (``source``, ``source_kind``,
@@ -191,7 +198,7 @@ class BookRAG:
     def ask(self, question: str, doc: Docs = None, **kwargs: Any) -> Answer:
         return self._run(self.aask(question, doc, **kwargs))
 
-    def run_cypher(self, query: str, params: dict[str, Any] | None = None, **kwargs: Any) -> list[dict[str, Any]]:
+    def run_cypher(self, query: str, params: dict[str, Any] | None = None, **kwargs: Any) -> UserRows:
         return self._run(self.arun_cypher(query, params, **kwargs))
 
     def evidence_graph(self, answer: Answer | Evidence, **kwargs: Any) -> list[dict[str, Any]]:

@@ -175,6 +175,10 @@ class RetrievalSettings(Group):
                                  "library. A global question (count, list, summarise) reads every document in scope.")
     max_question_chars: int = Field(4000, ge=1, description="Longest question accepted (characters); a longer "
                                     "one is refused at once, before any work.")
+    cypher_max_bytes: int = Field(1_000_000, ge=1000, description="Most bytes the rows of your own Cypher may "
+                                  "take as JSON (the SDK's run_cypher, MCP's read_cypher): reading stops there; "
+                                  "run_cypher raises, or with truncate=True (as read_cypher) returns the rows that "
+                                  "fit, the next one's long values cut, and a note saying so.")
     domains: str = Field(
         "finance", description="Domain packs, comma-separated: shipped names (finance) or folders with a "
         "glossary.json; '' for none (docs/asking.md, 'Domain packs').")

@@ -3,7 +3,8 @@
     bookrag mcp                          # the library of the default managed instance (or NEO4J_URI's server)
     bookrag mcp --no-llm --instance t    # LLM-free, another managed instance
 
-stdout is the protocol: the command prints nothing else there (logs go to stderr).
+stdout is the protocol: the command prints nothing else there (logs go to stderr); a line on stdin that is not
+JSON-RPC is answered with a JSON-RPC error (-32700 for malformed JSON) and the server keeps serving.
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavaila
 from ..errors import Neo4jUnavailableError, UserQueryError
 from .gate import check_plan, explain_refused
 from .queries import load_query
+from .reply_cap import FETCH_SIZE, read_within
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +153,13 @@ class GraphClient:
             raise self._unavailable(exc) from exc
         self._reached = True
 
+    async def reach(self) -> None:
+        """Reach the server now, once and without retries, as the first call does: a long-lived client (the MCP
+        server) reaches it before each request, so that a request after the server went down fails within
+        ``connection_timeout`` instead of after ``retry_time`` of the driver's retries (measured: 32 s)."""
+        self._reached = False
+        await self._first_contact()
+
     def _unavailable(self, exc: Exception) -> Neo4jUnavailableError:
         if isinstance(exc, AuthError):
             return Neo4jUnavailableError(
@@ -162,7 +170,7 @@ class GraphClient:
 
     async def run_user_query(self, query: str, params: dict[str, Any] | None = None, *,
                              timeout: float = USER_QUERY_TIMEOUT,
-                             max_rows: int | None = USER_QUERY_MAX_ROWS,
+                             max_rows: int | None = USER_QUERY_MAX_ROWS, max_bytes: int | None = None,
                              truncate: bool = False) -> list[dict[str, Any]]:
         """Run Cypher a user wrote (a BI tool, a notebook, an LLM) only if the read-only gate passes it: the server
         plans it first (``EXPLAIN``, nothing runs) and :func:`~bookrag_neo4j.db.gate.check_plan` walks the
@@ -171,8 +179,9 @@ class GraphClient:
         transaction (read routing, read access mode) with a transaction ``timeout`` in seconds, and may return
         at most ``max_rows`` rows (``None``: no cap): it streams, and stops with
         :class:`~bookrag_neo4j.errors.UserQueryError` at row ``max_rows + 1``, or with ``truncate`` returns the
-        first ``max_rows`` rows (ask for one more than you show to learn whether there were more). Other server
-        errors become :class:`~bookrag_neo4j.errors.UserQueryError`."""
+        first ``max_rows`` rows (ask for one more than you show to learn whether there were more). ``max_bytes``
+        bounds the rows' JSON the same way (:func:`~bookrag_neo4j.db.reply_cap.read_within`: with ``truncate``
+        the rows say how they were cut). Other server errors become :class:`~bookrag_neo4j.errors.UserQueryError`."""
         params = params or {}
         try:
             plan = await self._execute(Query(f"EXPLAIN {query}", timeout=timeout), params, RoutingControl.READ)
@@ -180,15 +189,18 @@ class GraphClient:
             raise explain_refused(exc.code, exc.message) from exc
         check_plan(plan.summary.plan, query_type=plan.summary.query_type, database=plan.summary.database,
                    allowed_database=self.conn.database)
-        return await self._read_capped(query, params, timeout, max_rows, truncate)
+        return await self._read_capped(query, params, timeout, max_rows, truncate, max_bytes)
 
     async def _read_capped(self, query: str, params: dict[str, Any], timeout: float,
-                           max_rows: int | None, truncate: bool = False) -> list[dict[str, Any]]:
+                           max_rows: int | None, truncate: bool = False,
+                           max_bytes: int | None = None) -> list[dict[str, Any]]:
         """Run a checked user query in a read transaction, pulling at most ``max_rows + 1`` records (``truncate``:
-        ``max_rows``, the rest discarded)."""
+        ``max_rows``, the rest discarded), and with ``max_bytes`` no more once their JSON passes it."""
 
         async def work(tx: AsyncTransaction) -> list[dict[str, Any]]:
             result = await tx.run(query, params)
+            if max_bytes is not None:
+                return await read_within(result, max_rows=max_rows, max_bytes=max_bytes, truncate=truncate)
             if max_rows is None:
                 return [record.data() async for record in result]
             if truncate:  # the commit discards what was not fetched: nothing more streams
@@ -200,8 +212,9 @@ class GraphClient:
             return [record.data() for record in records]
 
         try:  # one attempt, no retries: a query over the memory limit fails at once instead of again and again
-            async with self._driver.session(database=self.conn.database,
-                                            default_access_mode=READ_ACCESS) as session:
+            fetch = {} if max_bytes is None else {"fetch_size": FETCH_SIZE}  # small pulls: none far past the budget
+            async with self._driver.session(database=self.conn.database, default_access_mode=READ_ACCESS,
+                                            **fetch) as session:
                 async with await session.begin_transaction(timeout=timeout) as tx:
                     rows = await work(tx)
                     await tx.commit()

@@ -4,6 +4,7 @@ a question end to end."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -20,6 +21,7 @@ from bookrag_neo4j.errors import PlanError
 from bookrag_neo4j.langchain import BookRAGRetriever, format_documents
 from bookrag_neo4j.llm import Models
 
+from ..helpers.partial import INCOMPLETE, interrupted_graph_document
 from ..helpers.pdfs import ACL_PAPER
 from ..helpers.timeouts import LONG_TEST
 
@@ -125,3 +127,22 @@ def test_a_langchain_chat_model_named_in_settings_answers(settings, offline_mode
     assert not answer.extractive and answer.text == "The fine-tuned model does best [1]."
     assert answer.citations == [answer.evidence[0].citation]
     assert models.llm.usage.by_stage()["answer.reduce"].calls == 1
+
+
+async def test_retrieved_documents_carry_the_sdks_warnings(rag: BookRAG, conn, settings, offline_models: Models,
+                                                          schema, acl_paper: str, tmp_path) -> None:
+    """Over a document whose graph build was interrupted, every Document the retriever returns (sync and async)
+    carries the SDK's warning in its metadata; over a complete one, none."""
+    async with interrupted_graph_document(conn, settings, offline_models, tmp_path) as (key, name):
+        retriever = BookRAGRetriever(rag=rag, docs=name, method="bm25", k=3)
+        try:
+            expected = (await rag.aretrieve("Who leads Acme Interrupted?", key, method="bm25")).warnings
+            assert any(INCOMPLETE in w for w in expected), expected
+            docs = await retriever.ainvoke("Who leads Acme Interrupted?")
+            synced = await asyncio.to_thread(retriever.invoke, "Who leads Acme Interrupted?")
+            for found in (docs, synced):
+                assert found and all(d.metadata["warnings"] == expected for d in found), [d.metadata for d in found]
+            clean = await retriever.ainvoke(QUESTION, docs=acl_paper)
+            assert clean and all(d.metadata["warnings"] == [] for d in clean)
+        finally:
+            await rag.aclose()

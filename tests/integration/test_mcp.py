@@ -8,6 +8,7 @@ tests/integration/test_mcp_inspector.py."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -18,8 +19,13 @@ import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult
 
-from bookrag_neo4j.db.client import ConnectionInfo
+from bookrag_neo4j.config import Settings
+from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.llm import Models
+from bookrag_neo4j.sdk import BookRAG
 
+from ..helpers.mcp_stdio import Relay, bookrag_mcp, text_of
+from ..helpers.partial import INCOMPLETE, interrupted_graph_document
 from ..helpers.pdfs import ACL_PAPER
 from ..helpers.timeouts import LONG_TEST
 
@@ -28,6 +34,7 @@ pytestmark = pytest.mark.timeout(LONG_TEST)
 BOOKRAG = str(Path(sys.executable).parent / "bookrag")
 TOOLS = {"list_documents", "table_of_contents", "retrieve", "ask", "read_cypher"}
 QUESTION = "Which model performs best in the closed-book setting?"
+ACME_QUESTION = "Who leads Acme Interrupted?"
 
 
 def _server(conn: ConnectionInfo) -> StdioServerParameters:
@@ -131,3 +138,76 @@ async def test_mcp_server_over_stdio(conn: ConnectionInfo, acl_paper: str) -> No
         several = _error(await session.call_tool("table_of_contents", {"docs": [ACL_PAPER.name, acl_paper]}))
         assert "table_of_contents reads one document; docs names 2" in several, several
     print(f"bookrag mcp: one session, {len(TOOLS)} tools and 13 calls in {time.perf_counter() - started:.1f} s")
+
+
+async def test_retrieve_and_ask_carry_the_sdks_warnings(conn: ConnectionInfo, settings: Settings,
+                                                       offline_models: Models, schema, tmp_path: Path) -> None:
+    """Over a document whose graph build was interrupted the SDK warns that it is incomplete; MCP's retrieve and
+    ask say the same in their warnings, and a complete document's evidence has none."""
+    async with interrupted_graph_document(conn, settings, offline_models, tmp_path) as (key, name):
+        sdk = await BookRAG(settings, models=offline_models, use_llm=False).aretrieve(ACME_QUESTION, key,
+                                                                                       method="bm25")
+        assert any(INCOMPLETE in w for w in sdk.warnings), sdk.warnings
+        with bookrag_mcp(conn.uri, conn.username, conn.password, conn.database) as server:
+            found = server.call(2, "retrieve", {"question": ACME_QUESTION, "docs": name, "method": "bm25"}, 120)
+            answer = server.call(3, "ask", {"question": ACME_QUESTION, "docs": [key], "method": "bm25"}, 120)
+            for result in (found, answer):
+                assert not result.get("isError") and result["structuredContent"]["evidence"], text_of(result)
+                assert result["structuredContent"]["warnings"] == sdk.warnings, result["structuredContent"]
+            listed = server.call(4, "list_documents", {})["structuredContent"]["documents"]
+            assert {d["key"]: d["status"] for d in listed}[key] == "partial"
+            clean = server.call(5, "retrieve", {"question": QUESTION, "method": "bm25", "limit": 1,
+                                                "docs": ACL_PAPER.name}, 120)
+            assert clean["structuredContent"]["warnings"] == [], clean["structuredContent"]
+
+
+def test_neo4j_gone_under_a_running_server_fails_calls_within_seconds(conn: ConnectionInfo) -> None:
+    """``bookrag mcp`` reaches Neo4j through a relay, answers, then the relay stops listening (nothing listens at
+    the address any more, as when the server went down): each call fails in seconds with one line, where the
+    driver's retries made it take 32 s (55.8 s on a busier machine)."""
+    host, port = conn.uri.split("://")[1].rsplit(":", 1)
+    relay = Relay(host, int(port))
+    try:
+        with bookrag_mcp(f"bolt://127.0.0.1:{relay.port}", conn.username, conn.password, conn.database) as server:
+            assert not server.call(2, "list_documents", {}, 120).get("isError")
+            relay.close()
+            for call, (tool, arguments) in enumerate((("list_documents", {}), ("read_cypher", {"query": "RETURN 1"}),
+                                                      ("retrieve", {"question": QUESTION, "method": "bm25"}),
+                                                      ("list_documents", {})), start=3):
+                started = time.perf_counter()
+                result = server.call(call, tool, arguments, timeout=120)
+                seconds = time.perf_counter() - started
+                text = text_of(result)
+                assert result["isError"] is True and "Neo4jUnavailableError" in text and "not reachable" in text, text
+                assert "\n" not in text and "Traceback" not in text, text
+                assert seconds < 5, f"{tool}: {seconds:.1f} s"
+                print(f"{tool} with Neo4j gone: {seconds:.2f} s")
+    finally:
+        relay.close()
+
+
+async def test_read_cypher_caps_the_reply_bytes(conn: ConnectionInfo, graph: GraphClient) -> None:
+    """A 3 MB value and 1,000 rows of 5 KB: each reply stays within BOOKRAG_CYPHER_MAX_BYTES (1,000,000 by
+    default) as JSON, long values cut and marked, and truncated and note say so; small replies are untouched."""
+    big = "x" * 3_000_000
+    await graph.run("CREATE (:CapProbe {doc_key: 'test-cap-probe', text: $text})", {"text": big})
+    with bookrag_mcp(conn.uri, conn.username, conn.password, conn.database) as server:
+        one = server.call(2, "read_cypher", {"query": "MATCH (p:CapProbe {doc_key: 'test-cap-probe'}) "
+                                                      "RETURN p.text AS text, size(p.text) AS n"}, 120)
+        reply = one["structuredContent"]
+        assert not one.get("isError") and reply["truncated"] and reply["max_bytes"] == 1_000_000, text_of(one)[:500]
+        assert reply["row_count"] == 1 and reply["rows"][0]["n"] == 3_000_000, reply["note"]
+        text = reply["rows"][0]["text"]
+        assert 900_000 < len(text) < 1_000_000 and text.endswith(" more characters]"), text[-80:]
+        assert "1,000,000-byte cap" in reply["note"] and "row 1" in reply["note"], reply["note"]
+
+        many = server.call(3, "read_cypher", {"query": "MATCH (p:CapProbe {doc_key: 'test-cap-probe'}) "
+                                                       "UNWIND range(1, 1000) AS i RETURN i, left(p.text, 5000) AS part",
+                                              "max_rows": 1000}, 120)["structuredContent"]
+        assert many["truncated"] and 150 < many["row_count"] <= 200, (many["row_count"], many["note"])
+        assert [r["i"] for r in many["rows"]] == list(range(1, many["row_count"] + 1))
+        assert len(json.dumps(many["rows"], ensure_ascii=False, separators=(",", ":")).encode()) <= 1_000_000
+        assert f"at row {many['row_count']}" in many["note"], many["note"]
+
+        small = server.call(4, "read_cypher", {"query": "UNWIND range(1, 5) AS i RETURN i"})["structuredContent"]
+        assert not small["truncated"] and small["note"] is None and small["row_count"] == 5

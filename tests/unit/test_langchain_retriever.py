@@ -28,7 +28,10 @@ def test_an_evidence_node_becomes_a_cited_document() -> None:
         "section_path": "Item 7 > Results of Operations", "page_start": 24, "page_end": 25, "pages": [24, 25],
         "kind": "paragraph", "title": "Results", "rank": 1, "graph_score": 0.25, "text_score": 0.5,
         "method": "bm25", "bbox": None, "citation": "report.pdf, Item 7 > Results of Operations, pp. 24–25",
+        "warnings": [],
     }
+    warned = to_document(NODE, "bm25", ("report.pdf: the graph build is incomplete",))
+    assert warned.metadata["warnings"] == ["report.pdf: the graph build is incomplete"]
     assert doc.metadata["citation"] == NODE.citation.label()
     untitled = to_document(NODE.model_copy(update={"text": "", "title": "Figure 2"}), "layout")
     assert untitled.page_content == "Figure 2"  # a node without text (an image) shows its title

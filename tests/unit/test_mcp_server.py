@@ -10,7 +10,17 @@ import datetime
 from mcp import Client
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.mcp_server import Source, _jsonable, build_server, unknown_arguments
+from bookrag_neo4j.db.reply_cap import UserRows, fitted, json_size, least_size, shortened
+from bookrag_neo4j.mcp_server import (
+    AskResult,
+    CypherResult,
+    RetrieveResult,
+    Source,
+    _jsonable,
+    build_server,
+    unknown_arguments,
+)
+from bookrag_neo4j.mcp_stdio import error_response
 from bookrag_neo4j.retrieval.results import Citation
 from bookrag_neo4j.sdk import BookRAG
 
@@ -81,3 +91,54 @@ def test_citations_and_rows_as_json() -> None:
     assert Source.of(citation.model_copy(update={"page_start": 0, "page_end": 0})).pages == []
     day = datetime.date(2024, 5, 1)
     assert _jsonable([{"d": day, "n": 1, "xs": [1.5, None]}]) == [{"d": "2024-05-01", "n": 1, "xs": [1.5, None]}]
+
+
+def test_results_carry_warnings_and_say_how_rows_were_cut() -> None:
+    for model in (RetrieveResult, AskResult):
+        assert "warnings" in model.model_json_schema()["properties"], model
+    rows = UserRows([{"i": i} for i in range(1, 4)])
+    whole = CypherResult.of(rows, 3, 1000)
+    assert not whole.truncated and whole.note is None and whole.row_count == 3
+    more = CypherResult.of(UserRows([{"i": i} for i in range(1, 5)]), 3, 1000)
+    assert more.truncated and more.row_count == 3 and "more than 3 rows" in more.note
+    cut = UserRows([{"i": 1}, {"i": 2}])
+    cut.cut, cut.cut_at = "the reply reached its 1,000-byte cap", 2
+    assert CypherResult.of(cut, 3, 1000).note == cut.cut and CypherResult.of(cut, 3, 1000).truncated
+    past = CypherResult.of(cut, 1, 1000)  # the byte cap met past max_rows: the row cap is what cut
+    assert past.truncated and past.row_count == 1 and "more than 1 rows" in past.note
+
+
+def test_values_shortened_to_fit_a_byte_budget() -> None:
+    assert shortened("abcdef", 3) == "abc… [3 more characters]" and shortened("abc", 3) == "abc"
+    assert shortened([1, 2, 3, 4], 2) == [1, 2, "… [2 more items]"]
+    assert shortened({"a": "xxxx", "b": 1, "c": 2}, 2) == {"a": "xx… [2 more characters]", "b": 1,
+                                                          "…": "[1 more keys]"}
+    assert shortened(b"\x00\x01\x02", 1) == "b'\\x00'… [2 more bytes]"
+    row = {"text": "é" * 10_000, "n": 10_000, "day": datetime.date(2024, 5, 1)}
+    assert json_size(row) == len('{"text":"","n":10000,"day":"2024-05-01"}') + 20_000
+    assert least_size(row, 10**9) <= json_size(row) and least_size(row, 100) <= 10_100  # it stops past 100
+    assert least_size([["x" * 50] * 10] * 10, 10**9) <= json_size([["x" * 50] * 10] * 10)
+    short = fitted(row, 1000)
+    assert short is not None and json_size(short) <= 1000 and short["n"] == 10_000
+    assert short["text"].startswith("é" * 400) and short["text"].endswith(" more characters]")
+    assert fitted(row, 10) is None  # not even its shortest form fits
+
+
+def test_unreadable_lines_are_answered_with_json_rpc_errors() -> None:
+    from mcp_types import jsonrpc_message_adapter
+    from pydantic import ValidationError
+
+    def answer(line: str):
+        try:
+            jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except ValidationError as exc:
+            return error_response(exc)
+        raise AssertionError(f"{line!r} was readable")
+
+    parse = answer('{"jsonrpc": "2.0", "id": 1')
+    assert parse.id is None and parse.error.code == -32700 and parse.error.message.startswith("Parse error")
+    assert answer("  \n") is None  # a blank line: no reply
+    invalid = answer('{"jsonrpc": "2.0", "id": 7, "method": 5}')
+    assert invalid.id == 7 and invalid.error.code == -32600
+    assert answer('{"jsonrpc": "2.0", "id": true, "method": 5}').id is None
+    assert answer("[1, 2]").error.code == -32600
