@@ -42,6 +42,10 @@ def eval_cmd(
         help="Comma-separated names of `bookrag methods` (BookRAG, its ablations, the baselines).")
     ] = "bookrag,bm25,dense,layout,graphranker",
     limit: Annotated[int | None, typer.Option(help="The first N questions only.")] = None,
+    scope: Annotated[str, typer.Option(
+        help="document (each question asked of its own document) or library (of every indexed document, none "
+             "named: only the own document's pages count, and the report says how often it comes first).")
+    ] = "document",
     no_llm: Annotated[bool, typer.Option("--no-llm", help="The whole pipeline in its LLM-free mode.")] = False,
     only_indexed: Annotated[bool, typer.Option(
         "--only-indexed", help="Index no new document: questions about documents not indexed with a graph are "
@@ -64,17 +68,19 @@ def eval_cmd(
 
     if mode not in ("retrieval", "qa"):
         raise typer.BadParameter("--mode is retrieval or qa")
+    if scope not in ("document", "library"):
+        raise typer.BadParameter("--scope is document or library")
     bench = load_benchmark(benchmark, limit=limit)
     chosen = [m.strip() for m in methods.split(",") if m.strip()]
     try:
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task(f"{bench.name}: questions", total=len(bench.questions))
             rows = library(instance, use_llm=not no_llm).evaluate(
-                bench, methods=chosen, mode=mode, only_indexed=only_indexed,  # type: ignore[arg-type]
+                bench, methods=chosen, mode=mode, scope=scope, only_indexed=only_indexed,  # type: ignore[arg-type]
                 judge=judge, progress=lambda _: bar.advance(task))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
-    summary = summarise(rows) | {"benchmark": bench.name, "mode": mode, "llm": not no_llm}
+    summary = summarise(rows) | {"benchmark": bench.name, "mode": mode, "scope": scope, "llm": not no_llm}
     paths = write_report(out, rows, summary)
     if as_json:
         print_json(summary)

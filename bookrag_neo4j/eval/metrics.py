@@ -17,7 +17,8 @@ import ast
 import re
 import string
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _NUMBER = re.compile(r"-?\d[\d,]*\.?\d*|-?\.\d+")
@@ -126,8 +127,10 @@ def financebench_score(prediction: str, gold: str) -> float:
     return float(token_f1(prediction, gold) >= 0.5)
 
 
-def page_recall(gold_pages: Iterable[int], retrieved_pages: Sequence[Iterable[int]], budget: int | None = None) -> float:
-    """Share of the gold pages covered by the pages of the retrieved nodes (the first ``budget`` of them)."""
+def page_recall(gold_pages: Iterable[Hashable], retrieved_pages: Sequence[Iterable[Hashable]],
+                budget: int | None = None) -> float:
+    """Share of the gold pages covered by the pages of the retrieved nodes (the first ``budget`` of them). A page
+    is a number, or a (document, number) pair over a library."""
     gold = set(gold_pages)
     if not gold:
         return 0.0
@@ -136,12 +139,12 @@ def page_recall(gold_pages: Iterable[int], retrieved_pages: Sequence[Iterable[in
     return len(gold & covered) / len(gold)
 
 
-def page_recall_within(gold_pages: Iterable[int], retrieved_pages: Sequence[Iterable[int]], pages: int) -> float:
+def page_recall_within(gold_pages: Iterable[Hashable], retrieved_pages: Sequence[Iterable[Any]], pages: int) -> float:
     """Page recall when only the first ``pages`` distinct pages the ranked units show are read (each unit's
     pages in page order). A budget in pages is the same for every method whatever its unit: ten ~400-word
     passages show about 10 pages, ten tree nodes about 4."""
     gold = set(gold_pages)
-    shown: set[int] = set()
+    shown: set[Hashable] = set()
     for page in (p for unit in retrieved_pages for p in sorted(unit)):
         if len(shown) == pages:
             break

@@ -51,10 +51,27 @@ def errors_section(summary: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def own_document_section(summary: dict[str, Any]) -> str:
+    """In a library-wide run: how often each method's evidence shows the question's own document first, within
+    3 and within 5 documents, over all questions and by half; empty otherwise."""
+    ranked = {name: m["own_document"] for name, m in summary["methods"].items() if m.get("own_document")}
+    if not ranked:
+        return ""
+    groups = list(dict.fromkeys(g for shares in ranked.values() for g in shares))
+    lines = ["", "## The question's own document, asked of the whole library",
+             "", "Share of questions whose own document comes first / within 3 / within 5 of the evidence's "
+             "documents.", "", "| method | " + " | ".join(groups) + " |", "|---|" + "---|" * len(groups)]
+    for name, shares in ranked.items():
+        cells = [" / ".join(f"{v:.3f}" for v in shares[g].values()) if g in shares else "—" for g in groups]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def report_body(summary: dict[str, Any]) -> str:
-    """The methods' table, whether each part helps, and what was counted as a miss (report.md and the console)."""
+    """The methods' table, the own document's rank in a library-wide run, whether each part helps, and what was
+    counted as a miss (report.md and the console)."""
     effects = [PartEffect.model_validate(part) for part in summary.get("parts", [])]
-    return markdown_table(summary) + parts_section(effects) + errors_section(summary)
+    return markdown_table(summary) + own_document_section(summary) + parts_section(effects) + errors_section(summary)
 
 
 def _cell(value: Any) -> str:

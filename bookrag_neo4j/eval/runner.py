@@ -6,7 +6,10 @@
 
 Missing documents are indexed first. Per question and method: the retrieved units with their pages, page recall (all,
 top 5, top 10 units), recall within the first 5 pages shown (a budget fair to units of any size), seconds, LLM calls and
-tokens. ``qa`` mode adds the answer, the short answer an LLM extracts (appendix A.1, :mod:`.answers`) and their scores
+tokens. ``scope="library"`` asks every question of the whole indexed library, no document named, as most users ask:
+a page shown counts only if it is a page of the question's own document (another document's pages take the budget),
+and each row has ``doc_rank``, where the own document first appears among the documents of the evidence. ``qa`` mode
+adds the answer, the short answer an LLM extracts (appendix A.1, :mod:`.answers`) and their scores
 (:mod:`.metrics`; ``judge=True``: an LLM judge); extraction and judge are not the system's cost. Runs are deterministic
 given caches and index. Every question is scored: a failed document or method makes a miss whose ``error`` says why.
 """
@@ -38,19 +41,22 @@ from .parts import part_effects
 log = logging.getLogger(__name__)
 
 Mode = Literal["retrieval", "qa"]
+Scope = Literal["document", "library"]
+DOC_RANKS = (1, 3, 5)  # how often the question's own document comes first, within 3, within 5
 PAGE_BUDGET = 5  # recall@5p: recall within the first 5 distinct pages shown, the same budget for every unit
 WIDE_PAGE_BUDGET = 10  # recall@10p: within the first 10 distinct pages
 DEFAULT_METHODS = ("bookrag", "bm25", "dense", "layout", "graphranker")
 
 
 async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench: Benchmark, *,
-                   methods: Sequence[str] = DEFAULT_METHODS, mode: Mode = "retrieval",
+                   methods: Sequence[str] = DEFAULT_METHODS, mode: Mode = "retrieval", scope: Scope = "document",
                    use_llm: bool = True, only_indexed: bool = False, judge: bool = False,
                    progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
     """One row per (question, method); see the module docstring. ``methods``: names of the method registry
-    (``bookrag methods``). ``only_indexed``: index no new document and keep the graphs as they are (e.g.
-    built offline, then evaluated with an LLM); the questions about documents whose tree and graph are not
-    complete are misses. ``judge``: also ask the LLM judge (needs an LLM). Only Neo4j going away ends the run."""
+    (``bookrag methods``). ``scope``: ask each question of its own document, or of the whole library.
+    ``only_indexed``: index no new document and keep the graphs as they are (e.g. built offline, then evaluated
+    with an LLM); the questions about documents whose tree and graph are not complete are misses. ``judge``: also
+    ask the LLM judge (needs an LLM). Only Neo4j going away ends the run."""
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
@@ -81,7 +87,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
                 continue
             try:
                 rows.append(await _run_one(retriever, llm, question, keys[question.doc], method, mode=mode,
-                                           judge=judge, bench=bench.name))
+                                           scope=scope, judge=judge, bench=bench.name))
             except Neo4jUnavailableError:
                 raise
             except Exception as exc:  # one question's failure is a miss, not the end of the run
@@ -93,19 +99,21 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
 
 
 async def _run_one(retriever: Retriever, llm: ChatModel | None, question: BenchQuestion, doc_key: str, method: str,
-                   *, mode: Mode, judge: bool, bench: str) -> dict[str, Any]:
+                   *, mode: Mode, scope: Scope, judge: bool, bench: str) -> dict[str, Any]:
     """One (question, method) row: retrieval (and in qa mode the answer and its scores)."""
     began = time.perf_counter()
+    asked = [doc_key] if scope == "document" else None
     with track_usage() as ledger:
         answer = None
         if mode == "qa":
-            result = await retriever.ask(question.question, [doc_key], method=method)
+            result = await retriever.ask(question.question, asked, method=method)
             answer, nodes = result.text, result.evidence
         else:
-            nodes = (await retriever.retrieve(question.question, [doc_key], method=method)).nodes
-        units = [{"key": n.key, "kind": n.kind, "pages": n.pages} for n in nodes]
+            nodes = (await retriever.retrieve(question.question, asked, method=method)).nodes
+        units = [{"key": n.key, "kind": n.kind, "pages": n.pages, "doc": n.doc_key} for n in nodes]
     seconds, usage = time.perf_counter() - began, ledger.total()
-    row = _score(bench, question, method, units, seconds, usage.calls, usage.total_tokens)
+    row = _score(bench, question, method, units, seconds, usage.calls, usage.total_tokens,
+                 own=doc_key if scope == "library" else None)
     if answer is not None:
         extracted = await extract_answer(llm, question.question, answer, answer_format=question.answer_format)
         row.update(_score_answer(question, answer, extracted))
@@ -121,19 +129,30 @@ def _miss(bench: str, q: BenchQuestion, method: str, why: str) -> dict[str, Any]
 
 
 def _score(bench: str, q: BenchQuestion, method: str, units: list[dict[str, Any]], seconds: float, calls: int,
-           tokens: int) -> dict[str, Any]:
-    pages = [u["pages"] for u in units]
-    return {
+           tokens: int, own: str | None = None) -> dict[str, Any]:
+    """The row's measures; ``own``: the question's document in a library-wide run, whose pages alone count (a
+    page is then a (document, page) pair, so another document's page 12 is not the own document's)."""
+    gold: list[Any] = list(q.evidence_pages)
+    pages: list[list[Any]] = [u["pages"] for u in units]
+    extra: dict[str, Any] = {}
+    if own is not None:
+        gold = [(own, p) for p in gold]
+        pages = [[(u.get("doc"), p) for p in u["pages"]] for u in units]
+        documents = list(dict.fromkeys(u.get("doc") for u in units))
+        extra = {"scope": "library", "doc_rank": documents.index(own) + 1 if own in documents else None,
+                 "documents": len(documents)}
+    return extra | {
         "benchmark": bench, "id": q.id, "doc": q.doc, "method": method, "question": q.question,
         "category": q.category, "sources": q.sources, "doc_type": q.doc_type,
         "gold_answer": q.answer, "gold_pages": q.evidence_pages,
-        "retrieved": units, "retrieved_pages": sorted({p for ps in pages for p in ps}), "units": len(units),
-        "recall": page_recall(q.evidence_pages, pages),
-        "recall@5": page_recall(q.evidence_pages, pages, budget=5),
-        "recall@10": page_recall(q.evidence_pages, pages, budget=10),
+        "retrieved": units, "units": len(units),
+        "retrieved_pages": sorted({p for u in units if own is None or u.get("doc") == own for p in u["pages"]}),
+        "recall": page_recall(gold, pages),
+        "recall@5": page_recall(gold, pages, budget=5),
+        "recall@10": page_recall(gold, pages, budget=10),
         "pages": len({p for ps in pages for p in ps}),
-        "recall@5p": page_recall_within(q.evidence_pages, pages, PAGE_BUDGET),
-        "recall@10p": page_recall_within(q.evidence_pages, pages, WIDE_PAGE_BUDGET),
+        "recall@5p": page_recall_within(gold, pages, PAGE_BUDGET),
+        "recall@10p": page_recall_within(gold, pages, WIDE_PAGE_BUDGET),
         "seconds": round(seconds, 4), "llm_calls": calls, "tokens": tokens,
     }
 
@@ -143,6 +162,17 @@ def _score_answer(q: BenchQuestion, answer: str, extracted: str) -> dict[str, An
              else financebench_score(extracted, q.answer))
     return {"answer": answer, "extracted": extracted, "score": score, "em": exact_match(extracted, q.answer),
             "f1": token_f1(extracted, q.answer), "inclusion": inclusion(answer, q.answer)}
+
+
+def own_document_ranks(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """In a library-wide run, the share of questions whose own document comes first among the evidence's
+    documents, within 3 and within 5: over all rows and by half."""
+    def shares(group: list[dict[str, Any]]) -> dict[str, float]:
+        ranks = [r.get("doc_rank") for r in group]
+        return {f"top{k}": round(sum(1 for x in ranks if x is not None and x <= k) / len(ranks), 4)
+                for k in DOC_RANKS} if ranks else {}
+    by_half = {h: [r for r in rows if half(r["doc"]) == h] for h in HALVES}
+    return {"all": shares(list(rows))} | {h: shares(group) for h, group in by_half.items() if group}
 
 
 MEASURES = ("recall", "recall@5", "recall@10", "units", "pages", "recall@5p", "recall@10p", "seconds", "llm_calls",
@@ -179,6 +209,8 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
             halves[half(r["doc"])].append(r["recall@5p"])
         summary["methods"][method] = {"n": len(group), **means, "recall_by": breakdown,
                                       "halves": {h: round(statistics.mean(halves[h]), 4) for h in HALVES if halves[h]}}
+        if any(r.get("scope") == "library" for r in group):
+            summary["methods"][method]["own_document"] = own_document_ranks(group)
     ablates = {m.name: (m.ablates, m.description) for m in METHODS.values() if m.ablates}
     summary["parts"] = [e.model_dump() | {"verdict": e.verdict} for e in part_effects(summary, ablates)]
     return summary

@@ -15,13 +15,14 @@ from bookrag_neo4j.eval.benchmark import BenchmarkError, load_benchmark
 from bookrag_neo4j.eval.report import write_report
 from bookrag_neo4j.eval.runner import evaluate, summarise
 from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
 
 from ..helpers.cli import run_cli
 from ..helpers.counts import database_counts
-from ..helpers.pdfs import FOOTLOCKER, need
+from ..helpers.pdfs import FOOTLOCKER, need, tiny_pdf
 from ..helpers.timeouts import LONG_TEST
 
 pytestmark = pytest.mark.timeout(LONG_TEST)  # indexes a real 8-K; every method and ablation runs on it
@@ -131,6 +132,32 @@ def test_the_cli_writes_a_report(settings, neo4j_server, mini: Path, tmp_path: P
     assert "## Does each part help?" in (out / "report.md").read_text()
     bad = run_cli(settings, "eval", str(mini), "--methods", "bookrag,magic")
     assert bad.returncode != 0 and "unknown methods" in bad.stdout + bad.stderr
+
+
+def test_a_library_wide_run_counts_only_the_own_documents_pages(settings, neo4j_server, mini: Path,
+                                                                 tmp_path: Path) -> None:
+    """`bookrag eval --scope library`: no document named, a distractor about board votes in the library; pages of
+    another document never count, and the report says how often the own document comes first."""
+    distractor = tiny_pdf(tmp_path / "votes.pdf", "Acme", "Ada Quill", "France", "votes against board nominees")
+    assert run_cli(settings, "index", str(distractor), "--no-llm").returncode == 0
+    out = tmp_path / "library"
+    try:
+        result = run_cli(settings, "eval", str(mini), "--no-llm", "--scope", "library", "--methods", "bm25,bookrag",
+                         "--out", str(out), "--json")
+        assert result.returncode == 0, result.stderr
+        summary = json.loads(result.stdout)
+        assert summary["scope"] == "library"
+        rows = [json.loads(line) for line in (out / "questions.jsonl").read_text().splitlines()]
+        own = {u["doc"] for r in rows for u in r["retrieved"]} - {file_key(distractor)}
+        assert len(own) == 1 and len(rows) == 4
+        for row in rows:
+            assert row["scope"] == "library" and (row["doc_rank"] is None or row["doc_rank"] >= 1)
+            assert row["retrieved_pages"] == sorted({p for u in row["retrieved"] if u["doc"] in own for p in u["pages"]})
+        assert any(u["doc"] == file_key(distractor) for r in rows for u in r["retrieved"])  # it did compete
+        assert set(summary["methods"]["bm25"]["own_document"]["all"]) == {"top1", "top3", "top5"}
+        assert "## The question's own document, asked of the whole library" in (out / "report.md").read_text()
+    finally:
+        run_cli(settings, "docs", "delete", distractor.name)
 
 
 async def test_bench_ingest_times_every_stage(graph, settings, neo4j_server, tmp_path: Path) -> None:

@@ -55,3 +55,29 @@ def test_the_report_says_which_parts_help_on_both_halves() -> None:
     section = parts_section(effects)
     assert "| full | no-a | without part a | 0.750 | -0.500 | -0.500 | -0.500 | helps |" in section
     assert parts_section([]) == ""
+
+
+def test_asked_of_the_library_only_the_own_documents_pages_count() -> None:
+    """A library-wide row: another document's page 2 is not the own document's page 2, yet it takes a place in
+    the 5-page budget; the own document's rank among the evidence's documents is kept and summarised."""
+    from bookrag_neo4j.eval.benchmark import BenchQuestion, half
+    from bookrag_neo4j.eval.report import report_body
+    from bookrag_neo4j.eval.runner import _score, summarise
+
+    question = BenchQuestion(id="q", doc="own.pdf", question="What?", answer="x", evidence_pages=[2, 9])
+    units = [{"key": f"o{i}", "kind": "text", "pages": [i], "doc": "other"} for i in range(1, 5)] + [
+        {"key": "a", "kind": "text", "pages": [2], "doc": "own"}, {"key": "b", "kind": "text", "pages": [9], "doc": "own"}]
+    per_document = _score("dev", question, "m", units, 0.1, 0, 0)
+    assert per_document["recall@5p"] == 1.0 and "doc_rank" not in per_document  # by number alone: 2 and 9 shown
+    library = _score("dev", question, "m", units, 0.1, 0, 0, own="own")
+    assert library["recall@5p"] == 0.5  # the 4 other pages and own page 2 fill the budget: page 9 is not shown
+    assert library["recall"] == 1.0 and library["doc_rank"] == 2 and library["retrieved_pages"] == [2, 9]
+    first = _score("dev", question, "m", units[4:], 0.1, 0, 0, own="own")
+    missing = _score("dev", question, "m", units[:4], 0.1, 0, 0, own="own")
+    assert (first["doc_rank"], first["recall@5p"], missing["doc_rank"], missing["recall"]) == (1, 1.0, None, 0.0)
+    summary = summarise([library, first, missing])
+    ranks = summary["methods"]["m"]["own_document"]
+    assert ranks["all"] == {"top1": round(1 / 3, 4), "top3": round(2 / 3, 4), "top5": round(2 / 3, 4)}
+    assert set(ranks) == {"all", half("own.pdf")}
+    assert "## The question's own document, asked of the whole library" in report_body(summary)
+    assert "own document" not in report_body(summarise([per_document]))
