@@ -254,3 +254,10 @@ class ServeSettings(Group):
     allowed_hosts: list[str] = Field(
         default_factory=list, description="Host names `bookrag serve` answers to besides loopback and the address a "
         "request arrived on (JSON list, e.g. [\"books.example.org\"]); any other Host header gets 400.")
+    header_timeout: float = Field(
+        10.0, gt=0, description="Seconds a client of `bookrag serve` has to send a request's headers (from connecting, "
+        "or from the previous answer on a kept-alive connection); a slower one gets 408 and is disconnected.")
+    body_timeout: float = Field(
+        300.0, gt=0, description="Seconds a client of `bookrag serve` has to send a request's body once its headers "
+        "are in (an upload: up to max_upload_mb); a slower one gets 408 and is disconnected. Raise it for large "
+        "uploads over slow links.")

@@ -1,4 +1,5 @@
-"""``bookrag serve``: the web app (:mod:`bookrag_neo4j.web`) on uvicorn, loopback only unless a token is set."""
+"""``bookrag serve``: the web app (:mod:`bookrag_neo4j.web`) on uvicorn, loopback only unless a token is set, slow
+clients cut off (:mod:`bookrag_neo4j.web.serving`)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ def serve(
 
     from ..web import create_app
     from ..web.security import check_bind
+    from ..web.serving import server_config
 
     settings = settings_for(instance)
     token = token or (settings.serve.token.get_secret_value() if settings.serve.token else None)
@@ -36,7 +38,7 @@ def serve(
                      allowed_hosts=[host, *(allowed_host or [])])
     shown = f"[{host}]" if ":" in host else host
     console.print(f"bookrag serve: http://{shown}:{port}/" + ("?token=…  (the token you set)" if token else ""))
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.Server(server_config(app, host=host, port=port)).run()
 
 
 COMMANDS = {"serve": serve}

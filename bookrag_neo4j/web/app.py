@@ -2,10 +2,12 @@
 a document's table of contents, ask with any method and see each citation's page with its evidence boxed.
 
     from bookrag_neo4j.web import create_app
-    app = create_app(Settings(), use_llm=False)       # an ASGI app: uvicorn.run(app, host="127.0.0.1", port=8000)
+    app = create_app(Settings(), use_llm=False)       # an ASGI app; serving.server_config runs it as bookrag serve
 
 Server-rendered HTML (Jinja2) with a little JavaScript (progress polling, the large page view); no build step.
-Every failure reaches the page as a message, never as a traceback (the log keeps those).
+Every failure reaches the page as a message, never as a traceback (the log keeps those). Each page that reads the
+library reaches Neo4j first, once and without the driver's retries: when Neo4j is down it answers 503 in about a
+second, saying how to start it, and ``/healthz`` says so too. A client that goes away mid-request is one INFO line.
 """
 
 from __future__ import annotations
@@ -17,17 +19,18 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 
 from ..browse import answer_url, browser_url
 from ..config import Settings
-from ..errors import BookRAGError, DocumentError, DocumentNotFoundError
-from ..keys import local_path
+from ..errors import BookRAGError, DocumentError, DocumentNotFoundError, Neo4jUnavailableError
+from ..keys import local_path, stored_text
 from ..library.documents import Document
 from ..llm.factory import Models
 from ..methods import METHODS
@@ -35,13 +38,15 @@ from ..retrieval.results import Answer
 from ..sdk import BookRAG
 from ..server import instance_settings
 from .jobs import IndexJobs
-from .pages import CitationView, PageBox, render_page
-from .security import HostGuard, TokenGuard
+from .pages import CitationView, PageBox, PageUnavailableError, render_page
+from .security import HostGuard, TokenGuard, cross_site
 from .uploads import UploadTooLargeError, forget_upload, receive_pdf
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
-MAX_QUESTION = 2_000  # characters
+NOT_FOUND = (DocumentNotFoundError, PageUnavailableError)
+CROSS_SITE = ("this question was sent from another site, so it was not asked: read it, then press Ask to ask it "
+              "here")
 
 
 def create_app(settings: Settings | None = None, *, models: Models | None = None, use_llm: bool = True,
@@ -58,7 +63,8 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
     if browser is None and settings.neo4j.uri is None:
         browser = f"http://localhost:{settings.neo4j.http_port}/browser/"
     rag = BookRAG(settings, models=models, use_llm=use_llm)
-    jobs = IndexJobs(settings, models, use_llm=use_llm)
+    jobs = IndexJobs(settings, models, use_llm=use_llm, uploads=uploads)
+    max_question = settings.retrieval.max_question_chars  # the CLI's limit (BOOKRAG_MAX_QUESTION_CHARS)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI):  # noqa: ANN202
@@ -68,6 +74,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
 
     app = FastAPI(title="bookrag-neo4j", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.uploads = uploads
+    app.state.serve = settings.serve  # the header and body deadlines (serving.server_config)
     app.add_middleware(TokenGuard, token=token)
     app.add_middleware(HostGuard, allowed=[*settings.serve.allowed_hosts, *allowed_hosts])  # the outermost
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -77,7 +84,13 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         return templates.TemplateResponse(request, name, {"browser": browser, **context}, status_code=status)
 
     def message(request: Request, text: str, status: int) -> HTMLResponse:
-        return page(request, "message.html", status, text=text, code=status)
+        return page(request, "message.html", status, text=stored_text(text), code=status)  # no surrogates
+
+    async def reach() -> None:
+        """Neo4j reached once, without the driver's 30 s of retries (a dependency of every page that reads it)."""
+        await (await rag.agraph()).reach()
+
+    neo4j = [Depends(reach)]
 
     async def documents() -> list[tuple[Document, int]]:
         rows = await (await rag.agraph()).read("library/listing")
@@ -89,7 +102,18 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
 
     @app.exception_handler(BookRAGError)
     async def _bookrag_error(request: Request, exc: BookRAGError) -> HTMLResponse:
-        return message(request, str(exc), 404 if isinstance(exc, DocumentNotFoundError) else 400)
+        return message(request, str(exc), 404 if isinstance(exc, NOT_FOUND) else 400)
+
+    @app.exception_handler(Neo4jUnavailableError)
+    async def _neo4j_down(request: Request, exc: Neo4jUnavailableError) -> HTMLResponse:
+        log.warning("%s %s: %s", request.method, request.url.path, exc)
+        return message(request, _unavailable(exc, settings), 503)
+
+    @app.exception_handler(ClientDisconnect)
+    async def _gone(request: Request, _: ClientDisconnect) -> Response:
+        client = f"{request.client.host}:{request.client.port}" if request.client else "a client"
+        log.info("%s went away before its %s %s was complete", client, request.method, request.url.path)
+        return Response(status_code=400)  # to no one: the connection is gone
 
     @app.exception_handler(HTTPException)
     async def _http_error(request: Request, exc: HTTPException) -> HTMLResponse:
@@ -105,16 +129,17 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         log.exception("%s %s failed", request.method, request.url.path)
         return message(request, f"the server failed ({type(exc).__name__}); its log has the details", 500)
 
-    @app.get("/", response_class=HTMLResponse)
+    @app.get("/", response_class=HTMLResponse, dependencies=neo4j)
     async def library(request: Request) -> HTMLResponse:
         return await library_page(request)
 
-    @app.post("/upload", response_class=HTMLResponse)
+    @app.post("/upload", response_class=HTMLResponse, dependencies=neo4j)  # Neo4j down: 503 before the body
     async def upload(request: Request) -> Response:  # the body is read here, as it streams in (not by FastAPI)
         try:
             path, name = await receive_pdf(request, uploads, settings.serve.max_upload_mb)
         except DocumentError as exc:
-            return await library_page(request, 413 if isinstance(exc, UploadTooLargeError) else 400, error=str(exc))
+            status = 413 if isinstance(exc, UploadTooLargeError) else 400
+            return await library_page(request, status, error=stored_text(str(exc)))
         job = jobs.submit(path, name=name)
         return RedirectResponse(f"/?job={job.id}", status_code=303)
 
@@ -128,35 +153,37 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
             raise HTTPException(404, f"no indexing job {job_id}")
         return JSONResponse(_job_json(job))
 
-    @app.post("/documents/{key}/delete")
+    @app.post("/documents/{key}/delete", dependencies=neo4j)
     async def delete(key: str) -> RedirectResponse:
         found = await rag.adocument(key)
         await rag.adelete(found.key)
         forget_upload(local_path(found.path), uploads)
         return RedirectResponse("/", status_code=303)
 
-    @app.get("/documents/{key}", response_class=HTMLResponse)
+    @app.get("/documents/{key}", response_class=HTMLResponse, dependencies=neo4j)
     async def document(request: Request, key: str) -> HTMLResponse:
         found = await rag.adocument(key)
         toc = _nest(await rag.atoc(found.key))
         link = browser_url(browser, "toc", {"doc": found.name}) if browser else None
         return page(request, "document.html", doc=found, toc=toc, toc_link=link)
 
-    @app.get("/documents/{key}/pages/{number}.png")
+    @app.get("/documents/{key}/pages/{number}.png", dependencies=neo4j)
     async def page_image(key: str, number: int, scale: Annotated[float, Query(gt=0, le=3)] = 1.0) -> Response:
         found = await rag.adocument(key)
         png = await asyncio.to_thread(render_page, local_path(found.path), number, scale=scale)  # off the event loop
         return Response(png, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
 
-    @app.get("/ask", response_class=HTMLResponse)
+    @app.get("/ask", response_class=HTMLResponse, dependencies=neo4j)
     async def ask(request: Request, question: str = "", doc: Annotated[list[str] | None, Query()] = None,
                   method: str = "bookrag") -> HTMLResponse:
         docs = await documents()
         context = {"docs": docs, "methods": list(METHODS.values()), "question": question, "chosen": doc or [],
-                   "method": method}
+                   "method": method, "max_question": max_question}
         if "question" not in request.query_params:
             return page(request, "ask.html", **context)
-        error = _check_question(question, method)
+        if cross_site(request):  # another site's page had the browser ask: shown, not asked
+            return page(request, "ask.html", 403, error=CROSS_SITE, **context)
+        error = _check_question(question, method, max_question)
         if error:
             return page(request, "ask.html", 400, error=error, **context)
         answer = await rag.aask(question.strip(), doc or None, method=method)
@@ -170,19 +197,32 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
 
     @app.get("/healthz")
     async def health() -> JSONResponse:
-        return JSONResponse({"ok": True})
+        try:
+            await reach()
+        except Neo4jUnavailableError as exc:
+            return JSONResponse({"ok": False, "neo4j": f"down: {exc}"}, status_code=503)
+        return JSONResponse({"ok": True, "neo4j": "up"})
 
     return app
 
 
-def _check_question(question: str, method: str) -> str | None:
+def _check_question(question: str, method: str, limit: int) -> str | None:
     if not question.strip():
         return "write a question first"
-    if len(question) > MAX_QUESTION:
-        return f"the question is {len(question):,} characters long; ask in at most {MAX_QUESTION:,}"
+    if len(question) > limit:
+        return (f"the question is {len(question):,} characters long; ask in at most {limit:,} "
+                "(BOOKRAG_MAX_QUESTION_CHARS)")
     if method not in METHODS:
         return f"no method {method!r}: choose one of {', '.join(METHODS)}"
     return None
+
+
+def _unavailable(exc: Neo4jUnavailableError, settings: Settings) -> str:
+    """The 503 page's message: Neo4j's error (it says how to start it), with the managed instance's name."""
+    text = f"Neo4j is unavailable, so the library cannot be read now: {exc}"
+    if settings.neo4j.uri is None and settings.neo4j.instance != "default":
+        text += f" (this server: `bookrag neo4j start --instance {settings.neo4j.instance}`)"
+    return text
 
 
 def _citations(answer: Answer, paths: dict[str, Path], boxes: dict[str, list[PageBox]]) -> list[CitationView]:
@@ -212,4 +252,4 @@ def _nest(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _job_json(job) -> dict[str, Any]:  # noqa: ANN001 - an IndexJob
     return {"id": job.id, "name": job.name, "state": job.state.value, "doc_key": job.doc_key, "error": job.error,
-            "seconds": job.seconds, "stages": [vars(s) for s in job.stages]}
+            "note": job.note, "seconds": job.seconds, "stages": [vars(s) for s in job.stages]}

@@ -2,9 +2,13 @@
 event loop and SDK object (the page stays responsive while a document is parsed), its progress per stage kept
 for the page to poll.
 
-    jobs = IndexJobs(settings, models)
+    jobs = IndexJobs(settings, models, uploads=Path("uploads"))
     job = jobs.submit(Path("uploads/ab12/R-data.pdf"))
     jobs.get(job.id).stages          # [StageView(name="parsing R-data.pdf", done=12, total=41, finished=False), ...]
+    jobs.get(job.id).note            # "already indexed as R-data-2019.pdf": the same content, under its first name
+
+An uploaded file that no document uses once its job ends (its indexing failed, or its content was indexed before
+under another name) is removed; while Neo4j cannot say whether one uses it, it is kept.
 """
 
 from __future__ import annotations
@@ -18,11 +22,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import Settings
 from ..errors import BookRAGError
+from ..keys import local_path, stored_name, stored_text
 from ..llm.factory import Models
 from ..progress import ProgressEvent
+from .uploads import forget_upload
+
+if TYPE_CHECKING:
+    from ..index.pipeline import IndexReport
+    from ..sdk import BookRAG
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +66,7 @@ class IndexJob:
     stages: list[StageView] = field(default_factory=list)
     doc_key: str | None = None
     error: str | None = None
+    note: str | None = None  # e.g. the content was already indexed, under another name
     started: float = field(default_factory=time.time)
     seconds: float | None = None
 
@@ -70,8 +82,11 @@ class IndexJob:
 class IndexJobs:
     """The upload queue: jobs run one after another (indexing is CPU-bound; the questions go on meanwhile)."""
 
-    def __init__(self, settings: Settings, models: Models, *, use_llm: bool = True, keep: int = 100) -> None:
-        self.settings, self.models, self.use_llm = settings, models, use_llm
+    def __init__(self, settings: Settings, models: Models, *, use_llm: bool = True, keep: int = 100,
+                 uploads: Path | None = None) -> None:
+        """``uploads``: the folder of uploaded files, which a job removes when no document uses them (``None``:
+        files are never removed)."""
+        self.settings, self.models, self.use_llm, self.uploads = settings, models, use_llm, uploads
         self._jobs: dict[str, IndexJob] = {}
         self._lock = threading.Lock()
         self._keep = keep
@@ -101,12 +116,16 @@ class IndexJobs:
 
         job.state, began = JobState.RUNNING, time.perf_counter()
 
-        async def index() -> str:
+        async def index() -> IndexReport:
             async with BookRAG(self.settings, models=self.models, use_llm=self.use_llm) as rag:
-                return (await rag.aindex(job.path, progress=job.on_progress)).doc_key
+                try:
+                    return await rag.aindex(job.path, progress=job.on_progress)
+                finally:
+                    await self._drop_unused(rag, job)
 
         try:
-            job.doc_key = asyncio.run(index())
+            report = asyncio.run(index())
+            job.doc_key, job.note = report.doc_key, _note(report, job.path)
             job.state = JobState.DONE
         except BookRAGError as exc:
             job.error, job.state = str(exc), JobState.FAILED
@@ -114,3 +133,27 @@ class IndexJobs:
             log.exception("indexing %s failed", job.name)
             job.error, job.state = f"indexing failed: {type(exc).__name__}: {exc}", JobState.FAILED
         job.seconds = time.perf_counter() - began
+
+    async def _drop_unused(self, rag: BookRAG, job: IndexJob) -> None:
+        """Remove the job's uploaded file unless a document uses it or a queued job will index it; kept (and
+        logged) when Neo4j cannot say."""
+        if self.uploads is None or not job.path.is_relative_to(self.uploads):
+            return
+        try:
+            await (await rag.agraph()).reach()  # without the driver's retries: Neo4j gone fails in a second
+            used = any(d.path and local_path(d.path) == job.path.absolute() for d in await rag.adocuments())
+        except Exception as exc:  # noqa: BLE001 - whatever it was, the file stays
+            log.warning("kept the upload %s: could not tell whether a document uses it (%s: %s)",
+                        stored_text(str(job.path)), type(exc).__name__, exc)
+            return
+        if used or any(j.path == job.path and j.state is JobState.QUEUED for j in self.all()):
+            return
+        forget_upload(job.path, self.uploads)
+        log.info("removed the upload %s: no document uses it", stored_text(str(job.path)))
+
+
+def _note(report: IndexReport, path: Path) -> str | None:
+    """What the page says besides "done": the content was indexed before (under which name, if another)."""
+    if report.status != "unchanged":
+        return None
+    return "already indexed" if report.name == stored_name(path) else f"already indexed as {report.name}"

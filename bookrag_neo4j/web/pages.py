@@ -22,6 +22,7 @@ from pathlib import Path
 import pymupdf
 
 from ..errors import DocumentError
+from ..keys import stored_name, stored_text
 from ..retrieval.results import Citation
 
 MIN_SCALE, MAX_SCALE = 0.2, 3.0
@@ -34,14 +35,21 @@ def _open(path: str, mtime: float) -> pymupdf.Document:  # mtime: a replaced fil
     return pymupdf.open(stream=Path(path).read_bytes(), filetype="pdf")  # MuPDF cannot open a name not UTF-8
 
 
+class PageUnavailableError(DocumentError):
+    """The page cannot be shown: the document has no such page, or its PDF is gone from where it was indexed
+    (the web app answers 404)."""
+
+
 def _page(path: Path, number: int) -> pymupdf.Page:
-    """Page ``number`` (1-based, as citations count) of the PDF at ``path``."""
+    """Page ``number`` (1-based, as citations count) of the PDF at ``path``; messages name the file as the index
+    stores it (a name in bytes that are not UTF-8 with ``\\xNN``, never a surrogate no page can encode)."""
     try:
         doc = _open(str(path), path.stat().st_mtime)
     except (OSError, RuntimeError) as exc:
-        raise DocumentError(f"{path.name}: the PDF is no longer where it was indexed from ({path})") from exc
+        raise PageUnavailableError(f"{stored_name(path)}: the PDF is no longer where it was indexed from "
+                                   f"({stored_text(str(path))})") from exc
     if not 1 <= number <= doc.page_count:
-        raise DocumentError(f"{path.name} has no page {number} (it has {doc.page_count})")
+        raise PageUnavailableError(f"{stored_name(path)} has no page {number} (it has {doc.page_count})")
     return doc[number - 1]
 
 

@@ -1,13 +1,21 @@
-"""Who may use the web app: loopback or a token, no form posted from another site, only this server's own host names.
+"""Who may use the web app: loopback or a token, no form posted from another site, no question asked from another
+site, only this server's own host names.
 
     check_bind("0.0.0.0", token=None)     # ConfigurationError: listening beyond loopback needs a token
     app.add_middleware(TokenGuard, token="s3cret")
     app.add_middleware(HostGuard, allowed=["books.example.org"])   # added last: it runs first
+    cross_site(request)                   # True for GET /ask?question=... that a page of another site sent
 
 The Host check stops DNS rebinding: a page whose name is made to resolve to 127.0.0.1 reaches the app as the same site,
 but its requests name its own Host. Starlette's TrustedHostMiddleware matches names only; this one also takes all of
 127.0.0.0/8 and the address the connection arrived on. A browser brings the token once, as ``?token=...`` in the first
 URL (then kept in an HttpOnly, SameSite=Strict cookie); API clients send ``Authorization: Bearer ...``.
+
+A question is asked by a GET (the ask form's URL can be kept and shared), so another site's page could make a
+browser ask one (an image, a link, a form): with an LLM that spends money. Browsers say where such a request comes
+from: ``Sec-Fetch-Site`` (``cross-site``, ``same-site`` for another port of the same host) and, on some, ``Origin``;
+:func:`cross_site` reads both, and the ask page then shows the question without running it. A request without
+either (a typed or bookmarked URL, a script) is asked as before.
 """
 
 from __future__ import annotations
@@ -118,6 +126,15 @@ class TokenGuard(BaseHTTPMiddleware):
                 response.set_cookie(COOKIE, presented, httponly=True, samesite="strict")
                 return response
         return await call_next(request)
+
+
+def cross_site(request: Request) -> bool:
+    """Whether the browser says another site sent this request: ``Sec-Fetch-Site`` other than ``same-origin`` or
+    ``none`` (typed, bookmarked), or an ``Origin`` that is not this server's (``null`` included)."""
+    fetched_from = request.headers.get("sec-fetch-site", "").strip().lower()
+    if fetched_from not in ("", "same-origin", "none"):
+        return True
+    return "origin" in request.headers and not _same_origin(request)
 
 
 def _same_origin(request: Request) -> bool:

@@ -1,8 +1,10 @@
-"""The web app (``bookrag serve``) served for a test: uvicorn on a free loopback port, in a thread.
+"""The web app (``bookrag serve``) served for a test: uvicorn on a free loopback port, in a thread, configured as
+``bookrag serve`` configures it (:func:`bookrag_neo4j.web.serving.server_config`: its header and body deadlines).
 
     with serving(create_app(settings, use_llm=False)) as base:    # "http://127.0.0.1:PORT"
         httpx.get(base + "/healthz")
         job = wait_for_job(base, job_id)                          # its JSON, once done or failed
+    await add_document(graph, "test-web-x", path="/tmp/x.pdf")   # a bare Document node for the library
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from contextlib import contextmanager
 import httpx
 import uvicorn
 
+from bookrag_neo4j.web.serving import server_config
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -26,7 +30,7 @@ def free_port() -> int:
 @contextmanager
 def serving(app, timeout: float = 30.0) -> Iterator[str]:  # noqa: ANN001 - an ASGI app
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(server_config(app, host="127.0.0.1", port=port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
@@ -50,3 +54,9 @@ def wait_for_job(base: str, job_id: str, timeout: float = 600.0, headers: dict[s
             raise TimeoutError(f"indexing job {job_id} still {job['state']} after {timeout:.0f} s")
         time.sleep(0.5)
     return job
+
+
+async def add_document(graph, key: str, **properties) -> None:  # noqa: ANN001 - a GraphClient
+    """A bare Document node (no tree): enough for the library table, a delete and the page images."""
+    await graph.run("CREATE (d:Document {key: $key}) SET d += $properties",
+                    {"key": key, "properties": {"name": f"{key}.pdf", "status": "complete", **properties}})

@@ -29,7 +29,7 @@ from bookrag_neo4j.web.uploads import MAX_NAME_BYTES
 
 from ..helpers.pdfs import tiny_pdf
 from ..helpers.timeouts import LONG_TEST
-from ..helpers.webapp import serving, wait_for_job
+from ..helpers.webapp import add_document, serving, wait_for_job
 
 ALLOWED = "books.example"
 
@@ -42,12 +42,6 @@ def open_web(settings, offline_models, schema, tmp_path: Path):
                      models=offline_models, use_llm=False, upload_dir=tmp_path / "uploads")
     with serving(app) as base:
         yield base, tmp_path / "uploads"
-
-
-async def add_document(graph, key: str, **properties) -> None:
-    """A bare Document node (no tree): enough for the library table, a delete and the page images."""
-    await graph.run("CREATE (d:Document {key: $key}) SET d += $properties",
-                    {"key": key, "properties": {"name": f"{key}.pdf", "status": "complete", **properties}})
 
 
 async def exists(graph, key: str) -> bool:

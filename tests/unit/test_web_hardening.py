@@ -1,17 +1,21 @@
 """The web app's defences that need no server: which Host headers it answers, upload names as kept on disk, the
-pixel budget of a page render, and the upload folder of each server and database."""
+pixel budget of a page render, the upload folder of each server and database, the header and body deadlines
+``bookrag serve`` runs with, and which questions came from another site."""
 
 from __future__ import annotations
 
 import struct
 from pathlib import Path
+from types import SimpleNamespace
 
 import pymupdf
 import pytest
+from starlette.requests import Request
 
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.web.pages import MAX_PIXELS, fit_scale, render_page
-from bookrag_neo4j.web.security import HostGuard, host_name
+from bookrag_neo4j.web.security import HostGuard, cross_site, host_name
+from bookrag_neo4j.web.serving import DeadlineProtocol, server_config
 from bookrag_neo4j.web.uploads import MAX_NAME_BYTES, display_name, shortened_name
 
 GUARD = HostGuard(app=None, allowed=["books.example:8443", "0.0.0.0", "Library.Example."])
@@ -87,3 +91,30 @@ def test_uploads_are_kept_per_server_and_database(tmp_path: Path) -> None:
     assert one.upload_dir == tmp_path / "uploads" / "instance-one" / "neo4j"
     assert one.image_dir == tmp_path / "images" / "instance-one" / "neo4j"  # the images' folders, the same way
     assert own.upload_dir.relative_to(tmp_path / "uploads") == own.image_dir.relative_to(tmp_path / "images")
+
+
+def test_the_deadlines_are_settings_that_bookrag_serve_uses(monkeypatch) -> None:
+    monkeypatch.setenv("BOOKRAG_SERVE_HEADER_TIMEOUT", "3.5")
+    monkeypatch.setenv("BOOKRAG_SERVE_BODY_TIMEOUT", "42")
+    serve = Settings().serve
+    assert (serve.header_timeout, serve.body_timeout) == (3.5, 42.0)
+    app = SimpleNamespace(state=SimpleNamespace(serve=serve))  # what create_app sets
+    protocol = server_config(app, host="127.0.0.1", port=8000).http
+    assert issubclass(protocol, DeadlineProtocol) and (protocol.header_timeout, protocol.body_timeout) == (3.5, 42.0)
+    default = server_config(SimpleNamespace(), host="127.0.0.1", port=8000).http
+    assert (default.header_timeout, default.body_timeout) == (10.0, 300.0)
+
+
+def request_with(headers: dict[str, str]) -> Request:
+    raw = [(k.lower().encode(), v.encode()) for k, v in {"host": "127.0.0.1:8000", **headers}.items()]
+    return Request({"type": "http", "method": "GET", "path": "/ask", "query_string": b"question=why", "headers": raw})
+
+
+@pytest.mark.parametrize(("headers", "foreign"), [
+    ({}, False), ({"Sec-Fetch-Site": "same-origin"}, False), ({"Sec-Fetch-Site": "none"}, False),
+    ({"Origin": "http://127.0.0.1:8000", "Sec-Fetch-Site": "same-origin"}, False),
+    ({"Sec-Fetch-Site": "cross-site"}, True), ({"Sec-Fetch-Site": "same-site"}, True),
+    ({"Origin": "http://evil.example"}, True), ({"Origin": "null"}, True), ({"Origin": "http://127.0.0.1:3000"}, True),
+])
+def test_a_question_from_another_site_is_told_apart(headers: dict[str, str], foreign: bool) -> None:
+    assert cross_site(request_with(headers)) is foreign

@@ -6,6 +6,7 @@ function pollJob(li) {
     li.dataset.state = job.state;
     li.querySelector(".state").textContent = job.state + (job.seconds ? ` in ${job.seconds.toFixed(1)} s` : "");
     li.querySelector(".error").textContent = job.error || "";
+    li.querySelector(".note").textContent = job.note || "";
     li.querySelector(".stages").innerHTML = job.stages.map((s) =>
       `<li>${s.name.replace(/[&<>]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;"}[c]))}: ${s.done}` +
       `${s.total ? "/" + s.total : ""}${s.finished ? " ✓" : ""}</li>`).join("");
