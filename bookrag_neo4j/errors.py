@@ -76,6 +76,10 @@ class DocumentError(BookRAGError):
     """A document cannot be indexed: corrupt, encrypted, empty, image-only (no text layer), unsupported."""
 
 
+class CardError(DocumentError, ValueError):
+    """A document card edit names a field a card does not have."""
+
+
 class DocumentNotFoundError(DocumentError):
     """No indexed document has that key or file name."""
 

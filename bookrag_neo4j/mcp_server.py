@@ -8,16 +8,15 @@
     serve_stdio(BookRAG.from_env(use_llm=False))       # what `bookrag mcp` runs
 
 Tools, each with an output schema and every evidence item with its citation: ``list_documents``, ``table_of_contents``,
-``retrieve`` (ranked evidence, no synthesis), ``ask`` (the answer with its citations; without an LLM the ranked
-evidence, ``extractive`` true), both with the SDK's ``warnings`` (e.g. a document whose build was interrupted), and
-``read_cypher`` (through the read-only gate, at most ``max_rows`` rows and ``cypher_max_bytes`` bytes of them, cut
-rows and values said in ``note``). ``docs`` names one document or a list. Every input schema has
-``additionalProperties: false`` and an undeclared argument is refused by name: the SDK would drop it silently, and a
-client that guessed ``doc`` for ``docs`` would get a confident answer over the wrong documents. Expected failures
-(a refused write, an unknown document, Neo4j unreachable) come back as tool errors; each call reaches Neo4j first
-without the driver's retries, so a server gone down fails it in seconds. stdout carries the protocol alone (logging
-goes to stderr); a line that is not JSON-RPC is answered with a JSON-RPC error (:mod:`bookrag_neo4j.mcp_stdio`).
-See docs/mcp.md.
+``retrieve`` (ranked evidence, no synthesis), ``ask`` (the answer with its citations; without an LLM the ranked evidence,
+``extractive`` true), both with the SDK's ``warnings`` (e.g. a document whose build was interrupted) and ``documents``
+(citations and evidence by document), and ``read_cypher`` (through the read-only gate, at most ``max_rows`` rows and
+``cypher_max_bytes`` bytes of them, cut rows and values said in ``note``). ``docs`` names one document or a list. Every
+input schema has ``additionalProperties: false`` and an undeclared argument is refused by name: the SDK would drop it
+silently, and a client that guessed ``doc`` for ``docs`` would get a confident answer over the wrong documents. Expected
+failures (a refused write, an unknown document, Neo4j unreachable) come back as tool errors; each call reaches Neo4j first
+without the driver's retries, so a server gone down fails it in seconds. stdout carries the protocol alone (logging goes to
+stderr); a line that is not JSON-RPC is answered with a JSON-RPC error (:mod:`bookrag_neo4j.mcp_stdio`). See docs/mcp.md.
 """
 
 from __future__ import annotations
@@ -26,14 +25,14 @@ import difflib
 import functools
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .db.reply_cap import UserRows
 from .errors import BookRAGError, PlanError
-from .retrieval.results import Citation, EvidenceNode
+from .retrieval.results import Citation, EvidenceNode, by_document
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -137,6 +136,22 @@ class EvidenceItem(BaseModel):
                    text_score=node.text_score, citation=Source.of(node.citation, node.pages))
 
 
+class DocumentPart(BaseModel):
+    """One document's part of the result: the answer's citations from it (ask) and the ranks of its evidence."""
+
+    document: str
+    doc_key: str
+    citations: list[Source] = Field(default_factory=list, description="ask: its citations, in the answer's order.")
+    evidence: list[int] = Field(default_factory=list, description="The ranks of its items in `evidence`.")
+
+
+def document_parts(evidence: list[EvidenceItem], citations: Sequence[Source] = ()) -> list[DocumentPart]:
+    """By document, in the order each is first cited, then first in ``evidence``."""
+    return [DocumentPart(document=s.document, doc_key=s.doc_key, citations=[c for c in citations if c.doc_key == s.doc_key],
+                         evidence=[e.rank for e in evidence if e.citation.doc_key == s.doc_key])
+            for s in by_document([*citations, *(e.citation for e in evidence)])]
+
+
 class RetrieveResult(BaseModel):
     question: str
     method: str
@@ -145,6 +160,7 @@ class RetrieveResult(BaseModel):
     evidence: list[EvidenceItem]
     more_evidence: int = Field(0, description="Evidence items beyond `limit`, left out.")
     pages: dict[str, list[int]] = Field(description="The evidence's pages by document.")
+    documents: list[DocumentPart] = Field(default_factory=list, description="The citations and evidence by document.")
     warnings: list[str] = Field(default_factory=list, description=WARNINGS)
 
 
@@ -158,6 +174,7 @@ class AskResult(BaseModel):
     citations: list[Source]
     evidence: list[EvidenceItem]
     more_evidence: int = 0
+    documents: list[DocumentPart] = Field(default_factory=list, description="The citations and evidence by document.")
     warnings: list[str] = Field(default_factory=list, description=WARNINGS)
 
 
@@ -315,11 +332,11 @@ def build_server(rag: BookRAG) -> MCPServer:
         check_method(method)
         await reach()
         evidence = await rag.aretrieve(question, docs, method=method)
+        items = [EvidenceItem.of(n) for n in evidence.nodes[:limit]]
         return RetrieveResult(question=question, method=method,
                               category=evidence.plan.category if evidence.plan else None, count=evidence.count,
-                              evidence=[EvidenceItem.of(n) for n in evidence.nodes[:limit]],
-                              more_evidence=max(0, len(evidence.nodes) - limit), pages=evidence.pages,
-                              warnings=evidence.warnings)
+                              evidence=items, more_evidence=max(0, len(evidence.nodes) - limit),
+                              pages=evidence.pages, documents=document_parts(items), warnings=evidence.warnings)
 
     @_tool_errors
     async def ask(question: Question, docs: Docs = None, method: MethodName = "bookrag",
@@ -328,11 +345,12 @@ def build_server(rag: BookRAG) -> MCPServer:
         await reach()
         answer = await rag.aask(question, docs, method=method)
         pages = {n.key: n.pages for n in answer.evidence}
+        citations = [Source.of(c, pages.get(c.node_key)) for c in answer.citations]
+        items = [EvidenceItem.of(n) for n in answer.evidence[:limit]]
         return AskResult(question=question, method=method, category=answer.plan.category if answer.plan else None,
-                         answer=answer.text, extractive=answer.extractive, count=answer.count,
-                         citations=[Source.of(c, pages.get(c.node_key)) for c in answer.citations],
-                         evidence=[EvidenceItem.of(n) for n in answer.evidence[:limit]],
-                         more_evidence=max(0, len(answer.evidence) - limit), warnings=answer.warnings)
+                         answer=answer.text, extractive=answer.extractive, count=answer.count, citations=citations,
+                         evidence=items, more_evidence=max(0, len(answer.evidence) - limit),
+                         documents=document_parts(items, citations), warnings=answer.warnings)
 
     @_tool_errors
     async def read_cypher(

@@ -22,21 +22,20 @@ worker thread). The library: ``documents``, ``toc``, ``stats``, ``build_graph``,
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
+from collections.abc import Awaitable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .browse import answer_trace_params
 from .config import Settings
-from .db import analytics
 from .db.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, GraphClient
 from .db.reply_cap import UserRows
 from .errors import QueryNotFoundError
 from .eval.benchmark import Benchmark, load_benchmark
 from .keys import file_key
+from .library.cards import DocumentCard
 from .library.catalogue import delete_document, table_of_contents
 from .library.documents import Document, find_document, list_documents
 from .library.stats import document_stats
@@ -47,11 +46,11 @@ from .resources import resource_dir
 from .retrieval.plan import Plan
 from .retrieval.replies import QueryCategory
 from .retrieval.results import Answer, Evidence
+from .sdk_gds import GdsAccess
 from .server import connection_info, instance_settings
 
 if TYPE_CHECKING:  # the indexing pipeline and the evaluation load on first use: a question needs neither
-    from graphdatascience import Graph, GraphDataScience
-    from pandas import DataFrame
+    from graphdatascience import GraphDataScience
 
     from .content.build import ContentGraphReport, Evolution
     from .index.pipeline import Indexer, IndexReport
@@ -64,7 +63,7 @@ ErMode = Literal["gradient", "basic"] | None
 T = TypeVar("T")
 
 
-class BookRAG:
+class BookRAG(GdsAccess):
     """Index and ask over one Neo4j database (a library of documents)."""
 
     def __init__(self, settings: Settings | None = None, *, models: Models | None = None, use_llm: bool = True) -> None:
@@ -204,35 +203,6 @@ class BookRAG:
     def evidence_graph(self, answer: Answer | Evidence, **kwargs: Any) -> list[dict[str, Any]]:
         return self._run(self.aevidence_graph(answer, **kwargs))
 
-    # --- Graph Data Science through its Python client (sync, as the client is) ---
-    @property
-    def gds(self) -> GraphDataScience:
-        """A ``graphdatascience`` client on this library's server and database (made on first use, closed by
-        :meth:`close`): its algorithms return pandas DataFrames, e.g. ``rag.gds.page_rank.stream(G)``."""
-        if self._gds is None:
-            self._gds = analytics.open_gds(connection_info(self.settings))
-        return self._gds
-
-    @contextmanager
-    def entity_graph(self, doc: str) -> Iterator[Graph]:
-        """A document's entity graph projected into GDS (entities, undirected ``RELATED``/``CONTAINED_IN`` with
-        their ``weight``) under a unique name, dropped when the block ends (also on error): ``with
-        rag.entity_graph("R-intro.pdf") as G: rag.gds.louvain.stream(G)``."""
-        with analytics.entity_graph(self.gds, self.document(doc).key) as G:
-            yield G
-
-    @asynccontextmanager
-    async def aentity_graph(self, doc: str) -> AsyncIterator[Graph]:
-        """The async twin of :meth:`entity_graph` (projection and drop on a worker thread)."""
-        key = (await self.adocument(doc)).key
-        async with analytics.aentity_graph(await asyncio.to_thread(lambda: self.gds), key) as G:
-            yield G
-
-    def entity_table(self, G: Graph) -> DataFrame:
-        """The entities of an :meth:`entity_graph`, one row a node, to join its streams on ``nodeId``: ``key``,
-        ``name``, ``type``, ``degree``, ``mentions`` (GT-Links), ``chapter`` (its top-level section with most)."""
-        return analytics.entity_table(self.gds, G)
-
     # --- the library: its documents, schema, BI queries and evaluation (async, then the sync twins) ---
     async def abuild_graph(self, doc: str | Path, *, force: bool = False, er_mode: ErMode = None,
                            progress: ProgressCallback | None = None) -> GraphReport:
@@ -263,6 +233,19 @@ class BookRAG:
     async def adocument(self, doc: str) -> Document:
         """The document with this key, key prefix (6+ characters) or file name (the newest, if several)."""
         return await find_document(await self._client(), doc)
+
+    async def aset_card(self, doc: str, **fields: str | None) -> DocumentCard:
+        """Correct what a document is: its card's ``title``, ``issuer``, ``kind``, ``period`` (the years it names
+        follow), ``date`` or ``summary``. Kept when the document is indexed again; routing reads it at once."""
+        from .index.cards import store_card
+        found = await self.adocument(doc)
+        card = (found.card or DocumentCard()).edit(**fields)
+        await store_card(await self._client(), found.key, card, self.models.embedder)
+        return card
+
+    def set_card(self, doc: str, **fields: str | None) -> DocumentCard:
+        """The sync twin of :meth:`aset_card`: ``rag.set_card("BESTBUY_2019_10K.pdf", issuer="Best Buy")``."""
+        return self._run(self.aset_card(doc, **fields))
 
     async def adelete(self, doc: str) -> dict[str, Any]:
         """Delete a document's index and images: its ``key``, ``name`` and how many nodes were ``deleted``."""

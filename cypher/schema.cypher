@@ -21,7 +21,11 @@ CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (n:Entity) ON n.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX tree_node_embedding IF NOT EXISTS FOR (n:TreeNode) ON n.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
+// Each document's card (title, issuer, kind, period: bookrag_neo4j/library/cards.py), found by its words or meaning.
+CREATE VECTOR INDEX document_card_embedding IF NOT EXISTS FOR (n:Document) ON n.card_embedding
+OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
 
 // Full-text indexes on tree-node content and entity names (hybrid search, BM25-style lookups).
 CREATE FULLTEXT INDEX tree_node_text IF NOT EXISTS FOR (n:TreeNode) ON EACH [n.title, n.text];
 CREATE FULLTEXT INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON EACH [n.name];
+CREATE FULLTEXT INDEX document_card IF NOT EXISTS FOR (n:Document) ON EACH [n.name, n.card_text];

@@ -4,10 +4,14 @@ evidence, no synthesis) and ``bookrag methods`` (what ``--method`` chooses from)
     bookrag retrieve "What does lm fit?" --doc R-intro.pdf --method layout --explain
     bookrag retrieve "What does lm fit?" --doc R-intro.pdf --json | jq .plan > plan.json   # edit a step, then
     bookrag retrieve "What does lm fit?" --doc R-intro.pdf --plan plan.json
+
+Over several documents every evidence row names its document, and ``ask`` lists its sources under a heading per
+document (so does its ``--json``, in ``by_document``).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
@@ -27,6 +31,7 @@ CategoryOpt = Annotated[Literal["single-hop", "multi-hop", "global"] | None, typ
 PlanOpt = Annotated[Path | None, typer.Option(
     "--plan", help="Run this saved plan (JSON, as --json prints it under \"plan\") instead of planning.")]
 ExplainOpt = Annotated[bool, typer.Option("--explain", help="Show the plan that ran and the per-step trace.")]
+EVIDENCE_WIDTHS = {"document": 40, "section": 60, "excerpt": 60}  # on a terminal, cut at the end; piped, whole
 
 
 def _load_plan(path: Path | None) -> Plan | None:
@@ -61,11 +66,26 @@ def _explain(plan: Plan | None, trace: list[TraceStep]) -> None:
 
 
 def _show_answer(answer: Answer) -> None:
+    """The answer, then its sources numbered in its order: under a heading per document when they come from
+    several."""
     print(answer.text)
-    if answer.citations:
-        print("\nSources:")
+    if not answer.citations:
+        return
+    print("\nSources:")
+    groups = answer.by_document()
+    if len(groups) == 1:
         for i, c in enumerate(answer.citations, 1):
             print(f"  [{i}] {c.label()}")
+        return
+    names = Counter(group.document for group in groups)
+    for group in groups:  # two files of one name (from other folders): told apart by their keys
+        print(f"  {group.document}" + (f" ({group.doc_key[:16]})" if names[group.document] > 1 else ""))
+        for i in group.numbers:
+            print(f"    [{i}] {answer.citations[i - 1].label(document=False) or '(the whole document)'}")
+
+
+def _answer_json(answer: Answer) -> dict:
+    return {**answer.model_dump(mode="json"), "by_document": [g.model_dump() for g in answer.by_document()]}
 
 
 def _show_evidence(evidence: Evidence, as_json: bool) -> None:
@@ -76,10 +96,11 @@ def _show_evidence(evidence: Evidence, as_json: bool) -> None:
             "seeds": evidence.seeds, "warnings": evidence.warnings, "groups": [g.model_dump() for g in evidence.groups],
             "plan": evidence.plan.model_dump() if evidence.plan else None,
             "trace": [t.model_dump() for t in evidence.trace]}
-    render(data, ["#", "kind", "pages", "section", "graph", "text", "excerpt"],
-           ((r["rank"], r["kind"], f"{r['pages'][0]}–{r['pages'][-1]}" if len(r["pages"]) > 1
-             else "".join(map(str, r["pages"])), r["section_path"][-40:], f"{r['graph_score']:.4f}",
-             f"{r['text_score']:.3f}", r["text"][:60].replace("\n", " ")) for r in rows), as_json)
+    render(data, ["#", "document", "kind", "pages", "section", "graph", "text", "excerpt"],
+           ((r["rank"], escape(r["document"]), r["kind"], f"{r['pages'][0]}–{r['pages'][-1]}" if len(r["pages"]) > 1
+             else "".join(map(str, r["pages"])), escape(r["section_path"]), f"{r['graph_score']:.4f}",
+             f"{r['text_score']:.3f}", escape(r["text"][:60].replace("\n", " "))) for r in rows), as_json,
+           widths=EVIDENCE_WIDTHS)
 
 
 def _question_command(answer: bool) -> Callable[..., None]:
@@ -108,7 +129,7 @@ def _question_command(answer: bool) -> Callable[..., None]:
         if not answer:
             _show_evidence(result, as_json)
         elif as_json:
-            print_json(result.model_dump(mode="json"))
+            print_json(_answer_json(result))
         else:
             _show_answer(result)
 
@@ -158,7 +179,8 @@ def cypher(
         console.print(f"[red]refused:[/] {run.error}", highlight=False)
     elif run.query:
         columns = list(run.rows[0]) if run.rows else ["key"]
-        render(run.rows, columns, ([str(r.get(c))[:60] for c in columns] for r in run.rows), as_json=False)
+        render(run.rows, columns, ([escape(str(r.get(c))) for c in columns] for r in run.rows), as_json=False,
+               widths=dict.fromkeys(columns, 60))
 
 
 COMMANDS = {"ask": ask, "retrieve": retrieve, "methods": methods, "cypher": cypher}

@@ -1,13 +1,16 @@
 """What every command group shares: the console, the common options, settings for ``--instance``, the SDK
 object a command works through, one renderer for ``--json`` versus a table, and one expansion of PDF
-arguments (files, folders, globs)."""
+arguments (files, folders, globs).
+
+A table on a terminal fits its width, a long section path or name cut at its end ("Item 8. Financial Statements >
+Consolid…"); piped or redirected, every cell is printed whole on one line (``bookrag docs list | grep NAME``)."""
 
 from __future__ import annotations
 
 import glob
 import json
 import sys
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -37,6 +40,7 @@ NoLlmPlanOpt = Annotated[bool, typer.Option("--no-llm", help="Plan and extract w
 MethodOpt = Annotated[str, typer.Option("--method", help="The method to plan with (see `bookrag methods`).")]
 
 T = TypeVar("T")
+WHOLE_WIDTH = 1_000_000  # a table printed to a pipe or a file: as wide as its cells, never wrapped or cut
 
 
 def settings_for(instance: str | None = None) -> Settings:
@@ -70,16 +74,25 @@ def print_json(data: object) -> None:
 
 
 def render(data: object, columns: Sequence[str], rows: Iterable[Sequence[object]], as_json: bool, *,
-           header: bool = True) -> None:
+           header: bool = True, widths: Mapping[str, int] | None = None) -> None:
     """``--json``: ``data`` as JSON on stdout; otherwise ``rows`` (cells, ``None`` as blank) as a table with
-    ``columns``. Pass ``rows`` as a generator: it is not consumed for JSON."""
+    ``columns``. Pass ``rows`` as a generator: it is not consumed for JSON. On a terminal, the columns named in
+    ``widths`` share its width (each at most its number), their cells on one line cut at the end ("…"), the others
+    whole; piped or redirected, every cell is whole."""
     if as_json:
         print_json(data)
         return
-    table = Table(*columns, show_header=header)
+    out = Console()
+    terminal, widths = out.is_terminal, widths or {}
+    if not terminal:
+        out = Console(width=WHOLE_WIDTH)
+    table = Table(show_header=header, expand=terminal and bool(widths))
+    for name in columns:
+        width = widths.get(name) if terminal else None
+        table.add_column(name, ratio=width, max_width=width, no_wrap=not terminal or bool(widths), overflow="ellipsis")
     for row in rows:
         table.add_row(*("" if cell is None else str(cell) for cell in row))
-    Console().print(table)
+    out.print(table)
 
 
 def pdf_paths(args: Iterable[str | Path]) -> list[Path]:

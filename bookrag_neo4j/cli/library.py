@@ -1,4 +1,4 @@
-"""The library commands: ``bookrag index``, ``bookrag docs list | delete``, ``bookrag stats``, ``bookrag toc``."""
+"""The library commands: ``bookrag index``, ``bookrag docs list | set | delete``, ``bookrag stats``, ``bookrag toc``."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import typer
+from rich.markup import escape
 
 from .common import DocArg, InstanceOpt, JsonOpt, console, library, pdf_paths, print_json, render
 from .progress import RichProgress
@@ -169,10 +170,38 @@ def _print_graph_report(g: dict) -> None:
 def docs_list(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
     """List the indexed documents."""
     rows = [d.listing() for d in library(instance).documents()]
-    render(rows, ("key", "name", "pages", "status", "sections from", "graph", "layout", "g2", "indexed"),
-           ((r["key"][:16], r["name"], r["pages"], r["status"] + (f": {r['error']}" if r["error"] else ""),
+    render(rows, ("key", "name", "pages", "status", "kind", "issuer", "period", "sections from", "graph", "layout",
+                  "g2", "indexed"),
+           ((r["key"][:16], escape(r["name"]), r["pages"], escape(r["status"] + (f": {r['error']}" if r["error"] else "")),
+             *(escape((r["card"] or {}).get(f) or "-") for f in ("kind", "issuer", "period")),
              r["heading_source"], r["graph"] or "-", r["layout"] or "-", r["content_graph"] or "-", r["indexed_at"])
             for r in rows), as_json)
+
+
+@docs_app.command("set")
+def docs_set(
+    doc: DocArg,
+    title: Annotated[str | None, typer.Option(help="The document's title.")] = None,
+    issuer: Annotated[str | None, typer.Option(help="The company or organisation that issued it.")] = None,
+    kind: Annotated[str | None, typer.Option(help="10-K, 10-Q, 8-K, earnings release, annual report, paper, manual, "
+                                                  "brochure, report ...")] = None,
+    period: Annotated[str | None, typer.Option(help="The period it covers, e.g. FY2022 (its years are read from it).")
+                      ] = None,
+    date: Annotated[str | None, typer.Option(help="Its date, e.g. 2023-03-09.")] = None,
+    summary: Annotated[str | None, typer.Option(help="A sentence on what it is.")] = None,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Correct a document's card (what questions over the library name it by); kept when it is indexed again."""
+    fields = {"title": title, "issuer": issuer, "kind": kind, "period": period, "date": date, "summary": summary}
+    if all(v is None for v in fields.values()):
+        raise typer.BadParameter("give at least one of --title, --issuer, --kind, --period, --date, --summary")
+    card = library(instance).set_card(doc, **fields)
+    if as_json:
+        print_json(card.model_dump())
+    else:
+        console.print(f"{escape(doc)}: {escape(card.issuer or '-')}, {escape(card.kind or '-')}, "
+                      f"{escape(card.period or '-')} (years {', '.join(map(str, card.years)) or '-'})")
 
 
 @docs_app.command("delete")

@@ -28,10 +28,11 @@ from ..config import Settings
 from ..content.build import ContentGraphBuilder, ContentGraphReport, Evolution
 from ..db.client import GraphClient
 from ..db.schema import apply_schema
-from ..errors import DocumentError, LeaseLostError, Neo4jUnavailableError, reason
+from ..errors import DocumentError, DocumentNotFoundError, LeaseLostError, Neo4jUnavailableError, reason
 from ..keys import document_key, file_key, stored_name, stored_path, stored_text
 from ..kg.build import GraphBuilder, GraphReport
 from ..layout.build import LayoutBuilder, LayoutReport
+from ..library.cards import DocumentCard
 from ..library.catalogue import delete_document
 from ..library.documents import Document, EmbeddingsStatus, TreeStatus, get_document, match_documents
 from ..library.stats import document_stats
@@ -45,6 +46,7 @@ from ..progress import ProgressCallback, stage
 from ..tree.build import build_tree
 from ..tree.detect import detect_headings
 from ..tree.model import DocumentTree
+from .cards import write_card
 from .leases import LeaseManager, layers_key, under_lease
 from .store import row_count, write_tree
 
@@ -242,6 +244,8 @@ class Indexer:
         return await self._index_parsed(parsed, timings, embed=embed, replace=replace, had_tree=had_tree)
 
     async def _unchanged(self, existing: Document, embed: bool) -> IndexReport:
+        if existing.card is None:  # indexed before cards were read
+            await self.card(existing.key)
         embedded = await self.embed(existing.key) if embed else 0
         stats = await document_stats(self.graph, existing.key)
         log.info("%s is already indexed and unchanged", existing.name)
@@ -290,6 +294,7 @@ class Indexer:
         with stage(self.progress, f"writing {name}", row_count(tree, parsed)) as writing:
             stats = await write_tree(self.graph, tree, parsed, document, progress=writing.advance)
         timings["write"] = time.perf_counter() - began
+        await self.card(doc_key)
         embedded = 0
         if embed:
             began = time.perf_counter()
@@ -308,6 +313,14 @@ class Indexer:
             nodes_written=stats.nodes, relationships_written=stats.relationships, embedded=embedded,
             seconds={k: round(v, 3) for k, v in timings.items()}, llm_usage=ledger.as_dict(), warnings=warnings,
         )
+
+    async def card(self, doc_key: str) -> DocumentCard:
+        """Read the document's card from its first pages and its file, keeping what its user set
+        (:mod:`bookrag_neo4j.index.cards`)."""
+        found = await get_document(self.graph, doc_key)
+        if found is None:
+            raise DocumentNotFoundError(f"no indexed document {doc_key!r}")
+        return await write_card(self.graph, found, self.models.embedder)
 
     async def _tree_changed(self, tree: DocumentTree) -> bool:
         """Whether the stored tree of a forced re-index has other sections or blocks than ``tree``; then the

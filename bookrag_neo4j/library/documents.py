@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..db.client import GraphClient
 from ..errors import DocumentNotFoundError
+from .cards import DocumentCard
 
 
 class TreeStatus(StrEnum):
@@ -154,10 +155,15 @@ class Document(BaseModel):
     g2_evolution_seconds: float | None = None
     g2_counts: ContentCounts = Field(default_factory=ContentCounts)
 
+    # what the document is (bookrag_neo4j.library.cards): read at index time, edited by `bookrag docs set`
+    card: DocumentCard | None = None
+
     @model_validator(mode="before")
     @classmethod
     def _nest_counts(cls, node: Any) -> Any:
         if isinstance(node, dict):
+            if "card" not in node:
+                node = {**node, "card": DocumentCard.of(node)}
             for prefix, model in (("graph", GraphCounts), ("layout", LayoutCounts), ("g2", ContentCounts)):
                 if f"{prefix}_counts" not in node:
                     counts = {n: node[f"{prefix}_{n}"] for n in model.model_fields if f"{prefix}_{n}" in node}
@@ -195,9 +201,11 @@ class Document(BaseModel):
 
     def listing(self) -> dict[str, Any]:
         """The row ``bookrag docs list`` shows, with :attr:`status`."""
+        card = self.card.model_dump(exclude={"source", "edited"}) if self.card else None
         return {"key": self.key, "name": self.name, "path": self.path, "title": self.title, "pages": self.pages,
                 "status": self.status, "error": self.error, **self.layer_states(),
-                "heading_source": self.heading_source, "tree_nodes": self.tree_nodes, "indexed_at": self.indexed_at}
+                "heading_source": self.heading_source, "tree_nodes": self.tree_nodes, "indexed_at": self.indexed_at,
+                "card": card}
 
 
 def _value(state: StrEnum | None) -> str | None:

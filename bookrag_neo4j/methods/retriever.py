@@ -32,7 +32,7 @@ from ..retrieval.plan import Plan, TraceStep
 from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
 from ..retrieval.results import Answer, Evidence
-from ..retrieval.routing import route
+from ..retrieval.routing import named_documents, route
 from .registry import METHODS, get_method
 
 log = logging.getLogger(__name__)
@@ -133,6 +133,9 @@ class Retriever:
         if plan is None:
             plan, step = await self._plan(question, method, category)
             planned.append(step)
+        if len(documents) > 1:  # a question that names documents by their cards reads those (a count too)
+            documents, named = named_documents(plan.question, documents)
+            planned += named
         if plan.category != "global" and len(documents) > self.settings.retrieval.route_documents:  # a count reads them all
             began = time.perf_counter()
             (vector,) = await self.models.embedder.embed([question])

@@ -9,11 +9,14 @@ global question's number), Merge (the evidence of a multi-hop question's sub-que
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..keys import key_prefix
+from ..library.documents import Document
 from ..retrieval import subtrees
 from ..retrieval.results import EvidenceGroup, EvidenceNode
 from .registry import NoParams, RunContext, operator
@@ -79,24 +82,33 @@ async def fetch_evidence(ctx: RunContext, p: FetchParams, ranking: Ranking | Non
     return EvidenceSet(nodes=[evidence_node(r) for r in await subtrees.fetch_nodes(ctx.graph, keys)])
 
 
+def per_document(documents: Sequence[Document], keys: Sequence[str]) -> dict[str, int]:
+    """How many of ``keys`` (tree-node keys, which start with their document's key prefix) each document holds,
+    by document key, most first; empty when a key belongs to none of ``documents``."""
+    owner = {key_prefix(d.key): d.key for d in documents}
+    found = Counter(owner.get(key_prefix(k)) for k in keys)
+    return {} if None in found else dict(found.most_common())
+
+
 @operator("Count", family="evidence")
 async def count(ctx: RunContext, p: NoParams, selection: Selection, evidence: EvidenceSet | None,
                 candidates: Candidates | None) -> EvidenceSet:
-    """How many nodes the filters selected (answered without an LLM), with the first of them as evidence; or with
-    the ``evidence`` ranked from the ``candidates`` the filters' Fetch read: the counted nodes ranked, then those
-    that are no content block (the sections a "how many chapters" counts) in reading order, then the context a
-    filled Fetch ranked after them (shown, not cited)."""
+    """How many nodes the filters selected (answered without an LLM), and how many in each document, with the
+    first of them as evidence; or with the ``evidence`` ranked from the ``candidates`` the filters' Fetch read: the
+    counted nodes ranked, then those that are no content block (the sections a "how many chapters" counts) in
+    reading order, then the context a filled Fetch ranked after them (shown, not cited)."""
     limit = ctx.settings.bookrag.global_max_nodes
+    parts = per_document(ctx.documents, selection.keys)
     if evidence is None:
         return EvidenceSet(nodes=[evidence_node(r) for r in await subtrees.fetch_nodes(ctx.graph, selection.keys[
-            :limit])], count=len(selection.keys))
+            :limit])], count=len(selection.keys), count_by_document=parts)
     selected, read = set(selection.keys), set(candidates.keys) if candidates is not None else set()
     ranked = [n for n in evidence.nodes if n.key in selected]
     shown = read | {n.key for n in ranked}
     unread = [k for k in selection.keys if k not in shown][:max(0, limit - len(ranked))]
     counted = [*ranked, *(evidence_node(r) for r in await subtrees.fetch_nodes(ctx.graph, unread))]
     return EvidenceSet(nodes=[*counted, *(n for n in evidence.nodes if n.key not in selected)],
-                       count=len(selection.keys), counted=len(counted))
+                       count=len(selection.keys), counted=len(counted), count_by_document=parts)
 
 
 class MergeParams(BaseModel):

@@ -64,4 +64,6 @@ async def reduce_op(ctx: RunContext, p: SynthParams, evidence: EvidenceSet, part
         except ModelError as exc:
             log.warning("answer synthesis failed (%s); answering extractively", exc)
     used = nodes[:evidence.counted] if evidence.count is not None else nodes[:3]
-    return Draft(text=extractive_answer(nodes, count=evidence.count), used=used, extractive=True)
+    names = {d.key: d.name for d in ctx.documents}
+    parts = [(names.get(key, key), n) for key, n in evidence.count_by_document.items()]
+    return Draft(text=extractive_answer(nodes, count=evidence.count, parts=parts), used=used, extractive=True)

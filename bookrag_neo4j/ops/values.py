@@ -152,6 +152,7 @@ class EvidenceSet:
     count: int | None = None
     groups: list[EvidenceGroup] = field(default_factory=list)
     counted: int | None = None  # a COUNT's first nodes that were counted (cited); the rest is context
+    count_by_document: dict[str, int] = field(default_factory=dict)  # a COUNT's number per document key, most first
 
     def summary(self) -> str:
         return f"{len(self.nodes)} evidence nodes" + (f", count {self.count}" if self.count is not None else "")

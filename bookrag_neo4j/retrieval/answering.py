@@ -53,10 +53,12 @@ async def reduce_answer(llm: ChatModel, question: str, nodes: Sequence[EvidenceN
     return reply.answer, [nodes[s - 1] for s in reply.sources if 1 <= s <= len(nodes)]
 
 
-def extractive_answer(nodes: Sequence[EvidenceNode], *, count: int | None = None, top: int = 3) -> str:
-    """Without an LLM: the count (global COUNT questions) or the best passages, each with its citation."""
+def extractive_answer(nodes: Sequence[EvidenceNode], *, count: int | None = None, top: int = 3,
+                      parts: Sequence[tuple[str, int]] = ()) -> str:
+    """Without an LLM: the count (global COUNT questions; over several documents with each one's part, "7
+    (a.pdf 5, b.pdf 2)") or the best passages, each with its citation."""
     if count is not None:
-        return f"{count}"
+        return f"{count} ({', '.join(f'{name} {n}' for name, n in parts)})" if len(parts) > 1 else f"{count}"
     if not nodes:
         return "No evidence found."
     return "\n\n".join(f"[{i}] {n.text[:600].strip()}\n    — {n.citation.label()}" for i, n in enumerate(nodes[:top], 1))

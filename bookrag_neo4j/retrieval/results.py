@@ -2,9 +2,13 @@
 
     evidence = await rag.aretrieve("What were net sales in 2017?", doc="annual-report-2017.pdf")
     evidence.nodes[0].citation.label()     # 'annual-report-2017.pdf, Item 7 > Results of Operations, p. 24'
+    answer.by_document()                   # [DocumentShare(document='a.pdf', doc_key=..., numbers=[1, 3]), ...]
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
@@ -22,10 +26,11 @@ class Citation(BaseModel):
     page_end: int = 0
     bbox: list[float] | None = None
 
-    def label(self) -> str:
+    def label(self, *, document: bool = True) -> str:
+        """'doc.pdf, section path, p. N' (``document`` False: without the document, under its heading)."""
         pages = (f"p. {self.page_start}" if self.page_start == self.page_end
                  else f"pp. {self.page_start}–{self.page_end}")
-        return ", ".join(part for part in (self.document, self.section_path, pages) if part)
+        return ", ".join(part for part in (self.document if document else "", self.section_path, pages) if part)
 
 
 class EvidenceNode(BaseModel):
@@ -58,6 +63,28 @@ class EvidenceNode(BaseModel):
         if self.page_list:
             return list(self.page_list)
         return list(range(self.page_start, max(self.page_start, self.page_end) + 1)) if self.page_start else []
+
+
+class FromDocument(Protocol):
+    document: str
+    doc_key: str
+
+
+class DocumentShare(BaseModel):
+    """One document's part of a list of citations or evidence: its numbers (1-based) in that list."""
+
+    document: str
+    doc_key: str
+    numbers: list[int] = Field(default_factory=list)
+
+
+def by_document(items: Sequence[FromDocument]) -> list[DocumentShare]:
+    """The documents ``items`` come from, in the order each first appears, with the numbers of its items."""
+    shares: dict[str, DocumentShare] = {}
+    for number, item in enumerate(items, 1):
+        shares.setdefault(item.doc_key, DocumentShare(document=item.document, doc_key=item.doc_key)
+                          ).numbers.append(number)
+    return list(shares.values())
 
 
 class EvidenceGroup(BaseModel):
@@ -104,3 +131,7 @@ class Answer(BaseModel):
     groups: list[EvidenceGroup] = Field(default_factory=list)  # multi-hop: the evidence of each sub-question
     seeds: list[str] = Field(default_factory=list)  # the graph entities the question's entities linked to
     warnings: list[str] = Field(default_factory=list)  # e.g. a document in scope whose graph build is incomplete
+
+    def by_document(self) -> list[DocumentShare]:
+        """The citations' documents, each with the numbers (1-based) of its citations."""
+        return by_document(self.citations)

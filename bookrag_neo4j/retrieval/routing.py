@@ -1,7 +1,12 @@
 """Route a question over many documents to the few best placed to answer it, so that what a question reads
 does not grow with the library.
 
+    chosen, steps = named_documents("What were Best Buy's FY2019 inventories?", documents)  # by their cards
     chosen, step = await route(graph, documents, question, vector, keep=5)
+
+A question that names documents by their cards (:mod:`bookrag_neo4j.library.cards`: an issuer or another name, and
+a year) reads those: of each issuer it names, the filings whose period is the latest year it names (a filing covers
+the years before it), else those of any year it names, else all of that issuer's. Otherwise:
 
 The library's vector and full-text indexes (which span the library by design) rank blocks; each document scores
 by reciprocal-rank fusion over its blocks (``cypher/retrieval/route_documents.cypher``). The method then runs on
@@ -17,6 +22,7 @@ from collections.abc import Sequence
 
 from ..db.client import GraphClient
 from ..db.lucene import lucene_terms
+from ..library.cards import name_words, named_in, years_in
 from ..library.documents import Document
 from .plan import TraceStep
 
@@ -46,3 +52,28 @@ async def route(graph: GraphClient, documents: Sequence[Document], question: str
     return chosen, [TraceStep(step="route", operator=ROUTE, seconds=round(time.perf_counter() - began + seconds, 4),
                               model_seconds=round(seconds, 4), details=details,
                               output=f"{len(chosen)} of {len(documents)} documents (BOOKRAG_ROUTE_DOCUMENTS)")]
+
+
+def named_documents(question: str, documents: Sequence[Document]) -> tuple[list[Document], list[TraceStep]]:
+    """The documents the question names by their cards (see the module docstring) and a ``Route`` step saying why
+    each was chosen; all of ``documents`` and no step when it names none."""
+    began = time.perf_counter()
+    years = years_in(question)
+    issuers: dict[str, list[tuple[Document, str]]] = {}
+    for doc in documents:
+        if doc.card is not None and (name := named_in(question, doc.card)):
+            issuers.setdefault(name_words(doc.card.issuer) or name, []).append((doc, name))
+    if not issuers:
+        return list(documents), []
+    chosen: list[tuple[Document, str]] = []
+    for filings in issuers.values():
+        latest = [f for f in filings if years and f[0].card and f[0].card.years[:1] == [max(years)]]
+        any_year = [f for f in filings if f[0].card and set(years) & set(f[0].card.years)]
+        chosen += latest or any_year or filings
+    details = [f"{doc.name}: the question names {name!r}" + (
+        f" and {', '.join(str(y) for y in years if doc.card and y in doc.card.years)}"
+        if doc.card and set(years) & set(doc.card.years) else "") for doc, name in chosen]
+    log.info("the question names %d of %d documents: %s", len(chosen), len(documents), "; ".join(details))
+    return [doc for doc, _ in chosen], [TraceStep(step="route", operator=ROUTE, details=details,
+                                                  seconds=round(time.perf_counter() - began, 4),
+                                                  output=f"{len(chosen)} of {len(documents)} documents, by name")]

@@ -1,0 +1,68 @@
+"""Document cards without a server: what a cover says, the names and years a question uses. (Cards read at index
+time and the routing that reads them: ``tests/integration/test_cards.py``.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from bookrag_neo4j.index.cards import read_card
+from bookrag_neo4j.library.cards import DocumentCard, name_words, named_in, years_in
+
+TEN_K = ["UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "FORM 10-K",
+         "For the fiscal year ended February 2, 2019", "Commission File Number 1-9595",
+         "BEST BUY CO., INC.\n(Exact name of registrant as specified in its charter)",
+         "Common Stock, $.10 par value per share BBY New York Stock Exchange"]
+
+
+def test_a_10k_cover() -> None:
+    card = read_card(name="best-buy-annual.pdf", title="0000764478-19-000009", cover=TEN_K, metadata={})
+    assert (card.kind, card.issuer, card.aliases, card.period, card.date) == (
+        "10-K", "BEST BUY CO., INC.", ["BBY", "best buy"], "FY2019", "2019-02-02")
+    assert card.years == [2019, 2018]  # a fiscal year ending in February may be called by the year before
+    assert card.title == "BEST BUY CO., INC. Form 10-K, FY2019"  # not the accession number in the metadata
+
+
+def test_a_cover_without_the_registrant_phrase_and_in_small_capitals() -> None:
+    cover = ["FORM 10-K", "For the fiscal year ended December 31, 2018", "Commission file number 1-10362",
+             "MGM R ESORTS I NTERNATIONAL", "Delaware 88-0215232"]
+    assert read_card(name="x.pdf", title="", cover=cover, metadata={}).issuer == "MGM RESORTS INTERNATIONAL"
+
+
+def test_an_earnings_release_and_a_report() -> None:
+    release = read_card(name="ULTABEAUTY_2023Q4_EARNINGS.pdf", title="", metadata={}, cover=[
+        "March 9, 2023", "Ulta Beauty Announces Fourth Quarter Fiscal 2022 Results"])
+    assert (release.kind, release.issuer, release.period, release.years, release.date) == (
+        "earnings release", "Ulta Beauty", "Q4 FY2022", [2022, 2023], "2023-03-09")
+    report = read_card(name="views.pdf", title="", metadata={"author": "EDGAR Online"}, cover=[
+        "FOR RELEASE MARCH 4, 2021", "Most Americans Support Tough Stance", "RECOMMENDED CITATION Pew Research Center"])
+    assert (report.issuer, report.years, report.date) == ("Pew Research Center", [2021], "2021-03-04")
+
+
+def test_the_names_a_question_uses() -> None:
+    best_buy = DocumentCard(issuer="BEST BUY CO., INC.", aliases=["BBY", "BESTBUY"])
+    assert named_in("What were Best Buy's FY2019 inventories?", best_buy) == "best buy"
+    assert named_in("bestbuy inventories", best_buy) == "best buy"
+    assert named_in("the best buys of the year", best_buy) is None
+    jnj = DocumentCard(issuer="Johnson & Johnson", aliases=["JNJ"])
+    assert named_in("Which segment of JnJ is discontinued?", jnj) == "JNJ"  # a ticker, written with capitals
+    assert named_in("what did jnj report", jnj) is None
+    costco = DocumentCard(issuer="Costco Wholesale Corporation", aliases=["COST"])
+    assert named_in("How much total assets did Costco have?", costco) == "costco"  # its distinctive first word
+    assert named_in("What does the cost of sales include?", costco) is None  # "cost" is no ticker written so
+    assert named_in("General revenue", DocumentCard(issuer="General Mills, Inc.")) is None
+    assert named_in("Walmart's margin", DocumentCard(issuer="Wal-Mart Stores, Inc.")) == "wal mart"
+    assert name_words("The Boeing Company") == "boeing"
+
+
+def test_the_years_a_question_names() -> None:
+    assert years_in("FY2018 - FY2020 and fiscal 2023, FY 19, FY'21") == [2018, 2020, 2023, 2019, 2021]
+    assert years_in("$2019 million, 2019.5 and 2021% and 12019") == []
+
+
+def test_an_edit_is_the_users() -> None:
+    card = DocumentCard(issuer="Vega", period="FY2021", years=[2021], source={"issuer": "cover"})
+    edited = card.edit(issuer="Orion Space", period="fiscal 2022", summary=None)
+    assert (edited.issuer, edited.years, edited.source["issuer"], edited.edited) == (
+        "Orion Space", [2022], "user", ["issuer", "period"])
+    with pytest.raises(ValueError, match="no field colour"):
+        card.edit(colour="blue")
