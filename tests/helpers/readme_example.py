@@ -1,5 +1,5 @@
-"""The README's worked example of adding an operator and a method ("Adding an operator and a method"), the
-same code; :func:`register` applies the two decorators the README shows, so a test can register it and take
+"""The worked example of adding an operator and a method (``docs/asking.md``, "Adding an operator and a method"),
+the same code; :func:`register` applies the two decorators it shows, so a test can register it and take
 it away again."""
 
 from __future__ import annotations
