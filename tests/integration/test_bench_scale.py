@@ -60,7 +60,10 @@ async def test_the_library_grows_is_measured_and_resumes(graph: GraphClient, set
     if resolve_mode(settings) == "external":
         assert first.store_bytes is None and "n/a" in first.store_source
     else:
-        assert first.store_bytes and second.store_bytes and second.store_bytes >= first.store_bytes > 0
+        # the store on disk, measured after a checkpoint; Lucene may merge the indexes' segments between two
+        # sizes (a Document's card is written after its node, so its full-text entry is replaced): not a byte-exact
+        # growth, but no loss of more than 1 %
+        assert first.store_bytes and second.store_bytes and second.store_bytes >= 0.99 * first.store_bytes > 0
     assert all(r.heap_used_bytes and r.heap_max_bytes and r.heap_used_bytes <= r.heap_max_bytes for r in run.rows)
     assert all(r.pagecache_bytes and r.pagecache_bytes > 0 for r in run.rows)
     assert first.projection and second.projection and second.projection.nodes > first.projection.nodes > 0
