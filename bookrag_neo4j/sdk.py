@@ -243,6 +243,14 @@ class BookRAG(GdsAccess):
         await store_card(await self._client(), found.key, card, self.models.embedder)
         return card
 
+    async def aread_card(self, doc: str) -> DocumentCard:
+        """Read a document's card again from its first pages and its file (what the user set stays)."""
+        return await (await self._indexer(None, None)).card((await self.adocument(doc)).key)
+
+    def read_card(self, doc: str) -> DocumentCard:
+        """The sync twin of :meth:`aread_card`."""
+        return self._run(self.aread_card(doc))
+
     def set_card(self, doc: str, **fields: str | None) -> DocumentCard:
         """The sync twin of :meth:`aset_card`: ``rag.set_card("BESTBUY_2019_10K.pdf", issuer="Best Buy")``."""
         return self._run(self.aset_card(doc, **fields))

@@ -21,10 +21,11 @@ def index(
              "or path).")] = None,
     mineru_output: Annotated[Path | None, typer.Option(help="Index a MinerU output folder instead.")] = None,
     parser: Annotated[str, typer.Option(help="pymupdf (embedded) or mineru (runs MinerU if installed).")] = "pymupdf",
-    stage: Annotated[Literal["all", "tree", "graph", "layout", "content-graph"], typer.Option(
+    stage: Annotated[Literal["all", "tree", "graph", "layout", "content-graph", "card"], typer.Option(
         help="all: tree, embeddings, knowledge graph, layout layer and content graph; tree: the tree and its "
              "embeddings; graph: the knowledge graph alone; layout: the layout layer alone (ToC, passages, table "
-             "rows, SIMILAR); content-graph: G²-Reader's content graph alone.")] = "all",
+             "rows, SIMILAR); content-graph: G²-Reader's content graph alone; card: the document's card read "
+             "again (what `docs set` set stays).")] = "all",
     evolution: Annotated[Literal["off", "llm", "lite"] | None, typer.Option(
         help="Content-graph evolution (default BOOKRAG_G2_EVOLUTION, off): llm (the paper's prompts), lite (no "
              "model), off.")] = None,
@@ -49,18 +50,24 @@ def index(
     rag = library(instance, use_llm=not no_llm, ocr=ocr)
     options: dict[str, Any] = {"er_mode": er, "progress": None if as_json else RichProgress(), "force": force}
     sources: list[tuple[Path | None, Path | None]] = [(None, mineru_output)] if mineru_output else []
-    layer = stage in ("graph", "layout", "content-graph")  # a stage over documents already indexed
+    layer = stage in ("graph", "layout", "content-graph", "card")  # a stage over documents already indexed
     leased = not layer and parser == "pymupdf"  # PDFs by their file's key: claimed under leases (index/workers.py)
     check_workers(workers, leased=leased, mineru_output=mineru_output is not None)
     pdfs = [] if layer else pdf_paths(paths or [])
     sources += [] if leased else [(path, None) for path in pdfs]
     if not sources and not paths:
-        raise typer.BadParameter("give PDF files, --mineru-output DIR, or (with --stage graph|layout|content-graph) "
-                                 "documents")
+        raise typer.BadParameter("give PDF files, --mineru-output DIR, or (with --stage graph|layout|content-graph|"
+                                 "card) documents")
 
     async def work() -> tuple[list[dict], int]:
         reports, failed = [], 0
         for doc in (paths or []) if layer else []:
+            if stage == "card":
+                card = await rag.aread_card(doc)
+                reports.append(card.model_dump())
+                if not as_json:
+                    console.print(f"{escape(doc)}: {escape(card.issuer or '-')}, {card.kind}, {card.period or '-'}")
+                continue
             if stage == "graph":
                 reports.append((await rag.abuild_graph(doc, **options)).model_dump())
             elif stage == "layout":

@@ -53,7 +53,7 @@ _ANNOUNCER = re.compile(r"^(?:[A-Z][a-z]+ \d{1,2}, \d{4}\s+)?(.{2,60}?)\s+(?:Ann
 _ORGANISATION = re.compile(r"\b((?:[A-Z][\w&.\-]*\s+){0,4}(?:Center|Centre|Institute|University|Association|Department"
                            r"|Program|Programme|Agency|Foundation|Council|Commission|Office|Bureau)"
                            r"(?:\s+(?:of|for|on)(?:\s+[A-Z][\w&.\-]*){1,4})?)")
-_TICKER = re.compile(r"\b([A-Z]{2,5})\s+(?:The\s+)?(?:New\s+York\s+Stock\s+Exchange|NYSE|Nasdaq|NASDAQ|Chicago\s+Stock)"
+_TICKER = re.compile(r"\b([A-Z]{2,5})[\s|]+(?:The\s+)?(?:New\s+York\s+Stock\s+Exchange|NYSE|Nasdaq|NASDAQ|Chicago\s+Stock)"
                      r"|\((?:NASDAQ|NYSE|Nasdaq)(?:\s*GS)?\s*:\s*([A-Z]{2,5})\)")
 _FISCAL_END = re.compile(rf"\bfiscal\s+year\s+ended\s+({_MONTH})\s+(\d{{1,2}}),?\s+((?:19|20)\d{{2}})", re.IGNORECASE)
 _QUARTER_END = re.compile(rf"\bquarterly\s+period\s+ended\s+({_MONTH})\s+(\d{{1,2}}),?\s+((?:19|20)\d{{2}})",

@@ -139,8 +139,10 @@ class Retriever:
         if plan.category != "global" and len(documents) > self.settings.retrieval.route_documents:  # a count reads them all
             began = time.perf_counter()
             (vector,) = await self.models.embedder.embed([question])
-            documents, routed = await route(self.graph, documents, question, vector, keep=self.settings.retrieval
-                                            .route_documents, seconds=time.perf_counter() - began)
+            documents, routed = await route(self.graph, documents, question, vector,
+                                            keep=self.settings.retrieval.route_documents,
+                                            share=self.settings.retrieval.route_share,
+                                            seconds=time.perf_counter() - began)
             planned += routed
         models = self.models if self.llm is not None else replace(self.models, llm=None)  # the LLM-free mode's
         for doc in documents:  # a layer the method reads that the document lacks is built now (a no-op after)

@@ -17,12 +17,13 @@ nor is a global question (a count or a list reads every document; :class:`~bookr
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Sequence
 
 from ..db.client import GraphClient
 from ..db.lucene import lucene_terms
-from ..library.cards import name_words, named_in, years_in
+from ..library.cards import named_in, years_in
 from ..library.documents import Document
 from .plan import TraceStep
 
@@ -34,18 +35,19 @@ RRF_K = 60  # reciprocal-rank fusion's constant
 
 
 async def route(graph: GraphClient, documents: Sequence[Document], question: str, vector: Sequence[float], *,
-                keep: int, seconds: float = 0.0) -> tuple[list[Document], list[TraceStep]]:
+                keep: int, share: float = 0.0, seconds: float = 0.0) -> tuple[list[Document], list[TraceStep]]:
     """The ``keep`` documents of ``documents`` whose blocks rank best for the question in the vector and full-text
-    indexes (all of them when there are no more than ``keep``), and a ``Route`` trace step naming them (``seconds``:
-    the question's embedding, added to the step's time). When neither index finds a block of the scope, the first
-    ``keep`` by name are read."""
+    indexes (all of them when there are no more than ``keep``), less those scoring under ``share`` of the best,
+    and a ``Route`` trace step naming them (``seconds``: the question's embedding, added to the step's time). When
+    neither index finds a block of the scope, the first ``keep`` by name are read."""
     if len(documents) <= keep:
         return list(documents), []
     began = time.perf_counter()
     by_key = {d.key: d for d in documents}
     ranked = await graph.read_rows("retrieval/route_documents", doc_keys=list(by_key), vector=list(map(float, vector)),
                                    query=lucene_terms(question), top=HITS, k=RRF_K)
-    chosen = [by_key[key] for key, _ in ranked[:keep]] or list(documents[:keep])
+    best = ranked[0][1] if ranked else 0.0
+    chosen = [by_key[key] for key, score in ranked[:keep] if score >= share * best] or list(documents[:keep])
     scores = dict(ranked)
     details = [f"{d.name}: {scores.get(d.key, 0.0):.4f}" for d in chosen]
     log.info("the question reads %d of %d documents: %s", len(chosen), len(documents), ", ".join(d.name for d in chosen))
@@ -61,8 +63,8 @@ def named_documents(question: str, documents: Sequence[Document]) -> tuple[list[
     years = years_in(question)
     issuers: dict[str, list[tuple[Document, str]]] = {}
     for doc in documents:
-        if doc.card is not None and (name := named_in(question, doc.card)):
-            issuers.setdefault(name_words(doc.card.issuer) or name, []).append((doc, name))
+        if doc.card is not None and (name := named_in(question, doc.card)):  # one issuer: one name, however spelt
+            issuers.setdefault(re.sub(r"\W|\band\b", "", name.casefold()), []).append((doc, name))
     if not issuers:
         return list(documents), []
     chosen: list[tuple[Document, str]] = []

@@ -97,6 +97,8 @@ async def test_the_cli_shows_and_corrects_a_card(library: tuple[BookRAG, dict[st
     assert (await rag.adocument(keys["vega-2022"])).card.edited == ["issuer", "period"]
     nothing = run_cli(settings, "docs", "set", "vega-2022.pdf")
     assert nothing.returncode != 0 and "give at least one of" in nothing.stdout + nothing.stderr
+    again = run_cli(settings, "index", "--stage", "card", "vega-2022.pdf", "--json")  # read anew: the user's stays
+    assert again.returncode == 0 and json.loads(again.stdout)["issuer"] == "Orion Space", again.stderr
 
 
 @pytest.mark.skipif(ocr.tesseract() is None, reason="Tesseract is not installed: run `make ocr`")

@@ -66,3 +66,29 @@ def test_an_edit_is_the_users() -> None:
         "Orion Space", [2022], "user", ["issuer", "period"])
     with pytest.raises(ValueError, match="no field colour"):
         card.edit(colour="blue")
+
+
+def test_a_ticker_in_a_table_of_registered_securities() -> None:
+    cover = ["FORM 8-K", "Johnson & Johnson", "(Exact name of registrant as specified in its charter)",
+             "Title of each class | Trading Symbol(s) | Name of each exchange on which registered\n"
+             "Common Stock, Par Value $1.00 | JNJ | New York Stock Exchange"]
+    assert "JNJ" in read_card(name="8k.pdf", title="", cover=cover, metadata={}).aliases
+
+
+def test_filings_of_one_issuer_spelt_two_ways_are_one_issuer() -> None:
+    """The issuer renamed between two filings ("ADOBE SYSTEMS INCORPORATED", "ADOBE INC."): the year the question
+    names picks among both."""
+    from bookrag_neo4j.library.documents import Document
+    from bookrag_neo4j.retrieval.routing import named_documents
+
+    def doc(name: str, issuer: str, year: int) -> Document:
+        return Document(key=name, name=name, card=DocumentCard(issuer=issuer, kind="10-K", years=[year]))
+
+    library = [doc("adobe-2017.pdf", "ADOBE SYSTEMS INCORPORATED", 2017), doc("adobe-2022.pdf", "ADOBE INC.", 2022),
+               doc("other.pdf", "Corning Incorporated", 2017)]
+    chosen, steps = named_documents("What is the FY2017 operating cash flow ratio for Adobe?", library)
+    assert [d.name for d in chosen] == ["adobe-2017.pdf"]
+    assert steps[0].details == ["adobe-2017.pdf: the question names 'adobe' and 2017"]
+    assert named_documents("What was revenue in 2017?", library) == (library, [])  # names no issuer
+    both, _ = named_documents("Compare Adobe and Corning in 2017", library)
+    assert [d.name for d in both] == ["adobe-2017.pdf", "other.pdf"]
