@@ -173,10 +173,6 @@ class RetrievalSettings(Group):
                                  "many: those whose blocks rank best in the library's vector and full-text indexes "
                                  "(the trace's Route step names them), so that its work does not grow with the "
                                  "library. A global question (count, list, summarise) reads every document in scope.")
-    route_share: float = Field(0.0, ge=0.0, le=1.0, description="Of the documents a question is routed to, only "
-                               "those whose routing score is at least this share of the best one's are read (0: "
-                               "all of them): a page of a document the route ranks far below must not come first "
-                               "on a small difference in text score.")
     max_question_chars: int = Field(4000, ge=1, description="Longest question accepted (characters); a longer "
                                     "one is refused at once, before any work.")
     cypher_max_bytes: int = Field(1_000_000, ge=1000, description="Most bytes the rows of your own Cypher may "

@@ -141,7 +141,6 @@ class Retriever:
             (vector,) = await self.models.embedder.embed([question])
             documents, routed = await route(self.graph, documents, question, vector,
                                             keep=self.settings.retrieval.route_documents,
-                                            share=self.settings.retrieval.route_share,
                                             seconds=time.perf_counter() - began)
             planned += routed
         models = self.models if self.llm is not None else replace(self.models, llm=None)  # the LLM-free mode's

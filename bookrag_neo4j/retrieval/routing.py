@@ -35,19 +35,18 @@ RRF_K = 60  # reciprocal-rank fusion's constant
 
 
 async def route(graph: GraphClient, documents: Sequence[Document], question: str, vector: Sequence[float], *,
-                keep: int, share: float = 0.0, seconds: float = 0.0) -> tuple[list[Document], list[TraceStep]]:
+                keep: int, seconds: float = 0.0) -> tuple[list[Document], list[TraceStep]]:
     """The ``keep`` documents of ``documents`` whose blocks rank best for the question in the vector and full-text
-    indexes (all of them when there are no more than ``keep``), less those scoring under ``share`` of the best,
-    and a ``Route`` trace step naming them (``seconds``: the question's embedding, added to the step's time). When
-    neither index finds a block of the scope, the first ``keep`` by name are read."""
+    indexes (all of them when there are no more than ``keep``), and a ``Route`` trace step naming them (``seconds``:
+    the question's embedding, added to the step's time). When neither index finds a block of the scope, the first
+    ``keep`` by name are read."""
     if len(documents) <= keep:
         return list(documents), []
     began = time.perf_counter()
     by_key = {d.key: d for d in documents}
     ranked = await graph.read_rows("retrieval/route_documents", doc_keys=list(by_key), vector=list(map(float, vector)),
                                    query=lucene_terms(question), top=HITS, k=RRF_K)
-    best = ranked[0][1] if ranked else 0.0
-    chosen = [by_key[key] for key, score in ranked[:keep] if score >= share * best] or list(documents[:keep])
+    chosen = [by_key[key] for key, _ in ranked[:keep]] or list(documents[:keep])
     scores = dict(ranked)
     details = [f"{d.name}: {scores.get(d.key, 0.0):.4f}" for d in chosen]
     log.info("the question reads %d of %d documents: %s", len(chosen), len(documents), ", ".join(d.name for d in chosen))
