@@ -8,7 +8,10 @@
 A projection stays in the catalog across questions, so a question's PageRank is one read query. Named by the graph build
 (``bookrag-doc-<doc key>-<hash of graph_version>``), a rebuilt graph gets a new one. It is made when a question finds it
 missing (after a build or a restart), then the query runs again; two processes making it at once is harmless. The least
-recently used are dropped to fit ``BOOKRAG_GDS_PROJECTION_BUDGET_MB`` (with GDS's estimate of the new one).
+recently used are dropped to fit ``BOOKRAG_GDS_PROJECTION_BUDGET_MB`` (with GDS's estimate of the new one): by this
+process's last use, else by when the projection was made. One used or made in the last :data:`IN_USE_SECONDS` is
+kept even over the budget: another process (a web app, an eval) may be using it, and dropping it would make the two
+drop each other's projections until a question fails.
 """
 
 from __future__ import annotations
@@ -36,13 +39,19 @@ def projection_name(doc_key: str, version: str) -> str:
 
 async def held_projections(graph: GraphClient) -> dict[str, int]:
     """This package's document projections in the catalog: heap bytes by name (none on a server without GDS)."""
+    return {name: size for name, (size, _) in (await _catalog(graph)).items()}
+
+
+async def _catalog(graph: GraphClient) -> dict[str, tuple[int, float]]:
+    """This package's document projections in the catalog: (heap bytes, when made, epoch seconds) by name."""
     try:
         rows = await graph.write("gds/list_graphs")
     except ClientError as exc:
         if exc.code != "Neo.ClientError.Procedure.ProcedureNotFound":
             raise
         return {}
-    return {r["graph_name"]: r["size_bytes"] for r in rows if r["graph_name"].startswith(DOCUMENT_PREFIX)}
+    return {r["graph_name"]: (r["size_bytes"], r["created"]) for r in rows
+            if r["graph_name"].startswith(DOCUMENT_PREFIX)}
 
 
 async def drop_document_projections(graph: GraphClient, doc_key: str, *, keep: str | None = None) -> list[str]:
@@ -61,6 +70,7 @@ def missing_projection(exc: ClientError) -> bool:
 
 
 ATTEMPTS = 3  # a projection made again can be dropped again by another process keeping to its budget
+IN_USE_SECONDS = 60.0  # a projection used or made this recently is kept, even over the budget
 
 
 async def again_when_missing(call: Callable[[Callable[..., Awaitable[list[Any]]]], Awaitable[list[Any]]],
@@ -84,7 +94,7 @@ class DocumentProjections:
     """The catalog projections this process uses, with their last use (see the module docstring)."""
 
     def __init__(self) -> None:
-        self._used: dict[str, float] = {}  # name -> monotonic time of last use (known to exist then)
+        self._used: dict[str, float] = {}  # name -> time of last use, epoch seconds (known to exist then)
         self._keys: dict[str, dict[int, str]] = {}  # name -> entity key by GDS node id
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -111,16 +121,22 @@ class DocumentProjections:
                     except ClientError as exc:  # another process made it first: "Graph name ... already loaded"
                         if "already" not in (exc.message or ""):
                             raise
-                self._used[name] = time.monotonic()
+                self._used[name] = time.time()
         return name
 
     async def _make_room(self, graph: GraphClient, doc_key: str, budget_bytes: int) -> None:
         (counts,) = await graph.read("gds/library_entity_counts", doc_keys=[doc_key])
         (estimate,) = await graph.write("gds/estimate_projection", nodes=counts["entities"],
                                         relationships=2 * counts["edges"])  # undirected: both directions
-        held = await held_projections(graph)
-        for name in sorted(held, key=lambda n: (self._used.get(n, 0.0), n)):
+        catalog = await _catalog(graph)
+        held = {name: size for name, (size, _) in catalog.items()}
+        last = {name: max(self._used.get(name, 0.0), made) for name, (_, made) in catalog.items()}
+        for name in sorted(held, key=lambda n: (last[n], n)):
             if sum(held.values()) + estimate["bytes_max"] <= budget_bytes:
+                break
+            if time.time() - last[name] < IN_USE_SECONDS:
+                log.warning("the documents' projections hold %d MB, over BOOKRAG_GDS_PROJECTION_BUDGET_MB: those "
+                            "used in the last %.0f s are kept", sum(held.values()) // 2**20, IN_USE_SECONDS)
                 break
             await graph.write("gds/drop_graph", graph_name=name)
             log.info("dropped projection %s (%d bytes) to stay within the budget", name, held.pop(name))
@@ -142,7 +158,7 @@ class DocumentProjections:
             log.info("projection %s is missing (a new graph build, or a server restart): projecting it", name)
             await self.ensure(graph, doc_key, version, budget_bytes=budget_bytes, fresh=True)
         rows = await again_when_missing(lambda routed: routed("gds/document_pagerank", **params), graph, project)
-        self._used[name] = time.monotonic()
+        self._used[name] = time.time()
         if name not in self._keys:
             self._keys[name] = dict(await graph.write_rows("gds/projection_node_keys", graph_name=name))
         keys = self._keys[name]
@@ -176,7 +192,7 @@ class DocumentProjections:
                     await self.ensure(graph, key, version, budget_bytes=budget_bytes, fresh=True)
         rows = await again_when_missing(lambda routed: routed("gds/node_pagerank", **params), graph, project)
         scored: dict[str, float] = {}
-        now = time.monotonic()
+        now = time.time()
         for name, scores in rows:
             self._used[name] = now
             scored.update(scores)

@@ -121,9 +121,42 @@ def named_in(question: str, card: DocumentCard) -> str | None:
     joined = {"".join(lower[i:i + n]) for n in range(1, MAX_NAME_WORDS + 1) for i in range(len(lower) - n + 1)}
     names = [name_words(n) for n in (card.issuer, *(a for a in card.aliases if not _TICKER.fullmatch(a)))]
     lead = names[0].split()[0] if names[0] else ""  # "costco" of "costco wholesale", not "general" of "general mills"
-    if len(lead) >= 5 and lead not in GENERIC:
+    issuer = _WORD.findall(card.issuer.casefold())
+    company = bool(issuer) and issuer[-1] in SUFFIXES  # not "university" of "University of California"
+    if company and len(lead) >= 5 and lead not in GENERIC:
         names.append(lead)
     for name in dict.fromkeys(filter(None, names)):
         if len(name.replace(" ", "")) >= 2 and name.replace(" ", "") in joined:
             return name
     return None
+
+
+def issuers(cards: list[DocumentCard | None]) -> list[tuple[int, DocumentCard] | None]:
+    """Each card's issuer (a number shared by one issuer's documents) and the card answering to every name of the
+    issuer's documents: cards that share a name (an issuer's, an alias's or a ticker) are one issuer's, so a
+    ticker printed on only the newer covers names the older filings too. None for a document without a card."""
+    owner: dict[str, int] = {}
+    parent = list(range(len(cards)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, card in enumerate(cards):
+        for name in _names(card) if card else ():
+            j = owner.setdefault(name, i)
+            parent[root(i)] = root(j)
+    aliases: dict[int, list[str]] = {}
+    for i, card in enumerate(cards):
+        if card:
+            aliases.setdefault(root(i), []).extend([card.issuer, *card.aliases])
+    return [None if card is None else (root(i), card.model_copy(update={"aliases": list(dict.fromkeys(
+        a for a in aliases[root(i)] if a and a != card.issuer))})) for i, card in enumerate(cards)]
+
+
+def _names(card: DocumentCard) -> set[str]:
+    """The card's names as compared: lower-case words without suffixes and spaces."""
+    found = {name_words(n).replace(" ", "") for n in (card.issuer, *card.aliases)}
+    return {n for n in found if len(n) >= 2}

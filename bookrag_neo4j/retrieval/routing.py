@@ -5,12 +5,14 @@ does not grow with the library.
     chosen, step = await route(graph, documents, question, vector, keep=5)
 
 A question that names documents by their cards (:mod:`bookrag_neo4j.library.cards`: an issuer or another name, and
-a year) reads those: of each issuer it names, the filings whose period is the latest year it names (a filing covers
-the years before it), else those of any year it names, else all of that issuer's. Otherwise:
+a year) reads those: of each issuer it names (cards sharing a name are one issuer's, and answer to each other's
+names), the filings whose period is the latest year it names (a filing covers the years before it), else those of
+any year it names, else all of that issuer's. Otherwise:
 
 The library's vector and full-text indexes (which span the library by design) rank blocks; each document scores
-by reciprocal-rank fusion over its blocks (``cypher/retrieval/route_documents.cypher``). The method then runs on
-the chosen documents as it runs on one: exact per document. A scope of ``keep`` documents or fewer is not routed,
+by reciprocal-rank fusion over its blocks, per square root of its size (``cypher/retrieval/route_documents.cypher``),
+twice that when its card covers a year the question names. The method then runs on the chosen documents as it runs
+on one: exact per document. A scope of ``keep`` documents or fewer is not routed,
 nor is a global question (a count or a list reads every document; :class:`~bookrag_neo4j.methods.Retriever`).
 """
 
@@ -23,7 +25,7 @@ from collections.abc import Sequence
 
 from ..db.client import GraphClient
 from ..db.lucene import lucene_terms
-from ..library.cards import named_in, years_in
+from ..library.cards import issuers, named_in, years_in
 from ..library.documents import Document
 from .plan import TraceStep
 
@@ -32,6 +34,7 @@ log = logging.getLogger(__name__)
 ROUTE = "Route"  # the trace step that names the documents a question read
 HITS = 100  # blocks each index gives the routing
 RRF_K = 60  # reciprocal-rank fusion's constant
+YEAR_WEIGHT = 2.0  # a document whose card covers a year the question names weighs this much more
 
 
 async def route(graph: GraphClient, documents: Sequence[Document], question: str, vector: Sequence[float], *,
@@ -46,9 +49,13 @@ async def route(graph: GraphClient, documents: Sequence[Document], question: str
     by_key = {d.key: d for d in documents}
     ranked = await graph.read_rows("retrieval/route_documents", doc_keys=list(by_key), vector=list(map(float, vector)),
                                    query=lucene_terms(question), top=HITS, k=RRF_K)
-    chosen = [by_key[key] for key, _ in ranked[:keep]] or list(documents[:keep])
-    scores = dict(ranked)
-    details = [f"{d.name}: {scores.get(d.key, 0.0):.4f}" for d in chosen]
+    years = set(years_in(question))
+    dated = {d.key for d in documents if d.card and years & set(d.card.years)}  # its card covers a year named
+    scores = {key: score * (YEAR_WEIGHT if key in dated else 1.0) for key, score in ranked}
+    best = sorted(scores, key=lambda key: (-scores[key], key))
+    chosen = [by_key[key] for key in best[:keep]] or list(documents[:keep])
+    details = [f"{d.name}: {scores.get(d.key, 0.0):.4f}" + (" (its period is named)" if d.key in dated else "")
+               for d in chosen]
     log.info("the question reads %d of %d documents: %s", len(chosen), len(documents), ", ".join(d.name for d in chosen))
     return chosen, [TraceStep(step="route", operator=ROUTE, seconds=round(time.perf_counter() - began + seconds, 4),
                               model_seconds=round(seconds, 4), details=details,
@@ -60,14 +67,16 @@ def named_documents(question: str, documents: Sequence[Document]) -> tuple[list[
     each was chosen; all of ``documents`` and no step when it names none."""
     began = time.perf_counter()
     years = years_in(question)
-    issuers: dict[str, list[tuple[Document, str]]] = {}
-    for doc in documents:
-        if doc.card is not None and (name := named_in(question, doc.card)):  # one issuer: one name, however spelt
-            issuers.setdefault(re.sub(r"\W|\band\b", "", name.casefold()), []).append((doc, name))
-    if not issuers:
+    named: dict[int, list[tuple[Document, str]]] = {}  # by issuer: by the names its cards share, or the one used
+    spelt: dict[str, int] = {}
+    for doc, widened in zip(documents, issuers([d.card for d in documents]), strict=True):
+        if widened is not None and (name := named_in(question, widened[1])):
+            issuer = spelt.setdefault(re.sub(r"\W|\band\b", "", name.casefold()), widened[0])
+            named.setdefault(issuer, []).append((doc, name))
+    if not named:
         return list(documents), []
     chosen: list[tuple[Document, str]] = []
-    for filings in issuers.values():
+    for filings in named.values():
         latest = [f for f in filings if years and f[0].card and f[0].card.years[:1] == [max(years)]]
         any_year = [f for f in filings if f[0].card and set(years) & set(f[0].card.years)]
         chosen += latest or any_year or filings

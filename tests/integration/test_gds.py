@@ -13,6 +13,7 @@ import pytest
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.db.gds import list_projections, projected_document_entities
+from bookrag_neo4j.db import projections as projections_module
 from bookrag_neo4j.db.projections import DocumentProjections, drop_document_projections, held_projections, projection_name
 from bookrag_neo4j.library.catalogue import delete_entities
 from bookrag_neo4j.retrieval.scoring import pagerank
@@ -83,7 +84,7 @@ async def test_document_pagerank_matches_networkx_and_the_local_engine(graph: Gr
     assert await list_projections(graph) == []  # no temporary projection: the document's is kept on purpose
 
 
-async def test_one_projection_a_graph_build_dropped_with_it(graph: GraphClient, entities) -> None:
+async def test_one_projection_a_graph_build_dropped_with_it(graph: GraphClient, entities, monkeypatch) -> None:
     projections = DocumentProjections()
     writes: list[str] = []
     real_write = graph.write
@@ -108,7 +109,9 @@ async def test_one_projection_a_graph_build_dropped_with_it(graph: GraphClient, 
     assert await projections.pagerank(graph, DOC, "v2", [key("a")], budget_bytes=BUDGET) == pytest.approx(first)
     assert writes.count("gds/project_document_entities") == 3
 
-    # over the budget: the least recently used document projection makes room for the new one
+    # over the budget: the least recently used document projection makes room for the new one (once unused for
+    # IN_USE_SECONDS: see the next test)
+    monkeypatch.setattr(projections_module, "IN_USE_SECONDS", 0.0)
     await build(graph, OTHER)
     await projections.pagerank(graph, OTHER, "v1", [key("a", OTHER)], budget_bytes=1)
     held = set(await held_projections(graph))
@@ -127,6 +130,20 @@ async def test_two_processes_projecting_the_same_document_at_once(graph: GraphCl
     assert [n for n in await held_projections(graph) if n.startswith(f"bookrag-doc-{DOC}-")] == [
         projection_name(DOC, "v1")]
 
+
+async def test_a_process_keeping_its_budget_keeps_the_projections_another_just_used(graph: GraphClient,
+                                                                                    entities) -> None:
+    """Two processes (a web app and an eval) over a budget that holds one projection: neither drops the one the
+    other has just used, else each would drop the other's until a question fails its three attempts."""
+    await build(graph, OTHER)
+    web, evaluation = DocumentProjections(), DocumentProjections()
+    try:
+        assert await web.pagerank(graph, DOC, "v1", [key("a")], budget_bytes=1)
+        assert await evaluation.pagerank(graph, OTHER, "v1", [key("a", OTHER)], budget_bytes=1)
+        held = set(await held_projections(graph))
+        assert {projection_name(DOC, "v1"), projection_name(OTHER, "v1")} <= held
+    finally:
+        await delete_entities(graph, OTHER)
 
 async def test_a_projection_another_process_drops_before_its_use_is_made_again(graph: GraphClient,
                                                                                   entities) -> None:

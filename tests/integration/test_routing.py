@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.library.cards import DocumentCard
 from bookrag_neo4j.library.documents import Document
 from bookrag_neo4j.retrieval.routing import ROUTE, route
 from bookrag_neo4j.sdk import BookRAG
@@ -38,6 +39,30 @@ async def test_the_blocks_that_rank_best_choose_the_documents(graph: GraphClient
             Document(key="test-route-none-c", name="c.pdf")]
     assert (await route(graph, none, "quartz", axis[0], keep=2))[0] == none[:2]
 
+
+
+async def test_a_document_scores_per_square_root_of_its_size_and_more_when_its_year_is_named(
+        graph: GraphClient, dimensions, schema) -> None:
+    """Blocks at ranks 1 and 3 (big, 400 tree nodes) against 2 and 4 (small, 100): the big one's fused score is
+    higher, the small one's per square root of its size; a year the question names on a card doubles its score."""
+    axis = [0.0] * (dimensions - 1) + [1.0]  # a direction the other tests' vectors do not take
+    for name, size, similarities in (("big", 400, (0.99, 0.97)), ("small", 100, (0.98, 0.96))):
+        await graph.run("CREATE (:Document {key: $doc, name: $doc, tree_nodes: $size})", {"doc": f"test-size-{name}",
+                                                                                          "size": size})
+        for i, cosine in enumerate(similarities):
+            vector = [0.0] * (dimensions - 2) + [(1 - cosine ** 2) ** 0.5, cosine]
+            await graph.run("CREATE (n:TreeNode:Text {key: $doc + $i, doc_key: $doc, kind: 'text', order: 0, "
+                            "text: 'zz'}) WITH n CALL db.create.setNodeVectorProperty(n, 'embedding', $vector)",
+                            {"doc": f"test-size-{name}", "i": str(i), "vector": vector})
+    ranked = await graph.read_rows("retrieval/route_documents", doc_keys=["test-size-big", "test-size-small"],
+                                   vector=axis, query="nowordhere", top=4, k=60)
+    assert [key for key, _ in ranked] == ["test-size-small", "test-size-big"]
+    library = [Document(key="test-size-big", name="big.pdf", card=DocumentCard(years=[2019])),
+               Document(key="test-size-small", name="small.pdf", card=DocumentCard(years=[2021])),
+               Document(key="test-size-none", name="none.pdf")]
+    chosen, (step,) = await route(graph, library, "What changed in FY2019?", axis, keep=1)
+    assert [d.name for d in chosen] == ["big.pdf"] and step.details[0].endswith("(its period is named)")
+    assert [d.name for d in (await route(graph, library, "What changed?", axis, keep=1))[0]] == ["small.pdf"]
 
 @pytest.fixture
 async def two(settings, offline_models, schema, tmp_path: Path) -> AsyncIterator[tuple[BookRAG, list[str]]]:

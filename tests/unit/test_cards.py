@@ -49,6 +49,9 @@ def test_the_names_a_question_uses() -> None:
     costco = DocumentCard(issuer="Costco Wholesale Corporation", aliases=["COST"])
     assert named_in("How much total assets did Costco have?", costco) == "costco"  # its distinctive first word
     assert named_in("What does the cost of sales include?", costco) is None  # "cost" is no ticker written so
+    university = DocumentCard(issuer="University of California")  # a company's first word names it; not this one's
+    assert named_in("How many authors come from Columbia University?", university) is None
+    assert named_in("Which campus of the University of California?", university) == "university of california"
     assert named_in("General revenue", DocumentCard(issuer="General Mills, Inc.")) is None
     assert named_in("Walmart's margin", DocumentCard(issuer="Wal-Mart Stores, Inc.")) == "wal mart"
     assert name_words("The Boeing Company") == "boeing"
@@ -92,3 +95,18 @@ def test_filings_of_one_issuer_spelt_two_ways_are_one_issuer() -> None:
     assert named_documents("What was revenue in 2017?", library) == (library, [])  # names no issuer
     both, _ = named_documents("Compare Adobe and Corning in 2017", library)
     assert [d.name for d in both] == ["adobe-2017.pdf", "other.pdf"]
+
+
+def test_a_ticker_on_the_newer_cover_names_the_older_filings_too() -> None:
+    """Covers print the ticker only since 2019: the older filings of the issuer answer to it through the name they
+    share with the newer one."""
+    from bookrag_neo4j.library.cards import issuers
+
+    old = DocumentCard(issuer="ADOBE SYSTEMS INCORPORATED", aliases=["ADOBE"], years=[2015])
+    new = DocumentCard(issuer="ADOBE INC.", aliases=["ADBE", "ADOBE"], years=[2022])
+    other = DocumentCard(issuer="Corning Incorporated", aliases=["GLW"], years=[2015])
+    widened = issuers([old, None, new, other])
+    assert widened[1] is None and widened[0][0] == widened[2][0] != widened[3][0]
+    assert named_in("What is the ROA for ADBE in FY2015?", old) is None
+    assert named_in("What is the ROA for ADBE in FY2015?", widened[0][1]) == "ADBE"
+    assert named_in("What is the ROA for ADBE in FY2015?", widened[3][1]) is None
