@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .db.reply_cap import UserRows
 from .errors import BookRAGError, PlanError
+from .library.cards import DocumentCard
 from .retrieval.results import Citation, EvidenceNode, by_document
 
 if TYPE_CHECKING:
@@ -72,14 +73,14 @@ class DocumentInfo(BaseModel):
     knowledge_graph: str | None = None
     layout: str | None = None
     content_graph: str | None = None
+    card: DocumentCard | None = Field(None, description="What it is: title, issuer, kind, period, date")
 
     @classmethod
     def of(cls, doc: Document) -> DocumentInfo:
         def state(layer: Any) -> str | None:
             return None if layer is None else str(layer.value)
-
         return cls(key=doc.key, name=doc.name, title=doc.title, pages=doc.pages, indexed_at=doc.indexed_at,
-                   status=doc.status, tree=doc.tree.value, embeddings=state(doc.embeddings),
+                   status=doc.status, tree=doc.tree.value, embeddings=state(doc.embeddings), card=doc.card,
                    knowledge_graph=state(doc.graph), layout=state(doc.layout), content_graph=state(doc.g2))
 
 
@@ -209,8 +210,7 @@ Docs = Annotated[DocName | Annotated[list[DocName], Field(min_length=1)] | None,
 OneDoc = Annotated[DocName | Annotated[list[DocName], Field(min_length=1)], Field(
     description="One document: its file name or key (list_documents names them); a list of one is accepted, "
                 "several are refused.")]
-MethodName = Annotated[str, Field(description="The retrieval method (default bookrag); the tool's description "
-                                              "lists them.")]
+MethodName = Annotated[str, Field(description="The retrieval method (default bookrag); the tool's description lists them.")]
 Limit = Annotated[int, Field(ge=1, le=100, description="The most evidence items to return, best first.")]
 
 
@@ -313,7 +313,7 @@ def build_server(rag: BookRAG) -> MCPServer:
 
     @_tool_errors
     async def list_documents() -> DocumentList:
-        """The indexed documents: key, file name, title, pages, and the state of each layer."""
+        """The indexed documents: key, file name, title, pages, card (issuer, kind, period), each layer's state."""
         await reach()
         return DocumentList(documents=[DocumentInfo.of(d) for d in await rag.adocuments()])
 

@@ -90,9 +90,13 @@ def _answer_json(answer: Answer) -> dict:
 
 def _show_evidence(evidence: Evidence, as_json: bool) -> None:
     if evidence.count is not None and not as_json:
-        console.print(f"count: {evidence.count}")
+        names = {n.doc_key: n.document for n in evidence.nodes}
+        parts = [f"{names.get(key, key[:16])} {n}" for key, n in evidence.count_by_document.items()]
+        console.print(f"count: {evidence.count}" + (f" ({', '.join(parts)})" if len(parts) > 1 else ""),
+                      markup=False, highlight=False)
     rows = _evidence_rows(evidence.nodes)
-    data = {"question": evidence.question, "count": evidence.count, "nodes": rows,
+    data = {"question": evidence.question, "count": evidence.count, "count_by_document": evidence.count_by_document,
+            "nodes": rows,
             "seeds": evidence.seeds, "warnings": evidence.warnings, "groups": [g.model_dump() for g in evidence.groups],
             "plan": evidence.plan.model_dump() if evidence.plan else None,
             "trace": [t.model_dump() for t in evidence.trace]}

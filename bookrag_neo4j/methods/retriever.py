@@ -32,7 +32,7 @@ from ..retrieval.plan import Plan, TraceStep
 from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
 from ..retrieval.results import Answer, Evidence
-from ..retrieval.routing import named_documents, route
+from ..retrieval.routing import Routing, named_documents, route
 from .registry import METHODS, get_method
 
 log = logging.getLogger(__name__)
@@ -133,26 +133,30 @@ class Retriever:
         if plan is None:
             plan, step = await self._plan(question, method, category)
             planned.append(step)
-        if len(documents) > 1:  # a question that names documents by their cards reads those (a count too)
-            documents, named = named_documents(plan.question, documents)
-            planned += named
-        if plan.category != "global" and len(documents) > self.settings.retrieval.route_documents:  # a count reads them all
-            began = time.perf_counter()
-            (vector,) = await self.models.embedder.embed([question])
-            documents, routed = await route(self.graph, documents, question, vector,
-                                            keep=self.settings.retrieval.route_documents,
-                                            seconds=time.perf_counter() - began)
-            planned += routed
+        routing = await self._route(plan, question, documents)
+        documents, planned = routing.documents, planned + routing.steps
         models = self.models if self.llm is not None else replace(self.models, llm=None)  # the LLM-free mode's
         for doc in documents:  # a layer the method reads that the document lacks is built now (a no-op after)
             if plan.method in METHODS:
                 await METHODS[plan.method].prepare(self.graph, self.settings, models, doc)
         if answer and not plan.answer:
             raise PlanError("the plan has no answer step (Reduce): it can only retrieve")
-        ctx = RunContext(self.graph, self.settings, self.models, self.llm, documents)
+        ctx = RunContext(self.graph, self.settings, self.models, self.llm, documents, lead=routing.lead)
         run = await execute(plan, ctx, until=None if answer else plan.output)
         kept = set(await self.graph.read_rows("library/present_keys", doc_keys=[d.key for d in documents]))
         return plan, replace(run, trace=planned + run.trace + vanished_warnings(documents, kept))
+
+    async def _route(self, plan: Plan, question: str, documents: list[Document]) -> Routing:
+        """The documents the question reads: those it names by their cards (a count too), else, when more than
+        ``BOOKRAG_ROUTE_DOCUMENTS`` and not a count (which reads them all), the best routed."""
+        routing = named_documents(plan.question, documents) if len(documents) > 1 else Routing(documents)
+        if plan.category == "global" or len(routing.documents) <= self.settings.retrieval.route_documents:
+            return routing
+        began = time.perf_counter()
+        (vector,) = await self.models.embedder.embed([question])
+        routed = await route(self.graph, routing.documents, question, vector,
+                             keep=self.settings.retrieval.route_documents, seconds=time.perf_counter() - began)
+        return replace(routed, steps=routing.steps + routed.steps)
 
     async def cypher(self, question: str, doc_keys: Sequence[str] | None = None) -> CypherRun:
         """text2Cypher alone: the query written for the question (the LLM, else a template) and its rows,
@@ -173,4 +177,5 @@ class Retriever:
         seeds = list(dict.fromkeys(s for e in run.of_type(Entities) for s in e.seeds))
         warnings = [line for step in run.trace if step.operator == SCOPE for line in step.details]
         return Evidence(question=plan.question, nodes=nodes, plan=plan, trace=run.trace, count=found.count,
-                        counted=found.counted, groups=found.groups, seeds=seeds, warnings=warnings)
+                        counted=found.counted, count_by_document=found.count_by_document, groups=found.groups,
+                        seeds=seeds, warnings=warnings)

@@ -27,6 +27,7 @@ from ..llm.usage import track_usage
 from ..retrieval.plan import Plan, PlanStep, TraceStep
 from . import evidence, g2, query, reason, search, select, superrag, synth  # noqa: F401  (registers the operators)
 from .registry import OPERATORS, OperatorSpec, RunContext, step_meter
+from .values import EvidenceSet
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,8 @@ async def _run_step(step: PlanStep, ctx: RunContext, outputs: dict[str, Any]) ->
     if not isinstance(result, spec.output):
         raise StepError(step.id, step.operator, TypeError(f"returned {type(result).__name__}, "
                                                           f"not {spec.output.__name__}"))
+    if isinstance(result, EvidenceSet):  # a document routed far above the others leads (retrieval/routing.py)
+        result = result.led_by(ctx.lead)
     usage = ledger.total()
     trace = TraceStep(step=step.id, operator=step.operator, seconds=round(time.perf_counter() - began, 4),
                       model_seconds=round(meter[0], 4), llm_calls=usage.calls, tokens=usage.total_tokens,

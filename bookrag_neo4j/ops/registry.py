@@ -55,6 +55,7 @@ class RunContext:
     models: Models
     llm: ChatModel | None
     documents: list[Document]
+    lead: str | None = None  # the document routed far above the others: its evidence comes first
     cache: dict[str, Any] = field(default_factory=dict)  # this run's memo (the schema text2Cypher reads)
     _reading: dict[str, asyncio.Future[Any]] = field(default_factory=dict, repr=False)  # the memo's reads under way
 

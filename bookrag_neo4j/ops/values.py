@@ -14,7 +14,7 @@ Each has ``summary()``, the short line the trace shows; a value with ``details()
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..retrieval.g2.agent import Round
 from ..retrieval.results import EvidenceGroup, EvidenceNode
@@ -156,6 +156,14 @@ class EvidenceSet:
 
     def summary(self) -> str:
         return f"{len(self.nodes)} evidence nodes" + (f", count {self.count}" if self.count is not None else "")
+
+    def led_by(self, doc_key: str | None) -> EvidenceSet:
+        """The same evidence with ``doc_key``'s nodes first, each part in its order (a count's order is kept: its
+        first nodes are those counted)."""
+        if doc_key is None or self.count is not None:
+            return self
+        return replace(self, nodes=[n for n in self.nodes if n.doc_key == doc_key] +
+                       [n for n in self.nodes if n.doc_key != doc_key])
 
 
 @dataclass(frozen=True)

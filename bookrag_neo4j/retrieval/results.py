@@ -103,6 +103,7 @@ class Evidence(BaseModel):
     trace: list[TraceStep] = Field(default_factory=list)
     count: int | None = None  # global COUNT questions: the number of matching nodes
     counted: int | None = None  # and how many of the first nodes are counted ones (the rest is context)
+    count_by_document: dict[str, int] = Field(default_factory=dict)  # the COUNT's number by document key
     groups: list[EvidenceGroup] = Field(default_factory=list)  # multi-hop: the evidence of each sub-question
     seeds: list[str] = Field(default_factory=list)  # the graph entities the question's entities linked to
     warnings: list[str] = Field(default_factory=list)  # e.g. a document in scope whose graph build is incomplete

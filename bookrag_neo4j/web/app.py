@@ -34,7 +34,7 @@ from ..keys import local_path, stored_text
 from ..library.documents import Document
 from ..llm.factory import Models
 from ..methods import METHODS
-from ..retrieval.results import Answer
+from ..retrieval.results import Answer, by_document
 from ..sdk import BookRAG
 from ..server import instance_settings
 from .jobs import IndexJobs
@@ -193,7 +193,8 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         link = None
         if browser and answer.evidence:
             link = answer_url(browser, answer.model_dump(mode="json"))
-        return page(request, "ask.html", answer=answer, citations=citations, graph_link=link, **context)
+        groups = [(s.document, [citations[n - 1] for n in s.numbers]) for s in by_document(citations)]
+        return page(request, "ask.html", answer=answer, citations=groups, graph_link=link, **context)
 
     @app.get("/healthz")
     async def health() -> JSONResponse:

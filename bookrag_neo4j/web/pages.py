@@ -107,8 +107,9 @@ class PageBox:
 class CitationView:
     """A citation as the answer page shows it: its label, the page to show, and the evidence boxes on it."""
 
-    label: str
+    label: str  # without the document: citations are shown under their document's heading
     doc_key: str
+    document: str
     page: int
     boxes: list[Box]
     text: str = ""
@@ -124,4 +125,5 @@ class CitationView:
         except DocumentError:
             width = height = 0.0
         shown = [box for b in boxes if width and b.page == page and (box := Box.of(list(b.bbox), width, height))]
-        return cls(citation.label(), citation.doc_key, page, shown, text, has_page=bool(width))
+        return cls(citation.label(document=False), citation.doc_key, citation.document, page, shown, text,
+                   has_page=bool(width))

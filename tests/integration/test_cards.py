@@ -5,19 +5,24 @@ reads both, and an edited card routes by its edited fields."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from bookrag_neo4j.errors import CardError
+from bookrag_neo4j.mcp_server import DocumentInfo
 from bookrag_neo4j.parsing import ocr
 from bookrag_neo4j.retrieval.routing import ROUTE
 from bookrag_neo4j.sdk import BookRAG
+from bookrag_neo4j.web.app import create_app
 
 from ..helpers.cli import run_cli
 from ..helpers.filings import brochure, filing, paper, scanned_filing
 from ..helpers.timeouts import LONG_TEST
+from ..helpers.webapp import serving
 
 pytestmark = pytest.mark.timeout(LONG_TEST)
 
@@ -72,6 +77,19 @@ async def test_a_question_naming_two_companies_reads_both(library: tuple[BookRAG
     assert docs == {keys["acme-2022"], keys["vega-2022"]} and len(why) == 2
     answer = await rag.aask("Compare the 2022 revenue of Acme Rockets and Vega Launch", None, method="hybrid")
     assert {c.doc_key for c in answer.citations} <= {keys["acme-2022"], keys["vega-2022"]}
+
+
+async def test_the_web_app_and_mcp_show_cards_and_group_citations_by_document(
+        library: tuple[BookRAG, dict[str, str]], settings, offline_models, tmp_path: Path) -> None:
+    rag, keys = library
+    assert DocumentInfo.of(await rag.adocument(keys["vega-2022"])).card.issuer == "Vega Launch Corporation"  # MCP
+    app = create_app(settings, models=offline_models, use_llm=False, upload_dir=tmp_path / "uploads")
+    with serving(app) as base:
+        assert "10-K · Vega Launch Corporation · FY2022" in httpx.get(base + "/", timeout=60).text
+        page = httpx.get(base + "/ask", params={"question": "Compare the 2022 revenue of Acme Rockets and Vega Launch",
+                                                "method": "hybrid"}, timeout=120).text
+    headings = re.findall(r'<h3 class="document">([^<]+) <span', page)
+    assert sorted(headings) == ["acme-2022.pdf", "vega-2022.pdf"], headings
 
 
 async def test_an_edited_card_routes_by_its_edited_fields(library: tuple[BookRAG, dict[str, str]]) -> None:

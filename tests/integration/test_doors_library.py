@@ -119,6 +119,13 @@ async def test_a_count_over_several_documents_names_each_part(library: BookRAG) 
     assert (await library.aask(COUNT, NOTES)).text == "3"  # one document: the number alone
 
 
+def test_retrieve_names_each_part_of_a_count(settings: Settings, library: BookRAG) -> None:
+    proc = run_cli(settings, "retrieve", COUNT, "--doc", REPORT, "--doc", NOTES, "--no-llm", COLUMNS="200")
+    assert f"count: 5 ({NOTES} 3, {REPORT} 2)" in proc.stdout + proc.stderr, proc.stderr
+    found = json.loads(_cli(settings, "retrieve", COUNT, "--doc", REPORT, "--doc", NOTES, "--no-llm", "--json"))
+    assert sorted(found["count_by_document"].values()) == [2, 3]
+
+
 def test_docs_list_piped_prints_whole_names(settings: Settings, library: BookRAG) -> None:
     listed = _cli(settings, "docs", "list")
     assert sum(REPORT in line for line in listed.splitlines()) == 1, listed

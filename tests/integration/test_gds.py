@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from bookrag_neo4j.config import Settings
+from bookrag_neo4j.db import projections as projections_module
 from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.db.gds import list_projections, projected_document_entities
-from bookrag_neo4j.db import projections as projections_module
 from bookrag_neo4j.db.projections import DocumentProjections, drop_document_projections, held_projections, projection_name
 from bookrag_neo4j.library.catalogue import delete_entities
 from bookrag_neo4j.retrieval.scoring import pagerank

@@ -12,7 +12,7 @@ import pytest
 from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.library.cards import DocumentCard
 from bookrag_neo4j.library.documents import Document
-from bookrag_neo4j.retrieval.routing import ROUTE, route
+from bookrag_neo4j.retrieval.routing import ROUTE, Routing, route
 from bookrag_neo4j.sdk import BookRAG
 
 from ..helpers.pdfs import tiny_pdf
@@ -28,16 +28,16 @@ async def test_the_blocks_that_rank_best_choose_the_documents(graph: GraphClient
                         {"doc": f"test-route-{i}", "text": text, "vector": vector})
     documents = [Document(key=f"test-route-{i}", name=f"doc{i}.pdf") for i in range(4)]
     # the words lead to doc0, the vector to doc2: both are kept, the words' and the vector's first
-    chosen, trace = await route(graph, documents, "Which quartz zebra tariffs?", axis[2], keep=2)
-    assert {d.key for d in chosen} == {"test-route-0", "test-route-2"}
-    (step,) = trace
+    routing = await route(graph, documents, "Which quartz zebra tariffs?", axis[2], keep=2)
+    assert {d.key for d in routing.documents} == {"test-route-0", "test-route-2"}
+    (step,) = routing.steps
     assert step.operator == ROUTE and step.output.startswith("2 of 4 documents") and len(step.details) == 2
     # a scope within the limit is read whole, with no step
-    assert await route(graph, documents[:2], "Which quartz?", axis[2], keep=2) == (documents[:2], [])
+    assert await route(graph, documents[:2], "Which quartz?", axis[2], keep=2) == Routing(documents[:2])
     # neither index finds a block of the scope: the first by name are read
     none = [Document(key="test-route-none-a", name="a.pdf"), Document(key="test-route-none-b", name="b.pdf"),
             Document(key="test-route-none-c", name="c.pdf")]
-    assert (await route(graph, none, "quartz", axis[0], keep=2))[0] == none[:2]
+    assert (await route(graph, none, "quartz", axis[0], keep=2)).documents == none[:2]
 
 
 
@@ -60,9 +60,13 @@ async def test_a_document_scores_per_square_root_of_its_size_and_more_when_its_y
     library = [Document(key="test-size-big", name="big.pdf", card=DocumentCard(years=[2019])),
                Document(key="test-size-small", name="small.pdf", card=DocumentCard(years=[2021])),
                Document(key="test-size-none", name="none.pdf")]
-    chosen, (step,) = await route(graph, library, "What changed in FY2019?", axis, keep=1)
-    assert [d.name for d in chosen] == ["big.pdf"] and step.details[0].endswith("(its period is named)")
-    assert [d.name for d in (await route(graph, library, "What changed?", axis, keep=1))[0]] == ["small.pdf"]
+    routing = await route(graph, library, "What changed in FY2019?", axis, keep=1)
+    assert [d.name for d in routing.documents] == ["big.pdf"] and "(its period is named)" in routing.steps[0].details[0]
+    assert routing.lead is None  # 2 × 0.0323 / 20 against 0.0318 / 10: close
+    routing = await route(graph, library, "What changed?", axis, keep=1)
+    assert [d.name for d in routing.documents] == ["small.pdf"] and routing.lead is None  # 0.0318 / 10, 0.0323 / 20
+    routing = await route(graph, library, "What changed in 2021?", axis, keep=1)
+    assert routing.lead == "test-size-small" and "(leads: 2× the next or more)" in routing.steps[0].details[0]
 
 @pytest.fixture
 async def two(settings, offline_models, schema, tmp_path: Path) -> AsyncIterator[tuple[BookRAG, list[str]]]:

@@ -127,7 +127,7 @@ async def test_upload_index_and_ask_in_chromium(settings, offline_models, schema
                 assert (await page.locator(".answer-text").inner_text()).strip()
                 citations = page.locator("li.citation")
                 assert await citations.count() >= 1
-                assert "R-data.pdf" in await citations.first.locator(".label").inner_text()
+                assert "R-data.pdf" in await page.locator("h3.document").first.inner_text()  # citations by document
                 await page.wait_for_function("() => [...document.querySelectorAll('a.page img')]"
                                              ".every(i => i.complete && i.naturalWidth > 0)", timeout=BROWSER_WAIT_MS)
                 assert await page.locator("a.page .hl").count() >= 1

@@ -82,18 +82,18 @@ def test_filings_of_one_issuer_spelt_two_ways_are_one_issuer() -> None:
     """The issuer renamed between two filings ("ADOBE SYSTEMS INCORPORATED", "ADOBE INC."): the year the question
     names picks among both."""
     from bookrag_neo4j.library.documents import Document
-    from bookrag_neo4j.retrieval.routing import named_documents
+    from bookrag_neo4j.retrieval.routing import Routing, named_documents
 
     def doc(name: str, issuer: str, year: int) -> Document:
         return Document(key=name, name=name, card=DocumentCard(issuer=issuer, kind="10-K", years=[year]))
 
     library = [doc("adobe-2017.pdf", "ADOBE SYSTEMS INCORPORATED", 2017), doc("adobe-2022.pdf", "ADOBE INC.", 2022),
                doc("other.pdf", "Corning Incorporated", 2017)]
-    chosen, steps = named_documents("What is the FY2017 operating cash flow ratio for Adobe?", library)
-    assert [d.name for d in chosen] == ["adobe-2017.pdf"]
-    assert steps[0].details == ["adobe-2017.pdf: the question names 'adobe' and 2017"]
-    assert named_documents("What was revenue in 2017?", library) == (library, [])  # names no issuer
-    both, _ = named_documents("Compare Adobe and Corning in 2017", library)
+    routing = named_documents("What is the FY2017 operating cash flow ratio for Adobe?", library)
+    assert [d.name for d in routing.documents] == ["adobe-2017.pdf"] and routing.lead is None
+    assert routing.steps[0].details == ["adobe-2017.pdf: the question names 'adobe' and 2017"]
+    assert named_documents("What was revenue in 2017?", library) == Routing(library)  # names no issuer
+    both = named_documents("Compare Adobe and Corning in 2017", library).documents
     assert [d.name for d in both] == ["adobe-2017.pdf", "other.pdf"]
 
 

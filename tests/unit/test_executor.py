@@ -12,10 +12,11 @@ from bookrag_neo4j.errors import PlanError, StepError
 from bookrag_neo4j.methods.bookrag import bookrag_plan, no_selector, one_reasoner
 from bookrag_neo4j.ops.executor import check, execute
 from bookrag_neo4j.ops.registry import OPERATORS, NoParams, RunContext, operator
-from bookrag_neo4j.ops.values import Ranking, Scores, Selection
+from bookrag_neo4j.ops.values import EvidenceSet, Ranking, Scores, Selection
 from bookrag_neo4j.retrieval.plan import Plan, PlanStep
 from bookrag_neo4j.retrieval.planner import Understanding
 from bookrag_neo4j.retrieval.replies import GlobalFilter, GlobalPlan, SubQuestion
+from bookrag_neo4j.retrieval.results import EvidenceNode
 
 EVENTS: list[str] = []
 
@@ -40,14 +41,20 @@ if "Test_Keys" not in OPERATORS:
         """The selections' keys, in ``after`` order."""
         return Ranking(keys=[k for s in selections for k in s.keys], text=extra.values if extra else {})
 
+    @operator("Test_Evidence", family="test", params=KeysParams)
+    async def _evidence(ctx: RunContext, p: KeysParams) -> EvidenceSet:
+        """One evidence node a key, of the document named before its first "-"."""
+        return EvidenceSet(nodes=[EvidenceNode(key=k, doc_key=k.split("-")[0], document=k.split("-")[0],
+                                               kind="text") for k in p.keys])
+
     @operator("Test_Fail", family="test")
     async def _fail(ctx: RunContext, p: NoParams, selection: Selection) -> Selection:
         """Always raises."""
         raise RuntimeError("boom")
 
 
-def ctx() -> RunContext:
-    return RunContext(graph=None, settings=None, models=None, llm=None, documents=[])  # type: ignore[arg-type]
+def ctx(lead: str | None = None) -> RunContext:
+    return RunContext(graph=None, settings=None, models=None, llm=None, documents=[], lead=lead)  # type: ignore[arg-type]
 
 
 def plan(*steps: PlanStep, output: str = "") -> Plan:
@@ -65,6 +72,15 @@ async def test_steps_run_in_dependency_order_and_side_by_side() -> None:
     assert [t.step for t in run.trace] == ["u", "slow", "fast"]  # the trace follows the plan
     assert run.trace[0].inputs == ["slow: 1 nodes", "fast: 1 nodes"] and run.trace[0].output == "2 kept"
     assert run.trace[1].seconds >= 0.05
+
+
+async def test_the_lead_documents_evidence_comes_first_in_every_evidence_set() -> None:
+    """A document routed far above the others leads: its nodes first, each document's in the method's order."""
+    p = plan(PlanStep(id="e", operator="Test_Evidence", params={"keys": ["b-1", "a-1", "b-2", "a-2"]}), output="e")
+    assert [n.key for n in (await execute(p, ctx())).outputs["e"].nodes] == ["b-1", "a-1", "b-2", "a-2"]
+    assert [n.key for n in (await execute(p, ctx(lead="a"))).outputs["e"].nodes] == ["a-1", "a-2", "b-1", "b-2"]
+    counted = EvidenceSet(nodes=(await execute(p, ctx())).outputs["e"].nodes, count=2)
+    assert counted.led_by("a") is counted  # a count's first nodes are those counted
 
 
 async def test_until_runs_only_what_the_target_reads() -> None:

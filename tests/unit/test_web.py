@@ -48,7 +48,7 @@ def test_citation_shows_its_first_page_with_boxes() -> None:
     boxes = [PageBox(4, (100.0, 100.0, 200.0, 150.0)), PageBox(4, (100.0, 160.0, 200.0, 200.0)),
              PageBox(5, (1.0, 1.0, 2.0, 2.0))]
     view = CitationView.of(cite, pdf=pdf, boxes=boxes)
-    assert view.page == 4 and len(view.boxes) == 2 and view.label == "R-intro.pdf, pp. 3–4"
+    assert view.page == 4 and len(view.boxes) == 2 and (view.document, view.label) == ("R-intro.pdf", "pp. 3–4")
     assert CitationView.of(cite, pdf=None, boxes=boxes).boxes == []
 
 
