@@ -8,7 +8,8 @@ PDF's metadata and the file name, each field from the first source that has it (
 Filings say what they are on their cover ("FORM 10-K", "For the fiscal year ended February 2, 2019", the registrant
 "(Exact name of registrant as specified in its charter)", trading symbols), an earnings release in its first line
 ("Ulta Beauty Announces Fourth Quarter Fiscal 2022 Results"), a report its organisation and release date. Fields a user
-set (``card_edited``) are kept.
+set (``card_edited``) are kept. With an LLM, :func:`write_card` adds a summary and fills the fields the cover left empty
+(``source`` ``llm``); a reply that fails leaves the card as read.
 """
 
 from __future__ import annotations
@@ -19,17 +20,23 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
+from ..errors import ModelError
 from ..keys import local_path, stored_text
 from ..library.cards import DocumentCard, years_in
+from ..llm.prompts import render_prompt
 
 if TYPE_CHECKING:
     from ..db.client import GraphClient
     from ..library.documents import Document
+    from ..llm.chat import ChatModel
     from ..llm.embedder import Embedder
 
 log = logging.getLogger(__name__)
 
 COVER_PAGES = 2
+COVER_CHARS = 6000  # of the first pages' text, to the LLM
 MONTHS = {m: i for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
                                       "september", "october", "november", "december"), 1)}
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
@@ -203,11 +210,26 @@ def _title(parsed: str, meta_title: str, cover: list[str], issuer: str, kind: st
     return parsed
 
 
-async def write_card(graph: GraphClient, doc: Document, embedder: Embedder | None = None) -> DocumentCard:
-    """Read ``doc``'s card from its first pages in the index and its file's metadata, keep the fields its user
-    set, store it on the Document (with an embedding of its text when ``embedder`` is given); the card."""
+class CardReply(BaseModel):
+    """The LLM's summary, and the fields it read where the cover reading left them empty."""
+
+    summary: str = ""
+    title: str = ""
+    issuer: str = ""
+    kind: str = ""
+    period: str = ""
+
+
+async def write_card(graph: GraphClient, doc: Document, embedder: Embedder | None = None,
+                     llm: ChatModel | None = None) -> DocumentCard:
+    """Read ``doc``'s card from its first pages in the index and its file's metadata (with ``llm``: summarised, and
+    its empty fields filled), keep the fields its user set, store it on the Document (with an embedding of its text
+    when ``embedder`` is given); the card."""
     rows = await graph.read("library/cover_blocks", doc_key=doc.key, pages=COVER_PAGES)
-    card = read_card(name=doc.name, title=doc.title, cover=[r["text"] for r in rows], metadata=_metadata(doc.path))
+    cover = [r["text"] for r in rows]
+    card = read_card(name=doc.name, title=doc.title, cover=cover, metadata=_metadata(doc.path))
+    if llm is not None:
+        card = await _with_llm(card, doc.name, cover, llm)
     if doc.card is not None and doc.card.edited:
         card = card.model_copy(update={f: getattr(doc.card, f) for f in doc.card.edited}
                                | {"edited": doc.card.edited, "source": card.source | dict.fromkeys(doc.card.edited, "user")})
@@ -223,6 +245,24 @@ async def store_card(graph: GraphClient, doc_key: str, card: DocumentCard, embed
         props["card_embedding"] = list(map(float, vector))
     await graph.write("tree/merge_document", key=doc_key, props=props)
     log.info("card of %s: %s, %s, %s", doc_key[:12], card.issuer or "no issuer", card.kind, card.period or "no period")
+
+
+async def _with_llm(card: DocumentCard, name: str, cover: list[str], llm: ChatModel) -> DocumentCard:
+    """``card`` with the LLM's summary, and its empty fields filled from the LLM's reading (``source`` ``llm``)."""
+    shown = "\n".join(f"{f}: {getattr(card, f)}" for f in ("title", "issuer", "kind", "period"))
+    prompt = render_prompt("document_card", file_name=name, card=shown, cover="\n".join(cover)[:COVER_CHARS])
+    try:
+        reply = (await llm.complete(prompt, CardReply, stage="index.card")).value
+    except ModelError as exc:
+        log.warning("the LLM's reading of the card of %s failed (%s): the card as read from the cover", name, exc)
+        return card
+    filled = {f: v.strip()[:200] for f in ("title", "issuer", "kind", "period")
+              if not getattr(card, f) and (v := getattr(reply, f)).strip()}
+    if reply.summary.strip():
+        filled["summary"] = reply.summary.strip()[:600]
+    source = card.source | dict.fromkeys(filled, "llm")
+    years = {"years": years_in(filled["period"])} if "period" in filled else {}
+    return card.model_copy(update=filled | years | {"source": source})
 
 
 def _metadata(path: str) -> dict[str, str]:

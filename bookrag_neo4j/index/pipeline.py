@@ -320,7 +320,7 @@ class Indexer:
         found = await get_document(self.graph, doc_key)
         if found is None:
             raise DocumentNotFoundError(f"no indexed document {doc_key!r}")
-        return await write_card(self.graph, found, self.models.embedder)
+        return await write_card(self.graph, found, self.models.embedder, self.models.llm if self.use_llm else None)
 
     async def _tree_changed(self, tree: DocumentTree) -> bool:
         """Whether the stored tree of a forced re-index has other sections or blocks than ``tree``; then the

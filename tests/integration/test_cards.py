@@ -13,6 +13,8 @@ import httpx
 import pytest
 
 from bookrag_neo4j.errors import CardError
+from bookrag_neo4j.index.cards import write_card
+from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.mcp_server import DocumentInfo
 from bookrag_neo4j.parsing import ocr
 from bookrag_neo4j.retrieval.routing import ROUTE
@@ -132,6 +134,18 @@ async def test_cards_of_a_scan_a_paper_and_a_brochure(settings, offline_models, 
         assert article.title == "Routing Questions over a Library of Filings"
         assert leaflet is not None and leaflet.kind == "brochure" and leaflet.years == [2024]
         assert leaflet.title == "Vega X2 Telescope"
+        # with an LLM: a summary, and only the fields the cover left empty filled; broken JSON leaves the card
+        graph, doc = await rag.agraph(), await rag.adocument(keys[1])
+        reply = json.dumps({"summary": "A paper on routing questions.", "title": "Another title",
+                            "issuer": "Lyra Institute", "kind": "", "period": "2023"})
+        llm = ScriptedChatModel(lambda messages: reply if "librarian" in str(messages[0]["content"]) else "{}")
+        card = await write_card(graph, doc, None, llm=llm)
+        assert (card.summary, card.title, card.kind) == ("A paper on routing questions.", article.title, "paper")
+        assert card.source["summary"] == "llm" and card.issuer == article.issuer != "", article.issuer
+        assert article.period == "" and (card.period, card.years, card.source["period"]) == ("2023", [2023], "llm")
+        assert (await rag.adocument(keys[1])).card.summary == "A paper on routing questions."
+        broken = await write_card(graph, doc, None, llm=ScriptedChatModel(["not json"] * 9))
+        assert broken.summary == "" and broken.title == article.title
     finally:
         for key in keys:
             await rag.adelete(key)
