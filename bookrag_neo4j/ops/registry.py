@@ -93,7 +93,8 @@ class RunContext:
         return self.cache[slot]
 
     async def _similarities(self, doc: Document, vector: list[float]) -> np.ndarray:
-        return await block_similarities(self.graph, doc, await self.blocks(doc), vector)
+        return await block_similarities(self.graph, doc, await self.blocks(doc), vector,
+                                        engine=self.settings.retrieval.vector_engine)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..db.lucene import lucene_in_documents, lucene_terms
+from ..db.vectors import vector_query
 from ..layout.vectors import nearest_units, passage_lexicon, passage_texts
 from ..lexical import bm25_scores
 from ..llm.reranker import FusionReranker
@@ -47,9 +48,9 @@ async def vector_search(ctx: RunContext, p: SearchParams, question: Question) ->
         for doc in ctx.documents:
             scored += await nearest_units(ctx.graph, doc, question.vector, kind=p.over, top=p.top)
         return _best(scored, p.top)
+    query = await vector_query(ctx.graph, "retrieval/nearest_nodes", engine=ctx.settings.retrieval.vector_engine)
     for doc in ctx.scope:
-        rows = await ctx.graph.read("retrieval/nearest_nodes", doc_keys=[doc], embedding=question.vector,
-                                    top=p.top)
+        rows = await ctx.graph.read(query, doc_keys=[doc], embedding=question.vector, top=p.top)
         scored += [(r["key"], r["score"]) for r in rows]
     return _best(scored, p.top)
 

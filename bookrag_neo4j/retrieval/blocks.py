@@ -26,6 +26,7 @@ from typing import TypeVar
 import numpy as np
 
 from ..db.client import GraphClient
+from ..db.vectors import vector_query
 from ..lexical import LexicalStats, tokens
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document
@@ -234,11 +235,13 @@ async def document_blocks(graph: GraphClient, doc: Document, *, max_chars: int) 
 
 
 async def block_similarities(graph: GraphClient, doc: Document, blocks: DocumentBlocks,
-                             vector: Sequence[float]) -> np.ndarray:
+                             vector: Sequence[float], *, engine: str = "auto") -> np.ndarray:
     """Every block's similarity to ``vector``, (1 + cos) / 2, in ``blocks``' row order (NaN without an
-    embedding), computed in Neo4j over the document's own blocks (``retrieval/block_similarities``); empty when
-    no stored embedding has ``vector``'s dimension (an index made with another embedder)."""
-    found = await graph.read_rows("retrieval/block_similarities", doc_key=doc.key, vector=list(map(float, vector)))
+    embedding), computed in Neo4j over the document's own blocks (``retrieval/block_similarities``, in the plugin
+    where the server has it: :mod:`bookrag_neo4j.db.vectors`); empty when no stored embedding has ``vector``'s
+    dimension (an index made with another embedder)."""
+    query = await vector_query(graph, "retrieval/block_similarities", engine=engine)
+    found = await graph.read_rows(query, doc_key=doc.key, vector=list(map(float, vector)))
     scores = np.full(len(blocks.keys), np.nan)
     if not found:
         return np.zeros(0)

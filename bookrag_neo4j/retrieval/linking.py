@@ -13,19 +13,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..db.client import GraphClient
+from ..db.vectors import vector_query
 from ..library.documents import Document
 
 SCORE_DIGITS = 6  # links compared across documents by rounded score: a float's last bits decide no order
 
 
 async def link_entities(graph: GraphClient, doc: Document, names: Sequence[str], vectors: Sequence[Sequence[float]],
-                        *, threshold: float, top: int) -> list[list[tuple[str, float]]]:
+                        *, threshold: float, top: int, engine: str = "auto") -> list[list[tuple[str, float]]]:
     """For each question entity (its normalised name and embedding), the best ``top`` entities of ``doc`` with
     that name (score 1.0) or a similarity of at least ``threshold``, as (key, score), best first, ties by key
     (``retrieval/link_entities``)."""
     if not names:
         return []
     entities = [{"name": name, "vector": list(map(float, vector))} for name, vector in zip(names, vectors, strict=True)]
-    found = dict(await graph.read_rows("retrieval/link_entities", doc_key=doc.key, entities=entities,
-                                       threshold=threshold, top=top))
+    query = await vector_query(graph, "retrieval/link_entities", engine=engine)  # in the plugin where it is
+    found = dict(await graph.read_rows(query, doc_key=doc.key, entities=entities, threshold=threshold, top=top))
     return [[(key, round(score, SCORE_DIGITS)) for key, score in found.get(i, [])] for i in range(len(names))]

@@ -6,6 +6,7 @@ import logging
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 from ..config import Settings
 from ..db.client import ServerVersions
@@ -13,6 +14,7 @@ from ..errors import ServerError
 from ..resources import resource_dir
 from .hardening import PRIVATE_RANGES, quarter
 from .password import managed_connection, new_password, read_password, store_password
+from .plugin import JAR, ensure_plugin
 from .ready import wait_until_ready
 
 log = logging.getLogger(__name__)
@@ -52,6 +54,7 @@ class DockerServer:
             "BOOKRAG_NEO4J_TRANSACTION_MEMORY": s.neo4j.transaction_memory or quarter(s.neo4j.heap),
             "BOOKRAG_NEO4J_TRANSACTION_TIMEOUT": s.neo4j.transaction_timeout,
             "BOOKRAG_NEO4J_IP_BLOCKLIST": ",".join(PRIVATE_RANGES),
+            "BOOKRAG_NEO4J_PLUGINS_DIR": str(self.plugins_dir),
         }
         compose_file = resource_dir("docker") / "compose.yml"
         command = [docker, "compose", "-f", str(compose_file), *args]
@@ -66,9 +69,18 @@ class DockerServer:
         proc = self._compose("logs", "--no-color", "--tail", str(lines), "neo4j", timeout=30)
         return proc.stdout + proc.stderr
 
+    @property
+    def plugins_dir(self) -> Path:
+        """The container's /plugins: the image adds GDS at start, this package its own plugin (server/plugin.py)."""
+        return self.settings.instance_dir / "docker-plugins"
+
     def start(self) -> ServerVersions:
         if read_password(self.settings) is None:
             store_password(self.settings, new_password(self.settings))
+        self.plugins_dir.mkdir(parents=True, exist_ok=True)
+        (self.plugins_dir / JAR).unlink(missing_ok=True)
+        if self.settings.neo4j.plugin:
+            shutil.copy(ensure_plugin(self.settings), self.plugins_dir / JAR)
         proc = self._compose("up", "--detach")
         if proc.returncode != 0:
             raise ServerError(f"docker compose up failed:\n{proc.stderr.strip()}")

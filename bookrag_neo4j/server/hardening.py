@@ -23,7 +23,7 @@ def hardening(s: Settings) -> str:
     return "\n".join([
         f"db.memory.transaction.max={s.neo4j.transaction_memory or quarter(s.neo4j.heap)}",
         f"db.transaction.timeout={s.neo4j.transaction_timeout}",
-        "dbms.security.procedures.allowlist=gds.*",
+        "dbms.security.procedures.allowlist=gds.*,bookrag.*",
         f"dbms.security.http_access_control_allow_origin=http://localhost:{s.neo4j.http_port}",
         "dbms.security.allow_csv_import_from_file_urls=false",
         f"internal.dbms.cypher_ip_blocklist={','.join(PRIVATE_RANGES)}",

@@ -8,6 +8,8 @@ starts ``org.neo4j.server.CommunityEntryPoint`` on a plain ``java`` command line
 Layout::
 
     <cache_dir>/neo4j-5.26.24-gds-2.13.9/{lib,plugins}     jars (shared by all instances)
+    <cache_dir>/bookrag-plugin-<hash>.jar                  this project's plugin (server/plugin.py)
+    <data_dir>/neo4j/<instance>/plugins                     GDS's jars (links) and the plugin
     <data_dir>/neo4j/<instance>/{conf,data,logs,run,import}  one server instance
     <data_dir>/neo4j/<instance>/password                   generated password (0600)
 """
@@ -33,6 +35,7 @@ from ..errors import ServerError, ServerStartError
 from ..resources import resource_dir
 from .hardening import hardening
 from .password import managed_connection, new_password, read_password, store_password
+from .plugin import ensure_plugin, lay_plugins
 from .ready import wait_until_ready
 
 log = logging.getLogger(__name__)
@@ -226,7 +229,9 @@ class LocalServer:
                 )
         java = find_java()
         dist = ensure_distribution(self.settings)
-        self._write_home(dist)
+        plugins = lay_plugins(dist / "plugins", ensure_plugin(self.settings) if self.settings.neo4j.plugin else None,
+                              self.home / "plugins")
+        self._write_home(plugins)
         self._ensure_initial_password(java, dist)
         command = [
             java,
@@ -234,7 +239,7 @@ class LocalServer:
             "-Xms512m",
             f"-Xmx{self.settings.neo4j.heap}",
             "-cp",
-            os.pathsep.join(str(p) for p in (dist / "plugins" / "*", self.home / "conf" / "*", dist / "lib" / "*")),
+            os.pathsep.join(str(p) for p in (plugins / "*", self.home / "conf" / "*", dist / "lib" / "*")),
             ENTRY_POINT,
             f"--home-dir={self.home}",
             f"--config-dir={self.home / 'conf'}",
@@ -284,7 +289,7 @@ class LocalServer:
     def _env(self, dist: Path) -> dict[str, str]:
         return {**os.environ, "NEO4J_HOME": str(self.home), "NEO4J_CONF": str(self.home / "conf")}
 
-    def _write_home(self, dist: Path) -> None:
+    def _write_home(self, plugins: Path) -> None:
         for sub in ("conf", "data", "logs", "run", "import"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
         s = self.settings
@@ -294,7 +299,7 @@ server.directories.data={self.home / 'data'}
 server.directories.logs={self.home / 'logs'}
 server.directories.run={self.home / 'run'}
 server.directories.import={self.home / 'import'}
-server.directories.plugins={dist / 'plugins'}
+server.directories.plugins={plugins}
 server.default_listen_address=127.0.0.1
 server.default_advertised_address=localhost
 server.bolt.listen_address=127.0.0.1:{s.neo4j.bolt_port}
@@ -303,7 +308,7 @@ server.http.listen_address=127.0.0.1:{s.neo4j.http_port}
 server.http.advertised_address=localhost:{s.neo4j.http_port}
 server.https.enabled=false
 dbms.security.auth_enabled=true
-dbms.security.procedures.unrestricted=gds.*
+dbms.security.procedures.unrestricted=gds.*,bookrag.*
 dbms.usage_report.enabled=false
 server.memory.heap.initial_size=512m
 server.memory.heap.max_size={s.neo4j.heap}

@@ -1,12 +1,16 @@
-"""Graph_Reasoning's engine: GDS by default where the server has it, and the trace says so; its scores (one read
-query on the document's catalog projection) equal the in-process engine's on a real indexed document; a question
-after a server restart (an empty catalog) works; the question's path writes nothing once the projection exists."""
+"""The per-question path in Neo4j, on a real indexed document. Graph_Reasoning's engine: GDS by default where the
+server has it, and the trace says so; its scores (one read query on the document's catalog projection) equal the
+in-process engine's; a question after a server restart (an empty catalog) works; the question's path writes nothing
+once the projection exists. Vector scoring: bookrag-neo4j's plugin (loaded into the managed server) gives Cypher's
+scores to the bit, its ranks and tie order, never from a cached vector a later write made stale, and a question
+gives the same evidence with it and without it."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 
+import numpy as np
 import pytest
 
 from bookrag_neo4j.config import Settings
@@ -17,13 +21,16 @@ from bookrag_neo4j.db.projections import (
     held_projections,
     projection_name,
 )
+from bookrag_neo4j.db.vectors import PLUGIN_VERSION, plugin_version
 from bookrag_neo4j.doctor import _graph_checks
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.retrieval import scoring, subtrees
+from bookrag_neo4j.retrieval.blocks import block_similarities, document_blocks
 from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityGraphCache
+from bookrag_neo4j.retrieval.linking import link_entities
 from bookrag_neo4j.server import start_server, stop_server
 
 from ..helpers.pdfs import FOOTLOCKER, need
@@ -210,3 +217,62 @@ async def test_a_question_after_a_server_restart(graph: GraphClient, footlocker:
     assert name in await held_projections(graph)  # made again by the question
     values, engine = await scoring.reason_on_graph(graph, [n.key for n in after.nodes], after.seeds, documents=[doc])
     assert engine == "gds" and any(v > 0 for v in values.values())
+
+
+@pytest.mark.skipif(external(), reason="the plugin is loaded into the managed server only")
+async def test_the_plugin_scores_as_cypher_does_and_never_from_stale_vectors(graph: GraphClient, footlocker: str,
+                                                                             offline_models: Models) -> None:
+    assert await plugin_version(graph, fresh=True) == PLUGIN_VERSION
+    (doc,) = await subtrees.scope_documents(graph, [footlocker])
+    blocks = await document_blocks(graph, doc, max_chars=4000)
+    vectors = await offline_models.embedder.embed([QUESTION, "board of directors election", "net sales"])
+
+    async def both(query: str, **params) -> list:
+        found = [await graph.read(f"{where}/{query}", **params) for where in ("retrieval", "plugin")]
+        assert found[0] == found[1], query  # the same rows, in the same order
+        return found[0]
+
+    for vector in map(lambda v: list(map(float, v)), vectors):
+        assert np.array_equal(*[await block_similarities(graph, doc, blocks, vector, engine=e)
+                                for e in ("cypher", "plugin")], equal_nan=True)
+        for top in (1, 10, 10_000):
+            await both("nearest_nodes", doc_keys=[footlocker], embedding=vector, top=top)
+    names = ["foot locker", "board", "shareholders", "nothing of the kind"]
+    entities = [{"name": n, "vector": list(map(float, v))} for n, v in
+                zip(names, await offline_models.embedder.embed(names), strict=True)]
+    for threshold in (0.5, 0.8, 0.95):
+        assert await both("link_entities", doc_key=footlocker, entities=entities, threshold=threshold, top=5)
+    linked = [await link_entities(graph, doc, names, [e["vector"] for e in entities], threshold=0.8, top=3,
+                                  engine=e) for e in ("cypher", "plugin")]
+    assert linked[0] == linked[1] and linked[0][0]  # "foot locker" links by its name
+
+    # two blocks written with the best block's embedding (after the plugin cached the document's vectors): a tie
+    # with it, broken by key as Cypher breaks it, and no stale score after they change or go
+    vector = list(map(float, vectors[0]))
+    (best,) = await both("nearest_nodes", doc_keys=[footlocker], embedding=vector, top=1)
+    copy = "CREATE (n:TreeNode:Text {key: $key, doc_key: $doc, kind: 'text'}) WITH n MATCH (b:TreeNode {key: $best}) " \
+           "CALL db.create.setNodeVectorProperty(n, 'embedding', b.embedding)"
+    ties = [f"{footlocker}-0tie", f"{footlocker}-ztie"]
+    try:
+        for key in ties:
+            await graph.run(copy, {"key": key, "doc": footlocker, "best": best["key"]})
+        tied = await both("nearest_nodes", doc_keys=[footlocker], embedding=vector, top=3)
+        assert [r["key"] for r in tied] == sorted([best["key"], *ties]) and len({r["score"] for r in tied}) == 1
+        await graph.run("MATCH (n:TreeNode {key: $key}) CALL db.create.setNodeVectorProperty(n, 'embedding', $v)",
+                        {"key": ties[0], "v": [-x for x in vector]})
+        assert ties[0] not in [r["key"] for r in await both("nearest_nodes", doc_keys=[footlocker],
+                                                            embedding=vector, top=3)]
+    finally:
+        await graph.run("MATCH (n:TreeNode) WHERE n.key IN $keys DETACH DELETE n", {"keys": ties})
+    assert not {r["key"] for r in await both("nearest_nodes", doc_keys=[footlocker], embedding=vector,
+                                             top=10_000)} & set(ties)
+
+
+async def test_a_question_gives_the_same_evidence_with_and_without_the_plugin(
+        graph: GraphClient, footlocker: str, settings: Settings, offline_models: Models) -> None:
+    found = []
+    for engine in ("cypher", "auto"):
+        agent = Retriever(graph, settings.replace(vector_engine=engine), offline_models, use_llm=False)
+        evidence = await agent.retrieve(QUESTION, [footlocker])
+        found.append([(n.key, n.text_score, n.graph_score) for n in evidence.nodes])
+    assert found[0] == found[1] and found[0]

@@ -126,7 +126,7 @@ def test_the_container_runs_what_the_docker_runtime_runs() -> None:
     service = compose_service()
     assert service.image.startswith("neo4j:5.26") and service.image.endswith("-community")
     assert service.environment["NEO4J_PLUGINS"] == '["graph-data-science"]'
-    assert service.environment["NEO4J_dbms_security_procedures_unrestricted"] == "gds.*"
+    assert service.environment["NEO4J_dbms_security_procedures_unrestricted"] == "gds.*,bookrag.*"
     assert "NEO4J_AUTH" not in service.environment  # "${...}" values are the runtime's, not the container's
     assert not any("${" in value for value in service.environment.values())
     small = managed_settings({"BOOKRAG_TEST_HEAP": "1g", "BOOKRAG_TEST_PAGECACHE": "256m"})

@@ -1,0 +1,243 @@
+package io.github.bookrag;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.stream.Stream;
+
+import org.neo4j.graphdb.Label;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.ResourceIterator;
+import org.neo4j.graphdb.Transaction;
+import org.neo4j.kernel.api.impl.schema.vector.VectorSimilarity;
+import org.neo4j.kernel.api.vector.VectorCandidate;
+import org.neo4j.kernel.api.vector.VectorSimilarityFunction;
+import org.neo4j.kernel.internal.GraphDatabaseAPI;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
+import org.neo4j.procedure.Procedure;
+import org.neo4j.storageengine.api.TransactionIdStore;
+import org.neo4j.values.storable.Values;
+
+/**
+ * Exact cosine similarity of a question vector to one document's stored vectors, computed where they are stored.
+ *
+ * <p>Cypher's {@code vector.similarity.cosine} over {@code MATCH (n {doc_key: $doc})} turns every stored float
+ * array into a list of boxed values before it scores it. These procedures read each node's {@code float[]} once and
+ * score it with the very function Cypher calls ({@code VectorSimilarity.COSINE.latestImplementation()}: the
+ * similarity {@code (1 + cos) / 2}, clamped to [0, 1]), so their scores equal Cypher's to the bit. Ties are broken
+ * by key, as the Cypher path's {@code ORDER BY score DESC, key}.
+ *
+ * <p>A document's vectors, once read, stay in a bounded cache (least recently used out), stamped with the id of the
+ * last transaction closed before they were read: any later commit (a re-indexed document among them) makes every
+ * entry stale, so a cached vector is never older than the store.
+ */
+public final class Vectors {
+    public static final String VERSION = "1.0.0";
+
+    @Context
+    public Transaction tx;
+
+    @Context
+    public GraphDatabaseAPI db;
+
+    static final long CACHE_FLOATS = 32L << 20; // 128 MiB of vectors at most
+
+    /** One document's nodes of one label, as read at transaction {@code stamp}: keys, names (entities' first part of
+     *  name_key, else null) and vectors (null: none cosine can score). */
+    record Loaded(String[] keys, String[] names, float[][] vectors, long stamp, long floats) {}
+
+    private static final LinkedHashMap<String, Loaded> CACHE = new LinkedHashMap<>(16, 0.75f, true);
+    private static long cachedFloats = 0;
+
+    private static final VectorSimilarityFunction COSINE = VectorSimilarity.COSINE.latestImplementation();
+    private static final Comparator<Scored> BEST_FIRST =
+            Comparator.comparingDouble((Scored s) -> -s.score).thenComparing(s -> s.key);
+
+    /** A node's key and its similarity to the question. */
+    public static final class Scored {
+        public String key;
+        public double score;
+
+        Scored(String key, double score) {
+            this.key = key;
+            this.score = score;
+        }
+    }
+
+    /** One question vector's links: its index in the call, a node's key and its score. */
+    public static final class Link {
+        public long index;
+        public String key;
+        public double score;
+
+        Link(long index, String key, double score) {
+            this.index = index;
+            this.key = key;
+            this.score = score;
+        }
+    }
+
+    /** The plugin's version, for bookrag doctor. */
+    public static final class Version {
+        public String version = VERSION;
+    }
+
+    @Procedure(name = "bookrag.version", mode = Mode.READ)
+    @Description("bookrag.version() :: (version): the version of bookrag-neo4j's plugin")
+    public Stream<Version> version() {
+        return Stream.of(new Version());
+    }
+
+    @Procedure(name = "bookrag.similarities", mode = Mode.READ)
+    @Description("bookrag.similarities(label, docKey, vector, skipKind, top) :: (key, score): the similarity "
+            + "(1 + cos) / 2 of `vector` to the `embedding` of each node of `label` whose doc_key is `docKey` (but "
+            + "those whose kind is `skipKind`, and those without an embedding of its dimension); the best `top`, "
+            + "ties by key, or all of them in no order when `top` is negative")
+    public Stream<Scored> similarities(@Name("label") String label, @Name("docKey") String docKey,
+                                       @Name("vector") List<Double> vector,
+                                       @Name(value = "skipKind", defaultValue = "") String skipKind,
+                                       @Name(value = "top", defaultValue = "-1") long top) {
+        float[] question = valid(vector);
+        List<Scored> all = new ArrayList<>();
+        PriorityQueue<Scored> best = new PriorityQueue<>(BEST_FIRST.reversed());
+        Loaded loaded = load(label, docKey, skipKind);
+        for (int i = 0; i < loaded.keys.length; i++) {
+            float[] stored = loaded.vectors[i];
+            if (stored == null || stored.length != question.length) {
+                continue;
+            }
+            Scored scored = new Scored(loaded.keys[i], COSINE.compare(stored, question));
+            if (top < 0) {
+                all.add(scored);
+            } else if (best.size() < top) {
+                best.add(scored);
+            } else if (top > 0 && BEST_FIRST.compare(scored, best.peek()) < 0) {
+                best.poll();
+                best.add(scored);
+            }
+        }
+        if (top >= 0) {
+            all.addAll(best);
+            all.sort(BEST_FIRST);
+        }
+        return all.stream();
+    }
+
+    @Procedure(name = "bookrag.linkEntities", mode = Mode.READ)
+    @Description("bookrag.linkEntities(docKey, entities, threshold, top) :: (index, key, score): for each question "
+            + "entity {name, vector}, the Entity nodes of `docKey` with that name (score 1.0: the first part of "
+            + "name_key) or whose embedding's similarity to its vector is at least `threshold`; the best `top` of "
+            + "each, ties by key; rows by index, best first")
+    public Stream<Link> linkEntities(@Name("docKey") String docKey, @Name("entities") List<Map<String, Object>> entities,
+                                     @Name("threshold") double threshold, @Name("top") long top) {
+        int count = entities.size();
+        String[] names = new String[count];
+        float[][] vectors = new float[count][];
+        List<List<Scored>> found = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Object name = entities.get(i).get("name");
+            names[i] = name == null ? "" : name.toString();
+            @SuppressWarnings("unchecked")
+            List<Double> vector = (List<Double>) entities.get(i).get("vector");
+            vectors[i] = vector == null ? null : valid(vector);
+            found.add(new ArrayList<>());
+        }
+        Loaded loaded = load("Entity", docKey, "");
+        for (int n = 0; n < loaded.keys.length; n++) {
+            float[] stored = loaded.vectors[n];
+            for (int i = 0; i < count; i++) {
+                double score;
+                if (!names[i].isEmpty() && names[i].equals(loaded.names[n])) {
+                    score = 1.0;
+                } else if (vectors[i] == null || stored == null || stored.length != vectors[i].length) {
+                    continue;
+                } else {
+                    score = COSINE.compare(stored, vectors[i]);
+                }
+                if (score >= threshold) {
+                    found.get(i).add(new Scored(loaded.keys[n], score));
+                }
+            }
+        }
+        List<Link> links = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            List<Scored> mine = found.get(i);
+            mine.sort(BEST_FIRST);
+            for (int j = 0; j < Math.min(top, mine.size()); j++) {
+                links.add(new Link(i, mine.get(j).key, mine.get(j).score));
+            }
+        }
+        return links.stream();
+    }
+
+    /** The document's nodes of {@code label} with a valid embedding (entities also without one; not those of kind
+     *  {@code skipKind}): from the cache when no transaction closed since they were read, else read now and cached
+     *  when none closed meanwhile. */
+    private Loaded load(String label, String docKey, String skipKind) {
+        TransactionIdStore ids = db.getDependencyResolver().resolveDependency(TransactionIdStore.class);
+        long stamp = ids.getLastClosedTransactionId();
+        String slot = label + "\u0000" + docKey + "\u0000" + skipKind;
+        synchronized (CACHE) {
+            Loaded cached = CACHE.get(slot);
+            if (cached != null && cached.stamp == stamp) {
+                return cached;
+            }
+        }
+        List<String> keys = new ArrayList<>();
+        List<String> names = label.equals("Entity") ? new ArrayList<>() : null; // linked by name too, embedding or not
+        List<float[]> vectors = new ArrayList<>();
+        long floats = 0;
+        try (ResourceIterator<Node> nodes = tx.findNodes(Label.label(label), "doc_key", docKey)) {
+            while (nodes.hasNext()) {
+                Node node = nodes.next();
+                if (!skipKind.isEmpty() && skipKind.equals(node.getProperty("kind", null))) {
+                    continue;
+                }
+                Object embedding = node.getProperty("embedding", null);
+                float[] stored = embedding == null ? null
+                        : COSINE.maybeToValidVector(VectorCandidate.maybeFrom(Values.of(embedding)));
+                if (stored == null && names == null) {
+                    continue; // no embedding, or one cosine cannot score (Cypher's null): unscored
+                }
+                keys.add((String) node.getProperty("key"));
+                if (names != null) {
+                    names.add(((String) node.getProperty("name_key", "")).split("\\|", -1)[0]);
+                }
+                vectors.add(stored);
+                floats += stored == null ? 0 : stored.length;
+            }
+        }
+        Loaded loaded = new Loaded(keys.toArray(new String[0]), names == null ? null : names.toArray(new String[0]),
+                vectors.toArray(new float[0][]), stamp, floats);
+        if (ids.getLastClosedTransactionId() == stamp && floats <= CACHE_FLOATS) {
+            synchronized (CACHE) {
+                Loaded old = CACHE.put(slot, loaded);
+                cachedFloats += floats - (old == null ? 0 : old.floats);
+                var eldest = CACHE.entrySet().iterator();
+                while (cachedFloats > CACHE_FLOATS && eldest.hasNext()) {
+                    cachedFloats -= eldest.next().getValue().floats;
+                    eldest.remove();
+                }
+            }
+        }
+        return loaded;
+    }
+
+    private static float[] valid(List<Double> vector) {
+        double[] values = new double[vector.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = vector.get(i);
+        }
+        float[] valid = COSINE.maybeToValidVector(VectorCandidate.maybeFrom(Values.doubleArray(values)));
+        if (valid == null) {
+            throw new IllegalArgumentException("the question vector is not a valid cosine vector (zero or not finite)");
+        }
+        return valid;
+    }
+}
