@@ -1,8 +1,8 @@
-"""``bookrag bench scale --clone`` against the real server: R-data.pdf and clones of it, measured at 2, 5 and 10
-documents (cold ``bookrag retrieve`` processes, warm questions, client and server memory), resumed at 11; and
+"""``bookrag bench scale --clone`` against the real server: R-data.pdf and clones of it, measured at 2 and 3
+documents (cold ``bookrag retrieve`` processes, warm questions, client and server memory), resumed at 4; and
 client memory does not grow with the library, asserted on the cold processes' max RSS: a fresh process doing
 the same work varies by under a MiB, and a library-wide question reads only the documents it is routed to
-(``BOOKRAG_ROUTE_DOCUMENTS``). The cold processes embed the question in float32 (NumPy): in bfloat16 (``auto``
+(``BOOKRAG_ROUTE_DOCUMENTS``, 2 here, so that three sizes route with few clones). The cold processes embed the question in float32 (NumPy): in bfloat16 (``auto``
 on a CPU with it) they import PyTorch, whose memory-mapped weights make the resident set vary by tens of MiB
 from one process to the next with the state of the OS page cache, which would drown the figure asserted.
 (Clones themselves: ``test_scale_clone.py``; no server: ``tests/unit``.)"""
@@ -30,7 +30,8 @@ from ..helpers.timeouts import LONG_TEST
 
 pytestmark = pytest.mark.timeout(LONG_TEST)
 
-SIZES = [2, 5, 10]
+SIZES = [2, 3]
+ROUTE = 2  # BOOKRAG_ROUTE_DOCUMENTS: every size routes
 MIB = 2**20
 
 
@@ -45,16 +46,18 @@ async def curve(conn: ConnectionInfo, settings: Settings, offline_models: Models
                 tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[CurveRun, CurveRun, Path]]:
     """R-data.pdf indexed (every layer), the curve measured at SIZES, then resumed with 11 added."""
     out = tmp_path_factory.mktemp("curve")
+    settings = settings.replace(route_documents=ROUTE)
     async with GraphClient(conn) as client:
         report = await Indexer(client, settings, offline_models, use_llm=False).index(need(R_DATA))
         retriever = Retriever(client, settings, offline_models, use_llm=False)
         config = CurveConfig(questions=["How do I read a spreadsheet into R?"], method="bookrag", repeat=2,
                              llm=False, cold=True, sources=[report.doc_key])
-        cold = ColdProcess(env=cli_env(settings, BOOKRAG_EMBEDDER_PRECISION="float32"))  # see the docstring
+        cold = ColdProcess(env=cli_env(settings, BOOKRAG_EMBEDDER_PRECISION="float32",  # see the docstring
+                                       BOOKRAG_ROUTE_DOCUMENTS=str(ROUTE)))
         try:
             first = await bench_scale_clone(client, retriever, settings, out=out, sizes=SIZES, config=config,
                                             cold=cold)
-            resumed = await bench_scale_clone(client, retriever, settings, out=out, sizes=[*SIZES, 11],
+            resumed = await bench_scale_clone(client, retriever, settings, out=out, sizes=[*SIZES, 4],
                                               config=config, cold=cold)
             yield first, resumed, out
         finally:
@@ -65,8 +68,8 @@ async def curve(conn: ConnectionInfo, settings: Settings, offline_models: Models
 
 def test_the_curve_is_measured_at_each_size_and_resumes(curve: tuple[CurveRun, CurveRun, Path]) -> None:
     first, resumed, out = curve
-    assert [(r.documents, r.clones, r.pages) for r in first.rows] == [(2, 1, 82), (5, 4, 205), (10, 9, 410)]
-    assert [r.clones_made for r in first.rows] == [1, 3, 5] and all(r.clone_seconds > 0 for r in first.rows)
+    assert [(r.documents, r.clones, r.pages) for r in first.rows] == [(2, 1, 82), (3, 2, 123)]
+    assert [r.clones_made for r in first.rows] == [1, 1] and all(r.clone_seconds > 0 for r in first.rows)
     for row in first.rows:
         for cold in (row.cold_document, row.cold_library):
             assert cold and len(cold.runs) == 1 and cold.runs[0].evidence > 0 and cold.median_s > 0
@@ -76,12 +79,12 @@ def test_the_curve_is_measured_at_each_size_and_resumes(curve: tuple[CurveRun, C
         assert row.client_rss_bytes and row.client_peak_rss_bytes >= row.client_rss_bytes
         assert row.heap_used_bytes and row.heap_max_bytes and row.heap_used_bytes <= row.heap_max_bytes
         assert row.pagecache_bytes and row.pagecache_bytes > 0
-    assert first.rows[-1].nodes > first.rows[0].nodes and first.rows[-1].entities * 2 == first.rows[0].entities * 10
-    # resumed: the sizes recorded are kept, clones 1-9 reused, one more made for 11
-    assert resumed.rows[:3] == first.rows and [r.run for r in resumed.runs] == [1, 2]
-    assert (resumed.rows[-1].documents, resumed.rows[-1].clones, resumed.rows[-1].clones_made) == (11, 10, 1)
+    assert first.rows[-1].nodes > first.rows[0].nodes and first.rows[-1].entities * 2 == first.rows[0].entities * 3
+    # resumed: the sizes recorded are kept, clones 1-2 reused, one more made for 4
+    assert resumed.rows[:2] == first.rows and [r.run for r in resumed.runs] == [1, 2]
+    assert (resumed.rows[-1].documents, resumed.rows[-1].clones, resumed.rows[-1].clones_made) == (4, 3, 1)
     report = (out / "report.md").read_text()
-    assert "built by **cloning** the 1 indexed document(s) (R-data.pdf)" in report and "| 11 | 10 |" in report
+    assert "built by **cloning** the 1 indexed document(s) (R-data.pdf)" in report and "| 4 | 3 |" in report
     assert (out / "scale.png").read_bytes().startswith(b"\x89PNG")
 
 
@@ -96,9 +99,9 @@ def test_client_memory_of_a_one_document_question_does_not_grow_with_the_library
 
 
 def test_client_memory_of_a_library_question_does_not_grow_with_the_library(
-        curve: tuple[CurveRun, CurveRun, Path], settings: Settings) -> None:
+        curve: tuple[CurveRun, CurveRun, Path]) -> None:
     """Beyond BOOKRAG_ROUTE_DOCUMENTS documents a library-wide question reads only the routed ones: from the first
     size it routes at, memory is flat (below it, each document more is read)."""
-    rows = [r for r in curve[1].rows if r.documents >= settings.retrieval.route_documents]
+    rows = [r for r in curve[1].rows if r.documents >= ROUTE]
     rss = cold_rss(rows, "cold_library")
     assert len(rows) >= 3 and bounded(rss[0], rss[-1]), f"max RSS (KiB) at {[r.documents for r in rows]} documents: {rss}"
