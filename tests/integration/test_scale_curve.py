@@ -2,10 +2,11 @@
 documents (cold ``bookrag retrieve`` processes, warm questions, client and server memory), resumed at 4; and
 client memory does not grow with the library, asserted on the cold processes' max RSS: a fresh process doing
 the same work varies by under a MiB, and a library-wide question reads only the documents it is routed to
-(``BOOKRAG_ROUTE_DOCUMENTS``, 2 here, so that three sizes route with few clones). The cold processes embed the question in float32 (NumPy): in bfloat16 (``auto``
-on a CPU with it) they import PyTorch, whose memory-mapped weights make the resident set vary by tens of MiB
-from one process to the next with the state of the OS page cache, which would drown the figure asserted.
-(Clones themselves: ``test_scale_clone.py``; no server: ``tests/unit``.)"""
+(``BOOKRAG_ROUTE_DOCUMENTS``, 2 here, so that three sizes route with few clones). The cold processes embed the
+question in float32 (NumPy): in bfloat16 (``auto`` on a CPU with it) they import PyTorch, whose memory-mapped
+weights make the resident set vary by tens of MiB from one process to the next with the state of the OS page
+cache, which would drown the figure asserted. (Clones themselves: ``test_scale_clone.py``; no server:
+``tests/unit``.)"""
 
 from __future__ import annotations
 
