@@ -117,7 +117,7 @@ def test_the_managed_server_runs_hardened(settings: Settings, neo4j_server) -> N
                    "dbms.security.allow_csv_import_from_file_urls"])}
         assert found["db.memory.transaction.max"] not in ("0", "0B", "0.00B")
         assert found["db.transaction.timeout"] not in ("0", "0s", "PT0S")
-        assert found["dbms.security.procedures.allowlist"] == "gds.*"
+        assert found["dbms.security.procedures.allowlist"] == "gds.*,bookrag.*"
         assert found["dbms.security.http_access_control_allow_origin"] == f"http://localhost:{settings.neo4j.http_port}"
         assert found["dbms.security.allow_csv_import_from_file_urls"] == "false"
         for url in (f"http://127.0.0.1:{settings.neo4j.http_port}/", "http://169.254.169.254/", "http://10.0.0.1/",

@@ -182,7 +182,7 @@ public final class Vectors {
     private Loaded load(String label, String docKey, String skipKind) {
         TransactionIdStore ids = db.getDependencyResolver().resolveDependency(TransactionIdStore.class);
         long stamp = ids.getLastClosedTransactionId();
-        String slot = label + "\u0000" + docKey + "\u0000" + skipKind;
+        String slot = db.databaseName() + "\u0000" + label + "\u0000" + docKey + "\u0000" + skipKind;
         synchronized (CACHE) {
             Loaded cached = CACHE.get(slot);
             if (cached != null && cached.stamp == stamp) {
