@@ -254,15 +254,13 @@ async def test_cli_index_stats_toc_and_delete(graph: GraphClient, settings, neo4
     assert report["status"] in ("indexed", "replaced") and report["pages"] == 21 and report["graph"] is None
     again = run_cli(settings, "index", str(pdf), "--no-llm", "--no-embed", "--stage", "tree")
     assert "already indexed and unchanged" in again.stderr
-    basic = json.loads(run_cli(settings, "index", "--stage", "graph", "cli-survey.pdf", "--er", "basic", "--no-llm",
-                               "--json").stdout)
+    # (basic against gradient ER, both through the CLI: test_bench_graph_compares_basic_and_gradient_er)
     gradient = run_cli(settings, "index", "--stage", "graph", str(pdf), "--no-llm")
     assert "graph: " in gradient.stderr and "GT-Links" in gradient.stderr
     stats = json.loads(run_cli(settings, "stats", "cli-survey.pdf", "--json").stdout)
     assert stats["documents"] == 1 and stats["pages"] == 21 and stats["blocks_by_type"]["table"] >= 2
     g = stats["graph"]
-    assert basic["status"] == "built" and basic["er"]["merges"] == 0
-    assert g["er_merges"] > 0 and g["entities"] < basic["entities"]  # gradient ER merged what basic ER kept apart
+    assert g["er_merges"] > 0 and g["entities"] > 0
     assert {"relations", "gt_links", "components", "density", "largest_component_diameter"} <= set(g)
     toc = json.loads(run_cli(settings, "toc", report["doc_key"][:12], "--json").stdout)
     assert toc[0]["level"] == 1 and toc[0]["title"] == "Introduction" and toc[0]["page"] == 1
