@@ -116,14 +116,16 @@ async def _graph_checks(settings: Settings) -> dict[str, Check]:
             if versions.gds_version
             else Check(ok=False, detail="the Graph Data Science plugin is not installed on this server")
         )
-        engine, why = ppr_engine(settings.bookrag.ppr_engine, versions.gds_version is not None)
+        plugin = await plugin_version(graph, fresh=True)
+        engine, why = ppr_engine(settings.bookrag.ppr_engine, versions.gds_version is not None,
+                                 plugin == PLUGIN_VERSION)
         held = await held_projections(graph) if versions.gds_version else {}
         checks["graph_reasoning"] = Check(
-            ok=engine == "local" or versions.gds_version is not None,
+            ok={"local": True, "gds": versions.gds_version is not None, "plugin": plugin == PLUGIN_VERSION}[engine],
             detail=f"PageRank on {engine}: {why}" + (
                 f"; {len(held)} document projection(s) held, {sum(held.values()) / 2**20:.1f} of "
                 f"{settings.bookrag.gds_projection_budget_mb} MB" if engine == "gds" else ""))
-        checks["plugin"] = plugin_check(await plugin_version(graph, fresh=True), settings.retrieval.vector_engine)
+        checks["plugin"] = plugin_check(plugin, settings.retrieval.vector_engine)
         (support,) = await graph.read("server/vector_support")
         if not support["supported"]:
             checks["vector_index"] = Check(ok=False, detail="this Neo4j has no vector indexes (needs 5.13 or later)")

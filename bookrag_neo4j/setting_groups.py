@@ -202,10 +202,11 @@ class BookRAGSettings(Group):
     link_per_entity: int = research(3, "Graph entities linked per question entity.", gt=0)
     ppr_damping: float = research(0.5, "Damping factor of personalized PageRank (the reference code's 0.5: scores "
                                   "stay near the question's entities).", gt=0, lt=1)
-    ppr_engine: Literal["auto", "local", "gds"] = Field(
-        "auto", description="Graph_Reasoning's PageRank: auto = gds where the server has GDS, else local; gds = "
+    ppr_engine: Literal["auto", "plugin", "gds", "local"] = Field(
+        "auto", description="Graph_Reasoning's PageRank: auto = plugin where the server has bookrag-neo4j's plugin, "
+        "else gds where it has GDS, else local; plugin = bookrag.pageRank on the stored graph, in Neo4j; gds = "
         "gds.pageRank.stream on a catalog projection a document, in Neo4j; local = in-process on a copy of the "
-        "document's graph (the same scores).")
+        "document's graph (the same scores on each).")
     ppr_node_score: Literal["sum", "mean", "max"] = research(
         "sum", "A tree node's graph score from the PageRank scores of its entities.")
     gds_projection_budget_mb: int = Field(

@@ -2,7 +2,7 @@
 (``docker/plugin``) where the server has it, else by Cypher's ``vector.similarity.cosine``.
 
     query = await vector_query(graph, "retrieval/block_similarities", engine="auto")   # or "plugin/..."
-    version = await plugin_version(graph)        # "1.0.0", or None on a server without the plugin
+    version = await plugin_version(graph)        # "1.1.0", or None on a server without the plugin
 
 Both give the same scores to the bit (the plugin calls the function ``vector.similarity.cosine`` calls), the same
 ranks and the same tie order (by key); the plugin reads each stored ``float[]`` without building a Cypher list of
@@ -11,16 +11,12 @@ it. A plugin of another version than this package's is not used (``bookrag docto
 
 from __future__ import annotations
 
-import logging
-
 from neo4j.exceptions import ClientError
 
 from ..errors import ConfigurationError
 from .client import GraphClient
 
-log = logging.getLogger(__name__)
-
-PLUGIN_VERSION = "1.0.0"  # docker/plugin/pom.xml's and its Vectors.VERSION: this package uses only this one
+PLUGIN_VERSION = "1.1.0"  # docker/plugin/pom.xml's and its Vectors.VERSION: this package uses only this one
 
 PLUGIN_QUERIES = {"retrieval/block_similarities": "plugin/block_similarities",
                   "retrieval/nearest_nodes": "plugin/nearest_nodes",

@@ -185,7 +185,7 @@ async def graph_rank(ctx: RunContext, p: TopParams, entities: Entities) -> Ranki
     """Nodes by the summed personalized-PageRank scores of their entities over each document's whole graph
     (no selector: the GraphRanker baseline)."""
     s = ctx.settings
-    engine, _why = await choose_engine(ctx.graph, s.bookrag.ppr_engine)
+    engine, _why = await choose_engine(ctx.graph, s.bookrag.ppr_engine, plugin=False)
     scored = [(node, float(scores[ents].sum()))
               for whole, scores in await entity_pagerank(ctx.graph, ctx.documents, entities.seeds, engine=engine,
                                                          damping=s.bookrag.ppr_damping,

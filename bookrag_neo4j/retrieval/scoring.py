@@ -2,9 +2,10 @@
 
 **Graph_Reasoning** (:func:`reason_on_graph`): personalized PageRank over each document's whole knowledge graph (not, as
 in the paper, the selection's subgraph), teleporting to the question's linked entities; a node scores its GT-Linked
-entities' scores (``BOOKRAG_PPR_NODE_SCORE``). Two engines compute it alike (:func:`pagerank_on`), picked by
-``BOOKRAG_PPR_ENGINE`` (:func:`choose_engine`): ``gds``, one read query on the document's catalog projection
-(:mod:`bookrag_neo4j.db.projections`), or ``local``, numpy on an in-memory copy (:mod:`.entity_graph`).
+entities' scores (``BOOKRAG_PPR_NODE_SCORE``). Three engines compute it alike (:func:`pagerank_on`), picked by
+``BOOKRAG_PPR_ENGINE`` (:func:`choose_engine`): ``plugin``, one call of bookrag-neo4j's plugin on the stored graph
+(``bookrag.pageRank``, docker/plugin); ``gds``, one read query on the document's catalog projection
+(:mod:`bookrag_neo4j.db.projections`); or ``local``, numpy on an in-memory copy (:mod:`.entity_graph`).
 
 **Text_Reasoning**: the reranker reads each node's text with its section path and label (:func:`node_text`); the offline
 fusion reranker ranks a block among all its document's blocks (stored-embedding similarity, BM25: :mod:`.blocks`), so
@@ -25,6 +26,8 @@ from scipy import sparse
 from ..db.client import GraphClient
 from ..db.gds import forget_gds, gds_installed
 from ..db.projections import PROJECTIONS, DocumentProjections
+from ..db.vectors import PLUGIN_VERSION, plugin_version
+from ..errors import ConfigurationError
 from ..lexical import LexicalStats, bm25_scores
 from ..library.documents import Document
 from ..llm.reranker import FusionReranker, Reranker
@@ -74,20 +77,42 @@ def pagerank_in_process(nodes: Sequence[str], edges: Sequence[tuple[str, str, fl
     return dict(zip(nodes, scores.tolist(), strict=True))
 
 
-def ppr_engine(configured: str = "auto", gds: bool = False) -> tuple[str, str]:
-    """The engine Graph_Reasoning uses, ``gds`` or ``local``, and why (``bookrag doctor`` shows it): the
-    configured one, or with ``auto``, ``gds`` where the server has GDS (``gds``) and ``local`` where not."""
+def ppr_engine(configured: str = "auto", gds: bool = False, plugin: bool = False) -> tuple[str, str]:
+    """The engine Graph_Reasoning uses, ``plugin``, ``gds`` or ``local``, and why (``bookrag doctor`` shows it):
+    the configured one, or with ``auto``, the first of them the server has (``plugin``: bookrag-neo4j's plugin of
+    this package's version; ``gds``: GDS)."""
     if configured != "auto":
         return configured, f"BOOKRAG_PPR_ENGINE={configured}"
+    if plugin:
+        return "plugin", ("the server has bookrag-neo4j's plugin: bookrag.pageRank on the stored graph, in Neo4j "
+                          "(BOOKRAG_PPR_ENGINE=gds runs GDS's PageRank, the same scores)")
     if gds:
         return "gds", ("the server has GDS: gds.pageRank.stream on the document's catalog projection, in Neo4j "
                        "(BOOKRAG_PPR_ENGINE=local runs it in-process)")
     return "local", "the server has no GDS: in-process, on a copy of the document's graph (the same scores)"
 
 
-async def choose_engine(graph: GraphClient, configured: str = "auto") -> tuple[str, str]:
-    """:func:`ppr_engine` for ``graph``'s server (whether it has GDS is asked once a process)."""
-    return ppr_engine(configured, configured == "auto" and await gds_installed(graph))
+async def choose_engine(graph: GraphClient, configured: str = "auto", *, plugin: bool = True) -> tuple[str, str]:
+    """:func:`ppr_engine` for ``graph``'s server (what it has is asked once a process); ``plugin=False`` for a
+    caller that needs every entity's score, which the plugin does not return."""
+    has_plugin = plugin and configured in ("auto", "plugin") and await plugin_version(graph) == PLUGIN_VERSION
+    if configured == "plugin" and not has_plugin:
+        raise ConfigurationError(f"BOOKRAG_PPR_ENGINE=plugin, but the server at {graph.conn.uri} has no bookrag-neo4j "
+                                 f"plugin {PLUGIN_VERSION} (docker/plugin): use auto, gds or local")
+    return ppr_engine(configured, configured == "auto" and await gds_installed(graph), has_plugin)
+
+
+async def plugin_node_scores(graph: GraphClient, doc_keys: Sequence[str], seeds: Sequence[str],
+                             node_keys: Sequence[str], *, node_score: str = "sum", damping: float = 0.85,
+                             max_iterations: int = 50, tolerance: float = 1e-7) -> dict[str, float]:
+    """:meth:`~bookrag_neo4j.db.projections.DocumentProjections.node_scores` in bookrag-neo4j's plugin: the same
+    scores, one call on the stored graph, no projection."""
+    if not doc_keys or not seeds or not node_keys:
+        return {}
+    return dict(await graph.read_rows("plugin/node_pagerank", doc_keys=list(doc_keys),
+                                      source_keys=list(dict.fromkeys(seeds)), node_keys=list(node_keys),
+                                      node_score=node_score, damping=damping, max_iterations=max_iterations,
+                                      tolerance=tolerance))
 
 
 async def entity_pagerank(graph: GraphClient, documents: Sequence[Document], seeds: Sequence[str], *,
@@ -124,12 +149,15 @@ async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: S
                           damping: float = 0.85, budget_bytes: int = 512 * 2**20,
                           projections: DocumentProjections = PROJECTIONS, **options: Any) -> dict[str, float]:
     """Each node's score from the personalized-PageRank scores of its entities (``node_score``: their sum, mean
-    or max); empty when no seed is in the documents' graphs. ``gds``: in Neo4j
-    (:meth:`~bookrag_neo4j.db.projections.DocumentProjections.node_scores`; a document whose graph build is
-    not complete runs in-process); ``local``: :func:`entity_pagerank` (``options`` go to it)."""
+    or max); empty when no seed is in the documents' graphs. ``plugin``: :func:`plugin_node_scores`;
+    ``gds``: in Neo4j (:meth:`~bookrag_neo4j.db.projections.DocumentProjections.node_scores`; a document whose
+    graph build is not complete runs in-process); ``local``: :func:`entity_pagerank` (``options`` go to it)."""
     scored: dict[str, float] = {}
     rest = documents
-    if engine == "gds":
+    if engine == "plugin":
+        scored, rest = await plugin_node_scores(graph, [d.key for d in documents], seeds, node_keys,
+                                                node_score=node_score, damping=damping), []
+    elif engine == "gds":
         complete = [d for d in documents if d.graph_version is not None]
         rest = [d for d in documents if d.graph_version is None]
         scored = await projections.node_scores(graph, [(d.key, d.graph_version or "") for d in complete], seeds,
@@ -149,13 +177,21 @@ async def reason_on_graph(graph: GraphClient, node_keys: Sequence[str], seeds: S
                           documents: Sequence[Document], configured: str = "auto",
                           **options: Any) -> tuple[dict[str, float], str]:
     """:func:`graph_reasoning` on the engine :func:`choose_engine` picks: the scores and the engine that ran.
-    ``auto`` on a server that has lost GDS since this process asked runs in-process (and asks again)."""
+    ``auto`` on a server that has lost the plugin or GDS since this process asked runs without it (and asks
+    again)."""
     engine, _why = await choose_engine(graph, configured)
     try:
         return await graph_reasoning(graph, node_keys, seeds, documents=documents, engine=engine, **options), engine
     except ClientError as exc:
-        if configured != "auto" or engine != "gds":
+        if configured != "auto" or engine == "local":
             raise
+        if engine == "plugin":
+            if await plugin_version(graph, fresh=True) == PLUGIN_VERSION:
+                raise
+            log.warning("bookrag-neo4j's plugin is not on the server any more: Graph_Reasoning runs without it (%s)",
+                        exc.message)
+            return await reason_on_graph(graph, node_keys, seeds, documents=documents, configured=configured,
+                                         **options)
         forget_gds(graph)
         if await gds_installed(graph):
             raise

@@ -34,8 +34,9 @@ def test_doctor_json(settings: Settings, neo4j_server, schema) -> None:
     report = json.loads(proc.stdout)
     assert report["neo4j"]["ok"] and report["gds"]["ok"] and report["vector_index"]["ok"]
     assert "384 dims, ONLINE" in report["vector_index"]["detail"]
-    assert report["graph_reasoning"]["ok"] and report["graph_reasoning"]["detail"].startswith(
-        "PageRank on gds: the server has GDS")  # the default, auto, where the server has GDS
+    assert report["graph_reasoning"]["ok"] and report["graph_reasoning"]["detail"].startswith((
+        "PageRank on plugin: the server has bookrag-neo4j's plugin",  # the default, auto, where the server has it
+        "PageRank on gds: the server has GDS"))  # a server without the plugin (NEO4J_URI)
     local = json.loads(run_cli(settings, "doctor", "--json", BOOKRAG_PPR_ENGINE="local").stdout)["graph_reasoning"]
     assert local["ok"] and local["detail"] == "PageRank on local: BOOKRAG_PPR_ENGINE=local"
     gds = json.loads(run_cli(settings, "doctor", "--json", BOOKRAG_PPR_ENGINE="gds").stdout)["graph_reasoning"]

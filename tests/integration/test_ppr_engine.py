@@ -1,9 +1,9 @@
-"""The per-question path in Neo4j, on a real indexed document. Graph_Reasoning's engine: GDS by default where the
-server has it, and the trace says so; its scores (one read query on the document's catalog projection) equal the
-in-process engine's; a question after a server restart (an empty catalog) works; the question's path writes nothing
-once the projection exists. Vector scoring: bookrag-neo4j's plugin (loaded into the managed server) gives Cypher's
-scores to the bit, its ranks and tie order, never from a cached vector a later write made stale, and a question
-gives the same evidence with it and without it."""
+"""The per-question path in Neo4j, on a real indexed document. Graph_Reasoning's engine: bookrag-neo4j's plugin by
+default where the server has it, else GDS, and the trace says so; their scores (one call on the stored graph; one
+read query on the document's catalog projection) equal the in-process engine's; on GDS, a question after a server
+restart (an empty catalog) works, and the question's path writes nothing once the projection exists. Vector scoring:
+bookrag-neo4j's plugin (loaded into the managed server) gives Cypher's scores to the bit, its ranks and tie order,
+never from a cached vector a later write made stale, and a question gives the same evidence with it and without it."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def ranking(scores: dict[str, float]) -> list[str]:
 
 
 @pytest.mark.parametrize("node_score", ["sum", "mean", "max"])
-async def test_gds_scores_equal_the_in_process_engine_on_a_real_document(graph: GraphClient, footlocker: str,
+async def test_gds_and_plugin_scores_equal_the_in_process_engine_on_a_real_document(graph: GraphClient, footlocker: str,
                                                                          node_score: str) -> None:
     (doc,) = await subtrees.scope_documents(graph, [footlocker])
     nodes = await tree_nodes(graph, footlocker)
@@ -102,7 +102,10 @@ async def test_gds_scores_equal_the_in_process_engine_on_a_real_document(graph: 
                                                 node_score=node_score, damping=0.5, graphs=EntityGraphCache())
         gds = await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
                                               node_score=node_score, damping=0.5, projections=DocumentProjections())
-        assert len(local) > 10 and set(gds) == set(local)  # every node with a GT-Link, scored by both
+        plugin = await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="plugin",
+                                               node_score=node_score, damping=0.5)
+        assert len(local) > 10 and set(gds) == set(local) == set(plugin)  # every node with a GT-Link, scored by all
+        assert plugin == local  # the same loop: equal to the last digit kept
         assert any(v > 0 for v in local.values())
         for key, value in local.items():  # the same computation: equal to the last digits kept (9)
             assert gds[key] == pytest.approx(value, abs=2e-9), key
@@ -124,8 +127,12 @@ async def test_node_scores_equal_the_in_process_computation(graph: GraphClient, 
         return {n: float(combine(scores[e])) for n, e in whole.node_entities.items()}
 
     async def on_gds(seeds: str, nodes: list[str]) -> dict[str, float]:
-        return await projections.node_scores(graph, [(DOC, "v1")], [f"{DOC}-{s}" for s in seeds], nodes,
-                                             budget_bytes=BUDGET, node_score=node_score, damping=0.5)
+        found = await projections.node_scores(graph, [(DOC, "v1")], [f"{DOC}-{s}" for s in seeds], nodes,
+                                              budget_bytes=BUDGET, node_score=node_score, damping=0.5)
+        in_plugin = await scoring.plugin_node_scores(graph, [DOC], [f"{DOC}-{s}" for s in seeds], nodes,
+                                                     node_score=node_score, damping=0.5)
+        assert in_plugin == pytest.approx(found, abs=1e-12)
+        return found
 
     t1, t3, t5 = f"{DOC}-t1", f"{DOC}-t3", f"{DOC}-t5"
     try:
@@ -142,35 +149,47 @@ async def test_node_scores_equal_the_in_process_computation(graph: GraphClient, 
         # no seed in the document, or no candidate GT-Linked: no walk, no scores
         assert await projections.node_scores(graph, [(DOC, "v1")], [f"{OTHER}-x"], list(LINKS),
                                              budget_bytes=BUDGET) == {}
+        assert await scoring.plugin_node_scores(graph, [DOC], [f"{OTHER}-x"], list(LINKS)) == {}
         assert await on_gds("a", [t5]) == {}
+        # a later write to the graph: the plugin's graph, cached since its first call, is never served stale
+        await graph.run("MATCH (h:Entity {key: $h}), (z:Entity {key: $z}) CREATE (h)-[:RELATED {weight: 2.0}]->(z)",
+                        {"h": f"{DOC}-h", "z": f"{DOC}-z"})
+        whole = EntityGraph.from_rows(await graph.read_rows("retrieval/entity_graph", doc_key=DOC))
+        assert expected("z")[t3] > 0  # z reaches the rest now
+        assert await scoring.plugin_node_scores(graph, [DOC], [f"{DOC}-z"], list(LINKS), node_score=node_score,
+                                                damping=0.5) == pytest.approx(expected("z"), abs=1e-12)
     finally:
         await drop_document_projections(graph, DOC)
 
 
-async def test_default_engine_is_gds_and_the_trace_records_it(graph: GraphClient, footlocker: str,
-                                                              settings: Settings, offline_models: Models) -> None:
+@pytest.mark.skipif(external(), reason="the plugin is loaded into the managed server only")
+async def test_default_engine_is_the_plugin_and_the_trace_records_it(graph: GraphClient, footlocker: str,
+                                                                     settings: Settings, offline_models: Models) -> None:
     assert type(Settings().bookrag).model_fields["ppr_engine"].default == "auto"
-    auto = settings.replace(ppr_engine="auto", skyline_min=3)
-    on_gds = await Retriever(graph, auto, offline_models, use_llm=False).retrieve(QUESTION, [footlocker])
-    assert [t.engine for t in on_gds.trace if t.operator == "Graph_Reasoning"] == ["gds"]  # the test server has GDS
-    assert "(gds)" in next(t.output for t in on_gds.trace if t.operator == "Graph_Reasoning")
-    local = settings.replace(ppr_engine="local", skyline_min=3)
-    in_process = await Retriever(graph, local, offline_models, use_llm=False).retrieve(QUESTION, [footlocker])
-    assert [t.engine for t in in_process.trace if t.operator == "Graph_Reasoning"] == ["local"]
-    assert on_gds.seeds and on_gds.seeds == in_process.seeds
-    assert any(n.graph_score > 0 for n in on_gds.nodes)
-    assert [n.key for n in on_gds.nodes] == [n.key for n in in_process.nodes]
-    for ours, theirs in zip(on_gds.nodes, in_process.nodes, strict=True):
-        assert ours.graph_score == pytest.approx(theirs.graph_score, abs=2e-9)
+    runs = {}
+    for configured in ("auto", "gds", "local"):
+        chosen = settings.replace(ppr_engine=configured, skyline_min=3)
+        runs[configured] = await Retriever(graph, chosen, offline_models, use_llm=False).retrieve(QUESTION, [footlocker])
+    assert {c: [t.engine for t in e.trace if t.operator == "Graph_Reasoning"] for c, e in runs.items()} == {
+        "auto": ["plugin"], "gds": ["gds"], "local": ["local"]}  # the test server has the plugin and GDS
+    assert "(plugin)" in next(t.output for t in runs["auto"].trace if t.operator == "Graph_Reasoning")
+    on_plugin, on_gds, in_process = runs.values()
+    assert on_plugin.seeds and on_plugin.seeds == on_gds.seeds == in_process.seeds
+    assert any(n.graph_score > 0 for n in on_plugin.nodes)
+    assert [n.key for n in on_plugin.nodes] == [n.key for n in on_gds.nodes] == [n.key for n in in_process.nodes]
+    for ours, gds, theirs in zip(on_plugin.nodes, on_gds.nodes, in_process.nodes, strict=True):
+        assert ours.graph_score == theirs.graph_score == pytest.approx(gds.graph_score, abs=2e-9)
 
     # why, as `bookrag doctor` says it
     doctor = await _graph_checks(settings)
     assert doctor["graph_reasoning"].ok
-    assert doctor["graph_reasoning"].detail.startswith("PageRank on gds: the server has GDS")
+    assert doctor["graph_reasoning"].detail.startswith("PageRank on plugin: the server has bookrag-neo4j's plugin")
     engine, why = await scoring.choose_engine(graph, "auto")
-    assert engine == "gds" and why in doctor["graph_reasoning"].detail
-    assert scoring.ppr_engine("auto", False)[0] == "local"  # a server without GDS
-    assert scoring.ppr_engine("local", True)[0] == "local" and scoring.ppr_engine("gds", False)[0] == "gds"
+    assert engine == "plugin" and why in doctor["graph_reasoning"].detail
+    assert (await scoring.choose_engine(graph, "auto", plugin=False))[0] == "gds"  # every entity's score: GDS
+    assert scoring.ppr_engine("auto", True, False)[0] == "gds"  # a server without the plugin
+    assert scoring.ppr_engine("auto", False)[0] == "local"  # a server without either
+    assert scoring.ppr_engine("local", True, True)[0] == "local" and scoring.ppr_engine("gds", False)[0] == "gds"
 
 
 async def test_the_questions_path_is_one_read(graph: GraphClient, footlocker: str) -> None:
@@ -192,14 +211,17 @@ async def test_the_questions_path_is_one_read(graph: GraphClient, footlocker: st
                                             projections=DocumentProjections())  # a fresh process: no catalog check
     assert again == first
     assert calls == [("read_rows", "gds/node_pagerank")]
+    calls.clear()
+    assert await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="plugin") == first
+    assert calls == [("read_rows", "plugin/node_pagerank")]
 
 
 @pytest.mark.server_lifecycle
 @pytest.mark.skipif(external(), reason="NEO4J_URI or testcontainers: the tests never restart that server")
 async def test_a_question_after_a_server_restart(graph: GraphClient, footlocker: str, settings: Settings,
                                                  offline_models: Models) -> None:
-    auto = settings.replace(ppr_engine="auto", skyline_min=3)
-    agent = Retriever(graph, auto, offline_models, use_llm=False)
+    on_gds = settings.replace(ppr_engine="gds", skyline_min=3)
+    agent = Retriever(graph, on_gds, offline_models, use_llm=False)
     before = await agent.retrieve(QUESTION, [footlocker])
     (doc,) = await subtrees.scope_documents(graph, [footlocker])
     name = projection_name(footlocker, doc.graph_version or "")
@@ -215,7 +237,8 @@ async def test_a_question_after_a_server_restart(graph: GraphClient, footlocker:
         (n.key, round(n.graph_score, 6)) for n in before.nodes]
     assert any(n.graph_score > 0 for n in after.nodes)
     assert name in await held_projections(graph)  # made again by the question
-    values, engine = await scoring.reason_on_graph(graph, [n.key for n in after.nodes], after.seeds, documents=[doc])
+    values, engine = await scoring.reason_on_graph(graph, [n.key for n in after.nodes], after.seeds, documents=[doc],
+                                                   configured="gds")
     assert engine == "gds" and any(v > 0 for v in values.values())
 
 

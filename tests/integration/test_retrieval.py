@@ -258,8 +258,8 @@ async def test_single_hop_retrieval_without_llm(graph: GraphClient, book, settin
     assert top.graph_score > 0 and top.pages == [4] and top.document == "handbook.pdf"
     assert {"Extract", "Select_by_Entity", "Select_by_Section", "Graph_Reasoning", "Text_Reasoning",
             "Skyline_Ranker"} <= {t.operator for t in evidence.trace}
-    # the engine is in the trace: GDS by default where the server has it, in-process when asked
-    assert [t.engine for t in evidence.trace if t.operator == "Graph_Reasoning"] == ["gds"]
+    # the engine is in the trace: the plugin by default where the server has it, in-process when asked
+    assert [t.engine for t in evidence.trace if t.operator == "Graph_Reasoning"] in (["plugin"], ["gds"])
     on_local = Retriever(graph, settings.replace(skyline_min=2, ppr_engine="local"), agent.models)
     local = await on_local.retrieve("Where does Lyra grow?", [DOC])
     assert [t.engine for t in local.trace if t.operator == "Graph_Reasoning"] == ["local"]

@@ -2,7 +2,6 @@ package io.github.bookrag;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -21,7 +20,6 @@ import org.neo4j.procedure.Description;
 import org.neo4j.procedure.Mode;
 import org.neo4j.procedure.Name;
 import org.neo4j.procedure.Procedure;
-import org.neo4j.storageengine.api.TransactionIdStore;
 import org.neo4j.values.storable.Values;
 
 /**
@@ -33,12 +31,10 @@ import org.neo4j.values.storable.Values;
  * similarity {@code (1 + cos) / 2}, clamped to [0, 1]), so their scores equal Cypher's to the bit. Ties are broken
  * by key, as the Cypher path's {@code ORDER BY score DESC, key}.
  *
- * <p>A document's vectors, once read, stay in a bounded cache (least recently used out), stamped with the id of the
- * last transaction closed before they were read: any later commit (a re-indexed document among them) makes every
- * entry stale, so a cached vector is never older than the store.
+ * <p>A document's vectors, once read, stay in a {@link StampedCache}: never older than the store.
  */
 public final class Vectors {
-    public static final String VERSION = "1.0.0";
+    public static final String VERSION = "1.1.0";
 
     @Context
     public Transaction tx;
@@ -46,14 +42,11 @@ public final class Vectors {
     @Context
     public GraphDatabaseAPI db;
 
-    static final long CACHE_FLOATS = 32L << 20; // 128 MiB of vectors at most
+    /** One document's nodes of one label: keys, names (entities' first part of name_key, else null) and vectors
+     *  (null: none cosine can score). */
+    record Loaded(String[] keys, String[] names, float[][] vectors, long floats) {}
 
-    /** One document's nodes of one label, as read at transaction {@code stamp}: keys, names (entities' first part of
-     *  name_key, else null) and vectors (null: none cosine can score). */
-    record Loaded(String[] keys, String[] names, float[][] vectors, long stamp, long floats) {}
-
-    private static final LinkedHashMap<String, Loaded> CACHE = new LinkedHashMap<>(16, 0.75f, true);
-    private static long cachedFloats = 0;
+    private static final StampedCache<Loaded> CACHE = new StampedCache<>(128L << 20); // 128 MiB of vectors at most
 
     private static final VectorSimilarityFunction COSINE = VectorSimilarity.COSINE.latestImplementation();
     private static final Comparator<Scored> BEST_FIRST =
@@ -177,18 +170,13 @@ public final class Vectors {
     }
 
     /** The document's nodes of {@code label} with a valid embedding (entities also without one; not those of kind
-     *  {@code skipKind}): from the cache when no transaction closed since they were read, else read now and cached
-     *  when none closed meanwhile. */
+     *  {@code skipKind}), through the cache. */
     private Loaded load(String label, String docKey, String skipKind) {
-        TransactionIdStore ids = db.getDependencyResolver().resolveDependency(TransactionIdStore.class);
-        long stamp = ids.getLastClosedTransactionId();
-        String slot = db.databaseName() + "\u0000" + label + "\u0000" + docKey + "\u0000" + skipKind;
-        synchronized (CACHE) {
-            Loaded cached = CACHE.get(slot);
-            if (cached != null && cached.stamp == stamp) {
-                return cached;
-            }
-        }
+        return CACHE.get(db, label + "\u0000" + docKey + "\u0000" + skipKind, () -> read(label, docKey, skipKind),
+                loaded -> 4 * loaded.floats);
+    }
+
+    private Loaded read(String label, String docKey, String skipKind) {
         List<String> keys = new ArrayList<>();
         List<String> names = label.equals("Entity") ? new ArrayList<>() : null; // linked by name too, embedding or not
         List<float[]> vectors = new ArrayList<>();
@@ -213,20 +201,8 @@ public final class Vectors {
                 floats += stored == null ? 0 : stored.length;
             }
         }
-        Loaded loaded = new Loaded(keys.toArray(new String[0]), names == null ? null : names.toArray(new String[0]),
-                vectors.toArray(new float[0][]), stamp, floats);
-        if (ids.getLastClosedTransactionId() == stamp && floats <= CACHE_FLOATS) {
-            synchronized (CACHE) {
-                Loaded old = CACHE.put(slot, loaded);
-                cachedFloats += floats - (old == null ? 0 : old.floats);
-                var eldest = CACHE.entrySet().iterator();
-                while (cachedFloats > CACHE_FLOATS && eldest.hasNext()) {
-                    cachedFloats -= eldest.next().getValue().floats;
-                    eldest.remove();
-                }
-            }
-        }
-        return loaded;
+        return new Loaded(keys.toArray(new String[0]), names == null ? null : names.toArray(new String[0]),
+                vectors.toArray(new float[0][]), floats);
     }
 
     private static float[] valid(List<Double> vector) {
