@@ -22,8 +22,6 @@ QUESTION = "Which model performs best in the closed-book setting?"
 NOT_ON_THE_QUESTION_PATH = ("torch", "pandas", "pyarrow", "sentence_transformers", "transformers", "sklearn",
                             "graphdatascience")
 
-# The question embedded in NumPy (float32 products; in bfloat16 a question goes through PyTorch, as indexing did)
-FLOAT32 = {"BOOKRAG_EMBEDDER_PRECISION": "float32"}
 
 # What the console script runs (``bookrag_neo4j.cli:main``), then which of those modules the process imported.
 COLD = """
@@ -43,7 +41,7 @@ COLD = """
 
 def cold(settings, *args: str) -> dict:
     code = textwrap.dedent(COLD.format(args=list(args), modules=NOT_ON_THE_QUESTION_PATH))
-    done = subprocess.run([sys.executable, "-c", code], env=cli_env(settings, **FLOAT32), capture_output=True,
+    done = subprocess.run([sys.executable, "-c", code], env=cli_env(settings), capture_output=True,
                           text=True, timeout=HANG, check=False)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -53,8 +51,7 @@ def test_a_cold_retrieve_imports_no_torch_and_returns_the_warm_evidence(settings
     run = cold(settings, "retrieve", QUESTION, "--doc", acl_paper, "--no-llm", "--json")
     assert run["code"] == 0 and run["loaded"] == []
     nodes = json.loads(run["stdout"])["nodes"]
-    warm = BookRAG(settings.replace(embedder_precision="float32"), use_llm=False).retrieve(
-        QUESTION, doc=acl_paper)
+    warm = BookRAG(settings, use_llm=False).retrieve(QUESTION, doc=acl_paper)  # the question in NumPy too
     assert nodes and [(n["rank"], n["key"]) for n in nodes] == [(n.rank, n.key) for n in warm.nodes]
     assert [n["graph_score"] for n in nodes] == pytest.approx([round(n.graph_score, 6) for n in warm.nodes], abs=2e-6)
     assert [n["text_score"] for n in nodes] == pytest.approx([round(n.text_score, 6) for n in warm.nodes], abs=2e-6)

@@ -3,10 +3,8 @@ documents (cold ``bookrag retrieve`` processes, warm questions, client and serve
 client memory does not grow with the library, asserted on the cold processes' max RSS: a fresh process doing
 the same work varies by under a MiB, and a library-wide question reads only the documents it is routed to
 (``BOOKRAG_ROUTE_DOCUMENTS``, 2 here, so that three sizes route with few clones). The cold processes embed the
-question in float32 (NumPy): in bfloat16 (``auto`` on a CPU with it) they import PyTorch, whose memory-mapped
-weights make the resident set vary by tens of MiB from one process to the next with the state of the OS page
-cache, which would drown the figure asserted. (Clones themselves: ``test_scale_clone.py``; no server:
-``tests/unit``.)"""
+question in NumPy, with no PyTorch (whose memory-mapped weights would make the resident set vary by tens of MiB
+from one process to the next). (Clones themselves: ``test_scale_clone.py``; no server: ``tests/unit``.)"""
 
 from __future__ import annotations
 
@@ -53,8 +51,7 @@ async def curve(conn: ConnectionInfo, settings: Settings, offline_models: Models
         retriever = Retriever(client, settings, offline_models, use_llm=False)
         config = CurveConfig(questions=["How do I read a spreadsheet into R?"], method="bookrag", repeat=2,
                              llm=False, cold=True, sources=[report.doc_key])
-        cold = ColdProcess(env=cli_env(settings, BOOKRAG_EMBEDDER_PRECISION="float32",  # see the docstring
-                                       BOOKRAG_ROUTE_DOCUMENTS=str(ROUTE)))
+        cold = ColdProcess(env=cli_env(settings, BOOKRAG_ROUTE_DOCUMENTS=str(ROUTE)))
         try:
             first = await bench_scale_clone(client, retriever, settings, out=out, sizes=SIZES, config=config,
                                             cold=cold)
