@@ -7,7 +7,7 @@ starts ``org.neo4j.server.CommunityEntryPoint`` on a plain ``java`` command line
 
 Layout::
 
-    <cache_dir>/neo4j-5.26.24-gds-2.13.9/{lib,plugins}     jars (shared by all instances)
+    <cache_dir>/neo4j-5.26.30-gds-2.13.9/{lib,plugins}     jars (shared by all instances)
     <cache_dir>/bookrag-plugin-<hash>.jar                  this project's plugin (server/plugin.py)
     <data_dir>/neo4j/<instance>/plugins                     GDS's jars (links) and the plugin
     <data_dir>/neo4j/<instance>/{conf,data,logs,run,import}  one server instance

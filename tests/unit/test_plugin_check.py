@@ -6,6 +6,7 @@ from __future__ import annotations
 from bookrag_neo4j.db.vectors import PLUGIN_QUERIES, PLUGIN_VERSION
 from bookrag_neo4j.doctor import plugin_check
 from bookrag_neo4j.resources import resource_dir
+from bookrag_neo4j.server.local import pinned_versions
 
 
 def test_doctor_reports_the_plugin_loaded_missing_or_of_another_version() -> None:
@@ -27,3 +28,4 @@ def test_every_plugin_query_has_its_cypher_twin_and_the_versions_agree() -> None
     assert f"<version>{PLUGIN_VERSION}</version>" in (plugin / "pom.xml").read_text()
     java = (plugin / "src/main/java/io/github/bookrag/Vectors.java").read_text()
     assert f'VERSION = "{PLUGIN_VERSION}"' in java
+    assert f"<neo4j.version>{pinned_versions()['neo4j']}</neo4j.version>" in (plugin / "pom.xml").read_text()
