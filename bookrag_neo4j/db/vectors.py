@@ -2,7 +2,7 @@
 (``docker/plugin``) where the server has it, else by Cypher's ``vector.similarity.cosine``.
 
     query = await vector_query(graph, "retrieval/block_similarities", engine="auto")   # or "plugin/..."
-    version = await plugin_version(graph)        # "1.1.0", or None on a server without the plugin
+    version = await plugin_version(graph)        # "1.2.0", or None on a server without the plugin
 
 Both give the same scores to the bit (the plugin calls the function ``vector.similarity.cosine`` calls), the same
 ranks and the same tie order (by key); the plugin reads each stored ``float[]`` without building a Cypher list of
@@ -16,7 +16,7 @@ from neo4j.exceptions import ClientError
 from ..errors import ConfigurationError
 from .client import GraphClient
 
-PLUGIN_VERSION = "1.1.0"  # docker/plugin/pom.xml's and its Vectors.VERSION: this package uses only this one
+PLUGIN_VERSION = "1.2.0"  # docker/plugin/pom.xml's and its Vectors.VERSION: this package uses only this one
 
 PLUGIN_QUERIES = {"retrieval/block_similarities": "plugin/block_similarities",
                   "retrieval/nearest_nodes": "plugin/nearest_nodes",
@@ -39,16 +39,22 @@ async def plugin_version(graph: GraphClient, *, fresh: bool = False) -> str | No
     return _VERSIONS[slot]
 
 
-async def vector_query(graph: GraphClient, query: str, *, engine: str) -> str:
-    """The named query to run for ``query`` (one of :data:`PLUGIN_QUERIES`' keys): the plugin's when ``engine`` is
-    ``plugin``, or ``auto`` and the server has the plugin of this package's version; else ``query`` itself."""
+async def use_plugin(graph: GraphClient, *, engine: str) -> bool:
+    """Whether a per-question read runs in the plugin: ``engine`` is ``plugin``, or ``auto`` and the server has the
+    plugin of this package's version (``plugin`` on a server without it is a configuration error)."""
     if engine == "cypher":
-        return query
+        return False
     version = await plugin_version(graph)
     if version == PLUGIN_VERSION:
-        return PLUGIN_QUERIES[query]
+        return True
     if engine == "plugin":
         raise ConfigurationError(f"BOOKRAG_VECTOR_ENGINE=plugin, but the server at {graph.conn.uri} has "
                                  + (f"bookrag-neo4j's plugin {version}, not {PLUGIN_VERSION}" if version else
                                     "no bookrag-neo4j plugin (docker/plugin)") + ": use auto or cypher")
-    return query
+    return False
+
+
+async def vector_query(graph: GraphClient, query: str, *, engine: str) -> str:
+    """The named query to run for ``query`` (one of :data:`PLUGIN_QUERIES`' keys): the plugin's where
+    :func:`use_plugin`, else ``query`` itself."""
+    return PLUGIN_QUERIES[query] if await use_plugin(graph, engine=engine) else query

@@ -5,8 +5,10 @@ for BM25 within a document.
     keys, texts = await passage_texts(graph, doc)
     rows = await table_rows(graph, doc)      # each table's rows: best row's BM25 and similarity per table
 
-A document's unit embeddings (and texts) are read once per layout build (``layout_config`` and ``layout_built_at`` name it)
-and kept in memory for the last few documents; a question is then one matrix product. Every document is
+Where the server has bookrag-neo4j's plugin (``db/vectors.use_plugin``) the units and table rows are scored there
+(``cypher/plugin/``) and no embedding is read into the client. Else a document's unit embeddings (and texts) are read
+once per layout build (``layout_config`` and ``layout_built_at`` name it) and kept in memory for the last few
+documents; a question is then one matrix product. Every document is
 searched on its own, so its hits never depend on what else the library holds (a vector index's library-wide
 top-k, filtered to one document afterwards, loses them as the library grows); exact, where the index is
 approximate.
@@ -16,19 +18,21 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
 from ..db.client import GraphClient
+from ..db.vectors import use_plugin
 from ..lexical import LexicalStats, tokens
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document
 
 Kind = Literal["passage", "row"]
 QUERIES = {"passage": "layout/passage_vectors", "row": "layout/row_vectors"}
+LABELS = {"passage": "Passage", "row": "TableChunk"}
 LAYER: DocumentCache[tuple[list[str], Any]] = sized(DocumentCache(per_document=8))  # up to 7 values a document
 
 
@@ -85,11 +89,13 @@ class TableRows:
         default_factory=dict, repr=False, compare=False)  # the last question's results, by (table, head)
 
     def best(self, tables: Sequence[str], heads: Sequence[str], question: str, vector: Sequence[float],
-             stats: LexicalStats, *, k1: float = 1.5, b: float = 0.75) -> tuple[list[float], list[float | None]]:
+             stats: LexicalStats, *, k1: float = 1.5, b: float = 0.75,
+             scored: Mapping[str, float] | None = None) -> tuple[list[float], list[float | None]]:
         """For each of ``tables`` (all with rows here), its best row's BM25, the row read after the table's
         ``head`` (what :func:`~bookrag_neo4j.lexical.bm25_scores` gives for ``head + "\\n" + row`` with
-        ``stats``), and its best row's similarity to ``vector``, (1 + cos) / 2 (None where no row is embedded).
-        The last question's results are kept: Fetch's first stage and Text_Reasoning ask for the same tables."""
+        ``stats``), and its best row's similarity to ``vector``, (1 + cos) / 2 (None where no row is embedded;
+        ``scored``: the server's, :func:`row_similarities`). The last question's results are kept: Fetch's first
+        stage and Text_Reasoning ask for the same tables."""
         asked = (question, tuple(vector), id(stats), k1, b)
         if asked not in self.last:
             self.last.clear()
@@ -97,13 +103,14 @@ class TableRows:
         missing = [(t, h) for t, h in zip(tables, heads, strict=True) if (t, h) not in kept]
         if missing:
             lexical, similarity = self._best([t for t, _ in missing], [h for _, h in missing], question, vector,
-                                             stats, k1=k1, b=b)
+                                             stats, k1=k1, b=b, scored=scored)
             kept.update(zip(missing, zip(lexical, similarity, strict=True), strict=True))
         found = [kept[(t, h)] for t, h in zip(tables, heads, strict=True)]
         return [lexical for lexical, _ in found], [similarity for _, similarity in found]
 
     def _best(self, tables: Sequence[str], heads: Sequence[str], question: str, vector: Sequence[float],
-              stats: LexicalStats, *, k1: float, b: float) -> tuple[list[float], list[float | None]]:
+              stats: LexicalStats, *, k1: float, b: float,
+              scored: Mapping[str, float] | None) -> tuple[list[float], list[float | None]]:
         spans = [self.spans[t] for t in tables]
         rows = np.concatenate([np.arange(a, z) for a, z in spans])
         owner = np.repeat(np.arange(len(tables)), [z - a for a, z in spans])
@@ -124,6 +131,8 @@ class TableRows:
             idf = math.log((stats.blocks - seen + 0.5) / (seen + 0.5) + 1.0)
             lexical += np.where(tf > 0, idf * tf * (k1 + 1) / (tf + norm), 0.0)
         best_lexical = np.maximum.reduceat(lexical, offsets).tolist()
+        if scored is not None:
+            return best_lexical, [scored.get(t) for t in tables]
         if self.vectors.shape[1] != len(vector):
             return best_lexical, [None] * len(tables)
         query = np.asarray(vector, dtype=np.float32)
@@ -158,15 +167,32 @@ def _table_rows(rows: list[dict]) -> TableRows:
                      lengths=np.array(lengths, dtype=np.float64))
 
 
-async def table_rows(graph: GraphClient, doc: Document) -> TableRows:
-    """The document's :class:`TableRows`, read once per layout build (no tables without the layout layer)."""
-    _, tables = await read_per_build(graph, doc, "layout/table_rows", _table_rows)
+async def table_rows(graph: GraphClient, doc: Document, *, engine: str = "auto") -> TableRows:
+    """The document's :class:`TableRows`, read once per layout build (no tables without the layout layer); without
+    the embeddings where the plugin scores the rows (:func:`row_similarities`)."""
+    query = "layout/table_row_texts" if await use_plugin(graph, engine=engine) else "layout/table_rows"
+    _, tables = await read_per_build(graph, doc, query, _table_rows)
     return tables
 
 
+async def row_similarities(graph: GraphClient, doc: Document, tables: Sequence[str], vector: Sequence[float], *,
+                           engine: str = "auto") -> dict[str, float] | None:
+    """Each table's best row similarity to ``vector``, (1 + cos) / 2, scored in the server by the plugin
+    (``TableRows.best``'s ``scored``); None where the client scores them."""
+    if not await use_plugin(graph, engine=engine):
+        return None
+    return dict(await graph.read_rows("plugin/best_rows", doc_key=doc.key, tables=list(tables),
+                                      embedding=list(map(float, vector))))
+
+
 async def nearest_units(graph: GraphClient, doc: Document, vector: Sequence[float], *, kind: Kind,
-                        top: int) -> list[tuple[str, float]]:
-    """The document's ``top`` units of ``kind`` by cosine to ``vector`` (unit vectors), best first."""
+                        top: int, engine: str = "auto") -> list[tuple[str, float]]:
+    """The document's ``top`` units of ``kind`` by cosine to ``vector`` (unit vectors), best first: in the plugin
+    where the server has it (``engine``), else on the embeddings read once per layout build."""
+    if await use_plugin(graph, engine=engine):
+        rows = await graph.read_rows("plugin/nearest_units", label=LABELS[kind], doc_key=doc.key, top=top,
+                                     embedding=list(map(float, vector)))
+        return [(key, 2.0 * score - 1.0) for key, score in rows]
     keys, matrix = await unit_vectors(graph, doc, kind)
     if not keys:
         return []

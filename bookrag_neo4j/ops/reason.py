@@ -14,7 +14,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..domains import glossary_for
-from ..layout.vectors import TableRows, table_rows
+from ..layout.vectors import TableRows, row_similarities, table_rows
 from ..library.documents import Document
 from ..retrieval import subtrees
 from ..retrieval.blocks import DocumentBlocks
@@ -88,11 +88,14 @@ async def first_stage(ctx: RunContext, doc: Document, blocks: DocumentBlocks, qu
     best row (as Text_Reasoning reads it) is among the ``top`` by either. A selection says where to look; it must
     not hide what the whole document's search finds first."""
     found = blocks.first_stage(question.text, similarities, top)
-    tables = await table_rows(ctx.graph, doc)
+    engine = ctx.settings.retrieval.vector_engine
+    tables = await table_rows(ctx.graph, doc, engine=engine)
     held = [k for k in tables.spans if k in blocks.nodes]
     if held:
         lexical, similarity = tables.best(held, table_heads(tables, [blocks.nodes[k] for k in held]), question.text,
-                                          question.vector, blocks.stats)
+                                          question.vector, blocks.stats,
+                                          scored=await row_similarities(ctx.graph, doc, held, question.vector,
+                                                                        engine=engine))
         cosine = np.array([-1.0 if s is None else s for s in similarity])
         found += [held[i] for i in best_first(np.asarray(lexical), top) if lexical[i] > 0]
         found += [held[i] for i in best_first(cosine, top) if cosine[i] >= 0]
@@ -165,12 +168,14 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
                 found = bm25_by_document(question.text, mine, {doc.key: blocks.stats})
             for i, score in zip(where, found, strict=True):
                 lexical[i] = score
-            tables = await table_rows(ctx.graph, doc)
+            engine = ctx.settings.retrieval.vector_engine
+            tables = await table_rows(ctx.graph, doc, engine=engine)
             held = [i for i in where if rows[i].key in tables.spans]
             if held:
+                names = [rows[i].key for i in held]
                 best_lexical, best_similarity = tables.best(
-                    [rows[i].key for i in held], table_heads(tables, [rows[i] for i in held]), question.text,
-                    question.vector, blocks.stats)
+                    names, table_heads(tables, [rows[i] for i in held]), question.text, question.vector, blocks.stats,
+                    scored=await row_similarities(ctx.graph, doc, names, question.vector, engine=engine))
                 for i, lex, sim in zip(held, best_lexical, best_similarity, strict=True):
                     rows[i], lexical[i] = by_best_row(rows[i], lexical[i], lex, sim)
     population = None  # blocks: ranked among every block of the documents they are from, not among each other

@@ -46,7 +46,8 @@ async def vector_search(ctx: RunContext, p: SearchParams, question: Question) ->
     scored: list[tuple[str, float]] = []
     if p.over in ("passage", "row"):
         for doc in ctx.documents:
-            scored += await nearest_units(ctx.graph, doc, question.vector, kind=p.over, top=p.top)
+            scored += await nearest_units(ctx.graph, doc, question.vector, kind=p.over, top=p.top,
+                                          engine=ctx.settings.retrieval.vector_engine)
         return _best(scored, p.top)
     query = await vector_query(ctx.graph, "retrieval/nearest_nodes", engine=ctx.settings.retrieval.vector_engine)
     for doc in ctx.scope:

@@ -16,6 +16,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..db.queries import load_query
+from ..db.vectors import use_plugin
 from ..errors import ModelError, UserQueryError
 from ..layout.vectors import read_per_build
 from ..lexical import bm25_scores
@@ -59,14 +60,21 @@ async def toc_search(ctx: RunContext, p: TocSearchParams, question: Question) ->
     """The ToC retriever: the sections whose path fits the question (the paper's ToC prompt with an LLM; else the
     title embedding's cosine and BM25 over the paths, fused), and the passages within them most
     similar to the question as candidates."""
-    rows, vectors = [], []
+    rows, vectors, cosine = [], [], []
+    in_server = await use_plugin(ctx.graph, engine=ctx.settings.retrieval.vector_engine)
     for doc in ctx.documents:
-        _, entries = await read_per_build(ctx.graph, doc, "superrag/toc_sections", _toc)
+        _, entries = await read_per_build(ctx.graph, doc, "superrag/toc_entries" if in_server else
+                                          "superrag/toc_sections", _toc)
         rows += entries.rows
         vectors.append(entries.vectors)
+        if in_server:  # the titles scored where they are stored; a section without one scores 0, as a zero vector
+            scored = dict(await ctx.graph.read_rows("plugin/title_similarities", doc_key=doc.key,
+                                                    embedding=list(map(float, question.vector))))
+            cosine += [2.0 * scored[r["key"]] - 1.0 if r["key"] in scored else 0.0 for r in entries.rows]
     if not rows:
         return Ranking(keys=[])
-    cosine = (np.vstack(vectors) @ np.asarray(question.vector)).tolist()
+    if not in_server:
+        cosine = (np.vstack(vectors) @ np.asarray(question.vector)).tolist()
     chosen: list[str] = []
     if ctx.llm is not None:
         listing = "\n".join(f"{i}: {r['path'] or r['title']}" for i, r in enumerate(rows[:400]))

@@ -11,14 +11,17 @@ import pytest
 
 from bookrag_neo4j.content.build import ContentGraphBuilder
 from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.layout.vectors import nearest_units, row_similarities, table_rows
+from bookrag_neo4j.lexical import LexicalStats
 from bookrag_neo4j.library.catalogue import delete_content_graph
 from bookrag_neo4j.library.documents import get_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS, Retriever
-from bookrag_neo4j.retrieval.g2.readout import readout
+from bookrag_neo4j.retrieval.g2.readout import _similarities, readout
 
 from ..helpers.pdfs import ACL_PAPER
+from ..helpers.server import external
 from ..helpers.timeouts import LONG_TEST
 
 pytestmark = pytest.mark.timeout(LONG_TEST)
@@ -116,6 +119,44 @@ async def test_the_readout_stays_within_k_and_every_variant_runs(graph: GraphCli
     planned, alone = [await retriever.retrieve(question, [paper], method=m) for m in ("g2", "g2-no-plan")]
     step = next(t for t in planned.trace if t.operator == "G2_Plan")
     assert not step.details and [n.key for n in planned.nodes] == [n.key for n in alone.nodes]
+
+
+@pytest.mark.skipif(external(), reason="the plugin is loaded into the managed server only")
+async def test_the_plugin_scores_units_rows_and_content_nodes_as_the_client_does(graph: GraphClient, settings, models,
+                                                                                  paper) -> None:
+    """SuperRAG's passages and table rows and G²'s content nodes, scored in the server by the plugin (no embedding
+    read into the client) and on the embeddings read into the client: the same scores within float rounding, the
+    same ranks but for exact ties (the plugin breaks them by key)."""
+    await ContentGraphBuilder(graph, settings, models.embedder).build(paper)
+    doc = await get_document(graph, paper)
+    vectors = await models.embedder.embed(["Which model performs best in the closed-book setting?", "Table 3"])
+    for vector in vectors:
+        for kind in ("passage", "row"):
+            client, server = [await nearest_units(graph, doc, vector, kind=kind, top=1000, engine=e)
+                              for e in ("cypher", "plugin")]
+            assert client and sorted(k for k, _ in client) == sorted(k for k, _ in server), kind
+            scores = dict(client)
+            assert [s for _, s in server] == pytest.approx([scores[k] for k, _ in server], abs=1e-6)
+            assert all(a >= b for (_, a), (_, b) in zip(server, server[1:], strict=False))  # best first
+            assert server[:3] == sorted(server, key=lambda x: (-x[1], x[0]))[:3]  # ties by key
+        tables = await table_rows(graph, doc, engine="cypher")
+        held = list(tables.spans)
+        assert held and await row_similarities(graph, doc, held, vector, engine="cypher") is None
+        scored = await row_similarities(graph, doc, held, vector, engine="plugin")
+        assert set(scored or {}) == set(held)
+        _, client = tables.best(held, held, "q", vector, LexicalStats.of(["q"]))
+        assert client == pytest.approx([scored[t] for t in held], abs=1e-6)
+        assert (await table_rows(graph, doc, engine="plugin")).vectors.size == 0  # no embedding read
+        for evolved in (True, False):
+            client, server = [await _similarities(graph, doc, vector, evolved=evolved, engine=e)
+                              for e in ("cypher", "plugin")]
+            assert list(client) == list(server)  # every content node, in reading order
+            assert all(abs(client[k] - server[k]) < 1e-6 for k in client)
+    question = "Which model performs best in the closed-book setting?"
+    for method in ("superrag", "hybrid", "dense", "g2"):  # passages, rows, ToC titles and content nodes
+        found = [await Retriever(graph, settings.replace(vector_engine=e), models, use_llm=False).retrieve(
+            question, [paper], method=method) for e in ("cypher", "plugin")]
+        assert [n.key for n in found[0].nodes] == [n.key for n in found[1].nodes], method
 
 
 async def test_the_full_loop_with_a_scripted_llm(graph: GraphClient, settings, models, paper) -> None:

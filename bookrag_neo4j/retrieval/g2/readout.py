@@ -20,6 +20,7 @@ import numpy as np
 
 from ...db.client import GraphClient
 from ...db.lucene import lucene_in_documents
+from ...db.vectors import use_plugin
 from ...layout.vectors import nearest_units, passage_texts, read_per_build
 from ...library.documents import Document
 
@@ -41,9 +42,16 @@ def _matrices(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
 
 
 async def _similarities(graph: GraphClient, doc: Document, vector: Sequence[float], *,
-                        evolved: bool) -> dict[str, float]:
-    """Each content node's cosine to the question (exact, on the embeddings read once per build), in reading order."""
+                        evolved: bool, engine: str) -> dict[str, float]:
+    """Each content node's cosine to the question, in reading order: exact, in the plugin where the server has it
+    (``engine``), else on the embeddings read once per build."""
     build = f"{doc.g2_config}|{doc.g2_built_at}"
+    if await use_plugin(graph, engine=engine):
+        keys, _ = await read_per_build(graph, doc, "content/keys", lambda rows: None, build=build)
+        scored = dict(await graph.read_rows("plugin/content_similarities", doc_key=doc.key,
+                                            embedding=list(map(float, vector)),
+                                            property="g2_embedding" if evolved else "g2_embedding0"))
+        return {key: 2.0 * scored[key] - 1.0 for key in keys if key in scored}
     keys, (h, h0) = await read_per_build(graph, doc, "content/vectors", _matrices, build=build)
     if not keys:
         return {}
@@ -76,13 +84,13 @@ def fill(hits: Sequence[tuple[str, Sequence[str]]], k: int) -> list[str]:
 
 
 async def readout(graph: GraphClient, docs: Sequence[Document], question: str, vector: Sequence[float], *,
-                  k: int, neighbours: int = 3, evolved: bool = True) -> list[str]:
+                  k: int, neighbours: int = 3, evolved: bool = True, engine: str = "auto") -> list[str]:
     """The readout of ``question`` over the documents' content graphs: at most ``k`` content-node keys."""
     semantic, lexical = probe_sizes(k)
     kinds = ["window", "knn", "llm"] if evolved else ["window"]
     scored: list[tuple[float, int, dict]] = []
     for doc in docs:
-        similarity = await _similarities(graph, doc, vector, evolved=evolved)
+        similarity = await _similarities(graph, doc, vector, evolved=evolved, engine=engine)
         keys = sorted(similarity, key=lambda key: -similarity[key])[:semantic]  # stable: ties in reading order
         rows = await graph.read_rows("content/readout", semantic=keys, query=lucene_in_documents(question, [doc.key]),
                                      lexical=lexical, kinds=kinds)
@@ -94,7 +102,7 @@ async def readout(graph: GraphClient, docs: Sequence[Document], question: str, v
 
 
 async def flat_readout(graph: GraphClient, docs: Sequence[Document], question: str, vector: Sequence[float], *,
-                       k: int) -> list[str]:
+                       k: int, engine: str = "auto") -> list[str]:
     """The same probe over the layout layer's passages alone (their stored embeddings and the passage full-text
     index), fused by reciprocal rank, top k: no summaries, keywords, evolution or links."""
     semantic, lexical = probe_sizes(k)
@@ -102,7 +110,8 @@ async def flat_readout(graph: GraphClient, docs: Sequence[Document], question: s
     for doc in docs:
         passages, _ = await passage_texts(graph, doc)
         known = set(passages)
-        vector_hits = [key for key, _ in await nearest_units(graph, doc, vector, kind="passage", top=semantic)]
+        vector_hits = [key for key, _ in await nearest_units(graph, doc, vector, kind="passage", top=semantic,
+                                                             engine=engine)]
         rows = await graph.read_rows("layout/lexical_units", query=lucene_in_documents(question, [doc.key]),
                                      top=lexical * 3)
         lexical_hits = [r["key"] for r in rows if r["key"] in known][:lexical]

@@ -1,14 +1,19 @@
 package io.github.bookrag;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.stream.Stream;
 
+import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.RelationshipType;
 import org.neo4j.graphdb.ResourceIterator;
 import org.neo4j.graphdb.Transaction;
 import org.neo4j.kernel.api.impl.schema.vector.VectorSimilarity;
@@ -34,7 +39,7 @@ import org.neo4j.values.storable.Values;
  * <p>A document's vectors, once read, stay in a {@link StampedCache}: never older than the store.
  */
 public final class Vectors {
-    public static final String VERSION = "1.1.0";
+    public static final String VERSION = "1.2.0";
 
     @Context
     public Transaction tx;
@@ -47,6 +52,8 @@ public final class Vectors {
     record Loaded(String[] keys, String[] names, float[][] vectors, long floats) {}
 
     private static final StampedCache<Loaded> CACHE = new StampedCache<>(128L << 20); // 128 MiB of vectors at most
+    private static final StampedCache<TableRows> ROWS = new StampedCache<>(64L << 20);
+    private static final RelationshipType HAS_ROW = RelationshipType.withName("HAS_ROW");
 
     private static final VectorSimilarityFunction COSINE = VectorSimilarity.COSINE.latestImplementation();
     private static final Comparator<Scored> BEST_FIRST =
@@ -88,18 +95,19 @@ public final class Vectors {
     }
 
     @Procedure(name = "bookrag.similarities", mode = Mode.READ)
-    @Description("bookrag.similarities(label, docKey, vector, skipKind, top) :: (key, score): the similarity "
-            + "(1 + cos) / 2 of `vector` to the `embedding` of each node of `label` whose doc_key is `docKey` (but "
+    @Description("bookrag.similarities(label, docKey, vector, skipKind, top, property) :: (key, score): the similarity "
+            + "(1 + cos) / 2 of `vector` to the `property` (default `embedding`) of each node of `label` whose doc_key is `docKey` (but "
             + "those whose kind is `skipKind`, and those without an embedding of its dimension); the best `top`, "
             + "ties by key, or all of them in no order when `top` is negative")
     public Stream<Scored> similarities(@Name("label") String label, @Name("docKey") String docKey,
                                        @Name("vector") List<Double> vector,
                                        @Name(value = "skipKind", defaultValue = "") String skipKind,
-                                       @Name(value = "top", defaultValue = "-1") long top) {
+                                       @Name(value = "top", defaultValue = "-1") long top,
+                                       @Name(value = "property", defaultValue = "embedding") String property) {
         float[] question = valid(vector);
         List<Scored> all = new ArrayList<>();
         PriorityQueue<Scored> best = new PriorityQueue<>(BEST_FIRST.reversed());
-        Loaded loaded = load(label, docKey, skipKind);
+        Loaded loaded = load(label, docKey, skipKind, property);
         for (int i = 0; i < loaded.keys.length; i++) {
             float[] stored = loaded.vectors[i];
             if (stored == null || stored.length != question.length) {
@@ -141,7 +149,7 @@ public final class Vectors {
             vectors[i] = vector == null ? null : valid(vector);
             found.add(new ArrayList<>());
         }
-        Loaded loaded = load("Entity", docKey, "");
+        Loaded loaded = load("Entity", docKey, "", "embedding");
         for (int n = 0; n < loaded.keys.length; n++) {
             float[] stored = loaded.vectors[n];
             for (int i = 0; i < count; i++) {
@@ -169,14 +177,70 @@ public final class Vectors {
         return links.stream();
     }
 
-    /** The document's nodes of {@code label} with a valid embedding (entities also without one; not those of kind
-     *  {@code skipKind}), through the cache. */
-    private Loaded load(String label, String docKey, String skipKind) {
-        return CACHE.get(db, label + "\u0000" + docKey + "\u0000" + skipKind, () -> read(label, docKey, skipKind),
+    @Procedure(name = "bookrag.bestRows", mode = Mode.READ)
+    @Description("bookrag.bestRows(docKey, vector, tables) :: (key, score): for each table block (a TreeNode key) of "
+            + "`tables` in document `docKey`, the best similarity (1 + cos) / 2 of `vector` to the embedding of one of "
+            + "its rows (HAS_ROW TableChunk); no row for a table without an embedded row of the vector's dimension")
+    public Stream<Scored> bestRows(@Name("docKey") String docKey, @Name("vector") List<Double> vector,
+                                   @Name("tables") List<String> tables) {
+        float[] question = valid(vector);
+        Map<String, float[][]> rows = ROWS.get(db, docKey, () -> readRows(docKey), TableRows::bytes).byTable;
+        List<Scored> found = new ArrayList<>();
+        for (String table : new LinkedHashSet<>(tables)) {
+            Double best = null;
+            for (float[] row : rows.getOrDefault(table, new float[0][])) {
+                if (row.length == question.length) {
+                    double score = COSINE.compare(row, question);
+                    best = best == null ? score : Math.max(best, score);
+                }
+            }
+            if (best != null) {
+                found.add(new Scored(table, best));
+            }
+        }
+        return found.stream();
+    }
+
+    /** A document's embedded table rows, by table key. */
+    record TableRows(Map<String, float[][]> byTable, long floats) {
+        long bytes() {
+            return 4 * floats + 64L * byTable.size();
+        }
+    }
+
+    private TableRows readRows(String docKey) {
+        Map<String, List<float[]>> byTable = new HashMap<>();
+        long floats = 0;
+        try (ResourceIterator<Node> rows = tx.findNodes(Label.label("TableChunk"), "doc_key", docKey)) {
+            while (rows.hasNext()) {
+                Node row = rows.next();
+                Object embedding = row.getProperty("embedding", null);
+                float[] stored = embedding == null ? null
+                        : COSINE.maybeToValidVector(VectorCandidate.maybeFrom(Values.of(embedding)));
+                if (stored == null) {
+                    continue;
+                }
+                for (Relationship has : row.getRelationships(Direction.INCOMING, HAS_ROW)) {
+                    byTable.computeIfAbsent((String) has.getStartNode().getProperty("key"), k -> new ArrayList<>())
+                            .add(stored);
+                    floats += stored.length;
+                }
+            }
+        }
+        Map<String, float[][]> arrays = new HashMap<>();
+        byTable.forEach((table, list) -> arrays.put(table, list.toArray(new float[0][])));
+        return new TableRows(arrays, floats);
+    }
+
+    /** The document's nodes of {@code label} with a valid vector in {@code property} (entities also without one;
+     *  not those of kind {@code skipKind}), through the cache. */
+    private Loaded load(String label, String docKey, String skipKind, String property) {
+        return CACHE.get(db, String.join("\u0000", label, docKey, skipKind, property),
+                () -> read(label, docKey, skipKind, property),
                 loaded -> 4 * loaded.floats);
     }
 
-    private Loaded read(String label, String docKey, String skipKind) {
+    private Loaded read(String label, String docKey, String skipKind, String property) {
         List<String> keys = new ArrayList<>();
         List<String> names = label.equals("Entity") ? new ArrayList<>() : null; // linked by name too, embedding or not
         List<float[]> vectors = new ArrayList<>();
@@ -187,7 +251,7 @@ public final class Vectors {
                 if (!skipKind.isEmpty() && skipKind.equals(node.getProperty("kind", null))) {
                     continue;
                 }
-                Object embedding = node.getProperty("embedding", null);
+                Object embedding = node.getProperty(property, null);
                 float[] stored = embedding == null ? null
                         : COSINE.maybeToValidVector(VectorCandidate.maybeFrom(Values.of(embedding)));
                 if (stored == null && names == null) {
