@@ -33,6 +33,7 @@ from ..library.documents import Document
 Kind = Literal["passage", "row"]
 QUERIES = {"passage": "layout/passage_vectors", "row": "layout/row_vectors"}
 LABELS = {"passage": "Passage", "row": "TableChunk"}
+_ROWS_SCORED: dict[tuple[str, int, tuple[float, ...]], dict[str, float]] = {}  # row_similarities' last answers
 LAYER: DocumentCache[tuple[list[str], Any]] = sized(DocumentCache(per_document=8))  # up to 7 values a document
 
 
@@ -175,14 +176,21 @@ async def table_rows(graph: GraphClient, doc: Document, *, engine: str = "auto")
     return tables
 
 
-async def row_similarities(graph: GraphClient, doc: Document, tables: Sequence[str], vector: Sequence[float], *,
+async def row_similarities(graph: GraphClient, doc: Document, tables: TableRows, vector: Sequence[float], *,
                            engine: str = "auto") -> dict[str, float] | None:
-    """Each table's best row similarity to ``vector``, (1 + cos) / 2, scored in the server by the plugin
-    (``TableRows.best``'s ``scored``); None where the client scores them."""
+    """Each of the document's tables' best row similarity to ``vector``, (1 + cos) / 2, scored in the server by the
+    plugin (``TableRows.best``'s ``scored``); None where the client scores them. The last few questions' are kept:
+    Select's first stage and Text_Reasoning ask for the same document."""
     if not await use_plugin(graph, engine=engine):
         return None
-    return dict(await graph.read_rows("plugin/best_rows", doc_key=doc.key, tables=list(tables),
-                                      embedding=list(map(float, vector))))
+    asked = (doc.key, id(tables), tuple(vector))
+    if (found := _ROWS_SCORED.get(asked)) is None:
+        found = dict(await graph.read_rows("plugin/best_rows", doc_key=doc.key, tables=list(tables.spans),
+                                           embedding=list(map(float, vector))))
+        _ROWS_SCORED[asked] = found
+        while len(_ROWS_SCORED) > 16:
+            _ROWS_SCORED.pop(next(iter(_ROWS_SCORED)))
+    return found
 
 
 async def nearest_units(graph: GraphClient, doc: Document, vector: Sequence[float], *, kind: Kind,

@@ -94,7 +94,7 @@ async def first_stage(ctx: RunContext, doc: Document, blocks: DocumentBlocks, qu
     if held:
         lexical, similarity = tables.best(held, table_heads(tables, [blocks.nodes[k] for k in held]), question.text,
                                           question.vector, blocks.stats,
-                                          scored=await row_similarities(ctx.graph, doc, held, question.vector,
+                                          scored=await row_similarities(ctx.graph, doc, tables, question.vector,
                                                                         engine=engine))
         cosine = np.array([-1.0 if s is None else s for s in similarity])
         found += [held[i] for i in best_first(np.asarray(lexical), top) if lexical[i] > 0]
@@ -175,7 +175,7 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
                 names = [rows[i].key for i in held]
                 best_lexical, best_similarity = tables.best(
                     names, table_heads(tables, [rows[i] for i in held]), question.text, question.vector, blocks.stats,
-                    scored=await row_similarities(ctx.graph, doc, names, question.vector, engine=engine))
+                    scored=await row_similarities(ctx.graph, doc, tables, question.vector, engine=engine))
                 for i, lex, sim in zip(held, best_lexical, best_similarity, strict=True):
                     rows[i], lexical[i] = by_best_row(rows[i], lexical[i], lex, sim)
     population = None  # blocks: ranked among every block of the documents they are from, not among each other

@@ -141,8 +141,8 @@ async def test_the_plugin_scores_units_rows_and_content_nodes_as_the_client_does
             assert server[:3] == sorted(server, key=lambda x: (-x[1], x[0]))[:3]  # ties by key
         tables = await table_rows(graph, doc, engine="cypher")
         held = list(tables.spans)
-        assert held and await row_similarities(graph, doc, held, vector, engine="cypher") is None
-        scored = await row_similarities(graph, doc, held, vector, engine="plugin")
+        assert held and await row_similarities(graph, doc, tables, vector, engine="cypher") is None
+        scored = await row_similarities(graph, doc, tables, vector, engine="plugin")
         assert set(scored or {}) == set(held)
         _, client = tables.best(held, held, "q", vector, LexicalStats.of(["q"]))
         assert client == pytest.approx([scored[t] for t in held], abs=1e-6)
