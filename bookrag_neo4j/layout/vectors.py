@@ -33,7 +33,7 @@ from ..library.documents import Document
 Kind = Literal["passage", "row"]
 QUERIES = {"passage": "layout/passage_vectors", "row": "layout/row_vectors"}
 LABELS = {"passage": "Passage", "row": "TableChunk"}
-_ROWS_SCORED: dict[tuple[str, int, tuple[float, ...]], dict[str, float]] = {}  # row_similarities' last answers
+_ROWS_SCORED: dict[tuple[str, str, tuple[float, ...]], dict[str, float]] = {}  # row_similarities' last answers
 LAYER: DocumentCache[tuple[list[str], Any]] = sized(DocumentCache(per_document=8))  # up to 7 values a document
 
 
@@ -183,7 +183,7 @@ async def row_similarities(graph: GraphClient, doc: Document, tables: TableRows,
     Select's first stage and Text_Reasoning ask for the same document."""
     if not await use_plugin(graph, engine=engine):
         return None
-    asked = (doc.key, id(tables), tuple(vector))
+    asked = (doc.key, f"{doc.layout_config}|{doc.layout_built_at}", tuple(vector))
     if (found := _ROWS_SCORED.get(asked)) is None:
         found = dict(await graph.read_rows("plugin/best_rows", doc_key=doc.key, tables=list(tables.spans),
                                            embedding=list(map(float, vector))))
