@@ -95,10 +95,10 @@ public final class Vectors {
     }
 
     @Procedure(name = "bookrag.similarities", mode = Mode.READ)
-    @Description("bookrag.similarities(label, docKey, vector, skipKind, top, property) :: (key, score): the similarity "
-            + "(1 + cos) / 2 of `vector` to the `property` (default `embedding`) of each node of `label` whose doc_key is `docKey` (but "
-            + "those whose kind is `skipKind`, and those without an embedding of its dimension); the best `top`, "
-            + "ties by key, or all of them in no order when `top` is negative")
+    @Description("bookrag.similarities(label, docKey, vector, skipKind, top, property) :: (key, score): the "
+            + "similarity (1 + cos) / 2 of `vector` to the vector `property` (default `embedding`) of each node of "
+            + "`label` whose doc_key is `docKey` (but those whose kind is `skipKind`, and those without such a vector "
+            + "of its dimension); the best `top`, ties by key, or all of them in no order when `top` is negative")
     public Stream<Scored> similarities(@Name("label") String label, @Name("docKey") String docKey,
                                        @Name("vector") List<Double> vector,
                                        @Name(value = "skipKind", defaultValue = "") String skipKind,
