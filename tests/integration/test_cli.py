@@ -7,6 +7,7 @@ import json
 import pytest
 
 from bookrag_neo4j.config import Settings
+from bookrag_neo4j.doctor import _graph_checks
 
 from ..helpers.cli import run_cli
 
@@ -28,7 +29,7 @@ def test_init_rebuilds_the_fulltext_indexes(settings: Settings, neo4j_server, sc
     assert "indexes ONLINE" in proc.stdout + proc.stderr  # rich writes to stderr
 
 
-def test_doctor_json(settings: Settings, neo4j_server, schema) -> None:
+async def test_doctor_json(settings: Settings, neo4j_server, schema) -> None:
     proc = run_cli(settings, "doctor", "--json")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
@@ -37,11 +38,12 @@ def test_doctor_json(settings: Settings, neo4j_server, schema) -> None:
     assert report["graph_reasoning"]["ok"] and report["graph_reasoning"]["detail"].startswith((
         "PageRank on plugin: the server has bookrag-neo4j's plugin",  # the default, auto, where the server has it
         "PageRank on gds: the server has GDS"))  # a server without the plugin (NEO4J_URI)
-    local = json.loads(run_cli(settings, "doctor", "--json", BOOKRAG_PPR_ENGINE="local").stdout)["graph_reasoning"]
-    assert local["ok"] and local["detail"] == "PageRank on local: BOOKRAG_PPR_ENGINE=local"
-    gds = json.loads(run_cli(settings, "doctor", "--json", BOOKRAG_PPR_ENGINE="gds").stdout)["graph_reasoning"]
-    assert gds["ok"] and gds["detail"].startswith("PageRank on gds: BOOKRAG_PPR_ENGINE=gds; ")
-    assert "document projection(s) held" in gds["detail"]
+    # the engine forced (the same checks as the command's, in this process: a command a setting costs seconds)
+    local = (await _graph_checks(settings.replace(ppr_engine="local")))["graph_reasoning"]
+    assert local.ok and local.detail == "PageRank on local: BOOKRAG_PPR_ENGINE=local"
+    gds = (await _graph_checks(settings.replace(ppr_engine="gds")))["graph_reasoning"]
+    assert gds.ok and gds.detail.startswith("PageRank on gds: BOOKRAG_PPR_ENGINE=gds; ")
+    assert "document projection(s) held" in gds.detail
     assert report["embedder"]["ok"] and "384 dimensions" in report["embedder"]["detail"]
     assert report["reranker"]["ok"] and "fusion" in report["reranker"]["detail"]
     assert not report["llm"]["ok"] and "LLM-free" in report["llm"]["detail"]  # nothing configured in this test
