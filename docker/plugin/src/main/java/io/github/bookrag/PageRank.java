@@ -62,25 +62,15 @@ public final class PageRank {
         }
     }
 
-    /** A tree node's key and its score. */
-    public static final class Scored {
-        public String key;
-        public double score;
-
-        Scored(String key, double score) {
-            this.key = key;
-            this.score = score;
-        }
-    }
-
     @Procedure(name = "bookrag.pageRank", mode = Mode.READ)
     @Description("bookrag.pageRank(docKey, sourceKeys, nodeKeys, config) :: (key, score): personalized PageRank over "
             + "document `docKey`'s entity graph from its entities among `sourceKeys` (config: dampingFactor, "
             + "maxIterations, tolerance, as GDS's pageRank), and each TreeNode of `nodeKeys` GT-Linked to its entities "
             + "scored from theirs (config.nodeScore: sum, mean or max); no rows when no source is in the document")
-    public Stream<Scored> pageRank(@Name("docKey") String docKey, @Name("sourceKeys") List<String> sourceKeys,
-                                   @Name("nodeKeys") List<String> nodeKeys,
-                                   @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+    public Stream<Vectors.Scored> pageRank(@Name("docKey") String docKey,
+                                           @Name("sourceKeys") List<String> sourceKeys,
+                                           @Name("nodeKeys") List<String> nodeKeys,
+                                           @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         EntityGraph graph = CACHE.get(db, docKey, () -> read(docKey), EntityGraph::bytes);
         Set<Integer> sources = new HashSet<>();
         for (String key : sourceKeys) {
@@ -95,11 +85,11 @@ public final class PageRank {
         double[] scores = walk(graph, sources, number(config, "dampingFactor", 0.85),
                 (int) number(config, "maxIterations", 20), number(config, "tolerance", 1e-7));
         String combine = String.valueOf(config.getOrDefault("nodeScore", "sum"));
-        List<Scored> found = new ArrayList<>();
+        List<Vectors.Scored> found = new ArrayList<>();
         for (String key : new LinkedHashSet<>(nodeKeys)) {
             int[] entities = graph.linked.get(key);
             if (entities != null) {
-                found.add(new Scored(key, combined(scores, entities, combine)));
+                found.add(new Vectors.Scored(key, combined(scores, entities, combine)));
             }
         }
         return found.stream();
