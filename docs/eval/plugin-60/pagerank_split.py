@@ -3,35 +3,17 @@ computeMillis), the stream alone, its rows turned into nodes, and the two look-u
 
     BOOKRAG_PPR_ENGINE=gds python docs/eval/plugin-60/pagerank_split.py [QUESTION [DOCUMENT]]
 """
-import asyncio, time, statistics, json, sys
-from bookrag_neo4j.sdk import BookRAG
-from bookrag_neo4j.db import projections as P
+import asyncio, sys
+from pagerank_common import question_params, timed
 
 Q = sys.argv[1] if len(sys.argv) > 1 else "What was PepsiCo's net revenue in 2021?"
 DOC = sys.argv[2] if len(sys.argv) > 2 else "PEPSICO_2021_10K.pdf"
 
 async def main():
-    rag = BookRAG.from_env(use_llm=False)
-    g = await rag.agraph()
-    captured = {}
-    orig = g.read_rows
-    async def spy(name, **params):
-        if name.endswith("node_pagerank"):
-            captured.update(params)
-        return await orig(name, **params)
-    g.read_rows = spy
-    doc = [d for d in await rag.adocuments() if d.name == DOC][0]
-    ev = await rag.aretrieve(Q, doc.key)
-    g.read_rows = orig
-    p = captured
+    rag, g, doc, p = await question_params(Q, DOC)
     print("sources", len(p["source_keys"]), "node_keys", len(p["node_keys"]), "docs", p["documents"])
     name = p["documents"][0]["graph_name"]
-    async def t(label, fn, n=15):
-        ts = []
-        for _ in range(n):
-            t0 = time.perf_counter(); r = await fn(); ts.append((time.perf_counter() - t0) * 1000)
-        print(f"{label:40s} p50 {statistics.median(ts):7.1f} ms  min {min(ts):6.1f}")
-        return r
+    t = lambda label, fn: timed(label, fn, n=15)
     await t("node_pagerank (whole step)", lambda: g.read_rows("gds/node_pagerank", **p))
     common = dict(dampingFactor=p["damping"], maxIterations=p["max_iterations"], tolerance=p["tolerance"],
                   relationshipWeightProperty="weight", concurrency=1, logProgress=False)
