@@ -94,7 +94,9 @@ def ppr_engine(configured: str = "auto", gds: bool = False, plugin: bool = False
 
 async def choose_engine(graph: GraphClient, configured: str = "auto", *, plugin: bool = True) -> tuple[str, str]:
     """:func:`ppr_engine` for ``graph``'s server (what it has is asked once a process); ``plugin=False`` for a
-    caller that needs every entity's score, which the plugin does not return."""
+    caller that needs every entity's score, which the plugin does not return (``plugin`` configured: as ``auto``)."""
+    if not plugin and configured == "plugin":
+        configured = "auto"
     has_plugin = plugin and configured in ("auto", "plugin") and await plugin_version(graph) == PLUGIN_VERSION
     if configured == "plugin" and not has_plugin:
         raise ConfigurationError(f"BOOKRAG_PPR_ENGINE=plugin, but the server at {graph.conn.uri} has no bookrag-neo4j "

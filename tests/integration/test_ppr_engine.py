@@ -187,6 +187,7 @@ async def test_default_engine_is_the_plugin_and_the_trace_records_it(graph: Grap
     engine, why = await scoring.choose_engine(graph, "auto")
     assert engine == "plugin" and why in doctor["graph_reasoning"].detail
     assert (await scoring.choose_engine(graph, "auto", plugin=False))[0] == "gds"  # every entity's score: GDS
+    assert (await scoring.choose_engine(graph, "plugin", plugin=False))[0] == "gds"  # Graph_Rank, plugin configured
     assert scoring.ppr_engine("auto", True, False)[0] == "gds"  # a server without the plugin
     assert scoring.ppr_engine("auto", False)[0] == "local"  # a server without either
     assert scoring.ppr_engine("local", True, True)[0] == "local" and scoring.ppr_engine("gds", False)[0] == "gds"
