@@ -37,6 +37,7 @@ class Check(BaseModel):
 
     ok: bool
     detail: str
+    configured: bool = True  # False: a model the settings leave out (LLM-free mode), not a failure
 
 
 class Pong(BaseModel):
@@ -68,13 +69,13 @@ async def llm_check(settings: Settings) -> Check:
         hint = ("BOOKRAG_LANGCHAIN_CHAT is set but not used: set BOOKRAG_LLM_PROVIDER=langchain"
                 if settings.models.langchain_chat else "set OPENAI_API_KEY / OPENAI_BASE_URL, BOOKRAG_LLM_PROVIDER=local "
                 "for the offline model, or BOOKRAG_LLM_PROVIDER=langchain with BOOKRAG_LANGCHAIN_CHAT=module:Class")
-        return Check(ok=False, detail=f"not configured (LLM-free mode): {hint}")
+        return Check(ok=False, configured=False, detail=f"not configured (LLM-free mode): {hint}")
     try:
         llm = build_llm(settings)
     except BookRAGError as exc:
         return Check(ok=False, detail=f"{provider}: {exc}")
     if llm is None:  # pragma: no cover - build_llm returns None for provider "none" only
-        return Check(ok=False, detail="not configured (LLM-free mode)")
+        return Check(ok=False, configured=False, detail="not configured (LLM-free mode)")
     return await _timed(lambda: _chat_check(llm))
 
 
@@ -100,7 +101,7 @@ async def _model_checks(settings: Settings) -> dict[str, Check]:
     vlm = build_vlm(settings)
     checks["vlm"] = (
         await _timed(lambda: _chat_check(vlm)) if vlm else Check(
-            ok=False, detail="not configured: images are described from captions and nearby text; "
+            ok=False, configured=False, detail="not configured: images are described from captions and nearby text; "
             "set BOOKRAG_VLM_PROVIDER=openai and BOOKRAG_VLM_MODEL")
     )
     return checks
@@ -172,6 +173,13 @@ def ocr_check(settings: Settings) -> Check:
     if missing:
         return Check(ok=False, detail=f"{version}: no traineddata for {', '.join(missing)} (Debian: tesseract-ocr-<lang>)")
     return Check(ok=True, detail=f"{version} ({settings.indexing.ocr}, {settings.indexing.ocr_language})")
+
+
+def failures(report: dict[str, Check]) -> list[str]:
+    """The checks that make ``bookrag doctor`` exit 1: Neo4j, GDS and vector indexes, and every configured model
+    that does not answer (a model left out is the LLM-free mode, not a failure)."""
+    return [name for name, check in report.items()
+            if name in REQUIRED + MODELS and check.configured and not check.ok]
 
 
 def run_doctor(settings: Settings) -> dict[str, Check]:

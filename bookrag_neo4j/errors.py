@@ -51,6 +51,11 @@ class ModelUnavailableError(ModelError):
     """The model service did not answer successfully after all retries."""
 
 
+class EndpointDownError(ModelUnavailableError):
+    """The model's endpoint cannot be reached at all (connection refused, name not resolved): not retried, and
+    the model answers every later call at once with this error for a while (``ChatModel.DOWN_SECONDS``)."""
+
+
 class TransientModelError(ModelError):
     """A failure worth retrying (429, 5xx, timeout, connection reset); ``retry_after`` in seconds if known."""
 

@@ -173,6 +173,12 @@ def _print_graph_report(g: dict) -> None:
     _print_timings_usage_warnings(g)
 
 
+def graph_state(row: dict) -> str:
+    """The graph column: its state, and how many nodes had no LLM extraction when some failed."""
+    failed = row["graph_llm_failed"]
+    return (row["graph"] or "-") + (f" ({failed} nodes without LLM entities: the LLM did not answer)" if failed else "")
+
+
 @docs_app.command("list")
 def docs_list(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
     """List the indexed documents."""
@@ -181,7 +187,7 @@ def docs_list(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
                   "g2", "indexed"),
            ((r["key"][:16], escape(r["name"]), r["pages"], escape(r["status"] + (f": {r['error']}" if r["error"] else "")),
              *(escape((r["card"] or {}).get(f) or "-") for f in ("kind", "issuer", "period")),
-             r["heading_source"], r["graph"] or "-", r["layout"] or "-", r["content_graph"] or "-", r["indexed_at"])
+             r["heading_source"], graph_state(r), r["layout"] or "-", r["content_graph"] or "-", r["indexed_at"])
             for r in rows), as_json)
 
 

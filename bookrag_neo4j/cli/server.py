@@ -89,13 +89,14 @@ def init(
 
 
 def doctor(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
-    """What is configured and working (Neo4j, GDS, vector indexes, models); exit 1 if Neo4j/GDS fail."""
-    from ..doctor import REQUIRED, run_doctor
+    """What is configured and working (Neo4j, GDS, vector indexes, models); exit 1 if Neo4j, GDS or a configured
+    model fails."""
+    from ..doctor import failures, run_doctor
 
     report = run_doctor(settings_for(instance))
     render({name: check.model_dump() for name, check in report.items()}, ("check", "ok", "detail"),
            ((name, "[green]yes[/]" if c.ok else "[red]no[/]", c.detail) for name, c in report.items()), as_json)
-    raise typer.Exit(0 if all(report[name].ok for name in REQUIRED) else 1)
+    raise typer.Exit(1 if failures(report) else 0)
 
 
 COMMANDS = {"doctor": doctor}

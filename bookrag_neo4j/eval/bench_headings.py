@@ -94,8 +94,8 @@ async def bench_headings(paths: list[Path], llm: ChatModel | None = None, *, def
         if llm is not None:
             began = time.perf_counter()
             hidden = _hidden(parsed)
-            headings, failed = await from_llm(hidden, llm,
-                                              fallback=offline_headings(hidden, default, workers, model)[0])
+            headings, failed, _ = await from_llm(hidden, llm,
+                                                 fallback=offline_headings(hidden, default, workers, model)[0])
             row["llm"] = {**score(headings, parsed.outline), "failed_batches": failed,
                           "seconds": round(time.perf_counter() - began, 1)}
         rows.append(row)

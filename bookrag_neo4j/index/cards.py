@@ -255,7 +255,7 @@ async def _with_llm(card: DocumentCard, name: str, cover: list[str], llm: ChatMo
         reply = (await llm.complete(prompt, CardReply, stage="index.card")).value
     except ModelError as exc:
         log.warning("the LLM's reading of the card of %s failed (%s): the card as read from the cover", name, exc)
-        return card
+        return card.model_copy(update={"source": card.source | {"summary": "none: the LLM did not answer"}})
     filled = {f: v.strip()[:200] for f in ("title", "issuer", "kind", "period")
               if not getattr(card, f) and (v := getattr(reply, f)).strip()}
     if reply.summary.strip():

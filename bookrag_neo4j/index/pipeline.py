@@ -271,7 +271,7 @@ class Indexer:
         timings["tree"] = time.perf_counter() - began
         warnings = list(parsed.warnings)
         if failed:
-            warnings.append(f"{failed} section-filtering batch(es) failed; layout heuristics used for them")
+            warnings.append(f"{failed} section-filtering batch(es) failed; the offline detector's headings used for them")
         path = stored_path(parsed.path)
         namesakes = [d for d in await match_documents(self.graph, name) if d.key != doc_key and d.name == name]
         replaced = [d for d in namesakes if replace or d.path == path]

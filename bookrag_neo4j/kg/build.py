@@ -106,11 +106,13 @@ class GraphBuilder:
         return f"{self.extractor.fingerprint}|{er}"
 
     async def build(self, doc_key: str, *, force: bool = False) -> GraphReport:
-        """Build the document's graph unless it is complete with the same configuration."""
+        """Build the document's graph unless it is complete with the same configuration and every node's LLM
+        extraction succeeded."""
         doc = await get_document(self.graph, doc_key)
         if doc is None or doc.tree is not TreeStatus.COMPLETE:
             raise DocumentError(f"document {doc_key!r} has no complete tree: index it first")
-        if not force and doc.graph is GraphStatus.COMPLETE and doc.graph_config == self.config:
+        if (not force and doc.graph is GraphStatus.COMPLETE and doc.graph_config == self.config
+                and not doc.graph_counts.llm_failed):
             return GraphReport(doc_key=doc_key, status="unchanged", config=self.config,
                                **doc.graph_counts.model_dump())
         await self.graph.write("kg/set_graph_status", doc_key=doc_key,
@@ -133,10 +135,12 @@ class GraphBuilder:
         began = time.perf_counter()
         nodes = await load_tree_nodes(self.graph, doc_key)
         with stage(self.progress, "extracting entities", len(nodes)) as extracting:
-            extractions, warnings = await extract_nodes(
+            extractions, failed = await extract_nodes(
                 nodes, self.extractor, store=self.store, document=document,
                 concurrency=self.settings.models.llm_max_concurrency, progress=extracting.advance)
         seconds["extract"] = time.perf_counter() - began
+        warnings = [f"entity extraction failed for {len(failed)} of {len(nodes)} nodes ({next(iter(failed.values()))}); "
+                    "they keep their structural entities and the next build asks again"] if failed else []
 
         began = time.perf_counter()
         vectors = await self._embed_names(extractions)
@@ -185,6 +189,7 @@ class GraphBuilder:
             doc_key=doc_key, status="built", config=self.config, tree_nodes=len(nodes),
             extracted_mentions=sum(len(x.entities) for x in extractions), entities=len(entities),
             relations=len(related), contained_in=len(contained), gt_links=len(mentions), same_as=same_as,
+            llm_failed=len(failed),
             er=resolver.stats.as_dict(), seconds={k: round(v, 3) for k, v in seconds.items()}, warnings=warnings,
         )
 

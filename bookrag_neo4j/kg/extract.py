@@ -2,7 +2,7 @@
 and a per-node store so an interrupted run resumes and a re-run costs nothing.
 
     nodes = await load_tree_nodes(graph, doc_key)
-    extractions = await extract_nodes(nodes, extractor, store=ExtractionStore(path), document="10-K 2018")
+    extractions, failed = await extract_nodes(nodes, extractor, store=ExtractionStore(path), document="10-K 2018")
 
 Per node kind (paper §4.3.1): a section gives its ``SECTION_TITLE`` entity; a table its ``TABLE`` entity, its
 headers (``CONTAINED_IN`` the table) and the extractor's entities from its caption and body; an image its
@@ -147,12 +147,12 @@ async def extract_nodes(
     document: str = "",
     concurrency: int = 8,
     progress: Callable[[int], None] | None = None,
-) -> tuple[list[Extraction], list[str]]:
-    """One extraction per node (structural + extractor), and warnings for nodes whose extraction failed
-    (those get their structural entities only and are not stored, so the next run tries them again)."""
+) -> tuple[list[Extraction], dict[str, str]]:
+    """One extraction per node (structural + extractor), and why it failed by node key, for the nodes whose
+    extraction failed (those get their structural entities only and are not stored: the next run asks again)."""
     todo = passages(nodes, document) if extractor is not None else {}
     found: dict[int, Extraction] = {}
-    warnings: list[str] = []
+    failed: dict[str, str] = {}
     hits = await asyncio.to_thread(_stored, store, extractor, nodes, list(todo))  # SQLite: off the event loop
     found.update({i: hit for i, hit in hits.items() if hit is not None})
     missing = [i for i in todo if i not in found]
@@ -166,7 +166,7 @@ async def extract_nodes(
             try:
                 results: list[Extraction | None] = list(await extractor.extract([todo[i] for i in chunk]))
             except ModelError as exc:
-                warnings.extend(f"extraction failed for node {nodes[i].key}: {exc}" for i in chunk)
+                failed.update((nodes[i].key, str(exc)) for i in chunk)
                 results = [None] * len(chunk)
         for i, result in zip(chunk, results, strict=True):
             if result is not None:
@@ -177,4 +177,4 @@ async def extract_nodes(
             progress(len(chunk))
 
     await asyncio.gather(*(run(missing[j:j + batch]) for j in range(0, len(missing), batch)))
-    return [combine(structural_extraction(n), found.get(i, Extraction())) for i, n in enumerate(nodes)], warnings
+    return [combine(structural_extraction(n), found.get(i, Extraction())) for i, n in enumerate(nodes)], failed

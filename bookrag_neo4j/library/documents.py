@@ -80,6 +80,7 @@ class GraphCounts(Counts):
     contained_in: int = 0
     gt_links: int = 0
     same_as: int = 0
+    llm_failed: int = 0  # tree nodes whose LLM extraction failed (structural entities only; the next build retries)
 
 
 class ContentStatus(StrEnum):
@@ -204,6 +205,7 @@ class Document(BaseModel):
         card = self.card.model_dump(exclude={"source", "edited"}) if self.card else None
         return {"key": self.key, "name": self.name, "path": self.path, "title": self.title, "pages": self.pages,
                 "status": self.status, "error": self.error, **self.layer_states(),
+                "graph_llm_failed": self.graph_counts.llm_failed,
                 "heading_source": self.heading_source, "tree_nodes": self.tree_nodes, "indexed_at": self.indexed_at,
                 "card": card}
 

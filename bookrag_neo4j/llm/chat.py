@@ -8,8 +8,10 @@
     value, usage = llm.complete_sync(messages)     # sync facade
 
 Shared by all providers: the response cache, bounded concurrency (a semaphore per model), retries with
-exponential backoff on 429/5xx/timeouts (``Retry-After`` honoured), JSON extraction and repair, one re-ask
-that shows the validation error, usage accounting per stage. Providers implement only ``_generate``.
+exponential backoff on 429/5xx/timeouts (``Retry-After`` honoured), an endpoint that cannot be reached marked
+down for ``DOWN_SECONDS`` (every call in between fails at once, so an outage costs seconds, not minutes), JSON
+extraction and repair, one re-ask that shows the validation error, usage accounting per stage. Providers
+implement only ``_generate``.
 Messages are OpenAI-style dicts; images go in as ``image_url`` content parts (see :func:`image_part`).
 """
 
@@ -20,16 +22,19 @@ import base64
 import json
 import logging
 import mimetypes
+import socket
+import time
 import weakref
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
+import httpx
 from pydantic import BaseModel, ValidationError
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt, wait_random_exponential
 
-from ..errors import ModelOutputError, ModelUnavailableError, TransientModelError
+from ..errors import EndpointDownError, ModelOutputError, ModelUnavailableError, TransientModelError
 from .cache import ResponseCache, cache_key
 from .json_reply import describe_error, parse_reply
 from .prompts import RenderedPrompt, render_prompt
@@ -75,10 +80,24 @@ def with_schema_instruction(messages: Messages, schema: dict[str, Any]) -> Messa
     return out
 
 
+def unreachable(exc: BaseException) -> bool:
+    """Whether the error, or one that caused it, says no connection could be made (refused, unknown host, no
+    route): a failure that retrying within seconds does not cure, unlike a reset or a timeout."""
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, httpx.ConnectError | ConnectionRefusedError | socket.gaierror):
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False
+
+
 class ChatModel(ABC):
     """Base class of chat models (LLMs and VLMs)."""
 
     provider: ClassVar[str] = "abstract"
+    DOWN_SECONDS: ClassVar[float] = 60.0  # how long an unreachable endpoint is not asked again
 
     def __init__(
         self,
@@ -100,12 +119,29 @@ class ChatModel(ABC):
         self.cache = cache
         self.usage = UsageLedger()  # everything this model was asked, per stage
         self._backoff = wait_random_exponential(multiplier=retry_wait, max=30.0)  # exponential, full jitter
+        self._down: tuple[float, str] | None = None  # (until, why) after an EndpointDownError
         self._semaphores: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
             weakref.WeakKeyDictionary()
         )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model={self.model!r})"
+
+    @property
+    def endpoint(self) -> str | None:
+        """The URL this model is asked at (``None`` for an in-process model)."""
+        return None
+
+    def describe(self) -> str:
+        """``openai model 'gpt-4o-mini' at http://localhost:8000/v1``: what error messages name."""
+        return f"{self.provider} model {self.model!r}" + (f" at {self.endpoint}" if self.endpoint else "")
+
+    @property
+    def down(self) -> str | None:
+        """Why the endpoint is taken for down (it did not answer a connection), or ``None``."""
+        if self._down is None or time.monotonic() >= self._down[0]:
+            return None
+        return self._down[1]
 
     @abstractmethod
     async def _generate(
@@ -199,6 +235,8 @@ class ChatModel(ABC):
 
     async def _call(self, messages: Messages, schema: dict[str, Any] | None, temperature: float,
                     max_tokens: int) -> RawReply:
+        if (why := self.down) is not None:
+            raise EndpointDownError(why)
         async with self._semaphore():
             try:
                 async for attempt in AsyncRetrying(
@@ -212,8 +250,14 @@ class ChatModel(ABC):
                         return await self._generate(
                             messages, json_schema=schema, temperature=temperature, max_tokens=max_tokens
                         )
+            except EndpointDownError as exc:
+                why = f"{self.describe()} is not reachable ({exc})"
+                self._down = (time.monotonic() + self.DOWN_SECONDS,
+                              f"{self.describe()} is not reachable (not asked again for {self.DOWN_SECONDS:.0f} s)")
+                log.warning("%s; calls fall back without it for the next %.0f s", why, self.DOWN_SECONDS)
+                raise EndpointDownError(why) from exc
             except TransientModelError as exc:
                 raise ModelUnavailableError(
-                    f"{self.provider} model {self.model!r} failed after {self.max_retries + 1} attempts: {exc}"
+                    f"{self.describe()} failed after {self.max_retries + 1} attempts: {exc}"
                 ) from exc
         raise AssertionError("unreachable")

@@ -18,8 +18,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import ConfigurationError, ModelError, ModelNotConfiguredError, TransientModelError
-from .chat import ChatModel, Messages, RawReply, with_schema_instruction
+from ..errors import ConfigurationError, EndpointDownError, ModelError, ModelNotConfiguredError, TransientModelError
+from .chat import ChatModel, Messages, RawReply, unreachable, with_schema_instruction
 
 
 class LangChainChatModel(ChatModel):
@@ -44,9 +44,11 @@ class LangChainChatModel(ChatModel):
         msgs = with_schema_instruction(messages, json_schema) if json_schema is not None else messages
         try:
             reply = await self.chat_model.ainvoke(msgs)
-        except (TimeoutError, ConnectionError) as exc:
-            raise TransientModelError(f"{type(exc).__name__}: {exc}") from exc
         except Exception as exc:  # providers raise their own types; classify by HTTP status when they carry one
+            if unreachable(exc):
+                raise EndpointDownError(f"{type(exc).__name__}: {exc}") from exc
+            if isinstance(exc, TimeoutError | ConnectionError):
+                raise TransientModelError(f"{type(exc).__name__}: {exc}") from exc
             status = getattr(exc, "status_code", None) or getattr(getattr(exc, "response", None), "status_code", None)
             if status == 429 or (isinstance(status, int) and status >= 500):
                 raise TransientModelError(f"HTTP {status}: {exc}") from exc

@@ -6,7 +6,8 @@
 
 Structured output: ``json_schema`` where the server supports it; when the server rejects that (HTTP 400),
 ``json_object`` (JSON mode), then plain text with the schema in the prompt. In ``auto`` mode the first mode
-that works is remembered. Retries are done by :class:`ChatModel` (the client's own are off).
+that works is remembered. Retries are done by :class:`ChatModel` (the client's own are off); a refused
+connection or an unknown host is an :class:`~bookrag_neo4j.errors.EndpointDownError`, not retried.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from typing import Any
 
 import openai
 
-from ..errors import ModelError, TransientModelError
-from .chat import ChatModel, Messages, RawReply, with_schema_instruction
+from ..errors import EndpointDownError, ModelError, TransientModelError
+from .chat import ChatModel, Messages, RawReply, unreachable, with_schema_instruction
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,10 @@ class OpenAIChatModel(ChatModel):
         )
         self._modes = list(MODES) if structured_output == "auto" else [structured_output]
 
+    @property
+    def endpoint(self) -> str:
+        return str(self._client.base_url).rstrip("/")
+
     async def aclose(self) -> None:
         await self._client.close()
 
@@ -87,7 +92,11 @@ class OpenAIChatModel(ChatModel):
                 if exc.status_code >= 500 or exc.status_code in (408, 409):
                     raise TransientModelError(f"HTTP {exc.status_code}: {exc.message}", _retry_after(exc)) from exc
                 raise ModelError(f"{self.model}: HTTP {exc.status_code}: {exc.message}") from exc
-            except (openai.APITimeoutError, openai.APIConnectionError) as exc:
+            except openai.APITimeoutError as exc:
+                raise TransientModelError(f"{type(exc).__name__}: {exc}") from exc
+            except openai.APIConnectionError as exc:
+                if unreachable(exc):
+                    raise EndpointDownError(f"{type(exc.__cause__).__name__}: {exc.__cause__}") from exc
                 raise TransientModelError(f"{type(exc).__name__}: {exc}") from exc
             if json_schema is not None and self._modes != [mode]:
                 self._modes = list(modes[i:])  # remember what this server supports

@@ -128,9 +128,9 @@ def _model(model: HeadingModel | Path | None) -> HeadingModel:
 async def detect_headings(doc: ParsedDocument, llm: ChatModel | None = None, *, detector: Detector = "auto",
                           workers: int = 0, model: HeadingModel | Path | None = None) -> tuple[list[Heading], str, int]:
     """Headings, their source (``outline``, ``llm``, the parser's name such as ``mineru``, or the offline
-    detector's), and the count of failed LLM batches. On a PDF parsed by PyMuPDF the LLM sees the classifier's
-    probability of each candidate, and a failed batch keeps the offline detector's verdicts (the parser's levels
-    on MinerU output)."""
+    detector's; ``learned: the LLM did not answer`` when every LLM batch failed), and the count of failed LLM
+    batches. On a PDF parsed by PyMuPDF the LLM sees the classifier's probability of each candidate, and a failed
+    batch keeps the offline detector's verdicts (the parser's levels on MinerU output)."""
     if len(doc.outline) >= MIN_OUTLINE:
         return from_outline(doc), "outline", 0
     if has_parser_levels(doc) and llm is None:
@@ -139,11 +139,12 @@ async def detect_headings(doc: ParsedDocument, llm: ChatModel | None = None, *, 
         headings, source = await asyncio.to_thread(offline_headings, doc, detector, workers, model)
         return headings, source, 0
     if has_parser_levels(doc):  # MinerU: no font features for the classifier; its levels are the fallback
-        headings, failed = await from_llm(doc, llm, fallback=from_parser(doc))
-        return headings, "llm", failed
-    model = _model(model)
-    positions, _, probability = await asyncio.to_thread(score_candidates, doc, model)
-    fallback, _ = await asyncio.to_thread(offline_headings, doc, detector, workers, model)
-    headings, failed = await from_llm(doc, llm, fallback=fallback,
-                                      scores=dict(zip(positions, probability.tolist(), strict=True)))
-    return headings, "llm", failed
+        found, fallback_source = await from_llm(doc, llm, fallback=from_parser(doc)), doc.parser
+    else:
+        model = _model(model)
+        positions, _, probability = await asyncio.to_thread(score_candidates, doc, model)
+        fallback, fallback_source = await asyncio.to_thread(offline_headings, doc, detector, workers, model)
+        found = await from_llm(doc, llm, fallback=fallback,
+                               scores=dict(zip(positions, probability.tolist(), strict=True)))
+    source = f"{fallback_source}: the LLM did not answer" if found.fell_back else "llm"
+    return found.headings, source, found.failed

@@ -16,6 +16,7 @@ import difflib
 import logging
 import re
 from collections import Counter
+from typing import NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -158,10 +159,23 @@ class SectionFilterReply(BaseModel):
     sections: list[SectionVerdict]
 
 
+class LlmHeadings(NamedTuple):
+    """LLM section filtering's headings, with how many of its batches failed (and kept the fallback's)."""
+
+    headings: list[Heading]
+    failed: int
+    batches: int
+
+    @property
+    def fell_back(self) -> bool:
+        """Whether every batch failed: the headings are the fallback's alone."""
+        return self.batches > 0 and self.failed == self.batches
+
+
 async def from_llm(doc: ParsedDocument, llm: ChatModel, *, batch_size: int = LLM_BATCH,
                    fallback: list[Heading] | None = None, scores: dict[int, float] | None = None,
-                   ) -> tuple[list[Heading], int]:
-    """LLM section filtering; returns the headings and how many batches failed. A failed batch, and a candidate
+                   ) -> LlmHeadings:
+    """LLM section filtering: the headings, how many batches failed, of how many. A failed batch, and a candidate
     the reply leaves out, keeps the ``fallback`` verdict (default: the parser's levels, else the heuristics).
     ``scores``: the heading classifier's probability of each block position, shown to the LLM; a block the
     classifier rates at least ``MIN_SCORE`` is a candidate even when the parser did not mark it a title."""
@@ -194,7 +208,7 @@ async def from_llm(doc: ParsedDocument, llm: ChatModel, *, batch_size: int = LLM
                     accepted.append(by_position[i])
             elif level >= 1:
                 accepted.append(Heading(i, level, b.text, b.page))
-    return accepted, failed
+    return LlmHeadings(accepted, failed, -(-len(candidates) // batch_size))
 
 
 def candidate_features(doc: ParsedDocument, block: Block, body: float, score: float | None = None) -> str:

@@ -49,8 +49,13 @@ async def test_doctor_json(settings: Settings, neo4j_server, schema) -> None:
     assert not report["llm"]["ok"] and "LLM-free" in report["llm"]["detail"]  # nothing configured in this test
     assert not report["vlm"]["ok"] and report["vlm"]["detail"]
     assert report["ocr"]["ok"] and report["ocr"]["detail"].startswith("tesseract ")  # `make ocr` installs it
-    missing = json.loads(run_cli(settings, "doctor", "--json", BOOKRAG_OCR_LANGUAGE="xyz").stdout)["ocr"]
-    assert not missing["ok"] and "no traineddata for xyz" in missing["detail"]
+    # a configured LLM that does not answer fails the doctor at once (an OCR language missing does not)
+    dead = run_cli(settings, "doctor", "--json", BOOKRAG_OCR_LANGUAGE="xyz", BOOKRAG_LLM_PROVIDER="openai",
+                   OPENAI_BASE_URL="http://127.0.0.1:9/v1")
+    assert dead.returncode == 1, dead.stdout
+    report = json.loads(dead.stdout)
+    assert not report["llm"]["ok"] and "at http://127.0.0.1:9/v1 is not reachable" in report["llm"]["detail"]
+    assert not report["ocr"]["ok"] and "no traineddata for xyz" in report["ocr"]["detail"]
 
 
 @pytest.mark.local_model

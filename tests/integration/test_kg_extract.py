@@ -58,16 +58,16 @@ async def test_llm_extraction_on_real_pages_with_failures_kept(tmp_path) -> None
     llm = ScriptedChatModel(reply_for)
     extractor = LLMExtractor(llm)
     store = ExtractionStore(ResponseCache(tmp_path / "x.sqlite"))
-    results, warnings = await extract_nodes(nodes, extractor, store=store, document="Amazon 10-K")
-    assert len(results) == 7 and len(warnings) == 1 and "bad" in warnings[0]
+    results, failed = await extract_nodes(nodes, extractor, store=store, document="Amazon 10-K")
+    assert len(results) == 7 and list(failed) == ["bad"]
     first = results[0]
     assert first.entities[0].type == "CONCEPT"  # "organisation" is not an allowed type
     assert [r.target for r in first.relations] == ["Amazon"]  # the dangling relation is dropped
     assert results[-1].entities == []
     asked = len(llm.requests)
     assert "Amazon 10-K" in llm.requests[0][-1]["content"] and "Item 1" in llm.requests[0][-1]["content"]
-    again, warnings = await extract_nodes(nodes, extractor, store=store)
+    again, failed = await extract_nodes(nodes, extractor, store=store)
     assert [r.model_dump() for r in again[:6]] == [r.model_dump() for r in results[:6]]
     assert asked == 6 + 2  # one request a node, and one re-ask for the broken reply
     assert len(llm.requests) - asked == 2  # the next run asks only for the failed node (and re-asks once)
-    assert warnings
+    assert list(failed) == ["bad"]

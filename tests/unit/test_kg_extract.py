@@ -101,8 +101,8 @@ async def test_extractor_error_for_one_node_only() -> None:
         return Extraction(entities=[ExtractedEntity(name=p.text.split()[0], type="CONCEPT")])
 
     nodes = [TreeNode(kind="text", text=t, key=t) for t in ("alpha one", "boom two", "gamma three")]
-    results, warnings = await extract_nodes(nodes, Flaky())
-    assert [len(r.entities) for r in results] == [1, 0, 1] and len(warnings) == 1
+    results, failed = await extract_nodes(nodes, Flaky())
+    assert [len(r.entities) for r in results] == [1, 0, 1] and list(failed) == ["boom two"]
 
 
 async def test_images_go_to_the_vlm_with_their_caption(tmp_path) -> None:

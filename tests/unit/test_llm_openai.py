@@ -1,5 +1,5 @@
-"""The OpenAI-compatible provider against a real local HTTP server: repair, re-ask, retries, timeouts,
-structured-output fallback, the response cache and usage accounting."""
+"""The OpenAI-compatible provider against a real local HTTP server: repair, re-ask, retries, timeouts, an
+unreachable endpoint, structured-output fallback, the response cache and usage accounting."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from pydantic import BaseModel
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from bookrag_neo4j.errors import ModelOutputError, ModelUnavailableError
+from bookrag_neo4j.errors import EndpointDownError, ModelOutputError, ModelUnavailableError
 from bookrag_neo4j.llm import ResponseCache, render_prompt, track_usage
+from bookrag_neo4j.llm.chat import unreachable
 from bookrag_neo4j.llm.openai_chat import OpenAIChatModel
 
 PATH = "/v1/chat/completions"
@@ -191,3 +192,48 @@ async def test_openai_embeddings_are_batched_and_normalised(server: HTTPServer) 
     assert len(server.log) == 2  # batches of 2
     assert vectors[0] == pytest.approx([0.6, 0.8]) and vectors[1] == pytest.approx([3 / 34**0.5, 5 / 34**0.5])
     assert embedder.dimension == 2
+
+
+async def test_an_unreachable_endpoint_is_asked_once_then_marked_down_until_it_answers() -> None:
+    srv = HTTPServer(port=0)
+    srv.start()
+    url, port = srv.url_for("/v1"), srv.port
+    srv.stop()  # nothing listens there now: connection refused
+    llm = OpenAIChatModel("test-model", base_url=url, api_key="k", retry_wait=0.01)
+    llm.DOWN_SECONDS = 0.5
+    asked = {"n": 0}
+    generate = llm._generate
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        asked["n"] += 1
+        return await generate(*args, **kwargs)
+
+    llm._generate = counted  # type: ignore[method-assign]
+    for _ in range(3):
+        with pytest.raises(EndpointDownError, match=f"at {url} is not reachable"):
+            await llm.complete(MESSAGES)
+    assert asked["n"] == 1 and llm.down  # no retries, and the later calls fall back at once
+    back = HTTPServer(port=port)
+    back.expect_request(PATH, method="POST").respond_with_json(completion("back"))
+    back.start()
+    try:
+        time.sleep(0.6)
+        assert llm.down is None and (await llm.complete(MESSAGES)).value == "back"  # asked again after a while
+    finally:
+        back.stop()
+
+
+def test_what_counts_as_unreachable() -> None:
+    import socket
+
+    import httpx
+
+    try:
+        raise httpx.ConnectError("refused") from ConnectionRefusedError(111, "refused")
+    except httpx.ConnectError as exc:
+        assert unreachable(exc)
+    try:
+        raise ValueError("wrapped") from socket.gaierror(-2, "Name or service not known")
+    except ValueError as exc:
+        assert unreachable(exc)
+    assert not unreachable(httpx.ReadTimeout("slow")) and not unreachable(ConnectionResetError())

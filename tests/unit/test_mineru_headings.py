@@ -140,6 +140,6 @@ async def test_llm_section_filter_gets_mineru_levels_and_boxes(doc: ParsedDocume
 
 async def test_a_failed_llm_batch_falls_back_to_mineru_levels(doc: ParsedDocument) -> None:
     llm = ScriptedChatModel(lambda m: ModelUnavailableError("down"), max_retries=0)
-    headings, failed = await from_llm(doc, llm)
-    assert failed == 1
+    headings, failed, batches = await from_llm(doc, llm)
+    assert failed == batches == 1
     assert [(h.title, h.level) for h in headings] == [(t, lvl) for t, lvl, *_ in EXPECTED]

@@ -53,8 +53,8 @@ async def test_llm_section_filtering_with_a_scripted_model() -> None:
         return json.dumps({"sections": [{"id": i, "level": levels[i]} for i in ids]})
 
     llm = ScriptedChatModel(reply)
-    headings, failed = await from_llm(doc, llm)
-    assert failed == 0 and [(h.position, h.level) for h in headings] == [(1, 1), (3, 2), (6, 1)]
+    headings, failed, batches = await from_llm(doc, llm)
+    assert failed == 0 and batches == 1 and [(h.position, h.level) for h in headings] == [(1, 1), (3, 2), (6, 1)]
     assert llm.usage.by_stage()["index.section_filter"].calls == 1
     assert "Synthetic" in llm.requests[0][-1]["content"]
     assert "1 | page 1 | size 16.0 (body 10.0), bold | 1 Introduction" in llm.requests[0][-1]["content"]
@@ -64,8 +64,8 @@ async def test_llm_failure_falls_back_to_the_offline_detector() -> None:
     doc = synthetic()
     llm = ScriptedChatModel(lambda m: ModelUnavailableError("down"), max_retries=0)
     headings, source, failed = await detect_headings(doc, llm)
-    assert source == "llm" and failed == 1
-    offline = offline_headings(doc)[0]
+    offline, offline_source = offline_headings(doc)
+    assert source == f"{offline_source}: the LLM did not answer" and failed == 1  # not "llm": docs list tells
     assert offline and [h.title for h in headings] == [h.title for h in offline]
     headings, _, _ = await detect_headings(doc, llm, detector="heuristic")
     assert [h.title for h in headings] == ["1 Introduction", "1.1 Scope", "2 Methods"]
@@ -78,6 +78,7 @@ async def test_later_batches_carry_the_outline_so_far() -> None:
         json.dumps({"sections": [{"id": 5, "level": -1}, {"id": 6, "level": 1}]}),
     ])
     llm = ScriptedChatModel(lambda m: next(replies))
-    headings, _ = await from_llm(doc, llm, batch_size=2)
+    headings, _, batches = await from_llm(doc, llm, batch_size=2)
+    assert batches == 2
     assert [h.position for h in headings] == [1, 3, 6]
     assert "- [1] 1 Introduction" in llm.requests[1][-1]["content"]
