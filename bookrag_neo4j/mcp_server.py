@@ -23,30 +23,35 @@ from __future__ import annotations
 
 import difflib
 import functools
-import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from .db.reply_cap import UserRows
 from .errors import BookRAGError, PlanError
-from .library.cards import DocumentCard
-from .retrieval.results import Citation, EvidenceNode, by_document
+from .mcp_results import (
+    AskResult,
+    CypherResult,
+    DocumentInfo,
+    DocumentList,
+    EvidenceItem,
+    RetrieveResult,
+    Source,
+    TableOfContents,
+    TocEntry,
+    document_parts,
+)
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.tools import Tool
 
-    from .library.documents import Document
     from .sdk import BookRAG
 
 log = logging.getLogger(__name__)
 
 MAX_ROWS = 1000  # the most rows read_cypher returns in one call
-WARNINGS = ("What may make the result incomplete: e.g. a document in scope whose build was interrupted (until "
-            "`bookrag index` runs on it again), or one deleted while the question ran.")
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -56,149 +61,6 @@ table_of_contents to see its structure, then retrieve (cited evidence) or ask (a
 `docs`, or over the whole library without it. Cite the evidence by its citation label (document, section path, \
 pages). read_cypher runs your own read-only Cypher over the graph (Document, Section, Block, Entity nodes). A tool \
 refuses an argument it does not declare; its error names the accepted ones."""
-
-
-# --- what the tools return ---
-class DocumentInfo(BaseModel):
-    """An indexed document and how far each of its layers is built (None: never built)."""
-
-    key: str
-    name: str
-    title: str = ""
-    pages: int | None = None
-    indexed_at: str | None = None
-    status: str = Field(description="complete, or partial while any layer's build has not completed")
-    tree: str
-    embeddings: str | None = None
-    knowledge_graph: str | None = None
-    layout: str | None = None
-    content_graph: str | None = None
-    card: DocumentCard | None = Field(None, description="What it is: title, issuer, kind, period, date")
-
-    @classmethod
-    def of(cls, doc: Document) -> DocumentInfo:
-        def state(layer: Any) -> str | None:
-            return None if layer is None else str(layer.value)
-        return cls(key=doc.key, name=doc.name, title=doc.title, pages=doc.pages, indexed_at=doc.indexed_at,
-                   status=doc.status, tree=doc.tree.value, embeddings=state(doc.embeddings), card=doc.card,
-                   knowledge_graph=state(doc.graph), layout=state(doc.layout), content_graph=state(doc.g2))
-
-
-class DocumentList(BaseModel):
-    documents: list[DocumentInfo]
-
-
-class TocEntry(BaseModel):
-    title: str
-    level: int
-    page: int | None = None
-    key: str
-
-
-class TableOfContents(BaseModel):
-    document: str
-    key: str
-    sections: list[TocEntry]
-
-
-class Source(BaseModel):
-    """Where a piece of evidence is; ``label`` is the citation to quote (document, section path, pages)."""
-
-    label: str
-    document: str
-    doc_key: str
-    node_key: str
-    section_path: str = ""
-    pages: list[int] = Field(default_factory=list)
-
-    @classmethod
-    def of(cls, citation: Citation, pages: list[int] | None = None) -> Source:
-        if pages is None:
-            pages = list(range(citation.page_start, max(citation.page_start, citation.page_end) + 1)) \
-                if citation.page_start else []
-        return cls(label=citation.label(), document=citation.document, doc_key=citation.doc_key,
-                   node_key=citation.node_key, section_path=citation.section_path, pages=pages)
-
-
-class EvidenceItem(BaseModel):
-    """One piece of evidence, best first, with its citation."""
-
-    rank: int
-    kind: str
-    title: str = ""
-    text: str
-    graph_score: float
-    text_score: float
-    citation: Source
-
-    @classmethod
-    def of(cls, node: EvidenceNode) -> EvidenceItem:
-        return cls(rank=node.rank, kind=node.kind, title=node.title, text=node.text, graph_score=node.graph_score,
-                   text_score=node.text_score, citation=Source.of(node.citation, node.pages))
-
-
-class DocumentPart(BaseModel):
-    """One document's part of the result: the answer's citations from it (ask) and the ranks of its evidence."""
-
-    document: str
-    doc_key: str
-    citations: list[Source] = Field(default_factory=list, description="ask: its citations, in the answer's order.")
-    evidence: list[int] = Field(default_factory=list, description="The ranks of its items in `evidence`.")
-
-
-def document_parts(evidence: list[EvidenceItem], citations: Sequence[Source] = ()) -> list[DocumentPart]:
-    """By document, in the order each is first cited, then first in ``evidence``."""
-    return [DocumentPart(document=s.document, doc_key=s.doc_key, citations=[c for c in citations if c.doc_key == s.doc_key],
-                         evidence=[e.rank for e in evidence if e.citation.doc_key == s.doc_key])
-            for s in by_document([*citations, *(e.citation for e in evidence)])]
-
-
-class RetrieveResult(BaseModel):
-    question: str
-    method: str
-    category: str | None = None
-    count: int | None = Field(None, description="Global COUNT questions: the number of matching nodes.")
-    evidence: list[EvidenceItem]
-    more_evidence: int = Field(0, description="Evidence items beyond `limit`, left out.")
-    pages: dict[str, list[int]] = Field(description="The evidence's pages by document.")
-    documents: list[DocumentPart] = Field(default_factory=list, description="The citations and evidence by document.")
-    warnings: list[str] = Field(default_factory=list, description=WARNINGS)
-
-
-class AskResult(BaseModel):
-    question: str
-    method: str
-    category: str | None = None
-    answer: str
-    extractive: bool = Field(description="True when no LLM wrote the answer: it is the ranked evidence itself.")
-    count: int | None = None
-    citations: list[Source]
-    evidence: list[EvidenceItem]
-    more_evidence: int = 0
-    documents: list[DocumentPart] = Field(default_factory=list, description="The citations and evidence by document.")
-    warnings: list[str] = Field(default_factory=list, description=WARNINGS)
-
-
-class CypherResult(BaseModel):
-    columns: list[str]
-    rows: list[dict[str, Any]]
-    row_count: int
-    truncated: bool = Field(description="True when rows are left out or values cut: the query had more rows than "
-                                        "max_rows, or they passed max_bytes (note says which).")
-    max_rows: int
-    max_bytes: int = Field(description="The most bytes the rows may take as JSON (BOOKRAG_CYPHER_MAX_BYTES).")
-    note: str | None = Field(None, description="How the rows were cut, when truncated.")
-
-    @classmethod
-    def of(cls, rows: UserRows, max_rows: int, max_bytes: int) -> CypherResult:
-        """``rows``, read with ``max_rows + 1`` rows allowed, as at most ``max_rows`` (one more says there were more)."""
-        byte_cut = rows.cut_at is not None and rows.cut_at <= max_rows
-        more = len(rows) > max_rows or (rows.cut_at is not None and rows.cut_at > max_rows)
-        shown = _jsonable(rows[:max_rows])
-        note = rows.cut if byte_cut else (f"the query had more than {max_rows} rows; the first {max_rows} are "
-                                          "shown (add LIMIT or ORDER BY, or pass a larger max_rows)") if more else None
-        return cls(columns=list(shown[0]) if shown else [], rows=shown, row_count=len(shown),
-                   truncated=byte_cut or more, max_rows=max_rows, max_bytes=max_bytes, note=note)
 
 
 # --- the tools' parameters ---
@@ -283,11 +145,6 @@ def strict_tool(fn: Callable[..., Any], **kwargs: Any) -> Tool:
     tool.fn_metadata.arg_model = forbidding
     tool.parameters = forbidding.model_json_schema(by_alias=True)
     return tool
-
-
-def _jsonable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows as JSON values: temporal and spatial values become their strings."""
-    return json.loads(json.dumps(rows, default=str))
 
 
 def build_server(rag: BookRAG) -> MCPServer:

@@ -149,12 +149,17 @@ retrieve = _question_command(answer=False)
 
 
 def methods(as_json: JsonOpt = False) -> None:
-    """The methods --method chooses from (BookRAG, its ablations, the baselines), one line each."""
+    """The methods --method chooses from: the three to use (bookrag the default), then the baselines and the
+    ablations, which are for evaluation."""
     from ..sdk import BookRAG
 
-    found = BookRAG.methods()
-    render([{"name": m.name, "description": m.description} for m in found], ["method", "description"],
-           ((m.name, m.description) for m in found), as_json)
+    order = {"method": 0, "baseline": 1, "ablation": 2}
+    found = sorted(BookRAG.methods(), key=lambda m: order[m.role])
+    shown = {"method": "[green]use[/]", "baseline": "baseline", "ablation": "ablation"}
+    render([{"name": m.name, "role": m.role, "description": m.description} for m in found],
+           ["method", "role", "description"],
+           ((m.name + (" (default)" if m.name == "bookrag" else ""), shown[m.role], m.description) for m in found),
+           as_json)
 
 
 def cypher(

@@ -30,24 +30,24 @@ def _embed(question: str) -> PlanStep:
     return PlanStep(id="embed", operator="Embed", params={"question": question})
 
 
-@method("bm25", "baseline: Okapi BM25 over each document's passages (~400 words)", prepare=prepare_layout)
+@method("bm25", "Okapi BM25 over each document's passages (~400 words)", baseline=True, prepare=prepare_layout)
 async def bm25(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _plan(question, [PlanStep(id="bm25", operator="BM25", params={"question": question})], unit="layout")
 
 
-@method("dense", "baseline: the same passages embedded, nearest by cosine within each document",
+@method("dense", "The same passages embedded, nearest by cosine within each document", baseline=True,
         prepare=prepare_layout)
 async def dense(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _plan(question, [_embed(question), PlanStep(id="search", operator="Vector_Search",
                                                        params={"over": "passage"}, after=["embed"])], unit="layout")
 
 
-@method("layout", "baseline: Layout+Vanilla, the tree's content blocks nearest to the question")
+@method("layout", "Layout+Vanilla, the tree's content blocks nearest to the question", baseline=True)
 async def layout(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _plan(question, [_embed(question), PlanStep(id="search", operator="Vector_Search", after=["embed"])])
 
 
-@method("graphranker", "baseline: PageRank over each document's whole entity graph, no selector")
+@method("graphranker", "PageRank over each document's whole entity graph, no selector", baseline=True)
 async def graphranker(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _plan(question, [PlanStep(id="extract", operator="Extract", params={"question": question}),
                             PlanStep(id="rank", operator="Graph_Rank", after=["extract"])])

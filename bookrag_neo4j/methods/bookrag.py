@@ -140,21 +140,21 @@ async def bookrag(question: str, planner: Planner, category: QueryCategory | Non
     return await _understood(question, planner, category)
 
 
-@method("bookrag-no-plan", "ablation: one static single-hop plan for every question", ablates="bookrag")
+@method("bookrag-no-plan", "One static single-hop plan for every question", ablates="bookrag")
 async def bookrag_no_plan(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return await _understood(question, planner, "single-hop")
 
 
-@method("bookrag-no-selector", "ablation: every content block of the scope as candidates (no selectors)", ablates="bookrag")
+@method("bookrag-no-selector", "Every content block of the scope as candidates (no selectors)", ablates="bookrag")
 async def bookrag_no_selector(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return no_selector(await _understood(question, planner, category))
 
 
-@method("bookrag-no-graph", "ablation: no Graph_Reasoning; the reranker's best nodes", ablates="bookrag")
+@method("bookrag-no-graph", "No Graph_Reasoning; the reranker's best nodes", ablates="bookrag")
 async def bookrag_no_graph(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return one_reasoner(await _understood(question, planner, category), keep="text")
 
 
-@method("bookrag-no-text", "ablation: no Text_Reasoning; PageRank's best nodes", ablates="bookrag")
+@method("bookrag-no-text", "No Text_Reasoning; PageRank's best nodes", ablates="bookrag")
 async def bookrag_no_text(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return one_reasoner(await _understood(question, planner, category), keep="graph")

@@ -2,7 +2,7 @@
 shared operators. Everything that runs a method (``bookrag ask|retrieve --method``, the SDK's ``method=``,
 ``bookrag eval --methods``, ``bookrag methods``) reads this registry and nothing else::
 
-    @method("layout", "Layout+Vanilla: the tree's content blocks nearest to the question")
+    @method("layout", "Layout+Vanilla, the tree's content blocks nearest to the question", baseline=True)
     async def layout(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
         return Plan(question=question, method="layout", steps=[...], output="evidence", answer="reduce")
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from ..config import Settings
 from ..db.client import GraphClient
@@ -33,6 +34,12 @@ class Method:
     build: PlanBuilder
     preparer: Preparer | None = None  # builds a layer the method reads on first use (the layout layer)
     ablates: str | None = None  # the full method this one is with a part left out (its description says which)
+    baseline: bool = False  # a method from the papers' comparisons, not one of the three
+
+    @property
+    def role(self) -> Literal["method", "baseline", "ablation"]:
+        """``method`` (BookRAG, SuperRAG, G²-Reader: the ones to use), ``baseline`` or ``ablation`` (for evaluation)."""
+        return "ablation" if self.ablates else "baseline" if self.baseline else "method"
 
     async def prepare(self, graph: GraphClient, settings: Settings, models: Models, doc: Document) -> None:
         """Build what the method reads of the document ahead of the first question (e.g. before timing). ``doc``
@@ -77,14 +84,14 @@ async def prepare_layout(graph: GraphClient, settings: Settings, models: Models,
 
 
 def method(name: str, description: str, *, prepare: Preparer | None = None,
-           ablates: str | None = None) -> Callable[[PlanBuilder], PlanBuilder]:
+           ablates: str | None = None, baseline: bool = False) -> Callable[[PlanBuilder], PlanBuilder]:
     """Register a plan builder as the method ``name`` (``ablates``: the method it is with a part left out, so that
-    ``bookrag eval`` reports whether that part helps)."""
+    ``bookrag eval`` reports whether that part helps; ``baseline``: one the papers compare against)."""
 
     def register(build: PlanBuilder) -> PlanBuilder:
         if name in METHODS:
             raise ValueError(f"method {name!r} is registered twice")
-        METHODS[name] = Method(name, description, build, prepare, ablates)
+        METHODS[name] = Method(name, description, build, prepare, ablates, baseline)
         return build
 
     return register

@@ -109,7 +109,7 @@ async def superrag_hybrid(question: str, planner: Planner, category: QueryCatego
     return _superrag("superrag-hybrid", question, toc=False, reflect=None, cypher=False)
 
 
-@method("hybrid", "baseline: Lucene + per-document vector search over passages, fused by RRF", prepare=prepare_layout)
+@method("hybrid", "Lucene + per-document vector search over passages, fused by RRF", baseline=True, prepare=prepare_layout)
 async def hybrid(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     steps = _hybrid_steps(question, rows=False)
     steps.append(PlanStep(id="top", operator="Concat", params={"top": RERANKED}, after=["fuse"]))

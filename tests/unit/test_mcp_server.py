@@ -11,15 +11,8 @@ from mcp import Client
 
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.db.reply_cap import UserRows, fitted, json_size, least_size, shortened
-from bookrag_neo4j.mcp_server import (
-    AskResult,
-    CypherResult,
-    RetrieveResult,
-    Source,
-    _jsonable,
-    build_server,
-    unknown_arguments,
-)
+from bookrag_neo4j.mcp_results import AskResult, CypherResult, RetrieveResult, Source, jsonable
+from bookrag_neo4j.mcp_server import build_server, unknown_arguments
 from bookrag_neo4j.mcp_stdio import error_response
 from bookrag_neo4j.retrieval.results import Citation
 from bookrag_neo4j.sdk import BookRAG
@@ -90,7 +83,7 @@ def test_citations_and_rows_as_json() -> None:
     assert Source.of(citation, [3, 5]).pages == [3, 5]  # a merged cross-page unit: its own pages
     assert Source.of(citation.model_copy(update={"page_start": 0, "page_end": 0})).pages == []
     day = datetime.date(2024, 5, 1)
-    assert _jsonable([{"d": day, "n": 1, "xs": [1.5, None]}]) == [{"d": "2024-05-01", "n": 1, "xs": [1.5, None]}]
+    assert jsonable([{"d": day, "n": 1, "xs": [1.5, None]}]) == [{"d": "2024-05-01", "n": 1, "xs": [1.5, None]}]
 
 
 def test_results_carry_warnings_and_say_how_rows_were_cut() -> None:
