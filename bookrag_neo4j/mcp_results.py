@@ -16,6 +16,7 @@ from .retrieval.results import Citation, EvidenceNode, by_document
 if TYPE_CHECKING:
     from .library.documents import Document
 
+PAGE_URI = "bookrag://documents/{doc}/pages/{page}"  # the MCP resource template of page images
 WARNINGS = ("What may make the result incomplete: e.g. a document in scope whose build was interrupted (until "
             "`bookrag index` runs on it again), or one deleted while the question ran.")
 
@@ -62,6 +63,11 @@ class TableOfContents(BaseModel):
     sections: list[TocEntry]
 
 
+def page_uri(doc_key: str, page: int) -> str:
+    """The resource that shows page ``page`` (1-based) of the document with key ``doc_key``."""
+    return PAGE_URI.format(doc=doc_key, page=page)
+
+
 class Source(BaseModel):
     """Where a piece of evidence is; ``label`` is the citation to quote (document, section path, pages)."""
 
@@ -71,6 +77,7 @@ class Source(BaseModel):
     node_key: str
     section_path: str = ""
     pages: list[int] = Field(default_factory=list)
+    page_image: str | None = Field(None, description="The resource showing its first page as a PNG.")
 
     @classmethod
     def of(cls, citation: Citation, pages: list[int] | None = None) -> Source:
@@ -78,7 +85,8 @@ class Source(BaseModel):
             pages = list(range(citation.page_start, max(citation.page_start, citation.page_end) + 1)) \
                 if citation.page_start else []
         return cls(label=citation.label(), document=citation.document, doc_key=citation.doc_key,
-                   node_key=citation.node_key, section_path=citation.section_path, pages=pages)
+                   node_key=citation.node_key, section_path=citation.section_path, pages=pages,
+                   page_image=page_uri(citation.doc_key, pages[0]) if pages else None)
 
 
 class EvidenceItem(BaseModel):

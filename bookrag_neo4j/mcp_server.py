@@ -24,12 +24,14 @@ from __future__ import annotations
 import difflib
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError
 
+from .db.schema_guide import GraphSchema, read_schema
 from .errors import BookRAGError, PlanError
+from .mcp_pages import add_pages_and_prompts
 from .mcp_results import (
     AskResult,
     CypherResult,
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.tools import Tool
 
+    from .methods.registry import Method
     from .sdk import BookRAG
 
 log = logging.getLogger(__name__)
@@ -59,7 +62,8 @@ INSTRUCTIONS = """BookRAG over a library of long PDFs indexed in Neo4j. Start wi
 every tool that takes documents, is one of its file names or keys, or a list of them. Read one document's \
 table_of_contents to see its structure, then retrieve (cited evidence) or ask (an answer with citations) over \
 `docs`, or over the whole library without it. Cite the evidence by its citation label (document, section path, \
-pages). read_cypher runs your own read-only Cypher over the graph (Document, Section, Block, Entity nodes). A tool \
+pages); each page is the resource bookrag://documents/{key}/pages/{number} (a PNG). read_cypher runs your own \
+read-only Cypher over the graph; get_schema describes it (labels, relationships, properties, indexes). A tool \
 refuses an argument it does not declare; its error names the accepted ones."""
 
 
@@ -117,6 +121,27 @@ def unknown_arguments(tool: str, given: list[str], schema: dict[str, Any]) -> st
     return f"unknown argument{'s' if len(unknown) > 1 else ''} {', '.join(hints)}; {tool} accepts {takes}"
 
 
+def method_listing(methods: Sequence[Method]) -> str:
+    """The methods as a tool description names them: the three to use, then the baselines; the ablations only by
+    name, as being for evaluation."""
+    def names(role: str) -> list[Method]:
+        return [m for m in methods if m.role == role]
+
+    return ("Methods (bookrag the default):\n" + "\n".join(f"- {m.name}: {m.description}" for m in names("method"))
+            + "\nBaselines, to compare against:\n" + "\n".join(f"- {m.name}: {m.description}" for m in names("baseline"))
+            + "\nAblations, for evaluation only (each is a method with a part left out): "
+            + ", ".join(m.name for m in names("ablation")) + ".")
+
+
+def one_line(exc: ValidationError) -> str:
+    """A validation error as one line: each wrong argument with what it should be (pydantic's own text spans
+    lines and ends with a documentation URL)."""
+    return "invalid arguments: " + "; ".join(
+        f"{'.'.join(str(part) for part in error['loc']) or 'arguments'}: {error['msg']}"
+        + (f" (got {error['input']!r})" if not isinstance(error.get("input"), dict) else "")
+        for error in exc.errors())
+
+
 @functools.cache
 def _strict_tool_class() -> type[Tool]:
     """A ``Tool`` that refuses an argument it does not declare, with a message naming the accepted ones (the SDK
@@ -130,7 +155,12 @@ def _strict_tool_class() -> type[Tool]:
             if refusal:
                 log.info("tool %s: %s", self.name, refusal)
                 raise ToolError(f"Error executing tool {self.name}: {refusal}")
-            return await super().run(arguments, context, convert_result=convert_result)
+            try:
+                return await super().run(arguments, context, convert_result=convert_result)
+            except ToolError as exc:
+                if isinstance(exc.__cause__, ValidationError):
+                    raise ToolError(f"Error executing tool {self.name}: {one_line(exc.__cause__)}") from exc.__cause__
+                raise
 
     return StrictTool
 
@@ -154,9 +184,9 @@ def build_server(rag: BookRAG) -> MCPServer:
 
     from . import __version__
 
-    methods = {m.name: m.description for m in rag.methods()}
+    methods = {m.name: m for m in rag.methods()}
     max_bytes = rag.settings.retrieval.cypher_max_bytes
-    listing = "\n".join(f"- {name}: {description}" for name, description in methods.items())
+    listing = method_listing(rag.methods())
     reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     # a method may build a layer it reads on first use (e.g. the layout layer): additive, never destructive
     asks = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
@@ -216,8 +246,14 @@ def build_server(rag: BookRAG) -> MCPServer:
         max_rows: Annotated[int, Field(ge=1, le=MAX_ROWS, description="The most rows to return.")] = 100,
     ) -> CypherResult:
         await reach()
-        rows = await rag.arun_cypher(query, params, max_rows=max_rows + 1, max_bytes=max_bytes, truncate=True)
+        rows = await rag.arun_cypher(query, params, max_rows=max_rows + 1, max_bytes=max_bytes, truncate=True,
+                                     vectors=False)
         return CypherResult.of(rows, max_rows, max_bytes)
+
+    @_tool_errors
+    async def get_schema() -> GraphSchema:
+        await reach()
+        return await read_schema(await rag.agraph())
 
     tools = [
         strict_tool(list_documents, annotations=reads),
@@ -225,18 +261,25 @@ def build_server(rag: BookRAG) -> MCPServer:
         strict_tool(retrieve, annotations=asks, description=(
             "Ranked evidence for a question (no answer synthesis), best first, over `docs` (one document or a "
             "list) or the whole library; each item carries its citation (document, section path, pages) and its "
-            f"scores. Methods:\n{listing}")),
+            f"scores. {listing}")),
         strict_tool(ask, annotations=asks, description=(
             "Answer a question about `docs` (one document or a list) or the whole library, with citations "
             "(document, section path, pages) and the evidence behind them; without an LLM the answer is the "
-            f"ranked evidence itself (extractive). Methods:\n{listing}")),
+            f"ranked evidence itself (extractive). {listing}")),
         strict_tool(read_cypher, annotations=reads, description=(
             "Run your own Cypher, read-only: a query that writes, calls a procedure outside the allow-list, loads "
             "files or names another database is refused before it runs. At most max_rows rows, and at most "
             f"{max_bytes:,} bytes of them as JSON: past either, truncated is true and note says what was left out "
-            "or cut (a long value is cut, marked '… [N more characters]'). A 30-second timeout.")),
+            "or cut (a long value is cut, marked '… [N more characters]'); embeddings are left out (a short note "
+            "stands for each). A 30-second timeout. get_schema says what there is to match.")),
+        strict_tool(get_schema, annotations=reads, description=(
+            "The graph's schema, to write read_cypher queries: each node label (what it means in the index, its "
+            "layer, how many nodes, its properties, which of them are embeddings), each relationship type (its "
+            "meaning, its patterns, how many) and each index (type, labels, properties).")),
     ]
-    return MCPServer("bookrag", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING", tools=tools)
+    server = MCPServer("bookrag", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING", tools=tools)
+    add_pages_and_prompts(server, rag)
+    return server
 
 
 def serve_stdio(rag: BookRAG) -> None:

@@ -159,13 +159,14 @@ class BookRAG(GdsAccess):
 
     async def arun_cypher(self, query: str, params: dict[str, Any] | None = None, *,
                           timeout: float = USER_QUERY_TIMEOUT, max_rows: int | None = USER_QUERY_MAX_ROWS,
-                          max_bytes: int | None | EllipsisType = ..., truncate: bool = False) -> UserRows:
+                          max_bytes: int | None | EllipsisType = ..., truncate: bool = False,
+                          vectors: bool = True) -> UserRows:
         """Run Cypher you (or your users) wrote, read-only: refused unless the server plans it as a read
         query (:class:`~bookrag_neo4j.errors.QueryRefusedError`), then run with read routing and a timeout in
         seconds. More than ``max_rows`` rows, or rows whose JSON passes ``max_bytes`` (default
         ``settings.retrieval.cypher_max_bytes``; None: no cap), is a :class:`~bookrag_neo4j.errors.UserQueryError`;
         with ``truncate`` the rows that fit instead, the one that passed the byte cap shortened, and the list's
-        ``cut`` saying so (None when whole). Rows as dicts::
+        ``cut`` saying so (None when whole); ``vectors=False`` replaces embeddings with a short note. Rows as dicts::
 
             rag.run_cypher("MATCH (d:Document) RETURN d.name AS name, d.pages AS pages")
             rag.run_cypher("MATCH (e:Entity {name: $name}) RETURN count(*) AS n", {"name": "lm"})
@@ -173,7 +174,7 @@ class BookRAG(GdsAccess):
         """
         cap = self.settings.retrieval.cypher_max_bytes if max_bytes is ... else max_bytes
         rows = await (await self._client()).run_user_query(query, params, timeout=timeout, max_rows=max_rows,
-                                                            max_bytes=cap, truncate=truncate)
+                                                            max_bytes=cap, truncate=truncate, vectors=vectors)
         return rows if isinstance(rows, UserRows) else UserRows(rows)
 
     async def aevidence_graph(self, answer: Answer | Evidence, *, limit: int = 300) -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavaila
 from ..errors import Neo4jUnavailableError, UserQueryError
 from .gate import check_plan, explain_refused
 from .queries import load_query
-from .reply_cap import FETCH_SIZE, read_within
+from .reply_cap import FETCH_SIZE, read_within, without_vectors
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +171,7 @@ class GraphClient:
     async def run_user_query(self, query: str, params: dict[str, Any] | None = None, *,
                              timeout: float = USER_QUERY_TIMEOUT,
                              max_rows: int | None = USER_QUERY_MAX_ROWS, max_bytes: int | None = None,
-                             truncate: bool = False) -> list[dict[str, Any]]:
+                             truncate: bool = False, vectors: bool = True) -> list[dict[str, Any]]:
         """Run Cypher a user wrote (a BI tool, a notebook, an LLM) only if the read-only gate passes it: the server
         plans it first (``EXPLAIN``, nothing runs) and :func:`~bookrag_neo4j.db.gate.check_plan` walks the
         plan; a query it refuses, or one the server will not plan, raises
@@ -181,7 +181,9 @@ class GraphClient:
         :class:`~bookrag_neo4j.errors.UserQueryError` at row ``max_rows + 1``, or with ``truncate`` returns the
         first ``max_rows`` rows (ask for one more than you show to learn whether there were more). ``max_bytes``
         bounds the rows' JSON the same way (:func:`~bookrag_neo4j.db.reply_cap.read_within`: with ``truncate``
-        the rows say how they were cut). Other server errors become :class:`~bookrag_neo4j.errors.UserQueryError`."""
+        the rows say how they were cut). ``vectors=False`` replaces every embedding in the rows with a short note
+        (:func:`~bookrag_neo4j.db.reply_cap.without_vectors`). Other server errors become
+        :class:`~bookrag_neo4j.errors.UserQueryError`."""
         params = params or {}
         try:
             plan = await self._execute(Query(f"EXPLAIN {query}", timeout=timeout), params, RoutingControl.READ)
@@ -189,18 +191,20 @@ class GraphClient:
             raise explain_refused(exc.code, exc.message) from exc
         check_plan(plan.summary.plan, query_type=plan.summary.query_type, database=plan.summary.database,
                    allowed_database=self.conn.database)
-        return await self._read_capped(query, params, timeout, max_rows, truncate, max_bytes)
+        rows = await self._read_capped(query, params, timeout, max_rows, truncate, max_bytes, vectors)
+        return rows if vectors or max_bytes is not None else [without_vectors(row) for row in rows]
 
     async def _read_capped(self, query: str, params: dict[str, Any], timeout: float,
                            max_rows: int | None, truncate: bool = False,
-                           max_bytes: int | None = None) -> list[dict[str, Any]]:
+                           max_bytes: int | None = None, vectors: bool = True) -> list[dict[str, Any]]:
         """Run a checked user query in a read transaction, pulling at most ``max_rows + 1`` records (``truncate``:
         ``max_rows``, the rest discarded), and with ``max_bytes`` no more once their JSON passes it."""
 
         async def work(tx: AsyncTransaction) -> list[dict[str, Any]]:
             result = await tx.run(query, params)
             if max_bytes is not None:
-                return await read_within(result, max_rows=max_rows, max_bytes=max_bytes, truncate=truncate)
+                return await read_within(result, max_rows=max_rows, max_bytes=max_bytes, truncate=truncate,
+                                         vectors=vectors)
             if max_rows is None:
                 return [record.data() async for record in result]
             if truncate:  # the commit discards what was not fetched: nothing more streams

@@ -18,6 +18,7 @@ from typing import Any
 from ..errors import UserQueryError
 
 BUDGET_SETTING = "BOOKRAG_CYPHER_MAX_BYTES"
+VECTOR_MIN = 64  # a list of at least this many floats is an embedding (page numbers and scores are shorter, or ints)
 FETCH_SIZE = 100  # records a pull asks the server for: the most read past the budget before the reading stops
 
 
@@ -28,6 +29,19 @@ class UserRows(list[dict[str, Any]]):
 
     cut: str | None = None
     cut_at: int | None = None
+
+
+def without_vectors(value: Any) -> Any:
+    """``value`` with every embedding (a list of at least ``VECTOR_MIN`` floats), at any depth, replaced by a short
+    note: a node returned whole would otherwise carry 384 floats per vector property, 8 KB of JSON that no agent or
+    reader can use."""
+    if isinstance(value, list):
+        if len(value) >= VECTOR_MIN and all(isinstance(v, float) for v in value):
+            return f"<vector of {len(value)} floats, left out>"
+        return [without_vectors(v) for v in value]
+    if isinstance(value, dict):
+        return {k: without_vectors(v) for k, v in value.items()}
+    return value
 
 
 def json_size(value: Any) -> int:
@@ -85,17 +99,19 @@ def fitted(row: dict[str, Any], room: int) -> dict[str, Any] | None:
     return best
 
 
-async def read_within(result: Any, *, max_rows: int | None, max_bytes: int, truncate: bool) -> UserRows:
+async def read_within(result: Any, *, max_rows: int | None, max_bytes: int, truncate: bool,
+                      vectors: bool = True) -> UserRows:
     """The records of ``result`` (an ``AsyncResult``) as :class:`UserRows`, at most ``max_rows`` of them (``None``:
     any number) and at most ``max_bytes`` bytes of JSON in all (the list's brackets and commas counted). Past
     either cap: with ``truncate`` the rows so far (the row that passed the byte budget cut to fit, see
-    :attr:`UserRows.cut`), else :class:`~bookrag_neo4j.errors.UserQueryError`. Stops reading at once either way."""
+    :attr:`UserRows.cut`), else :class:`~bookrag_neo4j.errors.UserQueryError`. Stops reading at once either way.
+    ``vectors=False``: embeddings replaced first (:func:`without_vectors`), so they take none of the budget."""
     rows, used = UserRows(), 2  # "[]"
     async for record in result:
         if max_rows is not None and len(rows) == max_rows:  # one past the cap: only without truncate
             raise UserQueryError(f"the query returned more than {max_rows} rows; add LIMIT (or pass a larger "
                                  "max_rows)")
-        row = record.data()
+        row = record.data() if vectors else without_vectors(record.data())
         comma = 1 if rows else 0
         room = max_bytes - used - comma
         size = room + 1 if least_size(row, room) > room else json_size(row)

@@ -16,6 +16,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..db.queries import load_query
+from ..db.schema_guide import text2cypher_labels, text2cypher_patterns
 from ..db.vectors import use_plugin
 from ..errors import ModelError, UserQueryError
 from ..layout.vectors import read_per_build
@@ -198,17 +199,8 @@ class Text2CypherParams(BaseModel):
 
 SCHEMA_SAMPLE = 1000  # nodes a label whose property keys the schema lists
 HIDDEN_PROPERTIES = ["embedding", "title_embedding", "table_html", "bbox"]
-SCHEMA_LABELS = ["Document", "Page", "Section", "Text", "Table", "Image", "Equation", "Passage", "TableChunk",
-                 "TableOfContents", "Entity", "Keyword"]
-SCHEMA_EDGES = [
-    "(:Document)-[:HAS_PAGE]->(:Page)", "(:Document)-[:HAS_CHILD {order}]->(:Section)",
-    "(:Section)-[:HAS_CHILD {order}]->(:Section|Text|Table|Image|Equation)", "(block)-[:ON_PAGE]->(:Page)",
-    "(:Document)-[:HAS_TOC]->(:TableOfContents)-[:HAS_ENTRY {order}]->(:Section)",
-    "(:Section)-[:NEXT_SECTION]->(:Section)", "(:Passage)-[:COVERS {order}]->(block)",
-    "(:Passage)-[:ON_PAGE]->(:Page)", "(:Passage)-[:NEXT]->(:Passage)", "(:Table)-[:HAS_ROW {order}]->(:TableChunk)",
-    "(:Text)-[:REFERS_TO]->(:Table|Image)", "(:Passage)-[:HAS_KEYWORD]->(:Keyword)",
-    "(:Entity)-[:MENTIONED_IN]->(block)",
-]
+SCHEMA_LABELS = text2cypher_labels()
+SCHEMA_EDGES = text2cypher_patterns()
 
 
 def template_query(question: str) -> tuple[str, dict] | None:

@@ -32,13 +32,14 @@ from ..config import Settings
 from ..errors import BookRAGError, DocumentError, DocumentNotFoundError, Neo4jUnavailableError
 from ..keys import local_path, stored_text
 from ..library.documents import Document
+from ..library.page_images import PageUnavailableError, render_page
 from ..llm.factory import Models
 from ..methods import METHODS
 from ..retrieval.results import Answer, by_document
 from ..sdk import BookRAG
 from ..server import instance_settings
 from .jobs import IndexJobs
-from .pages import CitationView, PageBox, PageUnavailableError, render_page
+from .pages import CitationView, PageBox
 from .security import HostGuard, TokenGuard, cross_site
 from .uploads import UploadTooLargeError, forget_upload, receive_pdf
 

@@ -19,7 +19,7 @@ from typing import Any
 BOOKRAG = str(Path(sys.executable).parent / "bookrag")
 START = 120.0  # seconds the subprocess may take to answer initialize (a cold start on a busy 2-core machine)
 REPLY = 15.0  # seconds a later reply may take, unless the call says otherwise
-TOOLS = {"list_documents", "table_of_contents", "retrieve", "ask", "read_cypher"}
+TOOLS = {"list_documents", "table_of_contents", "retrieve", "ask", "read_cypher", "get_schema"}
 
 
 def closed_port() -> int:

@@ -8,6 +8,7 @@ tests/integration/test_mcp_inspector.py."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import sys
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult
 
 from bookrag_neo4j.config import Settings
@@ -24,7 +26,7 @@ from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.sdk import BookRAG
 
-from ..helpers.mcp_stdio import Relay, bookrag_mcp, text_of
+from ..helpers.mcp_stdio import TOOLS, Relay, bookrag_mcp, text_of
 from ..helpers.partial import INCOMPLETE, interrupted_graph_document
 from ..helpers.pdfs import ACL_PAPER
 from ..helpers.timeouts import LONG_TEST
@@ -32,7 +34,6 @@ from ..helpers.timeouts import LONG_TEST
 pytestmark = pytest.mark.timeout(LONG_TEST)
 
 BOOKRAG = str(Path(sys.executable).parent / "bookrag")
-TOOLS = {"list_documents", "table_of_contents", "retrieve", "ask", "read_cypher"}
 QUESTION = "Which model performs best in the closed-book setting?"
 ACME_QUESTION = "Who leads Acme Interrupted?"
 
@@ -125,6 +126,31 @@ async def test_mcp_server_over_stdio(conn: ConnectionInfo, acl_paper: str) -> No
                    )["rows"] == [{"n": 0}]
         too_many = _error(await session.call_tool("read_cypher", {"query": "RETURN 1", "max_rows": 5000}))
         assert "max_rows" in too_many and "1000" in too_many, too_many
+        # a node returned whole comes without its embedding (27 KB with it): under 5 KB as the client reads it
+        text_node = await session.call_tool("read_cypher", {
+            "query": "MATCH (t:Text {doc_key: $key}) RETURN t ORDER BY t.order LIMIT 1", "params": {"key": acl_paper}})
+        node = _ok(text_node)["rows"][0]["t"]
+        assert node["embedding"] == "<vector of 384 floats, left out>" and node["text"], node
+        assert len(text_node.model_dump_json()) < 5000
+
+        # get_schema: what there is to match, with its meaning, counts and indexes
+        schema = _ok(await session.call_tool("get_schema", {}))
+        labels = {label["label"]: label for label in schema["labels"]}
+        assert labels["Text"]["layer"] == "tree" and labels["Text"]["nodes"] >= 1 and "text" in labels["Text"]["properties"]
+        assert labels["Text"]["vector_properties"] == ["embedding"] and "paragraph" in labels["Text"]["meaning"]
+        assert {"Document", "Section", "Passage", "Page"} <= set(labels)
+        types = {r["type"]: r for r in schema["relationships"]}
+        assert "HAS_CHILD" in types and types["HAS_CHILD"]["patterns"] and types["HAS_CHILD"]["relationships"] >= 1
+        vector = {i["name"]: i for i in schema["indexes"]}["tree_node_embedding"]
+        assert vector["type"] == "VECTOR" and vector["dimensions"] == 384
+
+        # a citation's page image, as a resource
+        uri = answer["citations"][0]["page_image"]
+        assert uri == f"bookrag://documents/{acl_paper}/pages/{answer['citations'][0]['pages'][0]}"
+        image = (await session.read_resource(uri)).contents[0]
+        assert image.mime_type == "image/png" and base64.b64decode(image.blob)[:8] == b"\x89PNG\r\n\x1a\n"
+        with pytest.raises(MCPError, match="has no page 999"):
+            await session.read_resource(f"bookrag://documents/{acl_paper}/pages/999")
 
         # bad input: a clear message naming what is known
         bad = _error(await session.call_tool("retrieve", {"question": QUESTION, "method": "no-such-method"}))

@@ -3,7 +3,8 @@
 ACL paper (LLM-free). Every tool's input schema says ``additionalProperties: false`` and names the documents
 ``docs``; a call with a name the tool does not declare (``doc`` for ``docs``) is refused with a message naming it
 and the accepted ones, where it used to be dropped and answered over the whole library; the right name works, one
-document or a list of them; several documents to table_of_contents are refused."""
+document or a list of them; several documents to table_of_contents are refused. The schema tool answers, and a
+node read whole comes without its embedding."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def test_inspector_cli_sees_strict_schemas_and_refuses_unknown_arguments(conn: C
     listed = inspect(env, "tools/list", options=("--strict",))  # and no schema portability finding
     tools = {t["name"]: t for t in _ok(listed)["tools"]}
     assert not listed.stderr.strip(), listed.stderr
-    assert set(tools) == {"list_documents", "table_of_contents", "retrieve", "ask", "read_cypher"}
+    assert set(tools) == {"list_documents", "table_of_contents", "retrieve", "ask", "read_cypher", "get_schema"}
     for tool in tools.values():
         assert tool["inputSchema"].get("additionalProperties") is False, tool
         assert "doc" not in tool["inputSchema"].get("properties", {}), tool
@@ -69,4 +70,11 @@ def test_inspector_cli_sees_strict_schemas_and_refuses_unknown_arguments(conn: C
     several = _refused(inspect(env, "tools/call", "table_of_contents",
                                {"docs": json.dumps([ACL_PAPER.name, "other.pdf"])}))
     assert f"table_of_contents reads one document; docs names 2 ({ACL_PAPER.name}, other.pdf)" in several, several
-    print(f"MCP Inspector CLI: 5 runs against bookrag mcp in {time.perf_counter() - started:.1f} s")
+
+    # the schema tool, and a node read whole: without its embedding, under 5 KB as the Inspector prints it
+    schema = _ok(inspect(env, "tools/call", "get_schema", {}))
+    assert "Text" in {label["label"] for label in schema["labels"]} and schema["relationships"] and schema["indexes"]
+    node = inspect(env, "tools/call", "read_cypher", {"query": "MATCH (t:Text) RETURN t LIMIT 1"})
+    assert _ok(node)["rows"][0]["t"]["embedding"] == "<vector of 384 floats, left out>"
+    assert len(node.stdout.encode()) < 5000, len(node.stdout.encode())
+    print(f"MCP Inspector CLI: 7 runs against bookrag mcp in {time.perf_counter() - started:.1f} s")

@@ -23,8 +23,8 @@ import pytest
 
 from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.library.catalogue import delete_document
+from bookrag_neo4j.library.page_images import MAX_PIXELS
 from bookrag_neo4j.web import create_app
-from bookrag_neo4j.web.pages import MAX_PIXELS
 from bookrag_neo4j.web.uploads import MAX_NAME_BYTES
 
 from ..helpers.pdfs import tiny_pdf

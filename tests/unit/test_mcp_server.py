@@ -22,17 +22,30 @@ async def test_tools_and_the_errors_before_any_query() -> None:
     rag = BookRAG(Settings(neo4j_uri="bolt://127.0.0.1:9", neo4j_password="unused"), use_llm=False)  # never reached
     async with Client(build_server(rag)) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        assert set(tools) == {"list_documents", "table_of_contents", "retrieve", "ask", "read_cypher"}
-        assert tools["list_documents"].annotations.read_only_hint and tools["read_cypher"].annotations.read_only_hint
+        assert set(tools) == {"list_documents", "table_of_contents", "retrieve", "ask", "read_cypher", "get_schema"}
+        assert all(tools[name].annotations.read_only_hint for name in ("list_documents", "read_cypher", "get_schema"))
         assert not tools["ask"].annotations.destructive_hint
-        for method in BookRAG.methods():
-            assert f"- {method.name}: " in tools["ask"].description
+        for method in BookRAG.methods():  # the three and the baselines described, the ablations named as such
+            shown = f"- {method.name}: " in tools["ask"].description
+            assert shown == (method.role != "ablation"), method.name
+        ablations = tools["ask"].description.split("Ablations, for evaluation only")[1]
+        assert "bookrag-no-graph" in ablations and "- bookrag-no-graph" not in tools["ask"].description
         bad = await client.call_tool("ask", {"question": "What is lm?", "method": "bm42"})
         assert bad.is_error and "PlanError: unknown method 'bm42'; known: bookrag, " in bad.content[0].text
         capped = await client.call_tool("read_cypher", {"query": "RETURN 1", "max_rows": 1001})
-        assert capped.is_error and "less than or equal to 1000" in capped.content[0].text
-        empty = await client.call_tool("retrieve", {"question": ""})
-        assert empty.is_error and "question" in empty.content[0].text
+        assert capped.is_error and capped.content[0].text == (  # one line, no pydantic dump or URL
+            "Error executing tool read_cypher: invalid arguments: max_rows: Input should be less than or equal to "
+            "1000 (got 1001)")
+        empty = await client.call_tool("retrieve", {"question": "", "limit": 0})
+        assert empty.is_error and "\n" not in empty.content[0].text and "https://" not in empty.content[0].text
+        assert "question: String should have at least 1 character" in empty.content[0].text
+        assert "limit: Input should be greater than or equal to 1 (got 0)" in empty.content[0].text
+        templates = (await client.list_resource_templates()).resource_templates
+        assert [t.uri_template for t in templates] == ["bookrag://documents/{doc}/pages/{page}"]
+        assert templates[0].mime_type == "image/png"
+        (prompt,) = (await client.list_prompts()).prompts
+        text = (await client.get_prompt(prompt.name, {"question": "What is lm?"})).messages[0].content.text
+        assert "What is lm?" in text and "retrieve" in text and "citation" in text
     await rag.aclose()
 
 

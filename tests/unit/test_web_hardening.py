@@ -13,7 +13,7 @@ import pytest
 from starlette.requests import Request
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.web.pages import MAX_PIXELS, fit_scale, render_page
+from bookrag_neo4j.library.page_images import MAX_PIXELS, fit_scale, render_page
 from bookrag_neo4j.web.security import HostGuard, cross_site, host_name
 from bookrag_neo4j.web.serving import DeadlineProtocol, server_config
 from bookrag_neo4j.web.uploads import MAX_NAME_BYTES, display_name, shortened_name
