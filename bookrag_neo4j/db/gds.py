@@ -1,71 +1,29 @@
-"""Graph Data Science on the async driver: temporary projections that are always dropped, and WCC.
+"""Graph Data Science on the async driver: whether a server has it, and the names of projections.
 
-    async with projected_document_entities(graph, doc_key) as projection:
-        components = await weakly_connected_components(graph, projection)
+    if await gds_installed(graph): ...
+    name = graph_name()                     # bookrag-<uuid>: a temporary projection, always dropped by its maker
+    await list_projections(graph)           # the temporary ones left behind (should be none)
 
-Each projection gets a unique name (``bookrag-<uuid>``, :func:`graph_name`) and is dropped when the ``async with`` block
-ends, even on error or cancellation, so no named graph leaks onto the server's heap; GDS procedures run with write
-routing, so projection, algorithm and drop reach the same cluster member. These serve the statistics; Graph_Reasoning's
-PageRank uses the catalog projections of :mod:`.projections`, and :func:`gds_installed` (which picks its engine) says
-whether a server has GDS. The ``graphdatascience`` client side (``rag.gds``, the layout layer's KNN) is
-:mod:`bookrag_neo4j.db.analytics`; both read the same projection files.
+Temporary projections (the scale probe's, ``rag.gds``'s in :mod:`bookrag_neo4j.db.analytics`) are named here so that
+:func:`list_projections` finds any left behind; Graph_Reasoning's PageRank uses the catalog projections of
+:mod:`.projections`, kept on purpose. GDS procedures run with write routing, so projection, algorithm and drop
+reach the same cluster member.
 """
 
 from __future__ import annotations
 
-import logging
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager as AsyncContextManager
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
 
 from .client import GraphClient
 
-log = logging.getLogger(__name__)
-
 GRAPH_NAME_PREFIX = "bookrag-"
 DOCUMENT_PREFIX = "bookrag-doc-"  # the documents' projections kept in the catalog (:mod:`.projections`)
-COMMUNITY_MAX_CONCURRENCY = 4  # OpenGDS caps concurrency at 4
 PAGERANK_CONCURRENCY = 1  # a question's PageRank: one thread (a document's graph is small; see gds/node_pagerank)
-
-
-@dataclass(frozen=True)
-class Projection:
-    """An in-memory GDS graph that exists while its ``async with`` block runs."""
-
-    name: str
-    node_count: int
-    relationship_count: int
 
 
 def graph_name() -> str:
     """A fresh projection name: ``bookrag-<uuid>`` (:func:`list_projections` finds those left behind)."""
     return f"{GRAPH_NAME_PREFIX}{uuid.uuid4().hex}"
-
-
-@asynccontextmanager
-async def _projection(graph: GraphClient, query: str, **params: object) -> AsyncIterator[Projection]:
-    """Run a projection file (one ``RETURN gds.graph.project(...)``: a map, null when no node matched)."""
-    name = graph_name()
-    try:
-        (row,) = await graph.write(query, graph_name=name, **params)
-        projected = next(iter(row.values())) or {"nodeCount": 0, "relationshipCount": 0}
-        yield Projection(name=name, node_count=projected["nodeCount"], relationship_count=projected["relationshipCount"])
-    finally:
-        await graph.write("gds/drop_graph", graph_name=name)
-        log.debug("dropped projection %s", name)
-
-
-def projected_document_entities(graph: GraphClient, doc_key: str) -> AsyncContextManager[Projection]:
-    """Project all entities of a document and the edges among them; drop the projection after."""
-    return _projection(graph, "gds/project_document_entities", doc_key=doc_key)
-
-
-async def weakly_connected_components(graph: GraphClient, projection: Projection) -> dict[str, int]:
-    """Component id by entity key (``gds.wcc.stream``)."""
-    rows = await graph.write("gds/wcc", graph_name=projection.name, concurrency=COMMUNITY_MAX_CONCURRENCY)
-    return {row["key"]: row["component"] for row in rows}
 
 
 _INSTALLED: dict[tuple[str, str], bool] = {}  # (uri, database) -> whether its server has GDS

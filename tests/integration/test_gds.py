@@ -12,7 +12,7 @@ import pytest
 
 from bookrag_neo4j.db import projections as projections_module
 from bookrag_neo4j.db.client import GraphClient
-from bookrag_neo4j.db.gds import list_projections, projected_document_entities
+from bookrag_neo4j.db.gds import list_projections
 from bookrag_neo4j.db.projections import DocumentProjections, drop_document_projections, held_projections, projection_name
 from bookrag_neo4j.library.catalogue import delete_entities
 from bookrag_neo4j.retrieval.scoring import pagerank
@@ -162,11 +162,3 @@ async def test_a_projection_another_process_drops_before_its_use_is_made_again(g
     assert await projections.pagerank(graph, DOC, "v1", [key("a")], budget_bytes=BUDGET) == \
         pytest.approx(reference_scores)
     assert len(made) == 2  # made, dropped by "the other process", made again
-
-
-async def test_temporary_projection_is_dropped_on_error(graph: GraphClient, entities) -> None:
-    with pytest.raises(RuntimeError, match="boom"):
-        async with projected_document_entities(graph, DOC) as projection:
-            assert projection.node_count == len(NODES)
-            raise RuntimeError("boom")
-    assert await list_projections(graph) == []
