@@ -11,7 +11,9 @@ its editor; it decodes the whole URL once and then cuts ``arg`` at the first ``&
 those two as ``\\u0026`` / ``\\u0023`` (Cypher string escapes) and the files hold neither.
 
 ``style_url`` prefills ``:style`` with ``bookindex.grass`` (hex colours written as ``rgb()``, for the same
-reason), so the BookIndex style is one click away too.
+reason), so the BookIndex style is one click away too. ``login_base`` adds the connection to the base URL (Browser's
+``dbms``, ``db`` and ``preselectAuthMethod`` parameters), so its login form opens with the server and the user
+filled in and asks for the password alone.
 """
 
 from __future__ import annotations
@@ -19,11 +21,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from .db.queries import load_query
 from .resources import resource_dir
+
+if TYPE_CHECKING:
+    from .config import Settings
 
 _BINDING = re.compile(r"^WITH (\$(\w+) AS (\w+))(, \$(\w+) AS (\w+))*$")
 _BOUND = re.compile(r"\$(\w+) AS (\w+)")
@@ -54,8 +59,28 @@ def browser_query(name: str, params: Mapping[str, Any] | None = None) -> str:
     return "\n".join(lines)
 
 
+def login_base(base: str, uri: str, username: str, database: str) -> str:
+    """``base`` (the Browser's URL) with the login form's server, database and user filled in."""
+    scheme, _, address = uri.partition("://")
+    dbms = f"{scheme}://{quote(username, safe='')}@{address}"
+    return (base.rstrip("/") + f"/?dbms={quote(dbms, safe=':/@')}&db={quote(database, safe='')}"
+            "&preselectAuthMethod=NATIVE")
+
+
+def managed_browser(settings: Settings, browser: str | None = None) -> tuple[str, str]:
+    """The base of this library's Browser links (``browser``, default the managed server's Browser), with the
+    login filled in, and one line saying who logs in and where the password is."""
+    from .server import connection_info
+
+    conn = connection_info(settings)
+    base = browser or f"http://localhost:{settings.neo4j.http_port}/browser/"
+    where = "NEO4J_PASSWORD" if settings.neo4j.uri else f"in {settings.password_file}"
+    return login_base(base, conn.uri, conn.username, conn.database), f"log in as {conn.username}; the password is {where}"
+
+
 def _link(base: str, lines: list[str]) -> str:
-    return base.rstrip("/") + "/?cmd=edit" + "".join(f"&arg={quote(line, safe='')}" for line in lines)
+    start = base + "&" if "?" in base else base.rstrip("/") + "/?"
+    return start + "cmd=edit" + "".join(f"&arg={quote(line, safe='')}" for line in lines)
 
 
 def browser_url(base: str, name: str, params: Mapping[str, Any] | None = None) -> str:

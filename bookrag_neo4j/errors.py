@@ -89,6 +89,11 @@ class DocumentNotFoundError(DocumentError):
     """No indexed document has that key or file name."""
 
 
+class NothingFoundError(BookRAGError, LookupError):
+    """What a command was asked to show matches nothing in the index (``bookrag browse --entity`` a name no entity
+    of the document has)."""
+
+
 class QuestionError(BookRAGError, ValueError):
     """A question that cannot be asked: empty (or only spaces), or longer than ``BOOKRAG_MAX_QUESTION_CHARS``."""
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.rule import Rule
 
-from ..browse import browser_url
+from ..browse import browser_url, managed_browser
 from ..config import Settings
 from ..retrieval.results import Answer
 from ..sdk import BookRAG
@@ -89,10 +89,9 @@ def _print_answer(console: Console, i: int, expected: str, answer: Answer) -> No
 
 
 def _print_links(console: Console, settings: Settings, name: str, out: Path, answers: list[Answer]) -> None:
-    base = f"http://localhost:{settings.neo4j.http_port}/browser/"
+    base, login = managed_browser(settings)
     console.print(Rule("Explore the index in Neo4j Browser"))
-    console.print(f"Browser: {base} (user neo4j; `bookrag neo4j start` prints where the password is)",
-                  soft_wrap=True)
+    console.print(f"Browser: http://localhost:{settings.neo4j.http_port}/browser/ ({login})", soft_wrap=True)
     console.print("Load the BookIndex style once:  bookrag browse --style --open")
     console.print(f"The table of contents:          {browser_url(base, 'toc', {'doc': name})}", soft_wrap=True)
     for i, answer in enumerate(answers, 1):

@@ -7,12 +7,15 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..errors import QueryNotFoundError
+from ..errors import NothingFoundError, QueryNotFoundError
 from .common import InstanceOpt, library, render, settings_for
+
+if TYPE_CHECKING:
+    from ..sdk import BookRAG
 
 
 def browse(
@@ -29,10 +32,10 @@ def browse(
 ) -> None:
     """A Neo4j Browser URL with a BookIndex query in the editor (press Run): the library, a document's table
     of contents, a section's subtree, an entity's pages, or an answer's evidence neighbourhood."""
-    from ..browse import answer_url, browser_url, style_url
+    from ..browse import answer_url, browser_url, managed_browser, style_url
 
     rag = library(instance)
-    base = browser or f"http://localhost:{rag.settings.neo4j.http_port}/browser/"
+    base, login = managed_browser(rag.settings, browser)
     if style:
         url = style_url(base)
     elif answer_trace is not None:
@@ -41,17 +44,26 @@ def browse(
         url = browser_url(base, "library")
     else:
         name = rag.document(doc).name
-        if section:
-            url = browser_url(base, "section_subtree", {"doc": name, "section": section})
-        elif entity:
-            url = browser_url(base, "entity_pages", {"doc": name, "entity": entity})
-        else:
-            url = browser_url(base, "toc", {"doc": name})
+        query, params = (("section_subtree", {"doc": name, "section": section}) if section else
+                         ("entity_pages", {"doc": name, "entity": entity}) if entity else ("toc", {"doc": name}))
+        if (section or entity) and not _shows_something(rag, query, params):
+            what, lister = ((f"no section whose title contains {section!r}", f"bookrag toc {name}") if section else
+                            (f"no entity named {entity!r}", f"bookrag bi entity_mentions --doc {name}"))
+            raise NothingFoundError(f"{name} has {what}, so the link would show nothing; `{lister}` lists them")
+        url = browser_url(base, query, params)
     sys.stdout.write(url + "\n")
+    sys.stderr.write(f"({login})\n")  # stdout stays the link alone, for a pipe
     if open_it:
         import webbrowser
 
         webbrowser.open(url)
+
+
+def _shows_something(rag: BookRAG, query: str, params: dict[str, str]) -> bool:
+    """Whether the Browser query finds anything: its first row, read through the read-only gate."""
+    from ..db.queries import load_query
+
+    return bool(rag.run_cypher(load_query(f"browser/{query}"), params, max_rows=1, truncate=True))
 
 
 def bi_cmd(

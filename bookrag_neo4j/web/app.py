@@ -27,7 +27,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
-from ..browse import answer_url, browser_url
+from ..browse import answer_url, browser_url, managed_browser
 from ..config import Settings
 from ..errors import BookRAGError, DocumentError, DocumentNotFoundError, Neo4jUnavailableError
 from ..keys import local_path, stored_text
@@ -62,7 +62,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
     models = models or Models.from_settings(settings)
     uploads = upload_dir or settings.upload_dir
     if browser is None and settings.neo4j.uri is None:
-        browser = f"http://localhost:{settings.neo4j.http_port}/browser/"
+        browser = managed_browser(settings)[0]
     rag = BookRAG(settings, models=models, use_llm=use_llm)
     jobs = IndexJobs(settings, models, use_llm=use_llm, uploads=uploads)
     max_question = settings.retrieval.max_question_chars  # the CLI's limit (BOOKRAG_MAX_QUESTION_CHARS)

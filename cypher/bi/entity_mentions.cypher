@@ -1,7 +1,7 @@
 // BI: how often each entity is mentioned (GT-Links) in each top-level section.
-// $doc: a document name, or null for the whole library. $limit: the most-mentioned rows.
+// $doc: a document name, or null (or '') for the whole library. $limit: the most-mentioned rows.
 // Columns: document, section, entity, type, mentions, pages, first_page
-MATCH (d:Document) WHERE $doc IS NULL OR d.name = $doc
+MATCH (d:Document) WHERE coalesce($doc, '') = '' OR d.name = $doc
 MATCH (s:Section {doc_key: d.key}) WHERE s.depth = 1
 MATCH (s)-[:HAS_CHILD*0..]->(n:TreeNode)<-[:MENTIONED_IN]-(e:Entity)
 WITH d, s, e, count(n) AS mentions, count(DISTINCT n.page_start) AS pages, min(n.page_start) AS first_page

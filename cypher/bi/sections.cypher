@@ -1,7 +1,7 @@
 // BI: one row a section, in reading order, with its level, page span and the blocks under it (all depths).
-// $doc: a document name, or null for the whole library.
+// $doc: a document name, or null (or '') for the whole library.
 // Columns: document, section, section_path, level, page_start, page_end, blocks, text_blocks, tables, figures, equations
-MATCH (d:Document) WHERE $doc IS NULL OR d.name = $doc
+MATCH (d:Document) WHERE coalesce($doc, '') = '' OR d.name = $doc
 MATCH (s:Section {doc_key: d.key})
 OPTIONAL MATCH (s)-[:HAS_CHILD*1..]->(b:TreeNode) WHERE NOT b:Section
 WITH d, s, collect(b.kind) AS kinds

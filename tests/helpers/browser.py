@@ -36,15 +36,19 @@ def chromium_path() -> str:
 
 
 @asynccontextmanager
-async def logged_in_browser(browser_url: str, conn: ConnectionInfo, width: int = 1400,
-                            height: int = 1000) -> AsyncIterator[Page]:
-    """A Browser page past its login form (the credentials stay in the page's storage, as for a person)."""
+async def logged_in_browser(browser_url: str, conn: ConnectionInfo, width: int = 1400, height: int = 1000,
+                            landing: str | None = None, prefilled: list[str] | None = None) -> AsyncIterator[Page]:
+    """A Browser page past its login form (the credentials stay in the page's storage, as for a person).
+    ``landing``: the link opened first (default the Browser with the server named); ``prefilled`` receives what
+    its login form's user field held before the login typed into it."""
     async with async_playwright() as playwright:
         chromium = await playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
         try:
             page = await chromium.new_page(viewport={"width": width, "height": height})
-            await page.goto(f"{browser_url.rstrip('/')}/?preselectAuthMethod=NATIVE&dbms={conn.uri}",
+            await page.goto(landing or f"{browser_url.rstrip('/')}/?preselectAuthMethod=NATIVE&dbms={conn.uri}",
                             wait_until="networkidle")
+            if prefilled is not None:
+                prefilled.append(await page.get_by_test_id("username").input_value())
             await page.get_by_test_id("username").fill(conn.username)
             await page.get_by_test_id("password").fill(conn.password)
             await page.get_by_test_id("connect").click()

@@ -64,8 +64,9 @@ async def test_jdbc_runs_the_bi_queries_with_named_parameters(graph, conn, footl
     assert rows and list(rows[0]) == list(expected[0])  # the documented columns, in order
     assert [(r["section"], r["level"], r["page_start"]) for r in rows] == \
         [(e["section"], str(e["level"]), str(e["page_start"])) for e in expected]
-    documents = {r["document"]: r for r in table(bi_query(conn, str(bi / "documents.cypher")))}
-    library = {r["document"]: r for r in await graph.run_user_query((bi / "documents.cypher").read_text())}
+    documents = {r["document"]: r for r in table(bi_query(conn, str(bi / "documents.cypher"), "doc="))}  # '': all
+    library = {r["document"]: r for r in await graph.run_user_query((bi / "documents.cypher").read_text(),
+                                                                     {"doc": None})}
     assert documents.keys() == library.keys()
     assert documents[footlocker]["pages"] == str(library[footlocker]["pages"])
     assert int(documents[footlocker]["sections"]) == len(expected)

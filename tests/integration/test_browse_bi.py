@@ -51,6 +51,8 @@ async def test_every_browser_and_bi_query_runs_read_only(graph, settings) -> Non
                 assert documented_columns(name), f"{name} documents no columns"
                 assert list(rows[0]) == documented_columns(name)
                 assert all(not isinstance(v, dict | list) for row in rows for v in row.values())
+                assert {row["document"] for row in rows} == {FOOTLOCKER.name}, name  # $doc honoured by each
+                assert not await graph.run_user_query(text, params | {"doc": "no-such.pdf"}), name
     (toc_row, *_) = await graph.run_user_query(load_query("browser/toc"), params)
     documents = await graph.run_user_query(load_query("bi/documents"), params)
     assert FOOTLOCKER.name in {d["document"] for d in documents}
@@ -107,7 +109,9 @@ async def test_bookrag_browse_prints_a_prefilled_link(graph, settings, tmp_path:
     result = run_cli(settings, "browse", FOOTLOCKER.name, "--entity", "Foot Locker")
     assert result.returncode == 0, result.stderr
     url = result.stdout.strip()
-    assert url.startswith(f"http://localhost:{settings.neo4j.http_port}/browser/?cmd=edit&arg=")
+    assert url.startswith(f"http://localhost:{settings.neo4j.http_port}/browser/?dbms=bolt://neo4j@localhost:"
+                          f"{settings.neo4j.bolt_port}&db=neo4j&preselectAuthMethod=NATIVE&cmd=edit&arg=")  # login filled
+    assert f"log in as neo4j; the password is in {settings.password_file}" in result.stderr
     (query,) = browser_editor_lines(url)
     assert query.startswith(f'WITH "{FOOTLOCKER.name}" AS doc, "Foot Locker" AS entity\n') and "MENTIONED_IN" in query
     trace = tmp_path / "answer.json"
@@ -117,6 +121,8 @@ async def test_bookrag_browse_prints_a_prefilled_link(graph, settings, tmp_path:
     assert browser_editor_lines(linked.stdout.strip())[0].startswith('WITH ["k1"] AS nodes, [] AS seeds\n')
     missing = run_cli(settings, "browse", "no-such-document.pdf")
     assert missing.returncode != 0
+    nothing = run_cli(settings, "browse", FOOTLOCKER.name, "--entity", "zzzzqq")  # no link to an empty result
+    assert nothing.returncode != 0 and not nothing.stdout and "no entity named 'zzzzqq'" in nothing.stderr
 
 
 async def test_bookrag_bi_prints_a_bi_query_as_csv(graph, settings) -> None:

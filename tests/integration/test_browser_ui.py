@@ -1,7 +1,7 @@
 """Neo4j Browser as a person uses it, in headless Chromium against the test server: the page loads, the
-login form connects, a ``bookrag browse --style`` link loads the BookIndex style, and ``bookrag browse`` links
-draw exactly the nodes their queries return, in the style's colours. Marked ``browser``; ``make test`` runs
-it (and installs Debian's ``chromium``)."""
+login form a ``bookrag browse`` link opens has the user filled in and connects, a ``bookrag browse --style`` link
+loads the BookIndex style, and ``bookrag browse`` links draw exactly the nodes their queries return, in the style's
+colours. Marked ``browser``; ``make test`` runs it (and installs Debian's ``chromium``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from bookrag_neo4j.browse import browser_url, style_url
+from bookrag_neo4j.browse import browser_url, managed_browser, style_url
 from bookrag_neo4j.db.queries import load_query
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.llm import Models
@@ -41,7 +41,11 @@ async def test_browser_draws_bookrag_browse_links_in_the_bookindex_style(graph, 
     models = Models.from_settings(settings)
     await Indexer(graph, settings, models, use_llm=False).index(need(FOOTLOCKER))
     base = f"http://localhost:{settings.neo4j.http_port}/browser/"
-    async with logged_in_browser(base, conn) as page:
+    link, login = managed_browser(settings)  # what `bookrag browse` links start with: the login filled in
+    assert login == f"log in as {conn.username}; the password is in {settings.password_file}"
+    prefilled: list[str] = []
+    async with logged_in_browser(base, conn, landing=browser_url(link, "library"), prefilled=prefilled) as page:
+        assert prefilled == [conn.username]  # the user only types the password
         assert await page.title() != "" and "Neo4j Browser" in await page.title()
         await load_style(page, style_url(base))
         params = {"doc": FOOTLOCKER.name}
