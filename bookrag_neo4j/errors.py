@@ -10,6 +10,11 @@ Catch ``BookRAGError`` to handle all of them, or a subclass for one concern::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
 
 class BookRAGError(Exception):
     """Base class of every error raised by bookrag-neo4j."""
@@ -135,3 +140,13 @@ class ScaleRunError(BookRAGError):
 def reason(exc: BaseException) -> str:
     """Why, in one line: a ``BookRAGError`` as it reads, any other error with its type (a bug, a server error)."""
     return str(exc) if isinstance(exc, BookRAGError) else f"{type(exc).__name__}: {exc}"
+
+
+def validation_line(exc: ValidationError, *, whole: str = "input", show_input: bool = False, most: int = 10) -> str:
+    """A pydantic validation error as one line, ``field: what it should be`` per error (pydantic's own text spans
+    lines and links its documentation): for a CLI message, an MCP tool error, or an LLM's re-ask. ``whole`` names
+    an error of the whole value; ``show_input`` adds each wrong value (never a whole object)."""
+    return "; ".join(
+        f"{'.'.join(str(part) for part in error['loc']) or whole}: {error['msg']}"
+        + (f" (got {error['input']!r})" if show_input and not isinstance(error.get("input"), dict | list) else "")
+        for error in exc.errors()[:most])

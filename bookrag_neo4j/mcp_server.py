@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 from pydantic import ConfigDict, Field, ValidationError
 
 from .db.schema_guide import GraphSchema, read_schema
-from .errors import BookRAGError, PlanError
+from .errors import BookRAGError, PlanError, validation_line
 from .mcp_pages import add_pages_and_prompts
 from .mcp_results import (
     AskResult,
@@ -133,15 +133,6 @@ def method_listing(methods: Sequence[Method]) -> str:
             + ", ".join(m.name for m in names("ablation")) + ".")
 
 
-def one_line(exc: ValidationError) -> str:
-    """A validation error as one line: each wrong argument with what it should be (pydantic's own text spans
-    lines and ends with a documentation URL)."""
-    return "invalid arguments: " + "; ".join(
-        f"{'.'.join(str(part) for part in error['loc']) or 'arguments'}: {error['msg']}"
-        + (f" (got {error['input']!r})" if not isinstance(error.get("input"), dict) else "")
-        for error in exc.errors())
-
-
 @functools.cache
 def _strict_tool_class() -> type[Tool]:
     """A ``Tool`` that refuses an argument it does not declare, with a message naming the accepted ones (the SDK
@@ -159,7 +150,8 @@ def _strict_tool_class() -> type[Tool]:
                 return await super().run(arguments, context, convert_result=convert_result)
             except ToolError as exc:
                 if isinstance(exc.__cause__, ValidationError):
-                    raise ToolError(f"Error executing tool {self.name}: {one_line(exc.__cause__)}") from exc.__cause__
+                    why = validation_line(exc.__cause__, whole="arguments", show_input=True)
+                    raise ToolError(f"Error executing tool {self.name}: invalid arguments: {why}") from exc.__cause__
                 raise
 
     return StrictTool

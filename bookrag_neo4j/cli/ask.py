@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import typer
 from rich.markup import escape
 
+from ..errors import PlanError, validation_line
 from . import lean_imports
 from .common import DocOpt, InstanceOpt, JsonOpt, MethodOpt, console, library, print_json, render
 
@@ -43,8 +44,10 @@ def _load_plan(path: Path | None) -> Plan | None:
 
     try:
         return Plan.model_validate_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValidationError) as exc:
-        raise typer.BadParameter(f"{path}: not a plan: {exc}") from None
+    except OSError as exc:
+        raise PlanError(f"{path}: cannot read the plan: {exc.strerror or exc}") from None
+    except ValidationError as exc:
+        raise PlanError(f"{path}: not a plan: {validation_line(exc, whole='plan')}") from None
 
 
 def _evidence_rows(nodes: list[EvidenceNode]) -> list[dict]:

@@ -9,6 +9,8 @@ from typing import TypeVar
 import json_repair
 from pydantic import BaseModel, ValidationError
 
+from ..errors import validation_line
+
 T = TypeVar("T", bound=BaseModel)
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
@@ -52,7 +54,7 @@ def schema_of(model: type[BaseModel]) -> dict:
 def describe_error(exc: Exception) -> str:
     """A short, model-readable description of why a reply was rejected."""
     if isinstance(exc, ValidationError):
-        return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'reply'}: {e['msg']}" for e in exc.errors()[:10])
+        return validation_line(exc, whole="reply")
     if isinstance(exc, json.JSONDecodeError):
         return f"invalid JSON: {exc.msg}"
     return str(exc)

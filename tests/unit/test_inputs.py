@@ -143,3 +143,17 @@ def test_a_name_that_is_not_utf8_is_stored_shown_and_found_again_through_one_fun
     literal = tmp_path / "a\\x41.pdf"  # a name with a backslash in it, not an escape
     literal.write_bytes(b"%PDF-1.4")
     assert local_path(stored_path(literal)) == literal
+
+
+def test_a_plan_file_that_is_not_a_plan_is_one_line(tmp_path) -> None:
+    from bookrag_neo4j.cli.ask import _load_plan
+    from bookrag_neo4j.errors import PlanError
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"question": "x", "steps": [{"id": 1}]}')
+    with pytest.raises(PlanError) as found:
+        _load_plan(bad)
+    assert str(found.value) == (f"{bad}: not a plan: steps.0.id: Input should be a valid string; steps.0.operator: "
+                                "Field required")  # no pydantic dump, no documentation links
+    with pytest.raises(PlanError, match="cannot read the plan: No such file or directory"):
+        _load_plan(tmp_path / "missing.json")
