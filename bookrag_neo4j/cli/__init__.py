@@ -2,7 +2,7 @@
 
     server.py: neo4j start | stop | status | logs | init, doctor     library.py: index, docs list | delete, stats, toc
     ask.py: ask, retrieve, methods, cypher  evaluate.py: eval, bench models | ingest | graph | query | scale | headings
-    explore.py: browse, bi, demo       web.py: serve (the web app)       models.py: models [packages | prepare]
+    explore.py: browse, bi, query, demo       web.py: serve (the web app)       models.py: models [packages | prepare]
     train.py: train headings           mcp.py: mcp (the MCP server over stdio)
 
 The options and output helpers they share are in :mod:`.common`. Each command imports what it needs when it runs
@@ -30,8 +30,8 @@ app = typer.Typer(help="BookRAG on Neo4j: index long documents, ask questions wi
 
 _COMMANDS = (server.COMMANDS | library.COMMANDS | ask.COMMANDS | evaluate.COMMANDS | explore.COMMANDS
              | web.COMMANDS)
-for _name in ("doctor", "index", "ask", "retrieve", "cypher", "methods", "eval", "stats", "toc", "browse", "bi",
-              "demo", "serve"):  # help order
+for _name in ("doctor", "index", "ask", "retrieve", "cypher", "query", "methods", "eval", "stats", "toc", "browse",
+              "bi", "demo", "serve"):  # help order
     app.command(_name)(_COMMANDS[_name])
 for _name, _group in {"neo4j": server.neo4j_app, "bench": evaluate.bench_app, "models": models.models_app,
                       "docs": library.docs_app, "train": train.train_app}.items():

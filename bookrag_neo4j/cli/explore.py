@@ -1,5 +1,5 @@
 """The exploring commands: ``bookrag browse`` (a prefilled Neo4j Browser link), ``bookrag bi`` (a BI query as a
-table or CSV) and ``bookrag demo`` (the first five minutes)."""
+table or CSV), ``bookrag query`` (your own read-only Cypher, through the gate) and ``bookrag demo``."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 
 from ..errors import NothingFoundError, QueryNotFoundError
-from .common import InstanceOpt, library, render, settings_for
+from .common import InstanceOpt, JsonOpt, library, print_json, render, settings_for
 
 if TYPE_CHECKING:
     from ..sdk import BookRAG
@@ -109,4 +110,47 @@ def demo(
     asyncio.run(run_demo(settings_for(instance), pdf, out, asked))
 
 
-COMMANDS = {"browse": browse, "bi": bi_cmd, "demo": demo}
+
+
+def _parameter(text: str) -> tuple[str, object]:
+    """``name=value``: the value as JSON when it reads as JSON (``3``, ``true``, ``["a", "b"]``), else the text."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.isidentifier():
+        raise typer.BadParameter(f"{text!r}: write name=value", param_hint="--param")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
+
+
+def query_cmd(
+    query: Annotated[str, typer.Argument(help="Read-only Cypher; $name parameters come from --param.")],
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", "-p", help="A parameter, name=value (JSON or text); repeat for more.")] = None,
+    max_rows: Annotated[int, typer.Option(help="The most rows shown; more are left out, and the output says so.")] = 100,
+    vectors: Annotated[bool, typer.Option(help="Show embeddings whole (by default each is a short note).")] = False,
+    instance: InstanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run your own Cypher, read-only: a query that writes, calls a procedure outside the allow-list, loads files or
+    names another database is refused before it runs (`bookrag cypher` writes the query from a question instead).
+    Rows over BOOKRAG_CYPHER_MAX_BYTES are cut, and a 30-second timeout applies."""
+    rows = library(instance).run_cypher(query, dict(map(_parameter, param or [])), max_rows=max_rows + 1,
+                                        truncate=True, vectors=vectors)
+    shown, more = rows[:max_rows], len(rows) > max_rows
+    note = rows.cut or (f"more than {max_rows} rows: the first {max_rows} shown (add LIMIT, or --max-rows)"
+                        if more else None)
+    if as_json:
+        print_json({"columns": list(shown[0]) if shown else [], "rows": shown, "truncated": bool(note), "note": note})
+        return
+    columns = list(shown[0]) if shown else []
+    render(shown, columns, ([escape(_cell(row[c])) for c in columns] for row in shown), as_json=False)
+    if note:
+        sys.stderr.write(f"({note})\n")
+
+
+def _cell(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
+
+
+COMMANDS = {"browse": browse, "bi": bi_cmd, "query": query_cmd, "demo": demo}

@@ -18,6 +18,7 @@ from bookrag_neo4j.browse import answer_trace_params, browser_query
 from bookrag_neo4j.db.queries import documented_columns, load_query
 from bookrag_neo4j.errors import QueryRefusedError, UserQueryError
 from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.resources import resource_dir
@@ -123,6 +124,20 @@ async def test_bookrag_browse_prints_a_prefilled_link(graph, settings, tmp_path:
     assert missing.returncode != 0
     nothing = run_cli(settings, "browse", FOOTLOCKER.name, "--entity", "zzzzqq")  # no link to an empty result
     assert nothing.returncode != 0 and not nothing.stdout and "no entity named 'zzzzqq'" in nothing.stderr
+
+
+async def test_bookrag_query_runs_your_own_cypher_through_the_gate(graph, settings) -> None:
+    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
+    found = run_cli(settings, "query", "MATCH (t:Text {doc_key: $key}) RETURN t ORDER BY t.order", "--param",
+                    f"key={file_key(need(FOOTLOCKER))}", "--max-rows", "2", "--json")
+    assert found.returncode == 0, found.stderr
+    reply = json.loads(found.stdout)
+    assert len(reply["rows"]) == 2 and reply["truncated"] and "the first 2 shown" in reply["note"]
+    assert reply["rows"][0]["t"]["embedding"] == "<vector of 384 floats, left out>" and reply["rows"][0]["t"]["text"]
+    table = run_cli(settings, "query", "RETURN $n + 1 AS n, $name AS name", "-p", "n=41", "-p", "name=Foot Locker")
+    assert table.returncode == 0 and "42" in table.stdout and "Foot Locker" in table.stdout, table.stderr
+    refused = run_cli(settings, "query", "MATCH (n) DETACH DELETE n")
+    assert refused.returncode == 1 and "read-only" in refused.stderr and refused.stderr.count("\n") == 1
 
 
 async def test_bookrag_bi_prints_a_bi_query_as_csv(graph, settings) -> None:
