@@ -12,6 +12,7 @@ command uses out of the process.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 from typing import Annotated
@@ -37,6 +38,19 @@ for _name, _group in {"neo4j": server.neo4j_app, "bench": evaluate.bench_app, "m
                       "docs": library.docs_app, "train": train.train_app}.items():
     app.add_typer(_group, name=_name)
 app.command("mcp")(mcp.mcp)
+
+
+def flowing(text: str | None) -> str | None:
+    """A docstring as help text that the terminal wraps: the lines of each paragraph joined (a docstring's line
+    breaks fall mid-phrase once the help is wrapped to another width); paragraphs stay apart."""
+    if not text:
+        return text
+    return "\n\n".join(" ".join(paragraph.split()) for paragraph in inspect.cleandoc(text).split("\n\n"))
+
+
+for _typer in (app, server.neo4j_app, evaluate.bench_app, models.models_app, library.docs_app, train.train_app):
+    for _command in _typer.registered_commands:
+        _command.help = flowing(_command.help or (_command.callback.__doc__ if _command.callback else None))
 
 
 def _print_version(value: bool) -> None:
