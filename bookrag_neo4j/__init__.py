@@ -5,7 +5,7 @@
     rag = BookRAG.from_env()
     rag.index("report.pdf")
     answer = rag.ask("What were net sales in 2017?", doc="report.pdf")
-    print(answer.text, [c.label() for c in answer.citations])
+    print(answer.text, [c.label for c in answer.citations])
 """
 
 from typing import TYPE_CHECKING

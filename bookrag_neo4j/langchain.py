@@ -3,7 +3,7 @@
     from bookrag_neo4j import BookRAG
     from bookrag_neo4j.langchain import BookRAGRetriever, format_documents
 
-    retriever = BookRAGRetriever(rag=BookRAG.from_env(), docs="report.pdf", method="hybrid", k=5)
+    retriever = BookRAGRetriever(rag=BookRAG.from_env(), docs="report.pdf", method="hybrid", top_k=5)
     docs = retriever.invoke("What were net sales in 2017?")           # or: await retriever.ainvoke(...)
     docs[0].metadata["citation"]              # 'report.pdf, Item 7 > Results of Operations, p. 24'
     retriever.invoke("...", method="bm25")    # another method of rag.methods() for one call
@@ -52,7 +52,7 @@ def to_document(node: EvidenceNode, method: str, warnings: Sequence[str] = ()) -
             "section_path": node.section_path, "page_start": node.page_start, "page_end": node.page_end,
             "pages": node.pages, "kind": node.kind, "title": node.title, "rank": node.rank,
             "graph_score": node.graph_score, "text_score": node.text_score, "method": method,
-            "bbox": node.bbox, "citation": citation.label(), "warnings": list(warnings),
+            "bbox": node.bbox, "citation": citation.label, "warnings": list(warnings),
         },
     )
 
@@ -66,8 +66,9 @@ class BookRAGRetriever(BaseRetriever):
     """A LangChain ``BaseRetriever`` over :meth:`BookRAG.aretrieve`, sync and async.
 
     ``docs``: one document (key, key prefix or file name), several, or ``None`` for the whole library;
-    ``method``: one of ``rag.methods()`` (an unknown name is a ``PlanError``); ``k``: keep at most this many
-    of the ranked evidence nodes. ``invoke``/``ainvoke`` take ``method=``, ``docs=`` and ``k=`` for one call.
+    ``method``: one of ``rag.methods()`` (an unknown name is a ``PlanError``); ``top_k``: keep at most this many
+    of the ranked evidence nodes (the SDK's, CLI's and MCP's name). ``invoke``/``ainvoke`` take ``method=``,
+    ``docs=`` and ``top_k=`` for one call.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -75,7 +76,7 @@ class BookRAGRetriever(BaseRetriever):
     rag: BookRAG
     docs: Scope = None
     method: str = "bookrag"
-    k: int | None = Field(None, gt=0)
+    top_k: int | None = Field(None, gt=0)
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
 
     @field_validator("method")
@@ -83,34 +84,34 @@ class BookRAGRetriever(BaseRetriever):
     def _known_method(cls, name: str) -> str:
         return get_method(name).name  # PlanError naming the known methods
 
-    def _documents(self, evidence: Evidence, method: str, k: int | None) -> list[Document]:
-        nodes = evidence.nodes if k is None else evidence.nodes[:k]
+    def _documents(self, evidence: Evidence, method: str, top_k: int | None) -> list[Document]:
+        nodes = evidence.evidence if top_k is None else evidence.evidence[:top_k]
         return [to_document(node, method, evidence.warnings) for node in nodes]
 
-    def _options(self, method: str | None, docs: Scope, k: int | None) -> tuple[str, Scope, int | None]:
-        """The call's method, documents and k: those given for this call, else the retriever's."""
+    def _options(self, method: str | None, docs: Scope, top_k: int | None) -> tuple[str, Scope, int | None]:
+        """The call's method, documents and top_k: those given for this call, else the retriever's."""
         method = get_method(method).name if method is not None else self.method
-        if k is not None and k < 1:
-            raise ValueError(f"k must be at least 1, got {k}")
-        return method, self.docs if docs is None else docs, self.k if k is None else k
+        if top_k is not None and top_k < 1:
+            raise ValueError(f"top_k must be at least 1, got {top_k}")
+        return method, self.docs if docs is None else docs, self.top_k if top_k is None else top_k
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun, method: str | None = None,
-        docs: Scope = None, k: int | None = None,
+        docs: Scope = None, top_k: int | None = None,
     ) -> list[Document]:
-        method, scope, k = self._options(method, docs, k)
+        method, scope, top_k = self._options(method, docs, top_k)
         with self._lock:  # the models are built once, whichever thread asks first
             models = self.rag.models
         # A BookRAG of its own: the sync facade runs its own event loop and closes its driver after the call,
         # so concurrent calls (batch, RunnableParallel) never share (or close) one driver.
         own = BookRAG(self.rag.settings, models=models, use_llm=self.rag.use_llm)
         evidence = own.retrieve(query, scope, method=method)
-        return self._documents(evidence, method, k)
+        return self._documents(evidence, method, top_k)
 
     async def _aget_relevant_documents(
         self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, method: str | None = None,
-        docs: Scope = None, k: int | None = None,
+        docs: Scope = None, top_k: int | None = None,
     ) -> list[Document]:
-        method, scope, k = self._options(method, docs, k)
+        method, scope, top_k = self._options(method, docs, top_k)
         evidence = await self.rag.aretrieve(query, scope, method=method)
-        return self._documents(evidence, method, k)
+        return self._documents(evidence, method, top_k)

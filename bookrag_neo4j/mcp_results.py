@@ -84,7 +84,7 @@ class Source(BaseModel):
         if pages is None:
             pages = list(range(citation.page_start, max(citation.page_start, citation.page_end) + 1)) \
                 if citation.page_start else []
-        return cls(label=citation.label(), document=citation.document, doc_key=citation.doc_key,
+        return cls(label=citation.label, document=citation.document, doc_key=citation.doc_key,
                    node_key=citation.node_key, section_path=citation.section_path, pages=pages,
                    page_image=page_uri(citation.doc_key, pages[0]) if pages else None)
 
@@ -128,7 +128,7 @@ class RetrieveResult(BaseModel):
     category: str | None = None
     count: int | None = Field(None, description="Global COUNT questions: the number of matching nodes.")
     evidence: list[EvidenceItem]
-    more_evidence: int = Field(0, description="Evidence items beyond `limit`, left out.")
+    more_evidence: int = Field(0, description="Evidence items beyond `top_k`, left out.")
     pages: dict[str, list[int]] = Field(description="The evidence's pages by document.")
     documents: list[DocumentPart] = Field(default_factory=list, description="The citations and evidence by document.")
     warnings: list[str] = Field(default_factory=list, description=WARNINGS)

@@ -77,7 +77,7 @@ OneDoc = Annotated[DocName | Annotated[list[DocName], Field(min_length=1)], Fiel
     description="One document: its file name or key (list_documents names them); a list of one is accepted, "
                 "several are refused.")]
 MethodName = Annotated[str, Field(description="The retrieval method (default bookrag); the tool's description lists them.")]
-Limit = Annotated[int, Field(ge=1, le=100, description="The most evidence items to return, best first.")]
+TopK = Annotated[int, Field(ge=1, le=100, description="At most this many evidence items, best first.")]
 
 
 def _tool_errors(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
@@ -207,28 +207,28 @@ def build_server(rag: BookRAG) -> MCPServer:
 
     @_tool_errors
     async def retrieve(question: Question, docs: Docs = None, method: MethodName = "bookrag",
-                       limit: Limit = 10) -> RetrieveResult:
+                       top_k: TopK = 10) -> RetrieveResult:
         check_method(method)
         await reach()
         evidence = await rag.aretrieve(question, docs, method=method)
-        items = [EvidenceItem.of(n) for n in evidence.nodes[:limit]]
+        items = [EvidenceItem.of(n) for n in evidence.evidence[:top_k]]
         return RetrieveResult(question=question, method=method,
                               category=evidence.plan.category if evidence.plan else None, count=evidence.count,
-                              evidence=items, more_evidence=max(0, len(evidence.nodes) - limit),
+                              evidence=items, more_evidence=max(0, len(evidence.evidence) - top_k),
                               pages=evidence.pages, documents=document_parts(items), warnings=evidence.warnings)
 
     @_tool_errors
     async def ask(question: Question, docs: Docs = None, method: MethodName = "bookrag",
-                  limit: Limit = 10) -> AskResult:
+                  top_k: TopK = 10) -> AskResult:
         check_method(method)
         await reach()
         answer = await rag.aask(question, docs, method=method)
         pages = {n.key: n.pages for n in answer.evidence}
         citations = [Source.of(c, pages.get(c.node_key)) for c in answer.citations]
-        items = [EvidenceItem.of(n) for n in answer.evidence[:limit]]
+        items = [EvidenceItem.of(n) for n in answer.evidence[:top_k]]
         return AskResult(question=question, method=method, category=answer.plan.category if answer.plan else None,
                          answer=answer.text, extractive=answer.extractive, count=answer.count, citations=citations,
-                         evidence=items, more_evidence=max(0, len(answer.evidence) - limit),
+                         evidence=items, more_evidence=max(0, len(answer.evidence) - top_k),
                          documents=document_parts(items, citations), warnings=answer.warnings)
 
     @_tool_errors

@@ -6,7 +6,7 @@
     rag.index("annual-report-2017.pdf")              # tree + embeddings + knowledge graph
     answer = rag.ask("What were net sales in 2017?", doc="annual-report-2017.pdf")
     for c in answer.citations:
-        print(c.label())                          # document, section path, pages
+        print(c.label)                          # document, section path, pages
     evidence = rag.retrieve("...", doc=["a.pdf", "b.pdf"], method="bm25")   # ranked evidence, any of rag.methods()
     rows = rag.run_cypher("MATCH (d:Document) RETURN d.name AS name")   # your own Cypher, read-only
     with rag.entity_graph("annual-report-2017.pdf") as G:    # its entity graph in GDS, dropped after the block
@@ -22,17 +22,19 @@ worker thread). The library: ``documents``, ``toc``, ``stats``, ``build_graph``,
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
+import functools
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import EllipsisType
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, TypeVar
 
 from .browse import answer_trace_params
 from .config import Settings
 from .db.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, GraphClient
 from .db.reply_cap import UserRows
-from .errors import QueryNotFoundError
+from .errors import QueryNotFoundError, QuestionError
 from .eval.benchmark import Benchmark, load_benchmark
 from .keys import file_key
 from .library.cards import DocumentCard
@@ -61,6 +63,27 @@ if TYPE_CHECKING:  # the indexing pipeline and the evaluation load on first use:
 Docs = str | Sequence[str] | None
 ErMode = Literal["gradient", "basic"] | None
 T = TypeVar("T")
+P = ParamSpec("P")
+
+
+def sync_twin(method: Callable[Concatenate[Any, P], Awaitable[T]]) -> Callable[Concatenate[Any, P], T]:
+    """The blocking twin of an async method (``aask`` -> ``ask``): the same signature and docstring, for
+    ``help()`` and editors, run to its end by :meth:`BookRAG._run` (on a worker thread inside a running loop)."""
+
+    @functools.wraps(method)
+    def twin(self: BookRAG, *args: P.args, **kwargs: P.kwargs) -> T:
+        return self._run(method(self, *args, **kwargs))
+
+    twin.__name__ = method.__name__.removeprefix("a")
+    twin.__qualname__ = f"BookRAG.{twin.__name__}"
+    twin.__doc__ = f"{inspect.getdoc(method)}\n\n(The blocking twin of :meth:`{method.__name__}`.)"
+    return twin
+
+
+def _top(top_k: int) -> int:
+    if top_k < 1:
+        raise QuestionError(f"top_k must be at least 1, got {top_k}")
+    return top_k
 
 
 class BookRAG(GdsAccess):
@@ -115,42 +138,51 @@ class BookRAG(GdsAccess):
         return self._graph
 
     async def aindex(self, path: str | Path | None = None, *, parser: Literal["pymupdf", "mineru"] = "pymupdf",
-                     er_mode: ErMode = None, progress: ProgressCallback | None = None, **kwargs: Any) -> IndexReport:
-        """Index a PDF (``parser="mineru"``: through MinerU) or ``mineru_output=FOLDER``: see
-        :meth:`bookrag_neo4j.index.pipeline.Indexer.index` for the options (embed, graph, force)."""
+                     mineru_output: Path | None = None, embed: bool = True, graph: bool = True, layout: bool = True,
+                     content_graph: bool | None = None, force: bool = False, replace: bool = False,
+                     er_mode: ErMode = None, progress: ProgressCallback | None = None) -> IndexReport:
+        """Index a PDF: its tree, block embeddings (``embed``), knowledge graph (``graph``), layout layer
+        (``layout``) and content graph (``content_graph``; default: with the layout layer). An unchanged file is a
+        no-op unless ``force``; ``replace`` replaces the indexed documents of the same file name wherever their
+        file was. ``parser="mineru"`` parses through MinerU, or pass ``mineru_output=FOLDER`` of a MinerU run;
+        ``er_mode`` "basic" skips gradient entity resolution; ``progress`` receives stage updates. Bad input raises
+        a ``DocumentError`` before anything is written."""
         if path is not None and parser == "mineru":
             from .parsing.mineru import run_mineru
 
-            path, kwargs["mineru_output"] = None, run_mineru(Path(path), self.settings.cache_dir / "mineru")
+            path, mineru_output = None, run_mineru(Path(path), self.settings.cache_dir / "mineru")
         indexer = await self._indexer(er_mode, progress)
-        return await indexer.index(None if path is None else Path(path), **kwargs)
+        return await indexer.index(None if path is None else Path(path), mineru_output=mineru_output, embed=embed,
+                                   graph=graph, layout=layout, content_graph=content_graph, force=force,
+                                   replace=replace)
 
-    async def aretrieve(self, question: str, doc: Docs = None, *, method: str = "bookrag",
+    async def aretrieve(self, question: str, doc: Docs = None, *, method: str = "bookrag", top_k: int | None = None,
                         category: QueryCategory | None = None, plan: Plan | None = None) -> Evidence:
-        """Ranked evidence for a question, with the plan and the trace; no answer synthesis. ``method``: one
-        of :meth:`methods`; ``category`` ("single-hop", "multi-hop", "global") skips the classification;
-        ``plan`` runs a plan (e.g. an edited ``evidence.plan``) instead of planning."""
+        """Ranked evidence for a question, with the plan and the trace; no answer synthesis. ``doc``: one document
+        (key, key prefix or file name), several, or None for the whole library. ``method``: one of
+        :meth:`methods`; ``top_k``: at most this many evidence items, best first (default: all the method
+        returns); ``category`` ("single-hop", "multi-hop", "global") skips the classification; ``plan`` runs a
+        plan (e.g. an edited ``evidence.plan``) instead of planning."""
         graph = await self._client()
-        return await self.retriever(graph).retrieve(question, await self._doc_keys(graph, doc), method=method,
-                                                     category=category, plan=plan)
+        found = await self.retriever(graph).retrieve(question, await self._doc_keys(graph, doc), method=method,
+                                                      category=category, plan=plan)
+        return found if top_k is None else found.model_copy(update={"evidence": found.evidence[:_top(top_k)]})
 
-    async def aask(self, question: str, doc: Docs = None, *, method: str = "bookrag",
+    async def aask(self, question: str, doc: Docs = None, *, method: str = "bookrag", top_k: int | None = None,
                    category: QueryCategory | None = None, plan: Plan | None = None) -> Answer:
-        """The answer with citations (the ranked evidence itself when no LLM is configured); options as
-        :meth:`aretrieve`."""
+        """The answer with its citations (document, section path, pages) and the evidence behind it; without an
+        LLM the answer is the ranked evidence itself (``extractive``). Options as :meth:`aretrieve`; ``top_k``
+        bounds the evidence returned (the answer is written from all of it)."""
         graph = await self._client()
-        return await self.retriever(graph).ask(question, await self._doc_keys(graph, doc), method=method,
-                                                category=category, plan=plan)
+        answer = await self.retriever(graph).ask(question, await self._doc_keys(graph, doc), method=method,
+                                                  category=category, plan=plan)
+        return answer if top_k is None else answer.model_copy(update={"evidence": answer.evidence[:_top(top_k)]})
 
     async def acypher(self, question: str, doc: Docs = None) -> CypherRun:
         """text2Cypher alone: the read-only query written for the question (the LLM over the schema, else an
         intent template) and the rows it returned through the read-only gate."""
         graph = await self._client()
         return await self.retriever(graph).cypher(question, await self._doc_keys(graph, doc))
-
-    def cypher(self, question: str, doc: Docs = None) -> CypherRun:
-        """The sync twin of :meth:`acypher`."""
-        return self._run(self.acypher(question, doc))
 
     @staticmethod
     def methods() -> list[Method]:
@@ -187,22 +219,6 @@ class BookRAG(GdsAccess):
         """
         params = answer_trace_params(answer.model_dump(mode="json"))
         return await (await self._client()).read("retrieval/evidence_graph", **params, limit=limit)
-
-    # --- sync facade (also inside a running event loop, e.g. Jupyter: then on a worker thread) ---
-    def index(self, path: str | Path | None = None, **kwargs: Any) -> IndexReport:
-        return self._run(self.aindex(path, **kwargs))
-
-    def retrieve(self, question: str, doc: Docs = None, **kwargs: Any) -> Evidence:
-        return self._run(self.aretrieve(question, doc, **kwargs))
-
-    def ask(self, question: str, doc: Docs = None, **kwargs: Any) -> Answer:
-        return self._run(self.aask(question, doc, **kwargs))
-
-    def run_cypher(self, query: str, params: dict[str, Any] | None = None, **kwargs: Any) -> UserRows:
-        return self._run(self.arun_cypher(query, params, **kwargs))
-
-    def evidence_graph(self, answer: Answer | Evidence, **kwargs: Any) -> list[dict[str, Any]]:
-        return self._run(self.aevidence_graph(answer, **kwargs))
 
     # --- the library: its documents, schema, BI queries and evaluation (async, then the sync twins) ---
     async def abuild_graph(self, doc: str | Path, *, force: bool = False, er_mode: ErMode = None,
@@ -247,14 +263,6 @@ class BookRAG(GdsAccess):
     async def aread_card(self, doc: str) -> DocumentCard:
         """Read a document's card again from its first pages and its file (what the user set stays)."""
         return await (await self._indexer(None, None)).card((await self.adocument(doc)).key)
-
-    def read_card(self, doc: str) -> DocumentCard:
-        """The sync twin of :meth:`aread_card`."""
-        return self._run(self.aread_card(doc))
-
-    def set_card(self, doc: str, **fields: str | None) -> DocumentCard:
-        """The sync twin of :meth:`aset_card`: ``rag.set_card("BESTBUY_2019_10K.pdf", issuer="Best Buy")``."""
-        return self._run(self.aset_card(doc, **fields))
 
     async def adelete(self, doc: str) -> dict[str, Any]:
         """Delete a document's index and images: its ``key``, ``name`` and how many nodes were ``deleted``."""
@@ -311,49 +319,26 @@ class BookRAG(GdsAccess):
         method does (several calls on one connection)."""
         return self._run(work)
 
-    def build_graph(self, doc: str | Path, **kwargs: Any) -> GraphReport:
-        """The sync twin of :meth:`abuild_graph`."""
-        return self._run(self.abuild_graph(doc, **kwargs))
-
-    def build_layout(self, doc: str | Path, **kwargs: Any) -> LayoutReport:
-        """The sync twin of :meth:`abuild_layout`."""
-        return self._run(self.abuild_layout(doc, **kwargs))
-
-    def build_content_graph(self, doc: str | Path, **kwargs: Any) -> ContentGraphReport:
-        """The sync twin of :meth:`abuild_content_graph`."""
-        return self._run(self.abuild_content_graph(doc, **kwargs))
-
-    def documents(self) -> list[Document]:
-        """The sync twin of :meth:`adocuments`."""
-        return self._run(self.adocuments())
-
-    def document(self, doc: str) -> Document:
-        """The sync twin of :meth:`adocument`."""
-        return self._run(self.adocument(doc))
-
-    def delete(self, doc: str) -> dict[str, Any]:
-        """The sync twin of :meth:`adelete`."""
-        return self._run(self.adelete(doc))
-
-    def stats(self, doc: str, **kwargs: Any) -> dict[str, Any]:
-        """The sync twin of :meth:`astats`."""
-        return self._run(self.astats(doc, **kwargs))
-
-    def toc(self, doc: str) -> list[dict[str, Any]]:
-        """The sync twin of :meth:`atoc`."""
-        return self._run(self.atoc(doc))
-
-    def apply_schema(self, *, rebuild_fulltext: bool = False) -> list[dict[str, Any]]:
-        """The sync twin of :meth:`aapply_schema`."""
-        return self._run(self.aapply_schema(rebuild_fulltext=rebuild_fulltext))
-
-    def bi(self, name: str, **kwargs: Any) -> list[dict[str, Any]]:
-        """The sync twin of :meth:`abi`."""
-        return self._run(self.abi(name, **kwargs))
-
-    def evaluate(self, benchmark: Benchmark | str | Path, **options: Any) -> list[dict[str, Any]]:
-        """The sync twin of :meth:`aevaluate`."""
-        return self._run(self.aevaluate(benchmark, **options))
+    # --- the sync facade: each async method's blocking twin, with its signature and docstring ---
+    index = sync_twin(aindex)
+    retrieve = sync_twin(aretrieve)
+    ask = sync_twin(aask)
+    cypher = sync_twin(acypher)
+    run_cypher = sync_twin(arun_cypher)
+    evidence_graph = sync_twin(aevidence_graph)
+    build_graph = sync_twin(abuild_graph)
+    build_layout = sync_twin(abuild_layout)
+    build_content_graph = sync_twin(abuild_content_graph)
+    documents = sync_twin(adocuments)
+    document = sync_twin(adocument)
+    set_card = sync_twin(aset_card)
+    read_card = sync_twin(aread_card)
+    delete = sync_twin(adelete)
+    stats = sync_twin(astats)
+    toc = sync_twin(atoc)
+    apply_schema = sync_twin(aapply_schema)
+    bi = sync_twin(abi)
+    evaluate = sync_twin(aevaluate)
 
     async def _indexer(self, er_mode: ErMode, progress: ProgressCallback | None) -> Indexer:
         from .index.pipeline import Indexer

@@ -78,13 +78,13 @@ def _show_answer(answer: Answer) -> None:
     groups = answer.by_document()
     if len(groups) == 1:
         for i, c in enumerate(answer.citations, 1):
-            print(f"  [{i}] {c.label()}")
+            print(f"  [{i}] {c.label}")
         return
     names = Counter(group.document for group in groups)
     for group in groups:  # two files of one name (from other folders): told apart by their keys
         print(f"  {group.document}" + (f" ({group.doc_key[:16]})" if names[group.document] > 1 else ""))
         for i in group.numbers:
-            print(f"    [{i}] {answer.citations[i - 1].label(document=False) or '(the whole document)'}")
+            print(f"    [{i}] {answer.citations[i - 1].short_label or '(the whole document)'}")
 
 
 def _answer_json(answer: Answer) -> dict:
@@ -93,13 +93,13 @@ def _answer_json(answer: Answer) -> dict:
 
 def _show_evidence(evidence: Evidence, as_json: bool) -> None:
     if evidence.count is not None and not as_json:
-        names = {n.doc_key: n.document for n in evidence.nodes}
+        names = {n.doc_key: n.document for n in evidence.evidence}
         parts = [f"{names.get(key, key[:16])} {n}" for key, n in evidence.count_by_document.items()]
         console.print(f"count: {evidence.count}" + (f" ({', '.join(parts)})" if len(parts) > 1 else ""),
                       markup=False, highlight=False)
-    rows = _evidence_rows(evidence.nodes)
+    rows = _evidence_rows(evidence.evidence)
     data = {"question": evidence.question, "count": evidence.count, "count_by_document": evidence.count_by_document,
-            "nodes": rows,
+            "evidence": rows,
             "seeds": evidence.seeds, "warnings": evidence.warnings, "groups": [g.model_dump() for g in evidence.groups],
             "plan": evidence.plan.model_dump() if evidence.plan else None,
             "trace": [t.model_dump() for t in evidence.trace]}
@@ -122,13 +122,15 @@ def _question_command(answer: bool) -> Callable[..., None]:
         no_llm: Annotated[bool, typer.Option("--no-llm", help="LLM-free: plan and select without an LLM; "
                                                                "ask answers with the ranked evidence.")] = False,
         category: CategoryOpt = None,
+        top_k: Annotated[int | None, typer.Option(
+            min=1, help="At most this many evidence items, best first (default: all the method returns).")] = None,
         instance: InstanceOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
         lean_imports.install(pandas_for_neo4j=False)  # before the driver's import: a question sends no DataFrame
         rag = library(instance, use_llm=not no_llm)
         run = rag.ask if answer else rag.retrieve
-        result = run(question, doc=doc, method=method, category=category, plan=_load_plan(plan))
+        result = run(question, doc=doc, method=method, top_k=top_k, category=category, plan=_load_plan(plan))
         for warning in result.warnings:
             console.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True, highlight=False)
         if explain and not as_json:

@@ -85,7 +85,7 @@ def _print_answer(console: Console, i: int, expected: str, answer: Answer) -> No
     if answer.citations:
         console.print("\nSources:")
         for j, citation in enumerate(answer.citations, 1):
-            console.print(f"  [{j}] {citation.label()}", markup=False, highlight=False, soft_wrap=True)
+            console.print(f"  [{j}] {citation.label}", markup=False, highlight=False, soft_wrap=True)
 
 
 def _print_links(console: Console, settings: Settings, name: str, out: Path, answers: list[Answer]) -> None:

@@ -68,7 +68,7 @@ async def bench_query(retriever: Retriever, doc_keys: list[str] | None, question
             total = time.perf_counter() - began
             totals.append(total)
             without_model.append(model_free_seconds(evidence, total))
-            nodes.append(len(evidence.nodes))
+            nodes.append(len(evidence.evidence))
             for step in evidence.trace:
                 per_operator[step.operator].append(step.seconds - step.model_seconds)
 

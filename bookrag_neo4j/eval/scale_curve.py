@@ -106,7 +106,7 @@ async def cold_question(process: ColdProcess, question: str, doc: str | None, *,
                             f"{stderr.decode(errors='replace').strip()[-600:]}")
     seconds, max_rss_kb = measured.split()
     try:
-        evidence = len(json.loads(stdout).get("nodes") or [])
+        evidence = len(json.loads(stdout).get("evidence") or [])
     except ValueError as exc:
         raise ScaleRunError(f"bookrag retrieve --json printed no JSON ({exc}): {stdout[:300]!r}") from exc
     return ColdRun(question=question, seconds=round(float(seconds), 3), max_rss_kb=int(max_rss_kb),

@@ -117,7 +117,7 @@ class Retriever:
         if not isinstance(draft, Draft):
             raise PlanError(f"the plan's answer step {plan.answer!r} gives {type(draft).__name__}, not a Draft")
         return Answer(question=plan.question, text=draft.text, citations=[n.citation for n in draft.used],
-                      evidence=evidence.nodes, plan=plan, trace=run.trace, extractive=draft.extractive,
+                      evidence=evidence.evidence, plan=plan, trace=run.trace, extractive=draft.extractive,
                       count=evidence.count, groups=evidence.groups, seeds=evidence.seeds, warnings=evidence.warnings)
 
     async def _run(self, question: str, doc_keys: Sequence[str] | None, method: str,
@@ -176,6 +176,6 @@ class Retriever:
         nodes = [n.model_copy(update={"rank": rank}) for rank, n in enumerate(found.nodes, 1)]
         seeds = list(dict.fromkeys(s for e in run.of_type(Entities) for s in e.seeds))
         warnings = [line for step in run.trace if step.operator == SCOPE for line in step.details]
-        return Evidence(question=plan.question, nodes=nodes, plan=plan, trace=run.trace, count=found.count,
+        return Evidence(question=plan.question, evidence=nodes, plan=plan, trace=run.trace, count=found.count,
                         counted=found.counted, count_by_document=found.count_by_document, groups=found.groups,
                         seeds=seeds, warnings=warnings)

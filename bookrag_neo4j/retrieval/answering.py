@@ -22,7 +22,7 @@ PASSAGE_CHARS = 1500
 
 
 def numbered(nodes: Sequence[EvidenceNode]) -> str:
-    return "\n\n".join(f"[{i}] ({n.citation.label()})\n{n.text[:PASSAGE_CHARS]}" for i, n in enumerate(nodes, 1))
+    return "\n\n".join(f"[{i}] ({n.citation.label})\n{n.text[:PASSAGE_CHARS]}" for i, n in enumerate(nodes, 1))
 
 
 async def map_answers(llm: ChatModel, questions: Sequence[str],
@@ -61,4 +61,4 @@ def extractive_answer(nodes: Sequence[EvidenceNode], *, count: int | None = None
         return f"{count} ({', '.join(f'{name} {n}' for name, n in parts)})" if len(parts) > 1 else f"{count}"
     if not nodes:
         return "No evidence found."
-    return "\n\n".join(f"[{i}] {n.text[:600].strip()}\n    — {n.citation.label()}" for i, n in enumerate(nodes[:top], 1))
+    return "\n\n".join(f"[{i}] {n.text[:600].strip()}\n    — {n.citation.label}" for i, n in enumerate(nodes[:top], 1))

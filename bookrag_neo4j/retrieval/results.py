@@ -1,7 +1,7 @@
 """What retrieval returns: evidence nodes with their scores and citations, the plan, and a trace per operator.
 
     evidence = await rag.aretrieve("What were net sales in 2017?", doc="annual-report-2017.pdf")
-    evidence.nodes[0].citation.label()     # 'annual-report-2017.pdf, Item 7 > Results of Operations, p. 24'
+    evidence.evidence[0].citation.label   # 'annual-report-2017.pdf, Item 7 > Results of Operations, p. 24'
     answer.by_document()                   # [DocumentShare(document='a.pdf', doc_key=..., numbers=[1, 3]), ...]
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field
 
 from .plan import Plan, TraceStep
 
@@ -26,11 +26,17 @@ class Citation(BaseModel):
     page_end: int = 0
     bbox: list[float] | None = None
 
-    def label(self, *, document: bool = True) -> str:
-        """'doc.pdf, section path, p. N' (``document`` False: without the document, under its heading)."""
+    @property
+    def label(self) -> str:
+        """What to quote: 'doc.pdf, section path, p. N'."""
+        return ", ".join(part for part in (self.document, self.short_label) if part)
+
+    @property
+    def short_label(self) -> str:
+        """The label without the document ('section path, p. N'), for a list under the document's heading."""
         pages = (f"p. {self.page_start}" if self.page_start == self.page_end
                  else f"pp. {self.page_start}–{self.page_end}")
-        return ", ".join(part for part in (self.document if document else "", self.section_path, pages) if part)
+        return ", ".join(part for part in (self.section_path, pages) if part)
 
 
 class EvidenceNode(BaseModel):
@@ -98,7 +104,7 @@ class Evidence(BaseModel):
     """Retrieval without synthesis: ranked evidence nodes, the plan and the trace."""
 
     question: str
-    nodes: list[EvidenceNode] = Field(default_factory=list)
+    evidence: list[EvidenceNode] = Field(default_factory=list, validation_alias=AliasChoices("evidence", "nodes"))
     plan: Plan | None = None
     trace: list[TraceStep] = Field(default_factory=list)
     count: int | None = None  # global COUNT questions: the number of matching nodes
@@ -109,10 +115,15 @@ class Evidence(BaseModel):
     warnings: list[str] = Field(default_factory=list)  # e.g. a document in scope whose graph build is incomplete
 
     @property
+    def nodes(self) -> list[EvidenceNode]:
+        """The former name of :attr:`evidence` (as :class:`Answer` calls it), kept so that older code runs."""
+        return self.evidence
+
+    @property
     def pages(self) -> dict[str, list[int]]:
         """Pages of the evidence by document."""
         out: dict[str, set[int]] = {}
-        for node in self.nodes:
+        for node in self.evidence:
             out.setdefault(node.document, set()).update(node.pages)
         return {doc: sorted(pages) for doc, pages in out.items()}
 

@@ -176,7 +176,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
 
     @app.get("/ask", response_class=HTMLResponse, dependencies=neo4j)
     async def ask(request: Request, question: str = "", doc: Annotated[list[str] | None, Query()] = None,
-                  method: str = "bookrag") -> HTMLResponse:
+                  method: str = "bookrag", top_k: Annotated[int | None, Query(ge=1, le=100)] = None) -> HTMLResponse:
         docs = await documents()
         context = {"docs": docs, "methods": list(METHODS.values()), "question": question, "chosen": doc or [],
                    "method": method, "max_question": max_question}
@@ -187,7 +187,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         error = _check_question(question, method, max_question)
         if error:
             return page(request, "ask.html", 400, error=error, **context)
-        answer = await rag.aask(question.strip(), doc or None, method=method)
+        answer = await rag.aask(question.strip(), doc or None, method=method, top_k=top_k)
         paths = {d.key: local_path(d.path) for d, _ in docs}
         boxes = await _boxes(rag, [c.node_key for c in answer.citations])
         citations = await asyncio.to_thread(_citations, answer, paths, boxes)  # reads PDFs: off the event loop

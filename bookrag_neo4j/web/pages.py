@@ -66,5 +66,5 @@ class CitationView:
         except DocumentError:
             width = height = 0.0
         shown = [box for b in boxes if width and b.page == page and (box := Box.of(list(b.bbox), width, height))]
-        return cls(citation.label(document=False), citation.doc_key, citation.document, page, shown, text,
+        return cls(citation.short_label, citation.doc_key, citation.document, page, shown, text,
                    has_page=bool(width))

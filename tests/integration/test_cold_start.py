@@ -50,7 +50,7 @@ def cold(settings, *args: str) -> dict:
 def test_a_cold_retrieve_imports_no_torch_and_returns_the_warm_evidence(settings, acl_paper: str) -> None:
     run = cold(settings, "retrieve", QUESTION, "--doc", acl_paper, "--no-llm", "--json")
     assert run["code"] == 0 and run["loaded"] == []
-    nodes = json.loads(run["stdout"])["nodes"]
+    nodes = json.loads(run["stdout"])["evidence"]
     warm = BookRAG(settings, use_llm=False).retrieve(QUESTION, doc=acl_paper)  # the question in NumPy too
     assert nodes and [(n["rank"], n["key"]) for n in nodes] == [(n.rank, n.key) for n in warm.nodes]
     assert [n["graph_score"] for n in nodes] == pytest.approx([round(n.graph_score, 6) for n in warm.nodes], abs=2e-6)

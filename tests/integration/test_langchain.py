@@ -63,7 +63,7 @@ def rag(settings, offline_models: Models) -> BookRAG:
 
 
 def test_retriever_in_a_sync_lcel_chain(rag: BookRAG, acl_paper: str) -> None:
-    retriever = BookRAGRetriever(rag=rag, docs=acl_paper, method="hybrid", k=4)
+    retriever = BookRAGRetriever(rag=rag, docs=acl_paper, method="hybrid", top_k=4)
     docs = retriever.invoke(QUESTION)
     assert 1 <= len(docs) <= 4
     for rank, doc in enumerate(docs, 1):
@@ -83,11 +83,11 @@ def test_retriever_in_a_sync_lcel_chain(rag: BookRAG, acl_paper: str) -> None:
     assert answer == f"See {docs[0].metadata['citation']}"
 
     # method= passes through: per call, and as the retriever's own; the same evidence as the SDK's
-    bm25 = retriever.invoke(QUESTION, method="bm25", k=10)
+    bm25 = retriever.invoke(QUESTION, method="bm25", top_k=10)
     sdk = rag.retrieve(QUESTION, doc=acl_paper, method="bm25")
     assert [d.metadata["node_key"] for d in bm25] == [n.key for n in sdk.nodes] and sdk.plan.method == "bm25"
     assert {d.metadata["method"] for d in bm25} == {"bm25"}
-    layout = BookRAGRetriever(rag=rag, docs=acl_paper, method="layout", k=4).invoke(QUESTION)
+    layout = BookRAGRetriever(rag=rag, docs=acl_paper, method="layout", top_k=4).invoke(QUESTION)
     assert {d.metadata["kind"] for d in layout}.isdisjoint({"passage"}) and {d.metadata["kind"] for d in docs} == {"passage"}
     # batch runs the calls on threads: each on its own connection
     batched = retriever.batch([QUESTION, "What does Table 3 show?"])
@@ -100,7 +100,7 @@ def test_retriever_in_a_sync_lcel_chain(rag: BookRAG, acl_paper: str) -> None:
 
 
 async def test_retriever_in_an_async_lcel_chain(rag: BookRAG, acl_paper: str) -> None:
-    retriever = BookRAGRetriever(rag=rag, docs=[ACL_PAPER.name], method="bm25", k=3)
+    retriever = BookRAGRetriever(rag=rag, docs=[ACL_PAPER.name], method="bm25", top_k=3)
     try:
         docs = await retriever.ainvoke(QUESTION)
         assert len(docs) == 3 and {d.metadata["doc_key"] for d in docs} == {acl_paper}
@@ -134,7 +134,7 @@ async def test_retrieved_documents_carry_the_sdks_warnings(rag: BookRAG, conn, s
     """Over a document whose graph build was interrupted, every Document the retriever returns (sync and async)
     carries the SDK's warning in its metadata; over a complete one, none."""
     async with interrupted_graph_document(conn, settings, offline_models, tmp_path) as (key, name):
-        retriever = BookRAGRetriever(rag=rag, docs=name, method="bm25", k=3)
+        retriever = BookRAGRetriever(rag=rag, docs=name, method="bm25", top_k=3)
         try:
             expected = (await rag.aretrieve("Who leads Acme Interrupted?", key, method="bm25")).warnings
             assert any(INCOMPLETE in w for w in expected), expected

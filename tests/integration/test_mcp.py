@@ -79,7 +79,7 @@ async def test_mcp_server_over_stdio(conn: ConnectionInfo, acl_paper: str) -> No
         tools = {t.name: t for t in (await session.list_tools()).tools}
         assert set(tools) == TOOLS
         assert tools["retrieve"].input_schema["required"] == ["question"]
-        assert {"question", "docs", "method", "limit"} == set(tools["ask"].input_schema["properties"])
+        assert {"question", "docs", "method", "top_k"} == set(tools["ask"].input_schema["properties"])
         assert tools["read_cypher"].input_schema["properties"]["max_rows"]["maximum"] == 1000
         assert "superrag:" in tools["retrieve"].description  # the methods, listed for the client's model
         assert all(t.output_schema for t in tools.values())
@@ -95,9 +95,9 @@ async def test_mcp_server_over_stdio(conn: ConnectionInfo, acl_paper: str) -> No
         assert toc["key"] == acl_paper and len(toc["sections"]) >= 5
         assert all(s["title"] and s["level"] >= 1 for s in toc["sections"])
 
-        # retrieve: ranked evidence, each item with its citation; limit cuts the list
+        # retrieve: ranked evidence, each item with its citation; top_k cuts the list
         found = _ok(await session.call_tool("retrieve", {"question": QUESTION, "docs": [ACL_PAPER.name],
-                                                         "method": "superrag", "limit": 3}))
+                                                         "method": "superrag", "top_k": 3}))
         assert found["method"] == "superrag" and 1 <= len(found["evidence"]) <= 3
         assert [e["rank"] for e in found["evidence"]] == sorted(e["rank"] for e in found["evidence"])
         for item in found["evidence"]:
@@ -160,7 +160,7 @@ async def test_mcp_server_over_stdio(conn: ConnectionInfo, acl_paper: str) -> No
         # a name the tool does not declare is refused, never dropped (that answered over the whole library)
         guessed = _error(await session.call_tool("retrieve", {"question": QUESTION, "doc": ACL_PAPER.name}))
         assert "unknown argument 'doc' (did you mean 'docs'?); retrieve accepts question (required), docs, " \
-               "method, limit" in guessed, guessed
+               "method, top_k" in guessed, guessed
         several = _error(await session.call_tool("table_of_contents", {"docs": [ACL_PAPER.name, acl_paper]}))
         assert "table_of_contents reads one document; docs names 2" in several, several
     print(f"bookrag mcp: one session, {len(TOOLS)} tools and 13 calls in {time.perf_counter() - started:.1f} s")
@@ -182,7 +182,7 @@ async def test_retrieve_and_ask_carry_the_sdks_warnings(conn: ConnectionInfo, se
                 assert result["structuredContent"]["warnings"] == sdk.warnings, result["structuredContent"]
             listed = server.call(4, "list_documents", {})["structuredContent"]["documents"]
             assert {d["key"]: d["status"] for d in listed}[key] == "partial"
-            clean = server.call(5, "retrieve", {"question": QUESTION, "method": "bm25", "limit": 1,
+            clean = server.call(5, "retrieve", {"question": QUESTION, "method": "bm25", "top_k": 1,
                                                 "docs": ACL_PAPER.name}, 120)
             assert clean["structuredContent"]["warnings"] == [], clean["structuredContent"]
 

@@ -55,11 +55,11 @@ def test_inspector_cli_sees_strict_schemas_and_refuses_unknown_arguments(conn: C
     # the name an LLM guesses: refused, naming it, the right one and the accepted ones (never the whole library)
     wrong = _refused(inspect(env, "tools/call", "retrieve", {"question": QUESTION, "doc": ACL_PAPER.name}))
     assert "unknown argument 'doc' (did you mean 'docs'?)" in wrong, wrong
-    assert "retrieve accepts question (required), docs, method, limit" in wrong, wrong
+    assert "retrieve accepts question (required), docs, method, top_k" in wrong, wrong
 
     # the right name: a list of one (the CLI sends the JSON text; the server reads it as the list)
     found = _ok(inspect(env, "tools/call", "retrieve", {"question": QUESTION, "docs": json.dumps([ACL_PAPER.name]),
-                                                        "limit": "3"}))
+                                                        "top_k": "3"}))
     assert 1 <= len(found["evidence"]) <= 3, found
     assert {e["citation"]["document"] for e in found["evidence"]} == {ACL_PAPER.name}, found
     assert list(found["pages"]) == [ACL_PAPER.name]

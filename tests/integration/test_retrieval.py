@@ -211,7 +211,7 @@ async def test_count_without_llm_and_citations(graph: GraphClient, book, setting
     assert answer.text == "1" and answer.extractive and answer.plan.category == "global"
     (citation,) = answer.citations
     assert citation.page_start == 2 and citation.section_path == "1 Alpha > 1.1 Alpha one"
-    assert citation.label() == "handbook.pdf, 1 Alpha > 1.1 Alpha one, p. 2"
+    assert citation.label == "handbook.pdf, 1 Alpha > 1.1 Alpha one, p. 2"
     pages = await agent.ask("How many figures are on pages 3 to 5?", [DOC])
     assert pages.text == "1" and pages.citations[0].page_start == 3
     sections = await agent.retrieve("How many sections does the handbook have?", [DOC])

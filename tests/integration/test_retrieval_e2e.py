@@ -37,13 +37,14 @@ def survey(settings, neo4j_server) -> str:
 def test_sdk_retrieve_finds_the_gold_pages(settings, survey) -> None:
     rag = BookRAG(settings, use_llm=False)
     evidence = rag.retrieve(QUESTION, doc=survey)
-    assert evidence.plan.category == "single-hop" and 1 <= len(evidence.nodes) <= settings.bookrag.skyline_max
+    assert evidence.plan.category == "single-hop" and 1 < len(evidence.evidence) <= settings.bookrag.skyline_max
+    assert rag.retrieve(QUESTION, doc=survey, top_k=1).evidence == evidence.evidence[:1]  # top_k: the best, in order
     pages = set(evidence.pages[survey])
     assert pages & GOLD_PAGES, f"evidence pages {sorted(pages)} miss the gold pages {sorted(GOLD_PAGES)}"
     # every node cites its section, except front matter before the first section (the abstract, page 1)
     assert all(n.document == survey and (n.section_path or n.page_start == 1) for n in evidence.nodes)
     answer = rag.ask(QUESTION, doc=survey)
-    assert answer.extractive and answer.citations and answer.citations[0].label().startswith(survey)
+    assert answer.extractive and answer.citations and answer.citations[0].label.startswith(survey)
     tables = rag.ask("How many tables are in the paper?", doc=survey)
     assert tables.text.isdigit() and int(tables.text) == len(tables.citations) >= 2
 
@@ -73,10 +74,11 @@ def test_a_figure_or_table_named_by_number_comes_first(settings, survey) -> None
 
 
 def test_cli_retrieve_and_ask(settings, survey) -> None:
-    proc = run_cli(settings, "retrieve", QUESTION, "--doc", survey, "--no-llm", "--json")
+    proc = run_cli(settings, "retrieve", QUESTION, "--doc", survey, "--no-llm", "--json", "--top-k", "2")
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
-    node = result["nodes"][0]
+    assert len(result["evidence"]) == 2
+    node = result["evidence"][0]
     assert {"key", "kind", "pages", "section_path", "graph_score", "text_score"} <= set(node)
     assert result["plan"]["category"] == "single-hop" and result["trace"]
     asked = run_cli(settings, "ask", QUESTION, "--doc", survey, "--no-llm", "--explain")
@@ -115,7 +117,7 @@ def test_every_method_retrieves_and_answers(settings, survey, method: str) -> No
     assert all(n.document == survey and n.pages for n in evidence.nodes)
     assert [n.rank for n in evidence.nodes] == list(range(1, len(evidence.nodes) + 1))
     answer = rag.ask(QUESTION, doc=survey, method=method)
-    assert answer.extractive and answer.citations and answer.citations[0].label().startswith(survey)
+    assert answer.extractive and answer.citations and answer.citations[0].label.startswith(survey)
     assert [n.key for n in answer.evidence] == [n.key for n in evidence.nodes]  # deterministic
 
 
@@ -128,7 +130,7 @@ def test_a_saved_plan_runs_again(settings, survey, tmp_path) -> None:
     again = run_cli(settings, "retrieve", "ignored: the plan holds the question", "--doc", survey, "--plan", str(plan),
                     "--json")
     assert again.returncode == 0, again.stderr
-    assert [n["key"] for n in json.loads(again.stdout)["nodes"]] == [n["key"] for n in result["nodes"]]
+    assert [n["key"] for n in json.loads(again.stdout)["evidence"]] == [n["key"] for n in result["evidence"]]
     # an edited step: the Skyline replaced by the reranker's best 3
     edited = result["plan"]
     skyline = next(s for s in edited["steps"] if s["operator"] == "Skyline_Ranker")
@@ -136,14 +138,14 @@ def test_a_saved_plan_runs_again(settings, survey, tmp_path) -> None:
     plan.write_text(json.dumps(edited))
     top3 = run_cli(settings, "retrieve", QUESTION, "--doc", survey, "--plan", str(plan), "--json", "--explain")
     assert top3.returncode == 0, top3.stderr
-    assert len(json.loads(top3.stdout)["nodes"]) == 3
+    assert len(json.loads(top3.stdout)["evidence"]) == 3
     broken = next(s for s in edited["steps"] if s["operator"] == "Top_K")
     broken["params"] = {"by": "nonsense"}
     plan.write_text(json.dumps(edited))
     refused = run_cli(settings, "retrieve", QUESTION, "--doc", survey, "--plan", str(plan))
     assert refused.returncode == 1 and "invalid parameters" in refused.stderr
     listed = run_cli(settings, "methods", "--json")
-    assert [m["name"] for m in json.loads(listed.stdout)] == list(METHODS)
+    assert sorted(m["name"] for m in json.loads(listed.stdout)) == sorted(METHODS)  # the order: test_cli_help.py
 
 
 @pytest.fixture

@@ -142,7 +142,7 @@ async def test_clones_are_complete_copies_under_new_keys(graph: GraphClient, set
     cli = [run_cli(settings, "retrieve", QUESTIONS[0], "--doc", name, "--no-llm", "--json")
            for name in (source.name, clone.name)]
     assert all(r.returncode == 0 for r in cli), [r.stderr[-500:] for r in cli]
-    own, copied = (json.loads(r.stdout)["nodes"] for r in cli)
+    own, copied = (json.loads(r.stdout)["evidence"] for r in cli)
     assert own and [(n["key"][16:], n["text"], n["pages"]) for n in copied] == [
         (n["key"][16:], n["text"], n["pages"]) for n in own]
 

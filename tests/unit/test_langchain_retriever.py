@@ -32,7 +32,7 @@ def test_an_evidence_node_becomes_a_cited_document() -> None:
     }
     warned = to_document(NODE, "bm25", ("report.pdf: the graph build is incomplete",))
     assert warned.metadata["warnings"] == ["report.pdf: the graph build is incomplete"]
-    assert doc.metadata["citation"] == NODE.citation.label()
+    assert doc.metadata["citation"] == NODE.citation.label
     untitled = to_document(NODE.model_copy(update={"text": "", "title": "Figure 2"}), "layout")
     assert untitled.page_content == "Figure 2"  # a node without text (an image) shows its title
     assert format_documents([doc, untitled]) == (
@@ -45,14 +45,14 @@ def test_options_are_checked_before_any_retrieval() -> None:
     with pytest.raises(PlanError, match="unknown method 'nope'; known: bookrag"):
         BookRAGRetriever(rag=rag, method="nope")
     with pytest.raises(ValidationError):
-        BookRAGRetriever(rag=rag, k=0)
+        BookRAGRetriever(rag=rag, top_k=0)
     with pytest.raises(ValidationError, match="instance of BookRAG"):
         BookRAGRetriever(rag="not a BookRAG")
-    retriever = BookRAGRetriever(rag=rag, docs="report.pdf", method="bm25", k=3)
+    retriever = BookRAGRetriever(rag=rag, docs="report.pdf", method="bm25", top_k=3)
     with pytest.raises(PlanError, match="unknown method"):
         retriever.invoke("q", method="nope")
     with pytest.raises(ValueError, match="k must be at least 1"):
-        retriever.invoke("q", k=0)
+        retriever.invoke("q", top_k=0)
 
 
 def test_langchain_core_stays_optional_at_import() -> None:

@@ -36,10 +36,10 @@ async def test_tools_and_the_errors_before_any_query() -> None:
         assert capped.is_error and capped.content[0].text == (  # one line, no pydantic dump or URL
             "Error executing tool read_cypher: invalid arguments: max_rows: Input should be less than or equal to "
             "1000 (got 1001)")
-        empty = await client.call_tool("retrieve", {"question": "", "limit": 0})
+        empty = await client.call_tool("retrieve", {"question": "", "top_k": 0})
         assert empty.is_error and "\n" not in empty.content[0].text and "https://" not in empty.content[0].text
         assert "question: String should have at least 1 character" in empty.content[0].text
-        assert "limit: Input should be greater than or equal to 1 (got 0)" in empty.content[0].text
+        assert "top_k: Input should be greater than or equal to 1 (got 0)" in empty.content[0].text
         templates = (await client.list_resource_templates()).resource_templates
         assert [t.uri_template for t in templates] == ["bookrag://documents/{doc}/pages/{page}"]
         assert templates[0].mime_type == "image/png"
@@ -67,12 +67,12 @@ async def test_one_name_for_documents_and_unknown_arguments_refused() -> None:
 
         guessed = await refused("retrieve", {"question": "What is lm?", "doc": "a.pdf"})
         assert guessed == ("Error executing tool retrieve: unknown argument 'doc' (did you mean 'docs'?); retrieve "
-                           "accepts question (required), docs, method, limit")
+                           "accepts question (required), docs, method, top_k")
         toc = await refused("table_of_contents", {"doc": "a.pdf"})
         assert "unknown argument 'doc' (did you mean 'docs'?); table_of_contents accepts docs (required)" in toc
-        assert "list_documents accepts no arguments" in await refused("list_documents", {"limit": 3})
-        several = await refused("ask", {"question": "q", "docs": "a.pdf", "top_k": 3, "documents": ["b.pdf"]})
-        assert "unknown arguments 'top_k', 'documents' (did you mean 'docs'?); ask accepts" in several
+        assert "list_documents accepts no arguments" in await refused("list_documents", {"top_k": 3})
+        several = await refused("ask", {"question": "q", "docs": "a.pdf", "k": 3, "documents": ["b.pdf"]})
+        assert "unknown arguments 'k', 'documents' (did you mean 'docs'?); ask accepts" in several
         assert "table_of_contents reads one document; docs names 2 (a.pdf, b.pdf): call it once for each" in \
             await refused("table_of_contents", {"docs": ["a.pdf", "b.pdf"]})
         assert "docs" in await refused("retrieve", {"question": "q", "docs": []})  # no list that names nothing
