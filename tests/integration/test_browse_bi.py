@@ -62,6 +62,14 @@ async def test_every_browser_and_bi_query_runs_read_only(graph, settings) -> Non
     row = cost[FOOTLOCKER.name]  # the cost recorded at indexing: seconds of both stages, no LLM offline
     assert row["pages"] == report.pages and row["index_seconds"] > 0 and row["graph_seconds"] > 0
     assert row["llm_calls"] == 0 and row["pages_per_second"] > 0
+    # the answer trace: the evidence, its sections, the question's entities and one bridge an evidence node, not
+    # every entity the evidence mentions (the co-mention hairball)
+    entities = await graph.run_user_query(
+        "MATCH (e:Entity)-[:MENTIONED_IN]->(n:TreeNode) WHERE n.key IN $nodes RETURN count(DISTINCT e) AS n", params)
+    drawn = await graph.run_user_query(load_query("browser/answer_neighbourhood").replace(
+        "RETURN n, unit, up, gt, bridge", "UNWIND [x IN coalesce(nodes(gt), []) + coalesce(nodes(bridge), []) "
+        "WHERE x:Entity | x.key] AS key RETURN count(DISTINCT key) AS n"), params)
+    assert 0 < drawn[0]["n"] <= len(params["seeds"]) + len(params["nodes"]) < entities[0]["n"], (drawn, entities)
 
 
 async def test_user_cypher_that_writes_is_refused(graph, settings) -> None:
