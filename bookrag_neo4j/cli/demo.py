@@ -21,25 +21,18 @@ from rich.rule import Rule
 
 from ..browse import browser_url, managed_browser
 from ..config import Settings
+from ..first_questions import first_questions
 from ..retrieval.results import Answer
 from ..sdk import BookRAG
 from .progress import RichProgress
 
-# Questions about R's "An Introduction to R" (Debian's r-doc-pdf), one per category, with the category the
-# planner is expected to give each.
-R_INTRO_QUESTIONS: list[tuple[str, str]] = [
-    ("single-hop", "What does the lm function fit?"),
-    ("multi-hop", "What is the difference between a matrix and an array?"),
-    ("global", "How many tables are in the manual?"),
-]
-
 
 async def run_demo(settings: Settings, pdf: Path, out: Path, questions: list[tuple[str, str]] | None = None,
                    console: Console | None = None) -> list[Answer]:
-    """Index ``pdf`` (a no-op when it is indexed and unchanged), answer ``questions`` (category, question),
-    write each answer as JSON under ``out`` and print everything a new user wants to see."""
+    """Index ``pdf`` (a no-op when it is indexed and unchanged), answer ``questions`` (category, question;
+    default :func:`~bookrag_neo4j.first_questions.first_questions` of the document), write each answer as JSON
+    under ``out`` and print everything a new user wants to see."""
     console = console or Console()
-    questions = questions or R_INTRO_QUESTIONS
     out.mkdir(parents=True, exist_ok=True)
     rag = BookRAG(settings)
     llm = rag.models.llm
@@ -56,6 +49,7 @@ async def run_demo(settings: Settings, pdf: Path, out: Path, questions: list[tup
         console.print(summary + (" (already indexed, unchanged)" if report.status == "unchanged" else ""),
                       soft_wrap=True)
         answers = []
+        questions = questions or first_questions(report.name, await rag.atoc(report.doc_key))
         for i, (expected, question) in enumerate(questions, 1):
             answer = await rag.aask(question, doc=report.doc_key)
             answers.append(answer)

@@ -96,7 +96,8 @@ def bi_cmd(
 def demo(
     pdf: Annotated[Path, typer.Argument(help="The PDF to index.")] = Path("/usr/share/R/doc/manual/R-intro.pdf"),
     question: Annotated[list[str] | None, typer.Option(
-        "--question", "-q", help="Ask this instead (repeat; default: R-intro questions, one per category).")] = None,
+        "--question", "-q", help="Ask this instead (repeat; default: one question per category, R-intro's or "
+                                 "written from the PDF's table of contents).")] = None,
     out: Annotated[Path, typer.Option(help="Where the answers are written as JSON.")] = Path("bookrag-demo"),
     instance: InstanceOpt = None,
 ) -> None:
