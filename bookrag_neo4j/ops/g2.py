@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ModelError
 from ..llm.prompts import render_prompt
-from ..retrieval.answering import extractive_answer, numbered
+from ..retrieval.answering import extractive_answer, extractive_items, numbered
 from ..retrieval.g2.agent import output_text, plan_and_read
 from ..retrieval.g2.readout import flat_readout, readout
 from ..retrieval.results import EvidenceNode
@@ -95,4 +95,4 @@ async def g2_reason(ctx: RunContext, p: ReasonParams, evidence: EvidenceSet, rea
             return Draft(text=output_text(reply.value), used=nodes)
         except ModelError as exc:
             log.warning("G2 reasoner failed (%s); extractive answer", exc)
-    return Draft(text=extractive_answer(nodes), used=nodes, extractive=True)
+    return Draft(text=extractive_answer(nodes), used=extractive_items(nodes), extractive=True)

@@ -12,7 +12,7 @@ import logging
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ModelError
-from ..retrieval.answering import DIRECT_REDUCE, GROUP_SIZE, extractive_answer, map_answers, reduce_answer
+from ..retrieval.answering import DIRECT_REDUCE, GROUP_SIZE, extractive_answer, extractive_items, map_answers, reduce_answer
 from .registry import RunContext, model_time, operator
 from .values import Draft, EvidenceSet, Partial, Partials
 
@@ -63,7 +63,7 @@ async def reduce_op(ctx: RunContext, p: SynthParams, evidence: EvidenceSet, part
             return Draft(text=text, used=used)
         except ModelError as exc:
             log.warning("answer synthesis failed (%s); answering extractively", exc)
-    used = nodes[:evidence.counted] if evidence.count is not None else nodes[:3]
+    used = nodes[:evidence.counted] if evidence.count is not None else extractive_items(nodes)
     names = {d.key: d.name for d in ctx.documents}
     parts = [(names.get(key, key), n) for key, n in evidence.count_by_document.items()]
     return Draft(text=extractive_answer(nodes, count=evidence.count, parts=parts), used=used, extractive=True)

@@ -8,6 +8,7 @@ every claim citing its evidence by number; without an LLM, the ranked evidence i
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Sequence
 
 from ..llm.chat import ChatModel
@@ -53,12 +54,44 @@ async def reduce_answer(llm: ChatModel, question: str, nodes: Sequence[EvidenceN
     return reply.answer, [nodes[s - 1] for s in reply.sources if 1 <= s <= len(nodes)]
 
 
+EXCERPT_CHARS = 600  # of each passage an extractive answer quotes
+_SENTENCE_END = re.compile(r"[.!?;](?=[\s\"')\]]|$)")
+
+
+def says_something(node: EvidenceNode) -> bool:
+    """Whether a node has text beyond its heading: a section, or a block that only repeats its section's title,
+    answers nothing and is never an extractive answer's cited item."""
+    text = " ".join(node.text.split())
+    heading = node.section_path.rsplit(" > ", 1)[-1].strip()
+    return node.kind != "section" and bool(text) and text not in {node.title.strip(), heading}
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """``text`` whole when it fits, else cut at its last sentence end within ``limit`` (at a word boundary when
+    the first sentence is already longer), marked with an ellipsis: never mid-word."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, limit)]
+    if ends and ends[-1] >= limit // 3:
+        return text[:ends[-1]] + " …"
+    cut = text.rfind(" ", 0, limit)
+    return text[:cut if cut > 0 else limit].rstrip(" ,;:") + " …"
+
+
+def extractive_items(nodes: Sequence[EvidenceNode], top: int = 3) -> list[EvidenceNode]:
+    """The evidence an extractive answer quotes and cites: the best ``top`` nodes that say something (the best
+    ones, whatever they are, when none does)."""
+    return [n for n in nodes if says_something(n)][:top] or list(nodes[:top])
+
+
 def extractive_answer(nodes: Sequence[EvidenceNode], *, count: int | None = None, top: int = 3,
                       parts: Sequence[tuple[str, int]] = ()) -> str:
     """Without an LLM: the count (global COUNT questions; over several documents with each one's part, "7
-    (a.pdf 5, b.pdf 2)") or the best passages, each with its citation."""
+    (a.pdf 5, b.pdf 2)") or the :func:`extractive_items`, each quoted up to a sentence end with its citation."""
     if count is not None:
         return f"{count} ({', '.join(f'{name} {n}' for name, n in parts)})" if len(parts) > 1 else f"{count}"
     if not nodes:
         return "No evidence found."
-    return "\n\n".join(f"[{i}] {n.text[:600].strip()}\n    — {n.citation.label}" for i, n in enumerate(nodes[:top], 1))
+    return "\n\n".join(f"[{i}] {excerpt(n.text)}\n    — {n.citation.label}"
+                        for i, n in enumerate(extractive_items(nodes, top), 1))

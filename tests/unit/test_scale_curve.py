@@ -96,7 +96,7 @@ FAKE_RETRIEVE = textwrap.dedent("""
     held = b"x" * (int(os.environ["FAKE_MIB"]) * 2**20)
     if os.environ.get("FAKE_FAIL"):
         sys.exit("no such document")
-    print(json.dumps({"nodes": [{"key": "a"}, {"key": "b"}], "argv": sys.argv[1:]}))
+    print(json.dumps({"evidence": [{"key": "a"}, {"key": "b"}], "argv": sys.argv[1:]}))
 """)
 
 
