@@ -70,12 +70,11 @@ def login_base(base: str, uri: str, username: str, database: str) -> str:
 def managed_browser(settings: Settings, browser: str | None = None) -> tuple[str, str]:
     """The base of this library's Browser links (``browser``, default the managed server's Browser), with the
     login filled in, and one line saying who logs in and where the password is."""
-    from .server import connection_info
-
-    conn = connection_info(settings)
+    uri = settings.neo4j.uri or f"bolt://localhost:{settings.neo4j.bolt_port}"  # no password read: none is shown
+    user = settings.neo4j.username if settings.neo4j.uri else "neo4j"
     base = browser or f"http://localhost:{settings.neo4j.http_port}/browser/"
     where = "NEO4J_PASSWORD" if settings.neo4j.uri else f"in {settings.password_file}"
-    return login_base(base, conn.uri, conn.username, conn.database), f"log in as {conn.username}; the password is {where}"
+    return login_base(base, uri, user, settings.neo4j.database), f"log in as {user}; the password is {where}"
 
 
 def _link(base: str, lines: list[str]) -> str:

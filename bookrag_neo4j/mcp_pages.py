@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from .api_models import PAGE_URI
 from .keys import local_path
 from .library.page_images import render_page
-from .mcp_results import PAGE_URI
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer

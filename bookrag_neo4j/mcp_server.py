@@ -29,21 +29,20 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from .db.schema_guide import GraphSchema, read_schema
-from .errors import BookRAGError, PlanError, validation_line
-from .mcp_pages import add_pages_and_prompts
-from .mcp_results import (
+from .api_models import (
     AskResult,
     CypherResult,
     DocumentInfo,
     DocumentList,
-    EvidenceItem,
     RetrieveResult,
-    Source,
     TableOfContents,
     TocEntry,
-    document_parts,
+    ask_result,
+    retrieve_result,
 )
+from .db.schema_guide import GraphSchema, read_schema
+from .errors import BookRAGError, PlanError, validation_line
+from .mcp_pages import add_pages_and_prompts
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -210,26 +209,14 @@ def build_server(rag: BookRAG) -> MCPServer:
                        top_k: TopK = 10) -> RetrieveResult:
         check_method(method)
         await reach()
-        evidence = await rag.aretrieve(question, docs, method=method)
-        items = [EvidenceItem.of(n) for n in evidence.evidence[:top_k]]
-        return RetrieveResult(question=question, method=method,
-                              category=evidence.plan.category if evidence.plan else None, count=evidence.count,
-                              evidence=items, more_evidence=max(0, len(evidence.evidence) - top_k),
-                              pages=evidence.pages, documents=document_parts(items), warnings=evidence.warnings)
+        return retrieve_result(await rag.aretrieve(question, docs, method=method), method, top_k)
 
     @_tool_errors
     async def ask(question: Question, docs: Docs = None, method: MethodName = "bookrag",
                   top_k: TopK = 10) -> AskResult:
         check_method(method)
         await reach()
-        answer = await rag.aask(question, docs, method=method)
-        pages = {n.key: n.pages for n in answer.evidence}
-        citations = [Source.of(c, pages.get(c.node_key)) for c in answer.citations]
-        items = [EvidenceItem.of(n) for n in answer.evidence[:top_k]]
-        return AskResult(question=question, method=method, category=answer.plan.category if answer.plan else None,
-                         answer=answer.text, extractive=answer.extractive, count=answer.count, citations=citations,
-                         evidence=items, more_evidence=max(0, len(answer.evidence) - top_k),
-                         documents=document_parts(items, citations), warnings=answer.warnings)
+        return ask_result(await rag.aask(question, docs, method=method), method, top_k)
 
     @_tool_errors
     async def read_cypher(

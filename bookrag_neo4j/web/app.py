@@ -38,14 +38,16 @@ from ..methods import METHODS
 from ..retrieval.results import Answer, by_document
 from ..sdk import BookRAG
 from ..server import instance_settings
+from .api import api_router
 from .jobs import IndexJobs
-from .pages import CitationView, PageBox
+from .pages import CitationView, PageBox, highlights
 from .security import HostGuard, TokenGuard, cross_site
 from .uploads import UploadTooLargeError, forget_upload, receive_pdf
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
 NOT_FOUND = (DocumentNotFoundError, PageUnavailableError)
+MAX_HIGHLIGHTS = 50  # cited items a viewer link may name
 CROSS_SITE = ("this question was sent from another site, so it was not asked: read it, then press Ask to ask it "
               "here")
 
@@ -73,7 +75,8 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         jobs.close()
         await rag.aclose()
 
-    app = FastAPI(title="bookrag-neo4j", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(title="bookrag-neo4j", lifespan=lifespan, docs_url="/docs", redoc_url=None,
+                  openapi_url="/openapi.json", description="The library's JSON API (`/api/`) beside its pages.")
     app.state.uploads = uploads
     app.state.serve = settings.serve  # the header and body deadlines (serving.server_config)
     app.add_middleware(TokenGuard, token=token)
@@ -84,7 +87,9 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return templates.TemplateResponse(request, name, {"browser": browser, **context}, status_code=status)
 
-    def message(request: Request, text: str, status: int) -> HTMLResponse:
+    def message(request: Request, text: str, status: int) -> Response:
+        if request.url.path.startswith("/api/"):  # the JSON API answers in JSON
+            return JSONResponse({"error": stored_text(text)}, status_code=status)
         return page(request, "message.html", status, text=stored_text(text), code=status)  # no surrogates
 
     async def reach() -> None:
@@ -102,11 +107,11 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
                     max_mb=settings.serve.max_upload_mb)
 
     @app.exception_handler(BookRAGError)
-    async def _bookrag_error(request: Request, exc: BookRAGError) -> HTMLResponse:
+    async def _bookrag_error(request: Request, exc: BookRAGError) -> Response:
         return message(request, str(exc), 404 if isinstance(exc, NOT_FOUND) else 400)
 
     @app.exception_handler(Neo4jUnavailableError)
-    async def _neo4j_down(request: Request, exc: Neo4jUnavailableError) -> HTMLResponse:
+    async def _neo4j_down(request: Request, exc: Neo4jUnavailableError) -> Response:
         log.warning("%s %s: %s", request.method, request.url.path, exc)
         return message(request, _unavailable(exc, settings), 503)
 
@@ -117,16 +122,16 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         return Response(status_code=400)  # to no one: the connection is gone
 
     @app.exception_handler(HTTPException)
-    async def _http_error(request: Request, exc: HTTPException) -> HTMLResponse:
+    async def _http_error(request: Request, exc: HTTPException) -> Response:
         return message(request, str(exc.detail), exc.status_code)
 
     @app.exception_handler(RequestValidationError)
-    async def _bad_request(request: Request, exc: RequestValidationError) -> HTMLResponse:
+    async def _bad_request(request: Request, exc: RequestValidationError) -> Response:
         fields = ", ".join(".".join(map(str, e["loc"][1:])) or "request" for e in exc.errors())
         return message(request, f"the request is missing or has a wrong value: {fields}", 400)
 
     @app.exception_handler(Exception)
-    async def _server_error(request: Request, exc: Exception) -> HTMLResponse:
+    async def _server_error(request: Request, exc: Exception) -> Response:
         log.exception("%s %s failed", request.method, request.url.path)
         return message(request, f"the server failed ({type(exc).__name__}); its log has the details", 500)
 
@@ -144,15 +149,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         job = jobs.submit(path, name=name)
         return RedirectResponse(f"/?job={job.id}", status_code=303)
 
-    @app.get("/api/jobs")
-    async def job_list() -> JSONResponse:
-        return JSONResponse([_job_json(j) for j in jobs.all()])
-
-    @app.get("/api/jobs/{job_id}")
-    async def job_status(job_id: str) -> JSONResponse:
-        if (job := jobs.get(job_id)) is None:
-            raise HTTPException(404, f"no indexing job {job_id}")
-        return JSONResponse(_job_json(job))
+    app.include_router(api_router(rag, jobs, uploads, settings.serve.max_upload_mb, reach, _job_json))
 
     @app.post("/documents/{key}/delete", dependencies=neo4j)
     async def delete(key: str) -> RedirectResponse:
@@ -167,6 +164,19 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         toc = _nest(await rag.atoc(found.key))
         link = browser_url(browser, "toc", {"doc": found.name}) if browser else None
         return page(request, "document.html", doc=found, toc=toc, toc_link=link)
+
+    @app.get("/documents/{key}/view", response_class=HTMLResponse, dependencies=neo4j)
+    async def viewer(request: Request, key: str, page_number: Annotated[int, Query(alias="page", ge=1)] = 1,
+                     hl: str = "", at: Annotated[int, Query(ge=0)] = 0) -> HTMLResponse:
+        """The whole PDF page by page, with the cited items' boxes (``hl``: their node keys, comma-separated, in
+        the answer's order; ``at``: the one to show first) and next and previous highlight."""
+        found = await rag.adocument(key)
+        keys = [k for k in hl.split(",") if k][:MAX_HIGHLIGHTS]
+        boxes = await _boxes(rag, keys)
+        marks = await asyncio.to_thread(highlights, local_path(found.path), [boxes.get(k, []) for k in keys])
+        start = next((m.page for m in marks if m.item == at), page_number)
+        return page(request, "viewer.html", doc=found, start=min(start, found.pages or start), at=at,
+                    marks=[{"item": m.item, "page": m.page, **vars(m.box)} for m in marks])
 
     @app.get("/documents/{key}/pages/{number}.png", dependencies=neo4j)
     async def page_image(key: str, number: int, scale: Annotated[float, Query(gt=0, le=3)] = 1.0) -> Response:

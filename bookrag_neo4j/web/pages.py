@@ -55,6 +55,7 @@ class CitationView:
     boxes: list[Box]
     text: str = ""
     has_page: bool = False  # the PDF is where it was indexed from: its page can be shown
+    node_key: str = ""  # the cited item, for the document viewer's highlights
 
     @classmethod
     def of(cls, citation: Citation, *, pdf: Path | None, boxes: list[PageBox], text: str = "") -> CitationView:
@@ -67,4 +68,32 @@ class CitationView:
             width = height = 0.0
         shown = [box for b in boxes if width and b.page == page and (box := Box.of(list(b.bbox), width, height))]
         return cls(citation.short_label, citation.doc_key, citation.document, page, shown, text,
-                   has_page=bool(width))
+                   has_page=bool(width), node_key=citation.node_key)
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """One evidence box in the document viewer: its page and its place on it (percent), and which cited item
+    (0-based, in the answer's order) it belongs to."""
+
+    item: int
+    page: int
+    box: Box
+
+
+def highlights(pdf: Path, boxes: list[list[PageBox]]) -> list[Highlight]:
+    """Every box of every cited item (``boxes``: each item's, in the answer's order) placed on its page, in
+    reading order within an item; boxes off their page are left out."""
+    sizes: dict[int, tuple[float, float]] = {}
+    out = []
+    for item, item_boxes in enumerate(boxes):
+        for b in sorted(item_boxes, key=lambda b: (b.page, b.bbox[1], b.bbox[0])):
+            if b.page not in sizes:
+                try:
+                    sizes[b.page] = page_size(pdf, b.page)
+                except DocumentError:
+                    sizes[b.page] = (0.0, 0.0)
+            width, height = sizes[b.page]
+            if width and (box := Box.of(list(b.bbox), width, height)):
+                out.append(Highlight(item, b.page, box))
+    return out

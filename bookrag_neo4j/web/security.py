@@ -29,7 +29,7 @@ from urllib.parse import urlencode, urlsplit
 from starlette.datastructures import Headers
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import ConfigurationError
@@ -70,6 +70,13 @@ def host_name(host: str) -> str | None:
     return match[1].strip("[]").lower().rstrip(".") if match else None
 
 
+def refusal(path: str, text: str, status: int) -> Response:
+    """A refused request: one line of text, or ``{"error": ...}`` for the JSON API under ``/api/``."""
+    if path.startswith("/api/"):
+        return JSONResponse({"error": text}, status_code=status)
+    return PlainTextResponse(text, status_code=status)
+
+
 class HostGuard:
     """Answers only requests whose Host names this server: loopback (``localhost``, 127.0.0.0/8, ``::1``), the
     address the connection arrived on, or one of ``allowed`` (names or addresses, a port ignored; a wildcard
@@ -91,9 +98,9 @@ class HostGuard:
             host = Headers(scope=scope).get("host")
             if not self.allows(host, (scope.get("server") or (None,))[0]):
                 shown = host_name(host or "") or "(none)"
-                response = PlainTextResponse(f"refused: this bookrag server does not answer to the host {shown}; "
-                                             "allow it with bookrag serve --allowed-host or BOOKRAG_SERVE_ALLOWED_HOSTS",
-                                             status_code=400)
+                response = refusal(scope.get("path", ""), f"refused: this bookrag server does not answer to the host "
+                                   f"{shown}; allow it with bookrag serve --allowed-host or BOOKRAG_SERVE_ALLOWED_HOSTS",
+                                   400)
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -114,12 +121,12 @@ class TokenGuard(BaseHTTPMiddleware):
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         if request.method in UNSAFE and not _same_origin(request):
-            return PlainTextResponse("refused: this form was posted from another site", status_code=403)
+            return refusal(request.url.path, "refused: this form was posted from another site", 403)
         if self.token:
             presented = self._presented(request)
             if presented is None or not secrets.compare_digest(presented.encode(), self.token.encode()):
-                return PlainTextResponse("this bookrag server needs its token: open it with ?token=... "
-                                         "(or send Authorization: Bearer ...)", status_code=401)
+                return refusal(request.url.path, "this bookrag server needs its token: open it with ?token=... "
+                                                 "(or send Authorization: Bearer ...)", 401)
             if request.query_params.get("token") and request.method == "GET":  # keep it, and out of the URL
                 query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "token"])
                 response = RedirectResponse(request.url.path + (f"?{query}" if query else ""), status_code=303)

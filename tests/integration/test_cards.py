@@ -12,10 +12,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bookrag_neo4j.api_models import DocumentInfo
 from bookrag_neo4j.errors import CardError
 from bookrag_neo4j.index.cards import write_card
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
-from bookrag_neo4j.mcp_results import DocumentInfo
 from bookrag_neo4j.parsing import ocr
 from bookrag_neo4j.retrieval.routing import ROUTE
 from bookrag_neo4j.sdk import BookRAG

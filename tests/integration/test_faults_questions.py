@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bookrag_neo4j.api_models import DocumentInfo
 from bookrag_neo4j.db.lucene import MAX_TERMS, lucene_terms
-from bookrag_neo4j.mcp_results import DocumentInfo
 from bookrag_neo4j.methods import retriever as retriever_module
 from bookrag_neo4j.sdk import BookRAG
 

@@ -12,6 +12,8 @@ import httpx
 import pymupdf
 import pytest
 
+from bookrag_neo4j.index.pipeline import Indexer
+from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.web import create_app
 
 from ..helpers.pdfs import R_DATA, need
@@ -85,6 +87,46 @@ def test_errors_are_messages(web) -> None:
     assert page.status_code in (400, 404) and "Traceback" not in page.text
 
 
+async def test_the_json_api_asks_and_retrieves_with_the_mcp_results(web, graph, settings, offline_models,
+                                                                      tmp_path: Path) -> None:
+    base, _ = web
+    auth = {"Authorization": "Bearer s3cret"}
+    pdf = tmp_path / "api-notes.pdf"
+    doc = pymupdf.open()
+    for text in ("The stores sold 4,200 books in 2017. Most customers came online.",
+                 "The stores expect more customers in 2018. Prices stay the same."):
+        doc.new_page().insert_text((72, 90), text, fontsize=11)
+    doc.save(pdf)
+    report = await Indexer(graph, settings, offline_models, use_llm=False).index(pdf, graph=False, layout=False)
+    try:
+        schema = httpx.get(base + "/openapi.json", headers=auth).json()
+        assert {"/api/ask", "/api/retrieve", "/api/documents", "/api/upload", "/api/jobs"} <= set(schema["paths"])
+        assert httpx.get(base + "/docs", headers=auth).status_code == 200
+        assert httpx.get(base + "/openapi.json").status_code == 401  # the token, as on the pages
+        listed = httpx.get(base + "/api/documents", headers=auth).json()["documents"]
+        assert report.doc_key in {d["key"] for d in listed}
+        body = {"question": "How many books did the stores sell?", "docs": pdf.name, "top_k": 1}
+        asked = httpx.post(base + "/api/ask", json=body, headers=auth)
+        assert asked.status_code == 200, asked.text
+        answer = asked.json()
+        assert answer["extractive"] and "4,200" in answer["answer"] and len(answer["evidence"]) == 1
+        assert answer["citations"][0]["document"] == pdf.name and answer["citations"][0]["pages"]
+        found = httpx.post(base + "/api/retrieve", json=body | {"method": "bm25"}, headers=auth).json()
+        assert found["method"] == "bm25" and len(found["evidence"]) == 1 and found["pages"] == {pdf.name: [1]}
+        # errors in JSON, one line each: a bad method, the CLI's question limit, an unknown field, another site
+        bad = httpx.post(base + "/api/ask", json=body | {"method": "nope"}, headers=auth)
+        assert bad.status_code == 400 and "no method 'nope'" in bad.json()["error"]
+        long = httpx.post(base + "/api/ask", json=body | {"question": "why " * 1001}, headers=auth)
+        assert long.status_code == 400 and "4,000" in long.json()["error"]
+        extra = httpx.post(base + "/api/ask", json=body | {"k": 3}, headers=auth)
+        assert extra.status_code == 400 and "k" in extra.json()["error"]
+        evil = httpx.post(base + "/api/ask", json=body, headers=auth | {"Origin": "http://evil.example"})
+        assert evil.status_code == 403 and "another site" in evil.json()["error"]
+        assert httpx.get(base + "/api/documents").json()["error"].startswith("this bookrag server needs its token")
+    finally:
+        await delete_document(graph, report.doc_key)
+
+
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.timeout(LONG_TEST)
@@ -93,7 +135,6 @@ async def test_upload_index_and_ask_in_chromium(settings, offline_models, schema
     from playwright.async_api import async_playwright
 
     from bookrag_neo4j.keys import file_key
-    from bookrag_neo4j.library.catalogue import delete_document
 
     from ..helpers.browser import CHROMIUM_FLAGS, chromium_path
 
@@ -137,6 +178,25 @@ async def test_upload_index_and_ask_in_chromium(settings, offline_models, schema
                 await page.locator("a.page:has(.hl)").first.click()
                 await page.wait_for_selector("#lightbox:not([hidden]) img")
                 assert await page.locator("#lightbox .hl").count() >= 1
+                await page.keyboard.press("Escape")
+
+                # the document viewer: from a citation to its box, then on to the next highlight and page
+                cited = await citations.count()
+                await page.locator("a.view").first.click()
+                await page.wait_for_selector("#viewer .hl.current", timeout=BROWSER_WAIT_MS)
+                assert await page.locator("#mark-now").inner_text() == "1"
+                first_page = int(await page.locator("#page-now").inner_text())
+                total = await page.locator(".viewer-bar .where").nth(1).inner_text()
+                assert total.endswith(f"of {await page.evaluate('JSON.parse(marks.textContent).length')}")
+                if cited > 1:
+                    await page.click("button[data-go=mark-next]")
+                    assert await page.locator("#mark-now").inner_text() == "2"
+                    await page.wait_for_selector("#viewer .hl.current")
+                await page.wait_for_function("() => document.getElementById('sheet').complete")
+                await page.screenshot(path=str(shots / "web_viewer.png"))
+                shown = int(await page.locator("#page-now").inner_text())
+                await page.click("button[data-go=page-next]")
+                assert int(await page.locator("#page-now").inner_text()) == shown + 1 and first_page >= 1
                 await chromium.close()
     finally:
         await delete_document(graph, file_key(pdf))

@@ -9,10 +9,10 @@ import re
 
 import pytest
 
+from bookrag_neo4j.api_models import AskResult, EvidenceItem, RetrieveResult, Source
 from bookrag_neo4j.cli.ask import _show_answer, _show_evidence
 from bookrag_neo4j.cli.common import render
 from bookrag_neo4j.library.documents import Document
-from bookrag_neo4j.mcp_results import AskResult, EvidenceItem, RetrieveResult, Source
 from bookrag_neo4j.retrieval.answering import extractive_answer
 from bookrag_neo4j.retrieval.results import Answer, Evidence, EvidenceNode
 
@@ -93,7 +93,7 @@ def test_ask_lists_its_sources_under_each_document(capsys: pytest.CaptureFixture
 
 
 def test_mcp_groups_citations_and_evidence_by_document() -> None:
-    from bookrag_neo4j.mcp_results import document_parts
+    from bookrag_neo4j.api_models import document_parts
 
     items = [EvidenceItem.of(n) for n in NODES]
     citations = [Source.of(NODES[2].citation), Source.of(NODES[1].citation)]

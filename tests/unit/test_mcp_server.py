@@ -9,9 +9,9 @@ import datetime
 
 from mcp import Client
 
+from bookrag_neo4j.api_models import AskResult, CypherResult, RetrieveResult, Source, jsonable
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.db.reply_cap import UserRows, fitted, json_size, least_size, shortened
-from bookrag_neo4j.mcp_results import AskResult, CypherResult, RetrieveResult, Source, jsonable
 from bookrag_neo4j.mcp_server import build_server, unknown_arguments
 from bookrag_neo4j.mcp_stdio import error_response
 from bookrag_neo4j.retrieval.results import Citation

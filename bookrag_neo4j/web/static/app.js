@@ -51,3 +51,45 @@ if (lightbox) {
 
 document.querySelectorAll("button[data-toc]").forEach((b) => b.addEventListener("click", () =>
   document.querySelectorAll(".toc details").forEach((d) => { d.open = b.dataset.toc === "open"; })));
+
+// The document viewer: every page, the cited items' boxes drawn on theirs, next and previous highlight.
+const viewer = document.getElementById("viewer");
+if (viewer) {
+  const marks = JSON.parse(document.getElementById("marks").textContent);
+  const pages = Number(viewer.dataset.pages) || 1;
+  const sheet = viewer.querySelector(".sheet");
+  const img = document.getElementById("sheet");
+  let page = Number(viewer.dataset.start) || 1;
+  let current = Math.max(0, marks.findIndex((m) => m.item === Number(viewer.dataset.at)));
+  const show = () => {
+    img.src = `/documents/${viewer.dataset.doc}/pages/${page}.png?scale=1.4`;
+    img.alt = `page ${page}`;
+    document.getElementById("page-now").textContent = page;
+    document.getElementById("mark-now").textContent = marks.length ? current + 1 : 0;
+    sheet.querySelectorAll(".hl").forEach((b) => b.remove());
+    marks.forEach((m, i) => {
+      if (m.page !== page) return;
+      const box = document.createElement("span");
+      box.className = "hl" + (i === current ? " current" : "");
+      Object.assign(box.style, {left: `${m.left}%`, top: `${m.top}%`, width: `${m.width}%`, height: `${m.height}%`});
+      sheet.appendChild(box);
+    });
+    const here = sheet.querySelector(".hl.current");
+    if (here) here.scrollIntoView({block: "center"});
+  };
+  const go = {
+    "page-prev": () => { page = Math.max(1, page - 1); },
+    "page-next": () => { page = Math.min(pages, page + 1); },
+    "mark-prev": () => { current = (current - 1 + marks.length) % marks.length; page = marks[current].page; },
+    "mark-next": () => { current = (current + 1) % marks.length; page = marks[current].page; },
+  };
+  document.querySelectorAll("button[data-go]").forEach((b) => b.addEventListener("click", () => {
+    go[b.dataset.go](); show();
+  }));
+  const keys = {ArrowLeft: "page-prev", ArrowRight: "page-next", k: "mark-prev", j: "mark-next"};
+  document.addEventListener("keydown", (e) => {
+    if (keys[e.key] && (marks.length || e.key.startsWith("Arrow"))) { go[keys[e.key]](); show(); }
+  });
+  if (marks.length) page = marks[current].page;
+  show();
+}

@@ -1,5 +1,5 @@
-"""What the MCP server's tools return: typed results whose JSON schemas the tools publish as output schemas, every
-evidence item with its citation (document, section path, pages)."""
+"""What the machine doors return: typed results for the MCP server's tools (their output schemas) and the web app's
+JSON API (its OpenAPI schema), every evidence item with its citation (document, section path, pages)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from .db.reply_cap import UserRows
 from .library.cards import DocumentCard
-from .retrieval.results import Citation, EvidenceNode, by_document
+from .retrieval.results import Answer, Citation, Evidence, EvidenceNode, by_document
 
 if TYPE_CHECKING:
     from .library.documents import Document
@@ -129,7 +129,7 @@ class RetrieveResult(BaseModel):
     count: int | None = Field(None, description="Global COUNT questions: the number of matching nodes.")
     evidence: list[EvidenceItem]
     more_evidence: int = Field(0, description="Evidence items beyond `top_k`, left out.")
-    pages: dict[str, list[int]] = Field(description="The evidence's pages by document.")
+    pages: dict[str, list[int]] = Field(description="The pages of the evidence returned, by document.")
     documents: list[DocumentPart] = Field(default_factory=list, description="The citations and evidence by document.")
     warnings: list[str] = Field(default_factory=list, description=WARNINGS)
 
@@ -173,3 +173,24 @@ class CypherResult(BaseModel):
 def jsonable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rows as JSON values: temporal and spatial values become their strings."""
     return json.loads(json.dumps(rows, default=str))
+
+
+def retrieve_result(evidence: Evidence, method: str, top_k: int) -> RetrieveResult:
+    """``evidence`` as a door returns it: its best ``top_k`` items, how many more there were, by document."""
+    shown = evidence.model_copy(update={"evidence": evidence.evidence[:top_k]})
+    items = [EvidenceItem.of(n) for n in shown.evidence]
+    return RetrieveResult(question=evidence.question, method=method,
+                          category=evidence.plan.category if evidence.plan else None, count=evidence.count,
+                          evidence=items, more_evidence=max(0, len(evidence.evidence) - top_k),
+                          pages=shown.pages, documents=document_parts(items), warnings=evidence.warnings)
+
+
+def ask_result(answer: Answer, method: str, top_k: int) -> AskResult:
+    """``answer`` as a door returns it: its citations, its best ``top_k`` evidence items, by document."""
+    pages = {n.key: n.pages for n in answer.evidence}
+    citations = [Source.of(c, pages.get(c.node_key)) for c in answer.citations]
+    items = [EvidenceItem.of(n) for n in answer.evidence[:top_k]]
+    return AskResult(question=answer.question, method=method, category=answer.plan.category if answer.plan else None,
+                     answer=answer.text, extractive=answer.extractive, count=answer.count, citations=citations,
+                     evidence=items, more_evidence=max(0, len(answer.evidence) - top_k),
+                     documents=document_parts(items, citations), warnings=answer.warnings)
