@@ -18,7 +18,7 @@ from bookrag_neo4j.web import create_app
 
 from ..helpers.pdfs import R_DATA, need
 from ..helpers.server import external
-from ..helpers.timeouts import BROWSER_WAIT_MS, LONG_TEST
+from ..helpers.timeouts import BROWSER_WAIT_MS, HANG, LONG_TEST
 from ..helpers.webapp import serving
 
 
@@ -91,6 +91,7 @@ async def test_the_json_api_asks_and_retrieves_with_the_mcp_results(web, graph, 
                                                                       tmp_path: Path) -> None:
     base, _ = web
     auth = {"Authorization": "Bearer s3cret"}
+    api = httpx.Client(timeout=HANG)  # a question on a busy machine may take longer than httpx's 5 s
     pdf = tmp_path / "api-notes.pdf"
     doc = pymupdf.open()
     for text in ("The stores sold 4,200 books in 2017. Most customers came online.",
@@ -99,30 +100,30 @@ async def test_the_json_api_asks_and_retrieves_with_the_mcp_results(web, graph, 
     doc.save(pdf)
     report = await Indexer(graph, settings, offline_models, use_llm=False).index(pdf, graph=False, layout=False)
     try:
-        schema = httpx.get(base + "/openapi.json", headers=auth).json()
+        schema = api.get(base + "/openapi.json", headers=auth).json()
         assert {"/api/ask", "/api/retrieve", "/api/documents", "/api/upload", "/api/jobs"} <= set(schema["paths"])
-        assert httpx.get(base + "/docs", headers=auth).status_code == 200
-        assert httpx.get(base + "/openapi.json").status_code == 401  # the token, as on the pages
-        listed = httpx.get(base + "/api/documents", headers=auth).json()["documents"]
+        assert api.get(base + "/docs", headers=auth).status_code == 200
+        assert api.get(base + "/openapi.json").status_code == 401  # the token, as on the pages
+        listed = api.get(base + "/api/documents", headers=auth).json()["documents"]
         assert report.doc_key in {d["key"] for d in listed}
         body = {"question": "How many books did the stores sell?", "docs": pdf.name, "top_k": 1}
-        asked = httpx.post(base + "/api/ask", json=body, headers=auth)
+        asked = api.post(base + "/api/ask", json=body, headers=auth)
         assert asked.status_code == 200, asked.text
         answer = asked.json()
         assert answer["extractive"] and "4,200" in answer["answer"] and len(answer["evidence"]) == 1
         assert answer["citations"][0]["document"] == pdf.name and answer["citations"][0]["pages"]
-        found = httpx.post(base + "/api/retrieve", json=body | {"method": "bm25"}, headers=auth).json()
+        found = api.post(base + "/api/retrieve", json=body | {"method": "bm25"}, headers=auth).json()
         assert found["method"] == "bm25" and len(found["evidence"]) == 1 and found["pages"] == {pdf.name: [1]}
         # errors in JSON, one line each: a bad method, the CLI's question limit, an unknown field, another site
-        bad = httpx.post(base + "/api/ask", json=body | {"method": "nope"}, headers=auth)
+        bad = api.post(base + "/api/ask", json=body | {"method": "nope"}, headers=auth)
         assert bad.status_code == 400 and "no method 'nope'" in bad.json()["error"]
-        long = httpx.post(base + "/api/ask", json=body | {"question": "why " * 1001}, headers=auth)
+        long = api.post(base + "/api/ask", json=body | {"question": "why " * 1001}, headers=auth)
         assert long.status_code == 400 and "4,000" in long.json()["error"]
-        extra = httpx.post(base + "/api/ask", json=body | {"k": 3}, headers=auth)
+        extra = api.post(base + "/api/ask", json=body | {"k": 3}, headers=auth)
         assert extra.status_code == 400 and "k" in extra.json()["error"]
-        evil = httpx.post(base + "/api/ask", json=body, headers=auth | {"Origin": "http://evil.example"})
+        evil = api.post(base + "/api/ask", json=body, headers=auth | {"Origin": "http://evil.example"})
         assert evil.status_code == 403 and "another site" in evil.json()["error"]
-        assert httpx.get(base + "/api/documents").json()["error"].startswith("this bookrag server needs its token")
+        assert api.get(base + "/api/documents").json()["error"].startswith("this bookrag server needs its token")
     finally:
         await delete_document(graph, report.doc_key)
 
