@@ -80,8 +80,9 @@ def sync_twin(method: Callable[Concatenate[Any, P], Awaitable[T]]) -> Callable[C
     return twin
 
 
-def _top(top_k: int) -> int:
-    if top_k < 1:
+def _top(top_k: int | None) -> int | None:
+    """``top_k`` checked before any work (None: every evidence item)."""
+    if top_k is not None and top_k < 1:
         raise QuestionError(f"top_k must be at least 1, got {top_k}")
     return top_k
 
@@ -163,20 +164,20 @@ class BookRAG(GdsAccess):
         :meth:`methods`; ``top_k``: at most this many evidence items, best first (default: all the method
         returns); ``category`` ("single-hop", "multi-hop", "global") skips the classification; ``plan`` runs a
         plan (e.g. an edited ``evidence.plan``) instead of planning."""
-        graph = await self._client()
+        top_k, graph = _top(top_k), await self._client()
         found = await self.retriever(graph).retrieve(question, await self._doc_keys(graph, doc), method=method,
                                                       category=category, plan=plan)
-        return found if top_k is None else found.model_copy(update={"evidence": found.evidence[:_top(top_k)]})
+        return found if top_k is None else found.model_copy(update={"evidence": found.evidence[:top_k]})
 
     async def aask(self, question: str, doc: Docs = None, *, method: str = "bookrag", top_k: int | None = None,
                    category: QueryCategory | None = None, plan: Plan | None = None) -> Answer:
         """The answer with its citations (document, section path, pages) and the evidence behind it; without an
         LLM the answer is the ranked evidence itself (``extractive``). Options as :meth:`aretrieve`; ``top_k``
         bounds the evidence returned (the answer is written from all of it)."""
-        graph = await self._client()
+        top_k, graph = _top(top_k), await self._client()
         answer = await self.retriever(graph).ask(question, await self._doc_keys(graph, doc), method=method,
                                                   category=category, plan=plan)
-        return answer if top_k is None else answer.model_copy(update={"evidence": answer.evidence[:_top(top_k)]})
+        return answer if top_k is None else answer.model_copy(update={"evidence": answer.evidence[:top_k]})
 
     async def acypher(self, question: str, doc: Docs = None) -> CypherRun:
         """text2Cypher alone: the read-only query written for the question (the LLM over the schema, else an

@@ -69,8 +69,8 @@ def api_router(rag: BookRAG, jobs: IndexJobs, uploads: Path, max_upload_mb: int,
 
     @router.post("/upload", status_code=202, dependencies=neo4j)
     async def upload(request: Request) -> JSONResponse:
-        """A PDF as the request body (``content-type: application/pdf`` or a multipart form's ``file``); it is
-        indexed in the background: poll ``/api/jobs/{id}``."""
+        """A PDF as a multipart form's ``pdf`` field (``curl -F pdf=@report.pdf``), indexed in the background:
+        poll ``/api/jobs/{id}``."""
         try:
             path, name = await receive_pdf(request, uploads, max_upload_mb)
         except DocumentError as exc:

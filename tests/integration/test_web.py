@@ -124,6 +124,8 @@ async def test_the_json_api_asks_and_retrieves_with_the_mcp_results(web, graph, 
         evil = api.post(base + "/api/ask", json=body, headers=auth | {"Origin": "http://evil.example"})
         assert evil.status_code == 403 and "another site" in evil.json()["error"]
         assert api.get(base + "/api/documents").json()["error"].startswith("this bookrag server needs its token")
+        junk = api.post(base + "/api/upload", files={"pdf": ("junk.pdf", b"not a pdf", "application/pdf")}, headers=auth)
+        assert junk.status_code == 400 and "junk.pdf" in junk.json()["error"]
     finally:
         await delete_document(graph, report.doc_key)
 
