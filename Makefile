@@ -118,18 +118,16 @@ demo: neo4j manuals ocr
 	$(BOOKRAG) doctor || true
 	$(BOOKRAG) demo $(DEMO_PDF)
 
-# pytest starts (or reuses) its own server instances: "test" on ports 17687/17474 and, for its second worker
-# (two sessions side by side, a test file each at a time), "test-gw1" on 17697/17484.
+# pytest starts (or reuses) its own server instance "test" on ports 17687/17474.
 test: install plugin local-model manuals ocr chromium jdbc mcp-inspector
 	$(BIN)/ruff check bookrag_neo4j tests
-	@$(BIN)/python -m pytest -n 2 --dist loadfile; rc=$$?; \
+	@$(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure"; fi; \
 	exit $$rc
 
 stop:
 	-@[ -x $(BOOKRAG) ] && $(BOOKRAG) neo4j stop
 	-@[ -x $(BOOKRAG) ] && $(BOOKRAG) neo4j stop --instance test
-	-@[ -x $(BOOKRAG) ] && $(BOOKRAG) neo4j stop --instance test-gw1
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -96,18 +96,13 @@ def selected_backend(env: Mapping[str, str] | None = None) -> Backend:
 
 def managed_settings(env: Mapping[str, str] | None = None) -> Settings:
     """Settings of the managed test instance: ``test`` on 17687/17474 with a 2 GiB heap, never ``NEO4J_URI``;
-    ``BOOKRAG_TEST_INSTANCE``, ``_BOLT_PORT``, ``_HTTP_PORT``, ``_HEAP``, ``_PAGECACHE`` and ``_RUNTIME`` change it.
-    Under pytest-xdist each worker but the first has its own instance (``test-gw1`` on ports 10 higher, ...), so
-    that ``pytest -n 2`` runs two sessions side by side, each on its own server."""
+    ``BOOKRAG_TEST_INSTANCE``, ``_BOLT_PORT``, ``_HTTP_PORT``, ``_HEAP``, ``_PAGECACHE`` and ``_RUNTIME`` change it."""
     env = os.environ if env is None else env
-    worker = env.get("PYTEST_XDIST_WORKER", "gw0")
-    n = int(worker[2:]) if worker[2:].isdigit() else 0
-    instance = env.get("BOOKRAG_TEST_INSTANCE", "test")
     return Settings(
         neo4j_uri=None,
-        neo4j_instance=f"{instance}-{worker}" if n else instance,
-        neo4j_bolt_port=int(env.get("BOOKRAG_TEST_BOLT_PORT", "17687")) + 10 * n,
-        neo4j_http_port=int(env.get("BOOKRAG_TEST_HTTP_PORT", "17474")) + 10 * n,
+        neo4j_instance=env.get("BOOKRAG_TEST_INSTANCE", "test"),
+        neo4j_bolt_port=int(env.get("BOOKRAG_TEST_BOLT_PORT", "17687")),
+        neo4j_http_port=int(env.get("BOOKRAG_TEST_HTTP_PORT", "17474")),
         neo4j_heap=env.get("BOOKRAG_TEST_HEAP", "2g"),
         neo4j_pagecache=env.get("BOOKRAG_TEST_PAGECACHE", "1g"),
         neo4j_runtime=env.get("BOOKRAG_TEST_RUNTIME", "local"),
