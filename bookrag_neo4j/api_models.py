@@ -136,6 +136,8 @@ class RetrieveResult(BaseModel):
 
 class AskResult(BaseModel):
     question: str
+    asked_as: str | None = Field(None, description="A follow-up as the question it was read as (with an LLM and "
+                                                   "history), when that differs.")
     method: str
     category: str | None = None
     answer: str
@@ -190,7 +192,8 @@ def ask_result(answer: Answer, method: str, top_k: int) -> AskResult:
     pages = {n.key: n.pages for n in answer.evidence}
     citations = [Source.of(c, pages.get(c.node_key)) for c in answer.citations]
     items = [EvidenceItem.of(n) for n in answer.evidence[:top_k]]
-    return AskResult(question=answer.question, method=method, category=answer.plan.category if answer.plan else None,
-                     answer=answer.text, extractive=answer.extractive, count=answer.count, citations=citations,
-                     evidence=items, more_evidence=max(0, len(answer.evidence) - top_k),
-                     documents=document_parts(items, citations), warnings=answer.warnings)
+    return AskResult(question=answer.question, asked_as=answer.asked_as, method=method,
+                     category=answer.plan.category if answer.plan else None, answer=answer.text,
+                     extractive=answer.extractive, count=answer.count, citations=citations, evidence=items,
+                     more_evidence=max(0, len(answer.evidence) - top_k), documents=document_parts(items, citations),
+                     warnings=answer.warnings)

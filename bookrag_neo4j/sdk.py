@@ -47,7 +47,7 @@ from .progress import ProgressCallback
 from .resources import resource_dir
 from .retrieval.plan import Plan
 from .retrieval.replies import QueryCategory
-from .retrieval.results import Answer, Evidence
+from .retrieval.results import Answer, Evidence, Turn
 from .sdk_gds import GdsAccess
 from .server import connection_info, instance_settings
 
@@ -158,25 +158,32 @@ class BookRAG(GdsAccess):
                                    replace=replace)
 
     async def aretrieve(self, question: str, doc: Docs = None, *, method: str = "bookrag", top_k: int | None = None,
-                        category: QueryCategory | None = None, plan: Plan | None = None) -> Evidence:
+                        category: QueryCategory | None = None, plan: Plan | None = None,
+                        history: Sequence[Turn] = ()) -> Evidence:
         """Ranked evidence for a question, with the plan and the trace; no answer synthesis. ``doc``: one document
         (key, key prefix or file name), several, or None for the whole library. ``method``: one of
         :meth:`methods`; ``top_k``: at most this many evidence items, best first (default: all the method
         returns); ``category`` ("single-hop", "multi-hop", "global") skips the classification; ``plan`` runs a
-        plan (e.g. an edited ``evidence.plan``) instead of planning."""
+        plan (e.g. an edited ``evidence.plan``) instead of planning; ``history``: a conversation's earlier turns
+        (:class:`Turn`), when the question is a follow-up: with an LLM it is read with them, and with no document
+        named it reads the documents the last turn cited."""
         top_k, graph = _top(top_k), await self._client()
         found = await self.retriever(graph).retrieve(question, await self._doc_keys(graph, doc), method=method,
-                                                      category=category, plan=plan)
+                                                      category=category, plan=plan, history=history)
         return found if top_k is None else found.model_copy(update={"evidence": found.evidence[:top_k]})
 
     async def aask(self, question: str, doc: Docs = None, *, method: str = "bookrag", top_k: int | None = None,
-                   category: QueryCategory | None = None, plan: Plan | None = None) -> Answer:
+                   category: QueryCategory | None = None, plan: Plan | None = None,
+                   history: Sequence[Turn] = ()) -> Answer:
         """The answer with its citations (document, section path, pages) and the evidence behind it; without an
         LLM the answer is the ranked evidence itself (``extractive``). Options as :meth:`aretrieve`; ``top_k``
-        bounds the evidence returned (the answer is written from all of it)."""
+        bounds the evidence returned (the answer is written from all of it). A follow-up::
+
+            first = await rag.aask("What was Best Buy's revenue in fiscal 2023?")
+            await rag.aask("And its net income?", history=[first.turn()])"""
         top_k, graph = _top(top_k), await self._client()
         answer = await self.retriever(graph).ask(question, await self._doc_keys(graph, doc), method=method,
-                                                  category=category, plan=plan)
+                                                  category=category, plan=plan, history=history)
         return answer if top_k is None else answer.model_copy(update={"evidence": answer.evidence[:top_k]})
 
     async def acypher(self, question: str, doc: Docs = None) -> CypherRun:

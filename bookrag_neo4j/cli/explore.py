@@ -13,7 +13,7 @@ import typer
 from rich.markup import escape
 
 from ..errors import NothingFoundError, QueryNotFoundError
-from .common import InstanceOpt, JsonOpt, library, print_json, render, settings_for
+from .common import InstanceOpt, JsonOpt, catalogue, print_json, render, settings_for
 
 if TYPE_CHECKING:
     from ..sdk import BookRAG
@@ -35,7 +35,7 @@ def browse(
     of contents, a section's subtree, an entity's pages, or an answer's evidence neighbourhood."""
     from ..browse import answer_url, browser_url, managed_browser, style_url
 
-    rag = library(instance)
+    rag = catalogue(instance)
     base, login = managed_browser(rag.settings, browser)
     if style:
         url = style_url(base)
@@ -81,7 +81,7 @@ def bi_cmd(
     from ..db.queries import documented_columns
 
     try:
-        rows = library(instance).bi(name, doc=doc, limit=limit)
+        rows = catalogue(instance).bi(name, doc=doc, limit=limit)
     except QueryNotFoundError as exc:
         raise typer.BadParameter(str(exc)) from None
     columns = documented_columns(f"bi/{name}")
@@ -136,7 +136,7 @@ def query_cmd(
     """Run your own Cypher, read-only: a query that writes, calls a procedure outside the allow-list, loads files or
     names another database is refused before it runs (`bookrag cypher` writes the query from a question instead).
     Rows over BOOKRAG_CYPHER_MAX_BYTES are cut, and a 30-second timeout applies."""
-    rows = library(instance).run_cypher(query, dict(map(_parameter, param or [])), max_rows=max_rows + 1,
+    rows = catalogue(instance).run_cypher(query, dict(map(_parameter, param or [])), max_rows=max_rows + 1,
                                         truncate=True, vectors=vectors)
     shown, more = rows[:max_rows], len(rows) > max_rows
     note = rows.cut or (f"more than {max_rows} rows: the first {max_rows} shown (add LIMIT, or --max-rows)"

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 import typer
 from rich.markup import escape
 
-from .common import DocArg, InstanceOpt, JsonOpt, console, library, pdf_paths, print_json, render
+from .common import DocArg, InstanceOpt, JsonOpt, catalogue, console, library, pdf_paths, print_json, render
 from .progress import RichProgress
 
 docs_app = typer.Typer(help="The documents in the library.", no_args_is_help=True)
@@ -182,7 +182,7 @@ def graph_state(row: dict) -> str:
 @docs_app.command("list")
 def docs_list(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
     """List the indexed documents."""
-    rows = [d.listing() for d in library(instance).documents()]
+    rows = [d.listing() for d in catalogue(instance).documents()]
     render(rows, ("key", "name", "pages", "status", "kind", "issuer", "period", "sections from", "graph", "layout",
                   "g2", "indexed"),
            ((r["key"][:16], escape(r["name"]), r["pages"], escape(r["status"] + (f": {r['error']}" if r["error"] else "")),
@@ -209,7 +209,7 @@ def docs_set(
     fields = {"title": title, "issuer": issuer, "kind": kind, "period": period, "date": date, "summary": summary}
     if all(v is None for v in fields.values()):
         raise typer.BadParameter("give at least one of --title, --issuer, --kind, --period, --date, --summary")
-    card = library(instance).set_card(doc, **fields)
+    card = catalogue(instance).set_card(doc, **fields)
     if as_json:
         print_json(card.model_dump())
     else:
@@ -220,7 +220,7 @@ def docs_set(
 @docs_app.command("delete")
 def docs_delete(doc: DocArg, instance: InstanceOpt = None) -> None:
     """Delete one document's index (its nodes and what only it references)."""
-    deleted = library(instance).delete(doc)
+    deleted = catalogue(instance).delete(doc)
     console.print(f"Deleted {deleted['name']}: {deleted['deleted']} nodes.")
 
 
@@ -228,7 +228,7 @@ def stats(doc: DocArg, instance: InstanceOpt = None, as_json: JsonOpt = False) -
     """Counts of an indexed document: pages, sections by level, blocks by type, its knowledge graph (entities,
     relations, GT-Links, ER merges, density, components, largest-component diameter), layout layer and content
     graph."""
-    result = library(instance).stats(doc)
+    result = catalogue(instance).stats(doc)
     if as_json:
         print_json(result)
         return
@@ -242,7 +242,7 @@ def stats(doc: DocArg, instance: InstanceOpt = None, as_json: JsonOpt = False) -
 
 def toc(doc: DocArg, instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
     """The recovered table of contents: title, level and first page of each section, in reading order."""
-    rows = library(instance).toc(doc)
+    rows = catalogue(instance).toc(doc)
     if as_json:
         print_json([{k: r[k] for k in ("title", "level", "page")} for r in rows])
         return

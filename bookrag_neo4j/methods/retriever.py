@@ -4,6 +4,7 @@
     plan = await retriever.plan("What were net sales in 2017?", method="bookrag")
     evidence = await retriever.retrieve(plan.question, doc_keys, plan=plan)   # an edited plan runs the same
     answer = await retriever.ask("What were net sales in 2017?", doc_keys, method="bm25")
+    answer = await retriever.ask("And in 2018?", history=[Turn(question=..., answer=..., documents=[...])])
 
 Nothing outlives a call: each run's trace and results come back in the returned model.
 """
@@ -28,11 +29,12 @@ from ..ops.registry import RunContext
 from ..ops.superrag import CypherRun, question_cypher
 from ..ops.values import Draft, Entities, EvidenceSet
 from ..retrieval import subtrees
+from ..retrieval.conversation import carried_documents, standalone
 from ..retrieval.plan import Plan, TraceStep
 from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
-from ..retrieval.results import Answer, Evidence
-from ..retrieval.routing import Routing, named_documents, route
+from ..retrieval.results import Answer, Evidence, Turn
+from ..retrieval.routing import ROUTE, Routing, named_documents, route
 from .registry import METHODS, get_method
 
 log = logging.getLogger(__name__)
@@ -103,37 +105,45 @@ class Retriever:
         return plan, trace
 
     async def retrieve(self, question: str, doc_keys: Sequence[str] | None = None, *, method: str = "bookrag",
-                       category: QueryCategory | None = None, plan: Plan | None = None) -> Evidence:
-        """Ranked evidence (no synthesis), with the plan and the trace. ``plan`` runs a given plan instead."""
-        plan, run = await self._run(question, doc_keys, method, category, plan, answer=False)
+                       category: QueryCategory | None = None, plan: Plan | None = None,
+                       history: Sequence[Turn] = ()) -> Evidence:
+        """Ranked evidence (no synthesis), with the plan and the trace. ``plan`` runs a given plan instead;
+        ``history``: the conversation's earlier turns, when ``question`` is a follow-up."""
+        plan, run = await self._run(question, doc_keys, method, category, plan, answer=False, history=history)
         return self._evidence(plan, run)
 
     async def ask(self, question: str, doc_keys: Sequence[str] | None = None, *, method: str = "bookrag",
-                  category: QueryCategory | None = None, plan: Plan | None = None) -> Answer:
-        """The answer with the citations of the evidence it used (extractive without an LLM)."""
-        plan, run = await self._run(question, doc_keys, method, category, plan, answer=True)
+                  category: QueryCategory | None = None, plan: Plan | None = None,
+                  history: Sequence[Turn] = ()) -> Answer:
+        """The answer with the citations of the evidence it used (extractive without an LLM); a follow-up (with
+        ``history``) keeps the question as asked and says how it was read (``asked_as``)."""
+        asked = checked_question(question if plan is None else plan.question, self.settings.retrieval.max_question_chars)
+        plan, run = await self._run(question, doc_keys, method, category, plan, answer=True, history=history)
         evidence = self._evidence(plan, run)
         draft = run.outputs[plan.answer]
         if not isinstance(draft, Draft):
             raise PlanError(f"the plan's answer step {plan.answer!r} gives {type(draft).__name__}, not a Draft")
-        return Answer(question=plan.question, text=draft.text, citations=[n.citation for n in draft.used],
-                      evidence=evidence.evidence, plan=plan, trace=run.trace, extractive=draft.extractive,
-                      count=evidence.count, groups=evidence.groups, seeds=evidence.seeds, warnings=evidence.warnings)
+        return Answer(question=asked, asked_as=plan.question if plan.question != asked else None, text=draft.text,
+                      citations=[n.citation for n in draft.used], evidence=evidence.evidence, plan=plan,
+                      trace=run.trace, extractive=draft.extractive, count=evidence.count, groups=evidence.groups,
+                      seeds=evidence.seeds, warnings=evidence.warnings)
 
     async def _run(self, question: str, doc_keys: Sequence[str] | None, method: str,
-                   category: QueryCategory | None, plan: Plan | None, *, answer: bool
+                   category: QueryCategory | None, plan: Plan | None, *, answer: bool, history: Sequence[Turn] = ()
                    ) -> tuple[Plan, Run]:
-        """The plan (made by the method unless given) and its run; the planning step opens the trace (after a
-        ``Scope`` step when a document in scope is partial)."""
+        """The plan (made by the method unless given; a follow-up's from the question it stands for) and its run;
+        the planning step opens the trace (after a ``Scope`` step when a document in scope is partial)."""
         question = checked_question(question if plan is None else plan.question, self.settings.retrieval.max_question_chars)
         documents = await subtrees.scope_documents(self.graph, doc_keys)
         if not documents:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
         planned = scope_warnings(documents)
         if plan is None:
+            question = await standalone(self.llm, history, question)
             plan, step = await self._plan(question, method, category)
             planned.append(step)
-        routing = await self._route(plan, question, documents)
+        carried = carried_documents(history) if doc_keys is None else []
+        routing = await self._route(plan, question, documents, carried)
         documents, planned = routing.documents, planned + routing.steps
         models = self.models if self.llm is not None else replace(self.models, llm=None)  # the LLM-free mode's
         for doc in documents:  # a layer the method reads that the document lacks is built now (a no-op after)
@@ -146,10 +156,14 @@ class Retriever:
         kept = set(await self.graph.read_rows("library/present_keys", doc_keys=[d.key for d in documents]))
         return plan, replace(run, trace=planned + run.trace + vanished_warnings(documents, kept))
 
-    async def _route(self, plan: Plan, question: str, documents: list[Document]) -> Routing:
-        """The documents the question reads: those it names by their cards (a count too), else, when more than
-        ``BOOKRAG_ROUTE_DOCUMENTS`` and not a count (which reads them all), the best routed."""
+    async def _route(self, plan: Plan, question: str, documents: list[Document], carried: Sequence[str] = ()
+                     ) -> Routing:
+        """The documents the question reads: those it names by their cards (a count too), else a follow-up's
+        conversation's (``carried``), else, when more than ``BOOKRAG_ROUTE_DOCUMENTS`` and not a count (which
+        reads them all), the best routed."""
         routing = named_documents(plan.question, documents) if len(documents) > 1 else Routing(documents)
+        if not routing.steps and len(documents) > 1 and (kept := conversation_documents(documents, carried)):
+            return kept
         if plan.category == "global" or len(routing.documents) <= self.settings.retrieval.route_documents:
             return routing
         began = time.perf_counter()
@@ -179,3 +193,14 @@ class Retriever:
         return Evidence(question=plan.question, evidence=nodes, plan=plan, trace=run.trace, count=found.count,
                         counted=found.counted, count_by_document=found.count_by_document, groups=found.groups,
                         seeds=seeds, warnings=warnings)
+
+
+def conversation_documents(documents: Sequence[Document], carried: Sequence[str]) -> Routing | None:
+    """A follow-up that names no document reads the documents the conversation's last answer cited (those still
+    indexed), with a ``Route`` step saying so; None when there are none."""
+    kept = [d for d in documents if d.key in set(carried)]
+    if not kept:
+        return None
+    step = TraceStep(step="route", operator=ROUTE, output=f"{len(kept)} of {len(documents)} documents, by the "
+                     "conversation", details=[f"{d.name}: cited by the conversation's last answer" for d in kept])
+    return Routing(kept, [step])

@@ -128,6 +128,15 @@ class Evidence(BaseModel):
         return {doc: sorted(pages) for doc, pages in out.items()}
 
 
+class Turn(BaseModel):
+    """One earlier question of a conversation: what was asked, the answer's text and the documents it cited."""
+
+    question: str = Field(min_length=1, max_length=4000, description="The question as asked.")
+    answer: str = Field("", max_length=20_000, description="The answer's text (the start is enough).")
+    documents: list[str] = Field(default_factory=list, max_length=50,
+                                 description="Keys of the documents the answer cited.")
+
+
 class Answer(BaseModel):
     """The answer to a question, with the citations of its evidence."""
 
@@ -135,6 +144,7 @@ class Answer(BaseModel):
     text: str
     citations: list[Citation] = Field(default_factory=list)
     evidence: list[EvidenceNode] = Field(default_factory=list)
+    asked_as: str | None = None  # a follow-up read as a question of its own (with an LLM), when that differs
     plan: Plan | None = None
     trace: list[TraceStep] = Field(default_factory=list)
     extractive: bool = False  # True when no LLM wrote it: the ranked evidence passages themselves
@@ -147,3 +157,8 @@ class Answer(BaseModel):
     def by_document(self) -> list[DocumentShare]:
         """The citations' documents, each with the numbers (1-based) of its citations."""
         return by_document(self.citations)
+
+    def turn(self) -> Turn:
+        """This answer as a conversation's turn, for a follow-up's ``history``."""
+        return Turn(question=self.question, answer=self.text,
+                    documents=list(dict.fromkeys(c.doc_key for c in self.citations)))

@@ -5,6 +5,7 @@ token, the Host check and the refusal of writes from another site apply as to th
 
     curl -s localhost:8000/api/ask -H 'content-type: application/json' \\
          -d '{"question": "What does lm fit?", "docs": "R-intro.pdf", "top_k": 3}'
+    # a follow-up: the earlier turns as `history` ([{"question", "answer", "documents": [doc keys]}, ...])
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from ..api_models import AskResult, DocumentInfo, DocumentList, RetrieveResult, 
 from ..errors import DocumentError
 from ..keys import stored_text
 from ..methods import METHODS
+from ..retrieval.conversation import MAX_TURNS
+from ..retrieval.results import Turn
 from ..sdk import BookRAG
 from .jobs import IndexJobs
 from .uploads import UploadTooLargeError, receive_pdf
@@ -37,6 +40,10 @@ class QuestionBody(BaseModel):
                                                            "the whole library.")
     method: str = Field("bookrag", description="A method of `bookrag methods` (bookrag, superrag, g2, ...).")
     top_k: int = Field(10, ge=1, le=100, description="At most this many evidence items, best first.")
+    history: list[Turn] = Field(default_factory=list, max_length=50,
+                                description="For a follow-up: the conversation's earlier turns, oldest first (each "
+                                            "answer's `question`, `answer` and the `documents` its citations name); "
+                                            f"the last {MAX_TURNS} are read.")
 
 
 def api_router(rag: BookRAG, jobs: IndexJobs, uploads: Path, max_upload_mb: int,
@@ -53,13 +60,14 @@ def api_router(rag: BookRAG, jobs: IndexJobs, uploads: Path, max_upload_mb: int,
     @router.post("/ask", dependencies=neo4j)
     async def ask(body: QuestionBody) -> AskResult:
         """The answer with its citations and evidence (extractive without an LLM)."""
-        answer = await rag.aask(body.question, body.docs, method=method_known(body.method))
+        answer = await rag.aask(body.question, body.docs, method=method_known(body.method), history=body.history)
         return ask_result(answer, body.method, body.top_k)
 
     @router.post("/retrieve", dependencies=neo4j)
     async def retrieve(body: QuestionBody) -> RetrieveResult:
         """The ranked evidence, no answer synthesis."""
-        evidence = await rag.aretrieve(body.question, body.docs, method=method_known(body.method))
+        evidence = await rag.aretrieve(body.question, body.docs, method=method_known(body.method),
+                                       history=body.history)
         return retrieve_result(evidence, body.method, body.top_k)
 
     @router.get("/documents", dependencies=neo4j)

@@ -1,5 +1,6 @@
 """``bookrag serve``: the library in a web page. Upload a PDF and watch it being indexed, browse the library and
-a document's table of contents, ask with any method and see each citation's page with its evidence boxed.
+a document's table of contents, ask with any method (and follow up) and see each citation's page with its evidence
+boxed.
 
     from bookrag_neo4j.web import create_app
     app = create_app(Settings(), use_llm=False)       # an ASGI app; serving.server_config runs it as bookrag serve
@@ -39,6 +40,7 @@ from ..retrieval.results import Answer, by_document
 from ..sdk import BookRAG
 from ..server import instance_settings
 from .api import api_router
+from .conversations import Conversations
 from .jobs import IndexJobs
 from .pages import CitationView, PageBox, highlights
 from .security import HostGuard, TokenGuard, cross_site
@@ -68,6 +70,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
     rag = BookRAG(settings, models=models, use_llm=use_llm)
     jobs = IndexJobs(settings, models, use_llm=use_llm, uploads=uploads)
     max_question = settings.retrieval.max_question_chars  # the CLI's limit (BOOKRAG_MAX_QUESTION_CHARS)
+    talks = Conversations()  # the ask page's follow-ups
 
     @asynccontextmanager
     async def lifespan(_: FastAPI):  # noqa: ANN202
@@ -186,10 +189,15 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
 
     @app.get("/ask", response_class=HTMLResponse, dependencies=neo4j)
     async def ask(request: Request, question: str = "", doc: Annotated[list[str] | None, Query()] = None,
-                  method: str = "bookrag", top_k: Annotated[int | None, Query(ge=1, le=100)] = None) -> HTMLResponse:
+                  method: str = "bookrag", top_k: Annotated[int | None, Query(ge=1, le=100)] = None,
+                  conversation: str = "", turn: Annotated[int, Query(ge=0)] = 0) -> HTMLResponse:
+        """A question, or a follow-up in a conversation (``conversation``: its id; ``turn``: how many of its
+        turns the page showed, which the follow-up is read with)."""
         docs = await documents()
+        earlier = talks.turns(conversation)[:turn]
         context = {"docs": docs, "methods": list(METHODS.values()), "question": question, "chosen": doc or [],
-                   "method": method, "max_question": max_question}
+                   "method": method, "max_question": max_question, "conversation": conversation,
+                   "earlier": earlier, "turn": len(earlier), "names": {d.key: d.name for d, _ in docs}}
         if "question" not in request.query_params:
             return page(request, "ask.html", **context)
         if cross_site(request):  # another site's page had the browser ask: shown, not asked
@@ -197,7 +205,10 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         error = _check_question(question, method, max_question)
         if error:
             return page(request, "ask.html", 400, error=error, **context)
-        answer = await rag.aask(question.strip(), doc or None, method=method, top_k=top_k)
+        answer = await rag.aask(question.strip(), doc or None, method=method, top_k=top_k, history=earlier)
+        conversation = talks.known(conversation)
+        context.update(conversation=conversation, turn=talks.record(conversation, len(earlier), answer.turn()),
+                       question="")
         paths = {d.key: local_path(d.path) for d, _ in docs}
         boxes = await _boxes(rag, [c.node_key for c in answer.citations])
         citations = await asyncio.to_thread(_citations, answer, paths, boxes)  # reads PDFs: off the event loop
@@ -205,7 +216,8 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         if browser and answer.evidence:
             link = answer_url(browser, answer.model_dump(mode="json"))
         groups = [(s.document, [citations[n - 1] for n in s.numbers]) for s in by_document(citations)]
-        return page(request, "ask.html", answer=answer, citations=groups, graph_link=link, **context)
+        return page(request, "ask.html", answer=answer, asked=answer.question, citations=groups, graph_link=link,
+                    **context)
 
     @app.get("/healthz")
     async def health() -> JSONResponse:

@@ -92,3 +92,16 @@ def untitled_pdf(path: Path, org: str, thing: str) -> Path:
                              f"each batch of {thing} is checked twice.", fontsize=10)
     pdf.save(path)
     return path
+
+
+def outlined_pdf(path: Path, sections: list[tuple[int, str, list[str]]]) -> Path:
+    """A page per section (outline level, title, lines of text), the outline listing them."""
+    pdf = pymupdf.open()
+    for _level, title, lines in sections:
+        page = pdf.new_page()
+        page.insert_text((72, 72), title, fontsize=13)
+        for i, line in enumerate(lines):
+            page.insert_text((72, 110 + 18 * i), line, fontsize=10)
+    pdf.set_toc([[level, title, page] for page, (level, title, _lines) in enumerate(sections, 1)])
+    pdf.save(path)
+    return path

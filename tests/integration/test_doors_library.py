@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from pathlib import Path
 
-import pymupdf
 import pytest
 from mcp import Client
 
@@ -20,6 +18,7 @@ from bookrag_neo4j.mcp_server import build_server
 from bookrag_neo4j.sdk import BookRAG
 
 from ..helpers.cli import run_cli
+from ..helpers.pdfs import outlined_pdf
 from ..helpers.timeouts import LONG_TEST
 
 pytestmark = pytest.mark.timeout(LONG_TEST)
@@ -29,19 +28,6 @@ NOTES = "R-notes.pdf"
 DEEP = "Item 8. Financial Statements and Supplementary Data > Consolidated Statements of Comprehensive Income"
 SALES = "Net sales were 177,866 million dollars in 2017, up from 135,987 million dollars in 2016."
 COUNT = "How many sections are there?"  # global, answered by the count of the top-level sections: 3 + 2
-
-
-def outlined_pdf(path: Path, sections: list[tuple[int, str, list[str]]]) -> Path:
-    """A page per section (outline level, title, lines of text), the outline listing them."""
-    pdf = pymupdf.open()
-    for _level, title, lines in sections:
-        page = pdf.new_page()
-        page.insert_text((72, 72), title, fontsize=13)
-        for i, line in enumerate(lines):
-            page.insert_text((72, 110 + 18 * i), line, fontsize=10)
-    pdf.set_toc([[level, title, page] for page, (level, title, _lines) in enumerate(sections, 1)])
-    pdf.save(path)
-    return path
 
 
 @pytest.fixture(scope="module")

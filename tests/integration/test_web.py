@@ -200,6 +200,17 @@ async def test_upload_index_and_ask_in_chromium(settings, offline_models, schema
                 shown = int(await page.locator("#page-now").inner_text())
                 await page.click("button[data-go=page-next]")
                 assert int(await page.locator("#page-now").inner_text()) == shown + 1 and first_page >= 1
+
+                # a follow-up, no document ticked: read with the conversation, in the document it was about
+                await page.go_back()
+                await page.wait_for_selector("#answer", timeout=BROWSER_WAIT_MS)
+                await page.fill("textarea[name=question]", "Which functions read fixed-width files?")
+                await page.locator("label", has_text="R-data.pdf").locator("input").uncheck()
+                await page.click("form.ask button")
+                await page.wait_for_selector("section.conversation", timeout=BROWSER_WAIT_MS)
+                assert "read a CSV file" in await page.locator("section.conversation").inner_text()
+                assert {t.strip().split(" (")[0] for t in await page.locator("h3.document").all_inner_texts()} == {
+                    "R-data.pdf"}
                 await chromium.close()
     finally:
         await delete_document(graph, file_key(pdf))
