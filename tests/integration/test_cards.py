@@ -27,6 +27,7 @@ from ..helpers.timeouts import LONG_TEST
 from ..helpers.webapp import serving
 
 pytestmark = pytest.mark.timeout(LONG_TEST)
+CARDS_ONLY = {"graph": False, "layout": False, "content_graph": False}  # cards, tree and embeddings: what hybrid reads
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ async def library(settings, offline_models, schema, tmp_path: Path) -> AsyncIter
     made = {"acme-2021": filing(tmp_path / "acme-2021.pdf", "ACME ROCKETS, INC.", 2021, "ACRK", "rocket", 410),
             "acme-2022": filing(tmp_path / "acme-2022.pdf", "ACME ROCKETS, INC.", 2022, "ACRK", "rocket", 520),
             "vega-2022": filing(tmp_path / "vega-2022.pdf", "Vega Launch Corporation", 2022, "VGL", "satellite", 300)}
-    keys = {name: (await rag.aindex(pdf)).doc_key for name, pdf in made.items()}
+    keys = {name: (await rag.aindex(pdf, **CARDS_ONLY)).doc_key for name, pdf in made.items()}
     yield rag, keys
     for key in keys.values():
         await rag.adelete(key)
@@ -101,7 +102,7 @@ async def test_an_edited_card_routes_by_its_edited_fields(library: tuple[BookRAG
     assert (card.issuer, card.years, card.source["issuer"], card.edited) == ("Orion Space", [2022], "user",
                                                                               ["issuer", "period"])
     assert (await _read(rag, "What was Orion Space's revenue in 2022?"))[0] == {keys["vega-2022"]}
-    await rag.aindex((await rag.adocument(keys["vega-2022"])).path)  # indexed again: the user's fields stay
+    await rag.aindex((await rag.adocument(keys["vega-2022"])).path, **CARDS_ONLY)  # again: the user's fields stay
     assert (await rag.adocument(keys["vega-2022"])).card.issuer == "Orion Space"
     with pytest.raises(CardError, match="a card has no field colour"):
         await rag.aset_card(keys["vega-2022"], colour="blue")
@@ -126,7 +127,7 @@ async def test_cards_of_a_scan_a_paper_and_a_brochure(settings, offline_models, 
     rag = BookRAG(settings.replace(llm_provider="none"), models=offline_models, use_llm=False)
     made = [scanned_filing(tmp_path / "scan.pdf", "ORION SPACE CORP", 2020), paper(tmp_path / "paper.pdf"),
             brochure(tmp_path / "vega-x2-brochure.pdf")]
-    keys = [(await rag.aindex(pdf)).doc_key for pdf in made]
+    keys = [(await rag.aindex(pdf, **CARDS_ONLY)).doc_key for pdf in made]
     try:
         scan, article, leaflet = [(await rag.adocument(k)).card for k in keys]
         assert scan is not None and (scan.kind, scan.period) == ("10-K", "FY2020") and "ORION" in scan.issuer

@@ -55,3 +55,10 @@ def test_a_cold_retrieve_imports_no_torch_and_returns_the_warm_evidence(settings
     assert nodes and [(n["rank"], n["key"]) for n in nodes] == [(n.rank, n.key) for n in warm.nodes]
     assert [n["graph_score"] for n in nodes] == pytest.approx([round(n.graph_score, 6) for n in warm.nodes], abs=2e-6)
     assert [n["text_score"] for n in nodes] == pytest.approx([round(n.text_score, 6) for n in warm.nodes], abs=2e-6)
+
+
+def test_the_library_commands_import_neither_torch_nor_pandas(settings, acl_paper: str) -> None:
+    for args in (["docs", "list", "--json"], ["toc", acl_paper, "--json"], ["stats", acl_paper, "--json"],
+                 ["query", "MATCH (d:Document) RETURN count(d) AS n", "--json"]):
+        run = cold(settings, *args)
+        assert run["code"] == 0 and run["loaded"] == [] and json.loads(run["stdout"]), args

@@ -1,6 +1,6 @@
-"""``bookrag demo`` (what ``make demo`` runs) against the test server, offline: R-intro indexed, one question
-of each category classified as such and answered with citations, the answers written as JSON, and the
-Browser links printed."""
+"""``bookrag demo`` (what ``make demo`` runs, there on R-intro) against the test server, offline, on R-data (41
+pages against 113, the same code): indexed, one question of each category classified as such and answered with
+citations, the answers written as JSON, and the Browser links printed."""
 
 from __future__ import annotations
 
@@ -16,16 +16,16 @@ from bookrag_neo4j.server import connection_info
 
 from ..helpers.cli import run_cli
 from ..helpers.links import browser_editor_lines
-from ..helpers.pdfs import R_INTRO, need
+from ..helpers.pdfs import R_DATA, need
 from ..helpers.timeouts import HANG, LONG_TEST
 
-# Both index R-intro (113 pages, tree, embeddings and graph) unless it is indexed already: minutes on a busy
-# 2-core machine. Their limits catch a hang, not a slow machine; the subprocess's (HANG) comes first.
+# Both index R-data (tree, embeddings and graph) unless it is indexed already: a minute on a busy 2-core
+# machine. Their limits catch a hang, not a slow machine; the subprocess's (HANG) comes first.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(LONG_TEST)]
 
 
 async def test_demo_answers_three_kinds_of_question_with_citations(graph, settings, tmp_path: Path) -> None:
-    result = run_cli(settings, "demo", str(need(R_INTRO)), "--out", str(tmp_path), timeout=HANG)
+    result = run_cli(settings, "demo", str(need(R_DATA)), "--out", str(tmp_path), timeout=HANG)
     assert result.returncode == 0, result.stderr[-3000:]
     out = result.stdout
     for expected in ("single-hop", "multi-hop", "global"):
@@ -34,13 +34,13 @@ async def test_demo_answers_three_kinds_of_question_with_citations(graph, settin
     assert re.search(r"^indexing \d+\.\d s \((indexed|unchanged|replaced)\), 3 answers \d+\.\d s$", out, re.MULTILINE)
     answers = [json.loads((tmp_path / f"answer-{i}.json").read_text()) for i in (1, 2, 3)]
     for answer in answers:
-        assert answer["citations"] and all(c["document"] == R_INTRO.name and c["page_start"] >= 1
+        assert answer["citations"] and all(c["document"] == R_DATA.name and c["page_start"] >= 1
                                            for c in answer["citations"])
     (tables,) = await graph.run("MATCH (d:Document {name: $n}) MATCH (t:Table {doc_key: d.key}) RETURN count(t) AS n",
-                                {"n": R_INTRO.name})
+                                {"n": R_DATA.name})
     assert answers[2]["text"].strip() == str(tables["n"]) and tables["n"] > 0
     toc_link = next(line.split()[-1] for line in out.splitlines() if line.startswith("The table of contents:"))
-    assert browser_editor_lines(toc_link)[0].startswith(f'WITH "{R_INTRO.name}" AS doc\n')
+    assert browser_editor_lines(toc_link)[0].startswith(f'WITH "{R_DATA.name}" AS doc\n')
     assert f"bookrag browse --answer-trace {tmp_path / 'answer-1.json'} --open" in out
     assert "bookrag serve" in out and "http://127.0.0.1:8000/" in out  # the web app, beside the Browser links
 
@@ -56,7 +56,7 @@ def test_quickstart_notebook_runs(settings, neo4j_server, tmp_path: Path, monkey
                         "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j.bolt_port),
                         "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j.http_port),
                         "BOOKRAG_NEO4J_RUNTIME": settings.neo4j.runtime, "BOOKRAG_LLM_PROVIDER": "none",
-                        "BOOKRAG_VLM_PROVIDER": "none", "BOOKRAG_QUICKSTART_PDF": str(need(R_INTRO)),
+                        "BOOKRAG_VLM_PROVIDER": "none", "BOOKRAG_QUICKSTART_PDF": str(need(R_DATA)),
                         "BOOKRAG_QUICKSTART_OUT": str(tmp_path), "MPLBACKEND": "Agg"}.items():
         monkeypatch.setenv(name, value)  # the kernel inherits this environment
     notebook = nbformat.read(Path(__file__).resolve().parents[2] / "notebooks" / "quickstart.ipynb", as_version=4)

@@ -1,4 +1,4 @@
-"""``bookrag bench scale --clone`` against the real server: R-data.pdf and clones of it, measured at 2 and 3
+"""``bookrag bench scale --clone`` against the real server: a 3-page PDF and clones of it, measured at 2 and 3
 documents (cold ``bookrag retrieve`` processes, warm questions, client and server memory), resumed at 4; and
 client memory does not grow with the library, asserted on the cold processes' max RSS: a fresh process doing
 the same work varies by under a MiB, and a library-wide question reads only the documents it is routed to
@@ -24,32 +24,33 @@ from bookrag_neo4j.llm import Models
 from bookrag_neo4j.methods import Retriever
 
 from ..helpers.cli import cli_env
-from ..helpers.pdfs import R_DATA, need
+from ..helpers.pdfs import tiny_pdf
 from ..helpers.timeouts import LONG_TEST
 
 pytestmark = pytest.mark.timeout(LONG_TEST)
 
 SIZES = [2, 3]
 ROUTE = 2  # BOOKRAG_ROUTE_DOCUMENTS: every size routes
+SOURCE = "acme-curve.pdf"
 MIB = 2**20
 
 
 def bounded(first_kb: int, last_kb: int) -> bool:
-    """Memory that does not grow with the library: the last size's within 2 % + 8 MiB of the first (two R-data.pdf
-    documents' worth of client caches is more)."""
+    """Memory that does not grow with the library: the last size's within 2 % + 8 MiB of the first."""
     return last_kb * 1024 <= first_kb * 1024 * 1.02 + 8 * MIB
 
 
 @pytest.fixture(scope="module")
 async def curve(conn: ConnectionInfo, settings: Settings, offline_models: Models, schema,
                 tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[CurveRun, CurveRun, Path]]:
-    """R-data.pdf indexed (every layer), the curve measured at SIZES, then resumed with 11 added."""
+    """A 3-page PDF indexed (every layer), the curve measured at SIZES, then resumed at 4."""
     out = tmp_path_factory.mktemp("curve")
+    pdf = tiny_pdf(out.parent / SOURCE, "Acme Curveworks", "Ada Quill", "Chile", "copper")
     settings = settings.replace(route_documents=ROUTE)
     async with GraphClient(conn) as client:
-        report = await Indexer(client, settings, offline_models, use_llm=False).index(need(R_DATA))
+        report = await Indexer(client, settings, offline_models, use_llm=False).index(pdf)
         retriever = Retriever(client, settings, offline_models, use_llm=False)
-        config = CurveConfig(questions=["How do I read a spreadsheet into R?"], method="bookrag", repeat=2,
+        config = CurveConfig(questions=["Who leads Acme Curveworks?"], method="bookrag", repeat=2,
                              llm=False, cold=True, sources=[report.doc_key])
         cold = ColdProcess(env=cli_env(settings, BOOKRAG_ROUTE_DOCUMENTS=str(ROUTE)))
         try:
@@ -66,7 +67,7 @@ async def curve(conn: ConnectionInfo, settings: Settings, offline_models: Models
 
 def test_the_curve_is_measured_at_each_size_and_resumes(curve: tuple[CurveRun, CurveRun, Path]) -> None:
     first, resumed, out = curve
-    assert [(r.documents, r.clones, r.pages) for r in first.rows] == [(2, 1, 82), (3, 2, 123)]
+    assert [(r.documents, r.clones, r.pages) for r in first.rows] == [(2, 1, 6), (3, 2, 9)]
     assert [r.clones_made for r in first.rows] == [1, 1] and all(r.clone_seconds > 0 for r in first.rows)
     for row in first.rows:
         for cold in (row.cold_document, row.cold_library):
@@ -82,7 +83,7 @@ def test_the_curve_is_measured_at_each_size_and_resumes(curve: tuple[CurveRun, C
     assert resumed.rows[:2] == first.rows and [r.run for r in resumed.runs] == [1, 2]
     assert (resumed.rows[-1].documents, resumed.rows[-1].clones, resumed.rows[-1].clones_made) == (4, 3, 1)
     report = (out / "report.md").read_text()
-    assert "built by **cloning** the 1 indexed document(s) (R-data.pdf)" in report and "| 4 | 3 |" in report
+    assert f"built by **cloning** the 1 indexed document(s) ({SOURCE})" in report and "| 4 | 3 |" in report
     assert (out / "scale.png").read_bytes().startswith(b"\x89PNG")
 
 
