@@ -216,8 +216,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         if browser and answer.evidence:
             link = answer_url(browser, answer.model_dump(mode="json"))
         groups = [(s.document, [citations[n - 1] for n in s.numbers]) for s in by_document(citations)]
-        return page(request, "ask.html", answer=answer, asked=answer.question, citations=groups, graph_link=link,
-                    **context)
+        return page(request, "ask.html", answer=answer, citations=groups, graph_link=link, **context)
 
     @app.get("/healthz")
     async def health() -> JSONResponse:

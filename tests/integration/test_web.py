@@ -211,6 +211,8 @@ async def test_upload_index_and_ask_in_chromium(settings, offline_models, schema
                 assert "read a CSV file" in await page.locator("section.conversation").inner_text()
                 assert {t.strip().split(" (")[0] for t in await page.locator("h3.document").all_inner_texts()} == {
                     "R-data.pdf"}
+                await page.evaluate("document.querySelector('section.conversation').scrollIntoView()")
+                await page.screenshot(path=str(shots / "web_followup.png"))
                 await chromium.close()
     finally:
         await delete_document(graph, file_key(pdf))
