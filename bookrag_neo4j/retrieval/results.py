@@ -131,7 +131,7 @@ class Evidence(BaseModel):
 class Turn(BaseModel):
     """One earlier question of a conversation: what was asked, the answer's text and the documents it cited."""
 
-    question: str = Field(min_length=1, max_length=4000, description="The question as asked.")
+    question: str = Field(min_length=1, max_length=20_000, description="The question as asked.")
     answer: str = Field("", max_length=20_000, description="The answer's text (the start is enough).")
     documents: list[str] = Field(default_factory=list, max_length=50,
                                  description="Keys of the documents the answer cited.")
