@@ -198,7 +198,8 @@ class Retriever:
 def conversation_documents(documents: Sequence[Document], carried: Sequence[str]) -> Routing | None:
     """A follow-up that names no document reads the documents the conversation's last answer cited (those still
     indexed), with a ``Route`` step saying so; None when there are none."""
-    kept = [d for d in documents if d.key in set(carried)]
+    wanted = set(carried)
+    kept = [d for d in documents if d.key in wanted]
     if not kept:
         return None
     step = TraceStep(step="route", operator=ROUTE, output=f"{len(kept)} of {len(documents)} documents, by the "
