@@ -4,6 +4,10 @@ of a whole collection (a document's blocks). Neo4j's full-text index does the li
 
     bm25_scores("tax rate 2022", passages)                         # IDF over these passages
     bm25_scores("tax rate 2022", passages, stats=LexicalStats.of(all_blocks))   # over the document
+    lexicon = Postings.of(all_blocks); lexicon.bm25("tax rate 2022")              # every block, kept postings
+
+The one home of BM25: tokens, statistics, postings and the formula (a document's blocks and its tables' rows
+keep their :class:`Postings`).
 """
 
 from __future__ import annotations
@@ -11,8 +15,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 
@@ -43,24 +49,53 @@ class LexicalStats:
         return cls(blocks=len(texts), average_length=total / len(texts) if texts else 1.0, document_frequency=dict(df))
 
 
+def idf(stats: LexicalStats, term: str) -> float:
+    """BM25's inverse document frequency of ``term`` in the collection ``stats`` describes (never negative)."""
+    seen = min(stats.document_frequency.get(term, 0), stats.blocks)
+    return math.log((stats.blocks - seen + 0.5) / (seen + 0.5) + 1.0)
+
+
+@dataclass(frozen=True)
+class Postings:
+    """Term postings of a sequence of texts: for each term, the rows of the texts it occurs in and its count in
+    each; each text's length in tokens; and the texts' own statistics. One question's BM25 over thousands of
+    texts is then a few array operations."""
+
+    terms: Mapping[str, tuple[np.ndarray, np.ndarray]]  # term -> (rows, counts)
+    lengths: np.ndarray
+    stats: LexicalStats
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> Postings:
+        lists: dict[str, tuple[list[int], list[int]]] = {}
+        lengths = []
+        for i, text in enumerate(texts):
+            words = tokens(text)
+            lengths.append(len(words))
+            for term, count in Counter(words).items():
+                found = lists.setdefault(term, ([], []))
+                found[0].append(i)
+                found[1].append(count)
+        stats = LexicalStats(blocks=len(lengths), average_length=sum(lengths) / len(lengths) if lengths else 1.0,
+                             document_frequency={term: len(rows) for term, (rows, _) in lists.items()})
+        return cls(terms={t: (np.array(r, dtype=np.int64), np.array(c, dtype=np.float64)) for t, (r, c) in lists.items()},
+                   lengths=np.array(lengths, dtype=np.float64), stats=stats)
+
+    def bm25(self, query: str, *, stats: LexicalStats | None = None, k1: float = 1.5, b: float = 0.75) -> np.ndarray:
+        """Okapi BM25 of every text for the query (in row order), with IDF and mean length of ``stats`` (default:
+        these texts' own)."""
+        stats = stats or self.stats
+        norm = k1 * (1 - b + b * self.lengths / (stats.average_length or 1.0))
+        scores = np.zeros(len(self.lengths))
+        for term in tokens(query):
+            if (found := self.terms.get(term)) is not None:
+                rows, counts = found
+                scores[rows] += idf(stats, term) * counts * (k1 + 1) / (counts + norm[rows])
+        return scores
+
+
 def bm25_scores(query: str, passages: Sequence[str], *, k1: float = 1.5, b: float = 0.75,
                 stats: LexicalStats | None = None) -> list[float]:
     """Okapi BM25 of each passage for the query, with IDF and mean length over the given passages, or over the
     collection ``stats`` describes (the passages' own term counts either way)."""
-    if not passages:
-        return []
-    terms = tokens(query)
-    wanted = set(terms)
-    lengths, tfs = [], []
-    for passage in passages:
-        words = tokens(passage)
-        lengths.append(len(words))
-        counts = Counter(words)  # counted in C; then only the query's terms are kept
-        tfs.append(Counter({t: counts[t] for t in wanted if t in counts}))
-    if stats is None:
-        stats = LexicalStats(blocks=len(passages), average_length=sum(lengths) / len(lengths) or 1.0,
-                             document_frequency=Counter(term for tf in tfs for term in tf))
-    n, avg_len, df = stats.blocks, stats.average_length or 1.0, stats.document_frequency
-    idf = {t: math.log((n - min(df.get(t, 0), n) + 0.5) / (min(df.get(t, 0), n) + 0.5) + 1.0) for t in wanted}
-    return [sum(idf[t] * tf[t] * (k1 + 1) / (tf[t] + k1 * (1 - b + b * length / avg_len)) for t in terms if tf[t])
-            for tf, length in zip(tfs, lengths, strict=True)]
+    return Postings.of(passages).bm25(query, stats=stats, k1=k1, b=b).tolist() if passages else []

@@ -14,13 +14,13 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..domains import glossary_for
-from ..layout.vectors import TableRows, row_similarities, table_rows
 from ..library.documents import Document
 from ..retrieval import subtrees
 from ..retrieval.blocks import DocumentBlocks
 from ..retrieval.entity_graph import best_first
 from ..retrieval.scoring import MAX_TEXT_CHARS, bm25_by_document, node_text, reason_on_graph, text_reasoning
 from ..retrieval.skyline import skyline, spanned
+from ..retrieval.units import TableRows, row_similarities, table_rows
 from .registry import NoParams, RunContext, model_time, operator
 from .values import Candidate, Candidates, Entities, Question, Ranking, Scores, Selection
 
@@ -210,7 +210,7 @@ def by_best_row(table: Candidate, lexical: float, row_lexical: float, row_simila
                 ) -> tuple[Candidate, float]:
     """A table block with the BM25 and similarity of its best row where they beat the whole table's: a row (the
     layout layer's header + row, read with the table's section path, label and caption or lead-in;
-    :meth:`~bookrag_neo4j.layout.vectors.TableRows.best`) holds what a question asks of a table, where the block's
+    :meth:`~bookrag_neo4j.retrieval.units.TableRows.best`) holds what a question asks of a table, where the block's
     embedding covers only its first few hundred tokens and BM25's length norm discounts a long table for holding
     the question's terms in one row."""
     similarity = table.similarity if row_similarity is None else max(table.similarity or 0.0, row_similarity)

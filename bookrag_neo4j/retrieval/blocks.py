@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -27,7 +26,7 @@ import numpy as np
 
 from ..db.client import GraphClient
 from ..db.vectors import vector_query
-from ..lexical import LexicalStats, tokens
+from ..lexical import LexicalStats, Postings
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document
 from ..tree.references import Reference, mentions, pages, reference_of
@@ -47,14 +46,16 @@ class DocumentBlocks:
     without a similarity)."""
 
     keys: list[str]
-    stats: LexicalStats
     nodes: dict[str, Candidate]
-    postings: dict[str, tuple[np.ndarray, np.ndarray]]  # term -> (rows, counts)
-    lengths: np.ndarray
-    rows: dict[str, int]  # key -> its row in lengths, the postings and similarities
+    lexicon: Postings  # of each block's node_text, in row order
+    rows: dict[str, int]  # key -> its row in the postings and similarities
     printed: dict[str, list[int]] = field(default_factory=dict)  # a printed page label -> the pages it is on
     tables: dict[str, str] = field(default_factory=dict)  # a table's key -> label|title|section, :func:`squeezed`
     last_scores: dict[tuple[str, float, float], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def stats(self) -> LexicalStats:
+        return self.lexicon.stats
 
     def candidates(self, keys: Sequence[str], similarities: np.ndarray) -> list[Candidate]:
         """The blocks among ``keys`` (others are left out), each with its similarity from ``similarities``
@@ -81,15 +82,7 @@ class DocumentBlocks:
         stage and Text_Reasoning ask for the same question's."""
         if (kept := self.last_scores.get((question, k1, b))) is not None:
             return kept
-        n, average, df = self.stats.blocks, self.stats.average_length or 1.0, self.stats.document_frequency
-        norm = k1 * (1 - b + b * self.lengths / average)
-        scores = np.zeros(len(self.keys))
-        for term in tokens(question):
-            if (found := self.postings.get(term)) is not None:
-                rows, counts = found
-                seen = min(df.get(term, 0), n)
-                idf = math.log((n - seen + 0.5) / (seen + 0.5) + 1.0)
-                scores[rows] += idf * counts * (k1 + 1) / (counts + norm[rows])
+        scores = self.lexicon.bm25(question, k1=k1, b=b)
         self.last_scores.clear()
         self.last_scores[(question, k1, b)] = scores
         return scores
@@ -184,22 +177,9 @@ def read_blocks(rows: Sequence[dict], printed: Sequence[dict] = ()) -> DocumentB
     nodes = {r["key"]: Candidate(key=r["key"], doc_key=r["doc_key"], order=r["order"] or 0, title=r["title"],
                                  section_path=r["section_path"], text=r["text"], page_start=r["page_start"] or 0,
                                  page_end=r["page_end"] or 0, label=labelled.get(r["key"], "")) for r in rows}
-    lists: dict[str, tuple[list[int], list[int]]] = {}
-    lengths = []
-    for i, row in enumerate(rows):
-        words = tokens(node_text(nodes[row["key"]]))
-        lengths.append(len(words))
-        for term, count in Counter(words).items():
-            found = lists.setdefault(term, ([], []))
-            found[0].append(i)
-            found[1].append(count)
-    stats = LexicalStats(blocks=len(rows), average_length=sum(lengths) / len(rows) if rows else 1.0,
-                         document_frequency={term: len(found[0]) for term, found in lists.items()})
-    return DocumentBlocks(keys=[r["key"] for r in rows],
-                          stats=stats, nodes=nodes,
-                          postings={t: (np.array(r, dtype=np.int64), np.array(c, dtype=np.float64))
-                                    for t, (r, c) in lists.items()},
-                          lengths=np.array(lengths, dtype=np.float64), rows={r["key"]: i for i, r in enumerate(rows)},
+    return DocumentBlocks(keys=[r["key"] for r in rows], nodes=nodes,
+                          lexicon=Postings.of(node_text(nodes[r["key"]]) for r in rows),
+                          rows={r["key"]: i for i, r in enumerate(rows)},
                           printed=_grouped((row["label"], row["number"]) for row in printed),
                           tables={r["key"]: squeezed("|".join((nodes[r["key"]].label, r["title"],
                                                                 r["section_path"].rsplit(" > ", 1)[-1])))

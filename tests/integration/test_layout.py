@@ -15,10 +15,10 @@ from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.layout.build import LayoutBuilder, layout_config
 from bookrag_neo4j.layout.passages import LayoutBlock
 from bookrag_neo4j.layout.tables import lead_in, table_rows
-from bookrag_neo4j.layout.vectors import nearest_units
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.library.documents import LayoutStatus, get_document
 from bookrag_neo4j.llm import Models
+from bookrag_neo4j.retrieval.units import nearest_units
 from bookrag_neo4j.tree.references import mentions, reference_of
 
 from ..helpers.pdfs import RAG_SURVEY, TEN_K, excerpt, need

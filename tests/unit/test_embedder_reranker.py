@@ -4,6 +4,7 @@ embedder, fusion and the CrossEncoder: ``tests/integration/test_embedder_reranke
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 from bookrag_neo4j.errors import ModelError
-from bookrag_neo4j.lexical import LexicalStats, bm25_scores
+from bookrag_neo4j.lexical import LexicalStats, Postings, bm25_scores
 from bookrag_neo4j.llm import HTTPReranker
 from bookrag_neo4j.llm.embedder import Embedder
 from bookrag_neo4j.llm.reranker import FusionReranker
@@ -39,6 +40,16 @@ def test_bm25() -> None:
     whole = LexicalStats(blocks=1000, average_length=1.0, document_frequency={"revenue": 3, "tax": 400})
     scored = bm25_scores("revenue tax", candidates, stats=whole)
     assert scored[1] > 5 * scored[0] > 0
+
+
+def test_postings_give_okapi_bm25_and_their_texts_statistics() -> None:
+    texts = ["a b", "b", ""]
+    lexicon = Postings.of(texts)
+    assert lexicon.stats == LexicalStats.of(texts) and lexicon.lengths.tolist() == [2, 1, 0]
+    norm = 1.5 * (0.25 + 0.75 * 2 / 1.0)  # k1 (1 - b + b |d| / avgdl), avgdl = 3 / 3
+    expected = math.log((3 - 1 + 0.5) / 1.5 + 1) * 2.5 / (1 + norm) + math.log((3 - 2 + 0.5) / 2.5 + 1) * 2.5 / (1 + norm)
+    assert lexicon.bm25("b a").tolist()[0] == pytest.approx(expected) and lexicon.bm25("b a")[2] == 0.0
+    assert lexicon.bm25("b a").tolist() == bm25_scores("b a", texts)
 
 
 async def test_http_reranker(server: HTTPServer) -> None:

@@ -9,7 +9,6 @@ import json
 import numpy as np
 import pytest
 
-from bookrag_neo4j.layout.vectors import _table_rows
 from bookrag_neo4j.lexical import LexicalStats, bm25_scores
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
@@ -20,6 +19,7 @@ from bookrag_neo4j.retrieval.planner import Planner, counts_filtered, heuristic_
 from bookrag_neo4j.retrieval.scoring import Candidate, pagerank_on
 from bookrag_neo4j.retrieval.skyline import fused_scores, pareto_front, skyline
 from bookrag_neo4j.retrieval.subtrees import match_section_title
+from bookrag_neo4j.retrieval.units import _table_rows
 
 
 def test_skyline_against_a_hand_computed_front() -> None:
@@ -193,7 +193,7 @@ def test_a_table_is_scored_by_its_best_row_where_that_beats_the_whole_table() ->
     assert similarity == [1.0, None]  # tc's one row has no embedding
     # the question's results are kept: asked again (Text_Reasoning after Fetch's first stage), nothing is scored
     # again; another question, or another head, is
-    held.postings.clear()
+    held.lexicon.terms.clear()  # type: ignore[attr-defined]
     assert held.best(["tc", "tb"], heads[::-1], question.text, question.vector, stats) == (lexical[::-1],
                                                                                            similarity[::-1])
     assert held.best(["tb"], ["Other head"], question.text, question.vector, stats)[0] == [0.0]

@@ -21,8 +21,8 @@ import numpy as np
 from ...db.client import GraphClient
 from ...db.lucene import lucene_in_documents
 from ...db.vectors import use_plugin
-from ...layout.vectors import nearest_units, passage_texts, read_per_build
 from ...library.documents import Document
+from ..units import nearest_units, passage_texts, read_per_build
 
 SEMANTIC, LEXICAL = 5, 3  # the reference code's probe: 5 semantic + 3 keyword hits
 RRF_K = 60  # reciprocal-rank fusion's constant, as the Fuse operator's

@@ -1,5 +1,5 @@
-"""Exact per-document vector search over the layout layer's passages and table rows, and the passages' texts
-for BM25 within a document.
+"""SuperRAG's unit search at question time: exact per-document vector search over the layout layer's passages and
+table rows, and the passages' texts for BM25 within a document.
 
     keys, scores = await nearest_units(graph, doc, question_vector, kind="passage", top=20)
     keys, texts = await passage_texts(graph, doc)
@@ -16,7 +16,6 @@ approximate.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ import numpy as np
 
 from ..db.client import GraphClient
 from ..db.vectors import use_plugin
-from ..lexical import LexicalStats, tokens
+from ..lexical import LexicalStats, Postings, idf, tokens
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document
 
@@ -84,8 +83,7 @@ class TableRows:
     spans: dict[str, tuple[int, int]]  # table key -> its rows [start, end)
     headings: dict[str, str]  # table key -> its rows' heading: section path > caption or lead-in
     vectors: np.ndarray
-    postings: dict[str, tuple[np.ndarray, np.ndarray]]  # term -> (rows, counts)
-    lengths: np.ndarray
+    lexicon: Postings  # of the rows' texts (without their heading)
     last: dict[tuple, dict[tuple[str, str], tuple[float, float | None]]] = field(
         default_factory=dict, repr=False, compare=False)  # the last question's results, by (table, head)
 
@@ -118,19 +116,17 @@ class TableRows:
         offsets = np.cumsum([0, *(z - a for a, z in spans)])[:-1]
         terms = tokens(question)
         head_counts = [Counter(tokens(h)) for h in heads]
-        length = self.lengths[rows] + np.array([sum(c.values()) for c in head_counts], dtype=np.float64)[owner]
+        length = self.lexicon.lengths[rows] + np.array([sum(c.values()) for c in head_counts], dtype=np.float64)[owner]
         norm = k1 * (1 - b + b * length / (stats.average_length or 1.0))
-        position = np.full(len(self.lengths), -1)
+        position = np.full(len(self.lexicon.lengths), -1)
         position[rows] = np.arange(len(rows))
         lexical = np.zeros(len(rows))
         for term in terms:
             tf = np.array([c.get(term, 0) for c in head_counts], dtype=np.float64)[owner]
-            if (found := self.postings.get(term)) is not None:
+            if (found := self.lexicon.terms.get(term)) is not None:
                 at = position[found[0]]
                 tf[at[at >= 0]] += found[1][at >= 0]
-            seen = min(stats.document_frequency.get(term, 0), stats.blocks)
-            idf = math.log((stats.blocks - seen + 0.5) / (seen + 0.5) + 1.0)
-            lexical += np.where(tf > 0, idf * tf * (k1 + 1) / (tf + norm), 0.0)
+            lexical += np.where(tf > 0, idf(stats, term) * tf * (k1 + 1) / (tf + norm), 0.0)
         best_lexical = np.maximum.reduceat(lexical, offsets).tolist()
         if scored is not None:
             return best_lexical, [scored.get(t) for t in tables]
@@ -146,26 +142,16 @@ class TableRows:
 def _table_rows(rows: list[dict]) -> TableRows:
     spans: dict[str, tuple[int, int]] = {}
     headings: dict[str, str] = {}
-    lists: dict[str, tuple[list[int], list[int]]] = {}
-    lengths = []
     for i, row in enumerate(rows):
         start, _ = spans.get(row["table"], (i, i))
         spans[row["table"]] = (start, i + 1)
         headings.setdefault(row["table"], row["heading"])
-        words = tokens(row["text"])
-        lengths.append(len(words))
-        for term, count in Counter(words).items():
-            found = lists.setdefault(term, ([], []))
-            found[0].append(i)
-            found[1].append(count)
     dimension = next((len(r["embedding"]) for r in rows if r["embedding"]), 0)
     vectors = np.array([r["embedding"] or [0.0] * dimension for r in rows], dtype=np.float32).reshape(len(rows),
                                                                                                       dimension)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return TableRows(spans=spans, headings=headings, vectors=vectors / np.where(norms > 0, norms, 1.0),
-                     postings={t: (np.array(r, dtype=np.int64), np.array(c, dtype=np.float64))
-                               for t, (r, c) in lists.items()},
-                     lengths=np.array(lengths, dtype=np.float64))
+                     lexicon=Postings.of(row["text"] for row in rows))
 
 
 async def table_rows(graph: GraphClient, doc: Document, *, engine: str = "auto") -> TableRows:
