@@ -29,12 +29,12 @@ from ..db.schema import apply_schema
 from ..errors import DocumentError
 from ..keys import term_key
 from ..layout.build import LayoutBuilder
-from ..layout.keywords import stem
 from ..library.catalogue import delete_content_graph
 from ..library.documents import ContentCounts, ContentStatus, Document, LayoutStatus, get_document
 from ..llm.chat import ChatModel
 from ..llm.embedder import Embedder
 from ..progress import Laps, ProgressCallback, stage
+from ..text.keywords import stem
 from . import llm as llm_steps
 from .evolve import lite_evolution, window_pairs
 from .nodes import Attributes, ContentNode, offline_attributes

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..layout.keywords import keywords_by_passage
+from ..text.keywords import keywords_by_passage
 
 CONTEXT_WORDS = 80  # words of the text before and after a table or image that its node carries
 SUMMARY_CHARS = 300

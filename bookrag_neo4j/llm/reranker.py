@@ -21,7 +21,7 @@ import httpx
 import numpy as np
 
 from ..errors import ModelError, ModelNotConfiguredError
-from ..lexical import bm25_scores
+from ..text.lexical import bm25_scores
 from .embedder import Embedder, resolve_packaged_model
 
 

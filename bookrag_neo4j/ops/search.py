@@ -14,11 +14,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..db.lucene import lucene_in_documents, lucene_terms
 from ..db.vectors import vector_query
-from ..lexical import bm25_scores
 from ..llm.reranker import FusionReranker
 from ..retrieval import subtrees
 from ..retrieval.scoring import bm25_by_document, choose_engine, entity_pagerank, text_reasoning
 from ..retrieval.units import nearest_units, passage_lexicon, passage_texts
+from ..text.lexical import bm25_scores
 from .reason import with_similarities
 from .registry import RunContext, model_time, operator
 from .values import Candidates, Entities, Question, Ranking, Selection

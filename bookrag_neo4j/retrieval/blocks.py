@@ -26,10 +26,10 @@ import numpy as np
 
 from ..db.client import GraphClient
 from ..db.vectors import vector_query
-from ..lexical import LexicalStats, Postings
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document
-from ..tree.references import Reference, mentions, pages, reference_of
+from ..text.lexical import LexicalStats, Postings
+from ..text.references import Reference, mentions, pages, reference_of
 from .entity_graph import best_first
 from .scoring import Candidate, node_text
 

@@ -19,12 +19,12 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import ModelError
-from ..kg.offline_extract import parse
 from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
-from ..tree.references import pages
+from ..text.grammar import asks_to_compare, section_reference, without_section_references
+from ..text.nlp import parse
+from ..text.references import pages
 from .glossary import Glossary
-from .grammar import asks_to_compare, section_reference, without_section_references
 from .replies import Decomposition, GlobalFilter, GlobalPlan, QueryCategory, QueryClassification, SubQuestion
 
 log = logging.getLogger(__name__)

@@ -28,9 +28,9 @@ from ..db.gds import forget_gds, gds_installed
 from ..db.projections import PROJECTIONS, DocumentProjections
 from ..db.vectors import PLUGIN_VERSION, plugin_version
 from ..errors import ConfigurationError
-from ..lexical import LexicalStats, bm25_scores
 from ..library.documents import Document
 from ..llm.reranker import FusionReranker, Reranker
+from ..text.lexical import LexicalStats, bm25_scores
 from .entity_graph import ENTITY_GRAPHS, EntityGraph, EntityGraphCache, transition_matrix
 
 log = logging.getLogger(__name__)

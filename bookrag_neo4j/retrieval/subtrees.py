@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..db.client import GraphClient
-from ..kg.names import normalise
-from ..lexical import bm25_scores
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document, TreeStatus, list_documents
-from .grammar import is_section_label, section_label_pattern
+from ..text.grammar import is_section_label, section_label_pattern
+from ..text.lexical import bm25_scores
+from ..text.names import normalise
 
 
 async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) -> list[Document]:

@@ -25,9 +25,9 @@ import numpy as np
 
 from ..db.client import GraphClient
 from ..db.vectors import use_plugin
-from ..lexical import LexicalStats, Postings, idf, tokens
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document
+from ..text.lexical import LexicalStats, Postings, idf, tokens
 
 Kind = Literal["passage", "row"]
 QUERIES = {"passage": "layout/passage_vectors", "row": "layout/row_vectors"}

@@ -11,7 +11,6 @@ import pytest
 
 from bookrag_neo4j.content.build import ContentGraphBuilder
 from bookrag_neo4j.db.client import GraphClient
-from bookrag_neo4j.lexical import LexicalStats
 from bookrag_neo4j.library.catalogue import delete_content_graph
 from bookrag_neo4j.library.documents import get_document
 from bookrag_neo4j.llm import Models
@@ -19,6 +18,7 @@ from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS, Retriever
 from bookrag_neo4j.retrieval.g2.readout import _similarities, readout
 from bookrag_neo4j.retrieval.units import nearest_units, row_similarities, table_rows
+from bookrag_neo4j.text.lexical import LexicalStats
 
 from ..helpers.pdfs import ACL_PAPER
 from ..helpers.server import external

@@ -19,7 +19,7 @@ from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.library.documents import LayoutStatus, get_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.retrieval.units import nearest_units
-from bookrag_neo4j.tree.references import mentions, reference_of
+from bookrag_neo4j.text.references import mentions, reference_of
 
 from ..helpers.pdfs import RAG_SURVEY, TEN_K, excerpt, need
 from ..helpers.timeouts import LONG_TEST

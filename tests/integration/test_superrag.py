@@ -11,7 +11,6 @@ import pytest
 
 from bookrag_neo4j.browse import answer_trace_params, browser_query
 from bookrag_neo4j.db.client import GraphClient
-from bookrag_neo4j.lexical import LexicalStats
 from bookrag_neo4j.library.documents import find_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
@@ -19,6 +18,7 @@ from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.ops.registry import RunContext
 from bookrag_neo4j.ops.superrag import HIDDEN_PROPERTIES, SCHEMA_LABELS, schema_description, template_query
 from bookrag_neo4j.retrieval.units import passage_lexicon
+from bookrag_neo4j.text.lexical import LexicalStats
 
 from ..helpers.cli import run_cli
 from ..helpers.pdfs import ACL_PAPER

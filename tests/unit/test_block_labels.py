@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bookrag_neo4j.lexical import bm25_scores, tokens
 from bookrag_neo4j.retrieval.blocks import is_label, labels, read_blocks
 from bookrag_neo4j.retrieval.scoring import node_text
+from bookrag_neo4j.text.lexical import bm25_scores, tokens
 
 
 @pytest.mark.parametrize("line", ["Net sales", "SUMMARY OF RAG METHODS", "NOTE 10. Income Taxes",

@@ -49,7 +49,7 @@ def test_spacy_loads_without_torch_and_torch_stays_importable() -> None:
         from bookrag_neo4j.cli import lean_imports
         lean_imports.install(torch_for_spacy=False)
         lean_imports.install(torch_for_spacy=False)  # once
-        from bookrag_neo4j.kg.offline_extract import parse
+        from bookrag_neo4j.text.nlp import parse
         doc = parse("What was the effective tax rate of PepsiCo in 2022?")
         result = {"torch": "torch" in sys.modules, "has_torch": sys.modules["thinc.compat"].has_torch,
                   "entities": [e.text for e in doc.ents],

@@ -12,10 +12,10 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 from bookrag_neo4j.errors import ModelError
-from bookrag_neo4j.lexical import LexicalStats, Postings, bm25_scores
 from bookrag_neo4j.llm import HTTPReranker
 from bookrag_neo4j.llm.embedder import Embedder
 from bookrag_neo4j.llm.reranker import FusionReranker
+from bookrag_neo4j.text.lexical import LexicalStats, Postings, bm25_scores
 
 
 @pytest.fixture

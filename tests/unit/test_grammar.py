@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bookrag_neo4j.retrieval.grammar import (
+from bookrag_neo4j.text.grammar import (
     asks_to_compare,
     comparison_split,
     is_section_label,

@@ -1,5 +1,5 @@
 """Numbered references: what a question or a text names ("figure 3", "Table II", "figures 1-4"), the names blocks
-carry, the caption pattern SuperRAG's template matches (``bookrag_neo4j/tree/references.py``), and the blocks a
+carry, the caption pattern SuperRAG's template matches (``bookrag_neo4j/text/references.py``), and the blocks a
 question names (``DocumentBlocks.named``)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bookrag_neo4j.retrieval.blocks import read_blocks
-from bookrag_neo4j.tree.references import Page, Reference, caption_pattern, mentions, pages, reference_of
+from bookrag_neo4j.text.references import Page, Reference, caption_pattern, mentions, pages, reference_of
 
 
 @pytest.mark.parametrize(("question", "named"), [

@@ -9,7 +9,6 @@ import json
 import numpy as np
 import pytest
 
-from bookrag_neo4j.lexical import LexicalStats, bm25_scores
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
 from bookrag_neo4j.ops.reason import by_best_row
@@ -20,6 +19,7 @@ from bookrag_neo4j.retrieval.scoring import Candidate, pagerank_on
 from bookrag_neo4j.retrieval.skyline import fused_scores, pareto_front, skyline
 from bookrag_neo4j.retrieval.subtrees import match_section_title
 from bookrag_neo4j.retrieval.units import _table_rows
+from bookrag_neo4j.text.lexical import LexicalStats, bm25_scores
 
 
 def test_skyline_against_a_hand_computed_front() -> None:

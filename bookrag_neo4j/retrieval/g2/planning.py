@@ -20,8 +20,8 @@ from graphlib import CycleError, TopologicalSorter
 
 from pydantic import BaseModel, Field
 
-from ...layout.keywords import STOPWORDS, stem
-from ..grammar import comparison_split
+from ...text.grammar import comparison_split
+from ...text.keywords import STOPWORDS, stem
 
 MAX_NODES, MAX_REFINED, MAX_DEPTH = 6, 8, 3  # E.1: at most 6 nodes, depth 3; E.2: at most 8
 
