@@ -58,6 +58,8 @@ class Neo4jSettings(Group):
     http_port: int = 7474
     heap: str = Field("6g", description="JVM heap of the managed server (-Xmx).")
     pagecache: str = Field("4g", description="Page cache of the managed server.")
+    jvm_options: str = Field("", description="Extra JVM flags of the managed local server, space-separated (e.g. "
+                             "`-XX:TieredStopAtLevel=1`: less JIT work after each start on a small machine).")
     plugin: bool = Field(True, description="Load bookrag-neo4j's own plugin (docker/plugin: exact vector scoring in "
                          "the server) into the managed server; false: the Cypher path, the same results, slower.")
     start_timeout: float = Field(180.0, description="Seconds to wait for Bolt and GDS to answer.")

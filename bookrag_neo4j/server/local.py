@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -236,6 +237,7 @@ class LocalServer:
         command = [
             java,
             *JVM_FLAGS,
+            *shlex.split(self.settings.neo4j.jvm_options),
             "-Xms512m",
             f"-Xmx{self.settings.neo4j.heap}",
             "-cp",

@@ -29,6 +29,7 @@ def cli_env(settings: Settings, **extra_env: str) -> dict[str, str]:
         "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j.bolt_port),
         "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j.http_port),
         "BOOKRAG_NEO4J_RUNTIME": settings.neo4j.runtime,
+        "BOOKRAG_NEO4J_JVM_OPTIONS": settings.neo4j.jvm_options,
         "BOOKRAG_LLM_PROVIDER": "none",
         "BOOKRAG_VLM_PROVIDER": "none",
         **extra_env,
