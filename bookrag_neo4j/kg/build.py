@@ -35,12 +35,12 @@ from ..llm.factory import Models
 from ..llm.prompts import render_prompt
 from ..llm.usage import track_usage
 from ..progress import ProgressCallback, stage
+from ..text.extraction import Extraction
+from ..text.offline_extract import SpacyExtractor
 from .extract import ExtractionStore, Extractor, extract_nodes, load_tree_nodes
 from .llm_extract import LLMExtractor
-from .offline_extract import SpacyExtractor
 from .resolve import Entity, Resolver
 from .scoring import EntityScorer, NameScorer, RerankerScorer
-from .types import Extraction
 
 log = logging.getLogger(__name__)
 

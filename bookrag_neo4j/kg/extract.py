@@ -23,10 +23,9 @@ from ..db.client import GraphClient
 from ..errors import ModelError
 from ..llm.cache import ResponseCache, cache_key
 from ..parsing.blocks import Block
+from ..text.extraction import ExtractedRelation, Extraction, Passage
 from ..tree.model import TreeNode
-from .llm_extract import Passage
 from .structural import structural_extraction
-from .types import ExtractedRelation, Extraction
 
 log = logging.getLogger(__name__)
 

@@ -14,43 +14,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..config import ENTITY_TYPES
 from ..llm.chat import ChatModel, image_part
 from ..llm.prompts import load_prompt, render_prompt
-from .types import Extraction
+from ..text.extraction import Extraction, Passage, clean_extraction
 
 MAX_PASSAGE_CHARS = 6000
-
-
-@dataclass(frozen=True)
-class Passage:
-    """What an extractor reads of one tree node."""
-
-    text: str
-    kind: str = "text"
-    section: str = ""
-    document: str = ""
-    caption: str = ""
-    image_path: str = ""
-
-
-def clean_extraction(extraction: Extraction, entity_types: Sequence[str]) -> Extraction:
-    """Known types only (else ``CONCEPT``), names stripped, duplicates and dangling relations dropped."""
-    allowed = set(entity_types)
-    entities, names = [], set()
-    for entity in extraction.entities:
-        name = " ".join(entity.name.split()).strip(" .,;:")
-        if len(name) < 2 or name.lower() in names:
-            continue
-        names.add(name.lower())
-        etype = entity.type.strip().upper().replace(" ", "_")
-        entities.append(entity.model_copy(update={"name": name, "type": etype if etype in allowed else "CONCEPT"}))
-    relations = [r for r in extraction.relations
-                 if r.source.strip().lower() in names and r.target.strip().lower() in names
-                 and r.source.strip().lower() != r.target.strip().lower()]
-    return Extraction(entities=entities, relations=relations)
 
 
 class LLMExtractor:

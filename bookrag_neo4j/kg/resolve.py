@@ -26,11 +26,11 @@ from ..errors import ModelError
 from ..keys import entity_key
 from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
+from ..text.extraction import ExtractedEntity, Extraction
 from ..text.names import name_key
 from .gradient import Scored, gradient_decision
 from .replies import ERJudgement
 from .scoring import EntityScorer, EntityView
-from .types import ExtractedEntity, Extraction
 
 log = logging.getLogger(__name__)
 

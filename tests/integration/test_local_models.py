@@ -60,8 +60,9 @@ async def test_real_local_model_structured_output(local_llm) -> None:
 
 
 async def test_real_local_model_extracts_entities_from_real_text(local_llm) -> None:
-    from bookrag_neo4j.kg.llm_extract import LLMExtractor, Passage
+    from bookrag_neo4j.kg.llm_extract import LLMExtractor
     from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
+    from bookrag_neo4j.text.extraction import Passage
 
     parsed = parse_pdf(need(TEN_K), tables="off")
     texts = [b.text for b in parsed.blocks if b.kind == "text" and 150 < len(b.text) < 500][:1]

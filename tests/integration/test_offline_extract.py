@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bookrag_neo4j.config import ENTITY_TYPES
-from bookrag_neo4j.kg.offline_extract import SpacyExtractor
 from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
+from bookrag_neo4j.text.offline_extract import SpacyExtractor
 
 from ..helpers.pdfs import TEN_K, need
 

@@ -13,7 +13,6 @@ import pytest
 from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.errors import QueryRefusedError, StepError
 from bookrag_neo4j.index.store import write_tree
-from bookrag_neo4j.kg.types import ExtractedEntity, ExtractedRelation, Extraction
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
@@ -26,6 +25,7 @@ from bookrag_neo4j.retrieval import subtrees
 from bookrag_neo4j.retrieval.entity_graph import EntityGraphCache
 from bookrag_neo4j.retrieval.plan import Plan, PlanStep
 from bookrag_neo4j.retrieval.scoring import graph_reasoning, pagerank_in_process
+from bookrag_neo4j.text.extraction import ExtractedEntity, ExtractedRelation, Extraction
 from bookrag_neo4j.tree.model import DocumentTree, TreeNode, finalize
 
 from ..helpers.models import NearbyEmbedder, ScriptedExtractor

@@ -43,7 +43,7 @@ def test_a_companys_legal_form_is_not_part_of_its_identity(a: str, b: str) -> No
 
 
 def test_offline_names_lose_possessives_and_quotes() -> None:
-    from bookrag_neo4j.kg.offline_extract import SpacyExtractor
+    from bookrag_neo4j.text.offline_extract import SpacyExtractor
 
     (found,) = SpacyExtractor().extract_sync(["At Foot Locker, Inc.’s annual meeting, the “Exchange Act” was read."])
     names = {e.name for e in found.entities}
@@ -97,7 +97,7 @@ async def test_extractor_error_for_one_node_only() -> None:
             return [await _one(p) for p in passages]
 
     async def _one(p):
-        from bookrag_neo4j.kg.types import ExtractedEntity, Extraction
+        from bookrag_neo4j.text.extraction import ExtractedEntity, Extraction
         return Extraction(entities=[ExtractedEntity(name=p.text.split()[0], type="CONCEPT")])
 
     nodes = [TreeNode(kind="text", text=t, key=t) for t in ("alpha one", "boom two", "gamma three")]
@@ -108,7 +108,7 @@ async def test_extractor_error_for_one_node_only() -> None:
 async def test_images_go_to_the_vlm_with_their_caption(tmp_path) -> None:
     import pymupdf
 
-    from bookrag_neo4j.kg.llm_extract import Passage
+    from bookrag_neo4j.text.extraction import Passage
 
     image = tmp_path / "fig.png"
     pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 8, 8), False).save(image)
@@ -127,9 +127,8 @@ async def test_images_go_to_the_vlm_with_their_caption(tmp_path) -> None:
 
 def test_a_reply_cut_off_by_the_token_limit_keeps_its_complete_entities() -> None:
     from bookrag_neo4j.config import ENTITY_TYPES
-    from bookrag_neo4j.kg.llm_extract import clean_extraction
-    from bookrag_neo4j.kg.types import Extraction
     from bookrag_neo4j.llm.json_reply import parse_reply
+    from bookrag_neo4j.text.extraction import Extraction, clean_extraction
 
     cut = ('{"entities": [{"name": "Amazon", "type": "ORGANIZATION", "description": "the company"}, '
            '{"name": "AWS", "type": "PRODUCT"}, {"name": "')

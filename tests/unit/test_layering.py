@@ -70,11 +70,10 @@ def test_rich_is_only_in_the_cli() -> None:
 
 BUILD_WING = {"parsing", "tree", "index", "kg", "layout", "content"}
 ASK_WING = {"retrieval", "ops", "methods"}
-# What the ask wing still imports from the build wing, each edge a module: the Extract operator runs the index's
-# entity extractors on the question, and a method that needs a layer builds it under the document's lease.
-ASK_INTO_BUILD = {("ops.query", "kg.llm_extract"), ("ops.query", "kg.offline_extract"), ("ops.query", "kg.types"),
-                  ("methods.registry", "index.leases"),
-                  ("methods.registry", "layout.build"), ("methods.g2", "content.build")}
+# What the ask wing still imports from the build wing, each edge a module: a method that needs a layer builds it
+# under the document's lease.
+ASK_INTO_BUILD = {("methods.registry", "index.leases"), ("methods.registry", "layout.build"),
+                  ("methods.g2", "content.build")}
 
 
 def test_the_text_floor_imports_no_other_part() -> None:

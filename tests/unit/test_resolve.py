@@ -8,7 +8,7 @@ import pytest
 
 from bookrag_neo4j.kg.resolve import EntityMatrix, Resolver
 from bookrag_neo4j.kg.scoring import NameScorer
-from bookrag_neo4j.kg.types import ExtractedEntity, Extraction
+from bookrag_neo4j.text.extraction import ExtractedEntity, Extraction
 
 
 def unit(*xs: float) -> list[float]:

@@ -20,9 +20,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from ..text.nlp import PIPE_LOCK, SPACY_PACKAGE, load_spacy
-from .llm_extract import Passage
-from .types import ExtractedEntity, ExtractedRelation, Extraction
+from .extraction import ExtractedEntity, ExtractedRelation, Extraction, Passage
+from .nlp import PIPE_LOCK, SPACY_PACKAGE, load_spacy
 
 NER_TYPES = {
     "PERSON": "PERSON", "ORG": "ORGANIZATION", "GPE": "LOCATION", "LOC": "LOCATION", "FAC": "FACILITY",
