@@ -16,8 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -31,6 +30,7 @@ from ..keys import term_key
 from ..layout.build import LayoutBuilder
 from ..library.catalogue import delete_content_graph
 from ..library.documents import ContentCounts, ContentStatus, Document, LayoutStatus, get_document
+from ..library.layers import mark_building, mark_complete
 from ..llm.chat import ChatModel
 from ..llm.embedder import Embedder
 from ..progress import Laps, ProgressCallback, stage
@@ -110,7 +110,7 @@ class ContentGraphBuilder:
 
         await apply_schema(self.graph, dimensions=self.embedder.dimension, name="content/schema")
         await delete_content_graph(self.graph, doc_key)
-        await self._status(doc_key, {"g2_status": ContentStatus.BUILDING.value, "g2_config": config})
+        await mark_building(self.graph, doc_key, "g2", config)
         lap("clear")
         nodes = [ContentNode(**row) for row in await self.graph.read_rows("content/nodes", doc_key=doc_key)]
         use_llm = evolution == "llm"
@@ -143,16 +143,12 @@ class ContentGraphBuilder:
         (row,) = await self.graph.read("content/counts", doc_key=doc_key)
         counts = ContentCounts(**row)
         seconds = lap.total
-        await self._status(doc_key, {
-            "g2_status": ContentStatus.COMPLETE.value, "g2_config": config, "g2_seconds": seconds,
+        await mark_complete(self.graph, doc_key, "g2", config, seconds=seconds, figures={
             "g2_evolution": evolution, "g2_rounds": rounds, "g2_evolution_seconds": lap.seconds["evolution"],
-            "g2_built_at": datetime.now(UTC).isoformat(timespec="seconds"), **counts.properties()})
+            **counts.properties()})
         log.info("content graph of %s: %s in %.1fs", doc.name, counts, seconds)
         return ContentGraphReport(doc_key=doc_key, name=doc.name, status="built", config=config,
                                   evolution=evolution, counts=counts, seconds=lap.seconds)
-
-    async def _status(self, doc_key: str, props: dict[str, Any]) -> None:
-        await self.graph.write("content/set_status", doc_key=doc_key, props=props)
 
     async def _initial(self, nodes: Sequence[ContentNode], attributes: Sequence[Attributes], *,
                        summary: bool) -> np.ndarray:

@@ -18,7 +18,6 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -29,6 +28,7 @@ from ..db.client import GraphClient
 from ..errors import ConfigurationError, DocumentError, ModelError
 from ..library.catalogue import delete_entities
 from ..library.documents import GraphCounts, GraphStatus, TreeStatus, get_document
+from ..library.layers import mark_building, mark_complete
 from ..llm.cache import ResponseCache
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
@@ -115,19 +115,15 @@ class GraphBuilder:
                 and not doc.graph_counts.llm_failed):
             return GraphReport(doc_key=doc_key, status="unchanged", config=self.config,
                                **doc.graph_counts.model_dump())
-        await self.graph.write("kg/set_graph_status", doc_key=doc_key,
-                               props={"graph_status": GraphStatus.BUILDING.value, "graph_config": self.config})
+        await mark_building(self.graph, doc_key, "graph", self.config)
         await delete_entities(self.graph, doc_key)
         with track_usage() as ledger:
             report = await self._build(doc_key, doc.title or doc.name)
         report.llm_usage = ledger.as_dict()
         usage = ledger.total()
-        await self.graph.write("kg/set_graph_status", doc_key=doc_key, props={
-            "graph_status": GraphStatus.COMPLETE.value, "graph_built_at": datetime.now(UTC).isoformat(),
-            "graph_seconds": round(sum(report.seconds.values()), 2), "graph_llm_calls": usage.calls,
-            "graph_tokens": usage.total_tokens, "graph_er_merges": int(report.er.get("merges", 0)),
-            **report.properties(),
-        })
+        await mark_complete(self.graph, doc_key, "graph", self.config, seconds=round(sum(report.seconds.values()), 2),
+                            figures={"graph_llm_calls": usage.calls, "graph_tokens": usage.total_tokens,
+                                     "graph_er_merges": int(report.er.get("merges", 0)), **report.properties()})
         return report
 
     async def _build(self, doc_key: str, document: str) -> GraphReport:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, Literal
@@ -32,6 +31,7 @@ from ..errors import DocumentError
 from ..keys import layout_key, local_path, page_key, term_key
 from ..library.catalogue import delete_layout
 from ..library.documents import Document, LayoutCounts, LayoutStatus, TreeStatus, get_document
+from ..library.layers import mark_building, mark_complete
 from ..llm.embedder import Embedder
 from ..parsing.furniture import read_page_furniture
 from ..progress import Laps, ProgressCallback, stage
@@ -100,7 +100,7 @@ class LayoutBuilder:
         lap = Laps()
 
         await apply_schema(self.graph, dimensions=self.embedder.dimension, name="layout/schema")
-        await self._status(doc_key, {"layout_status": LayoutStatus.BUILDING.value, "layout_config": config})
+        await mark_building(self.graph, doc_key, "layout", config)
         await delete_layout(self.graph, doc_key)
         lap("clear")
         warnings = await self._pages(doc_key, local_path(doc.path))
@@ -123,15 +123,10 @@ class LayoutBuilder:
         (row,) = await self.graph.read("layout/counts", doc_key=doc_key)
         counts = LayoutCounts(**row)
         seconds = lap.total
-        await self._status(doc_key, {
-            "layout_status": LayoutStatus.COMPLETE.value, "layout_config": config, "layout_seconds": seconds,
-            "layout_built_at": datetime.now(UTC).isoformat(timespec="seconds"), **counts.properties()})
+        await mark_complete(self.graph, doc_key, "layout", config, seconds=seconds, figures=counts.properties())
         log.info("layout layer of %s: %s in %.1fs", doc.name, counts, seconds)
         return LayoutReport(doc_key=doc_key, name=doc.name, status="built", config=config, counts=counts,
                             seconds=lap.seconds, warnings=warnings)
-
-    async def _status(self, doc_key: str, props: dict[str, Any]) -> None:
-        await self.graph.write("layout/set_status", doc_key=doc_key, props=props)
 
     async def _embed(self, texts: Sequence[str], name: str) -> list[list[float]]:
         vectors: list[list[float]] = []

@@ -16,6 +16,7 @@ from ..db.batching import delete_in_batches
 from ..db.client import GraphClient
 from ..db.projections import drop_document_projections
 from ..keys import image_file_glob
+from .layers import clear_state
 
 
 async def delete_entities(graph: GraphClient, doc_key: str) -> int:
@@ -31,7 +32,7 @@ async def delete_content_graph(graph: GraphClient, doc_key: str) -> int:
     Document's ``g2_status``. Its passages, tables and images stay."""
     (row,) = await graph.write("content/delete", doc_key=doc_key)
     await graph.write("content/delete_orphan_keywords")
-    await graph.write("content/set_status", doc_key=doc_key, props={"g2_status": None, "g2_config": None})
+    await clear_state(graph, doc_key, "g2")
     return row["deleted"]
 
 
