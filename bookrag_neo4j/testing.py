@@ -94,15 +94,10 @@ def selected_backend(env: Mapping[str, str] | None = None) -> Backend:
                           docker_answers=docker_engine_available, testcontainers_installed=has_testcontainers)
 
 
-# A test session starts and restarts its server often and runs short queries: the JVM's second JIT tier (C2)
-# spends more CPU compiling after each start than its faster code gives back.
-TEST_JVM_OPTIONS = "-XX:TieredStopAtLevel=1"
-
-
 def managed_settings(env: Mapping[str, str] | None = None) -> Settings:
-    """Settings of the managed test instance: ``test`` on 17687/17474 with a 2 GiB heap and only the JVM's first
-    JIT tier (:data:`TEST_JVM_OPTIONS`), never ``NEO4J_URI``; ``BOOKRAG_TEST_INSTANCE``, ``_BOLT_PORT``,
-    ``_HTTP_PORT``, ``_HEAP``, ``_PAGECACHE``, ``_RUNTIME`` and ``_JVM_OPTIONS`` change it."""
+    """Settings of the managed test instance: ``test`` on 17687/17474 with a 2 GiB heap, never ``NEO4J_URI``;
+    ``BOOKRAG_TEST_INSTANCE``, ``_BOLT_PORT``, ``_HTTP_PORT``, ``_HEAP``, ``_PAGECACHE``, ``_RUNTIME`` and
+    ``_JVM_OPTIONS`` (extra JVM flags) change it."""
     env = os.environ if env is None else env
     return Settings(
         neo4j_uri=None,
@@ -112,7 +107,7 @@ def managed_settings(env: Mapping[str, str] | None = None) -> Settings:
         neo4j_heap=env.get("BOOKRAG_TEST_HEAP", "2g"),
         neo4j_pagecache=env.get("BOOKRAG_TEST_PAGECACHE", "1g"),
         neo4j_runtime=env.get("BOOKRAG_TEST_RUNTIME", "local"),
-        neo4j_jvm_options=env.get("BOOKRAG_TEST_JVM_OPTIONS", TEST_JVM_OPTIONS),
+        neo4j_jvm_options=env.get("BOOKRAG_TEST_JVM_OPTIONS", ""),
     )
 
 

@@ -15,6 +15,7 @@ and ``tests/integration``. Code the tests share lives in ``tests/helpers``.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING
 
@@ -37,6 +38,22 @@ if TYPE_CHECKING:  # pytest_plugins imports the module itself (an earlier import
 pytest_plugins = ["bookrag_neo4j.testing"]  # the `bookrag_neo4j` fixture: the testcontainers backend
 
 TEST_PREFIX = "test-"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (``make test`` runs two workers) each worker after the first has a managed test instance of
+    its own, ``<instance>-gwN`` on ports 10·N above the first's: a worker's clean-up, emptying or restart of its
+    server never reaches a test of another. Set before any fixture reads the settings; ``bookrag`` subprocesses
+    inherit it."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    number = int(worker.removeprefix("gw") or 0)
+    if number == 0:
+        return
+    if server_backend() == "external":
+        raise pytest.UsageError("one external server (NEO4J_URI) cannot serve several workers: run without -n")
+    os.environ["BOOKRAG_TEST_INSTANCE"] = f"{os.environ.get('BOOKRAG_TEST_INSTANCE', 'test')}-{worker}"
+    for name, first in (("BOOKRAG_TEST_BOLT_PORT", 17687), ("BOOKRAG_TEST_HTTP_PORT", 17474)):
+        os.environ[name] = str(int(os.environ.get(name, first)) + 10 * number)
 
 
 @pytest.fixture(scope="session")

@@ -146,8 +146,9 @@ def test_managed_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (default.neo4j.uri, default.neo4j.instance, default.neo4j.bolt_port, default.neo4j.http_port) == (
         None, "test", 17687, 17474)
     assert (default.neo4j.heap, default.neo4j.pagecache, default.neo4j.runtime) == ("2g", "1g", "local")
-    assert default.neo4j.jvm_options == "-XX:TieredStopAtLevel=1"
-    assert managed_settings({"BOOKRAG_TEST_JVM_OPTIONS": ""}).neo4j.jvm_options == ""
+    assert default.neo4j.jvm_options == ""
+    flags = managed_settings({"BOOKRAG_TEST_JVM_OPTIONS": "-XX:TieredStopAtLevel=1"}).neo4j.jvm_options
+    assert flags == "-XX:TieredStopAtLevel=1"
     mine = managed_settings({"BOOKRAG_TEST_INSTANCE": "t-x", "BOOKRAG_TEST_BOLT_PORT": "17001",
                              "BOOKRAG_TEST_HTTP_PORT": "17002", "BOOKRAG_TEST_HEAP": "1g",
                              "BOOKRAG_TEST_PAGECACHE": "512m", "BOOKRAG_TEST_RUNTIME": "docker"})
