@@ -66,13 +66,16 @@ class Postings:
     stats: LexicalStats
 
     @classmethod
-    def of(cls, texts: Iterable[str]) -> Postings:
+    def of(cls, texts: Iterable[str], *, only: set[str] | None = None) -> Postings:
+        """The postings of ``texts``; with ``only``, of those terms alone (and their statistics: enough for one
+        query's BM25, without an array for every other word)."""
         lists: dict[str, tuple[list[int], list[int]]] = {}
         lengths = []
         for i, text in enumerate(texts):
             words = tokens(text)
             lengths.append(len(words))
-            for term, count in Counter(words).items():
+            counts = Counter(words)  # counted in C; then only the wanted terms are kept
+            for term, count in (counts.items() if only is None else ((t, counts[t]) for t in only if t in counts)):
                 found = lists.setdefault(term, ([], []))
                 found[0].append(i)
                 found[1].append(count)
@@ -98,4 +101,6 @@ def bm25_scores(query: str, passages: Sequence[str], *, k1: float = 1.5, b: floa
                 stats: LexicalStats | None = None) -> list[float]:
     """Okapi BM25 of each passage for the query, with IDF and mean length over the given passages, or over the
     collection ``stats`` describes (the passages' own term counts either way)."""
-    return Postings.of(passages).bm25(query, stats=stats, k1=k1, b=b).tolist() if passages else []
+    if not passages:
+        return []
+    return Postings.of(passages, only=set(tokens(query))).bm25(query, stats=stats, k1=k1, b=b).tolist()
