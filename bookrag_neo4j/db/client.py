@@ -1,12 +1,14 @@
-"""Async access to Neo4j: one driver, named queries, the driver's managed transactions and retries.
+"""Async access to Neo4j: one driver, named queries, managed transactions for writes, retried reads.
 
     conn = ConnectionInfo("bolt://localhost:7687", "neo4j", "secret", "neo4j")
     async with GraphClient(conn) as graph:
         rows = await graph.read("server/versions")
         await graph.write("schema/some_write", key="abc")
 
-Reads are routed to readers (``routing_=READ``), every call names its database (``database_=``), and
-driver errors that mean "Neo4j is not there" become :class:`~bookrag_neo4j.errors.Neo4jUnavailableError`.
+Reads are routed to readers as auto-commit transactions (one round trip; a managed transaction adds a COMMIT, a
+third of a question's query time measured) and retried as the driver retries a managed one; every call names its
+database, and driver errors that mean "Neo4j is not there" become
+:class:`~bookrag_neo4j.errors.Neo4jUnavailableError`.
 Cypher a user wrote goes through ``run_user_query`` only: the read-only gate (``gate.py``), a timeout, a row cap.
 """
 
@@ -26,7 +28,7 @@ from neo4j import (
     Query,
     RoutingControl,
 )
-from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import AuthError, ClientError, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from ..errors import Neo4jUnavailableError, UserQueryError
 from .gate import check_plan, explain_refused
@@ -72,6 +74,7 @@ class GraphClient:
         server has answered; the first contact is one attempt (:meth:`_first_contact`), so a client of a server
         that is down fails within ``connection_timeout`` instead of retrying for ``retry_time``."""
         self.conn = conn
+        self.retry_time = retry_time
         self._reached = False
         self._driver = AsyncGraphDatabase.driver(
             conn.uri,
@@ -133,13 +136,34 @@ class GraphClient:
                 reruns += 1
 
     async def _execute(self, query: str | Query, params: dict[str, Any], routing: RoutingControl) -> EagerResult:
-        """``execute_query`` on the configured database; "Neo4j is not there" becomes ``Neo4jUnavailableError``."""
+        """A write in ``execute_query``'s managed transaction, a read in :meth:`_read`, on the configured database;
+        "Neo4j is not there" becomes ``Neo4jUnavailableError``."""
         await self._first_contact()
         try:
+            if routing is RoutingControl.READ:
+                return await self._read(query, params)
             return await self._driver.execute_query(query, parameters_=params, database_=self.conn.database,
                                                     routing_=routing)
         except (ServiceUnavailable, SessionExpired, AuthError) as exc:
             raise self._unavailable(exc) from exc
+
+    async def _read(self, query: str | Query, params: dict[str, Any]) -> EagerResult:
+        """A read as an auto-commit transaction, with the bookmarks of this client's writes: an error the driver
+        calls retryable (a transient one, a server gone or restarting, a leader switch) runs it again after a
+        backoff (0.2 s, doubling up to 5 s) until ``retry_time`` has passed, as a managed transaction would."""
+        deadline = asyncio.get_running_loop().time() + self.retry_time
+        delay = 0.2
+        while True:
+            try:
+                async with self._driver.session(database=self.conn.database, default_access_mode=READ_ACCESS,
+                                                bookmark_manager=self._driver.execute_query_bookmark_manager) as s:
+                    return await (await s.run(query, params)).to_eager_result()
+            except (Neo4jError, DriverError) as exc:
+                if not exc.is_retryable() or asyncio.get_running_loop().time() + delay > deadline:
+                    raise
+                log.info("a read failed (%s); again in %.1f s", exc, delay)
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, 5.0)
 
     async def _first_contact(self) -> None:
         """Reach the server once, without the driver's retries: a server that is down (or a wrong address or

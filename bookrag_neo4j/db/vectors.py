@@ -1,8 +1,8 @@
 """Exact similarity of a question to one document's stored vectors, in Neo4j: by bookrag-neo4j's own plugin
 (``docker/plugin``) where the server has it, else by Cypher's ``vector.similarity.cosine``.
 
-    query = await vector_query(graph, "retrieval/block_similarities", engine="auto")   # or "plugin/..."
-    version = await plugin_version(graph)        # "1.2.0", or None on a server without the plugin
+    query = await vector_query(graph, "retrieval/nearest_nodes", engine="auto")   # or "plugin/..."
+    version = await plugin_version(graph)        # "1.3.0", or None on a server without the plugin
 
 Both give the same scores to the bit (the plugin calls the function ``vector.similarity.cosine`` calls), the same
 ranks and the same tie order (by key); the plugin reads each stored ``float[]`` without building a Cypher list of
@@ -16,10 +16,9 @@ from neo4j.exceptions import ClientError
 from ..errors import ConfigurationError
 from .client import GraphClient
 
-PLUGIN_VERSION = "1.2.0"  # docker/plugin/pom.xml's and its Vectors.VERSION: this package uses only this one
+PLUGIN_VERSION = "1.3.0"  # docker/plugin/pom.xml's and its Vectors.VERSION: this package uses only this one
 
-PLUGIN_QUERIES = {"retrieval/block_similarities": "plugin/block_similarities",
-                  "retrieval/nearest_nodes": "plugin/nearest_nodes",
+PLUGIN_QUERIES = {"retrieval/nearest_nodes": "plugin/nearest_nodes",
                   "retrieval/link_entities": "plugin/link_entities"}
 _VERSIONS: dict[tuple[str, str], str | None] = {}  # (uri, database) -> the plugin's version, None without it
 

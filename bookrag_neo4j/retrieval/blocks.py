@@ -25,7 +25,7 @@ from typing import TypeVar
 import numpy as np
 
 from ..db.client import GraphClient
-from ..db.vectors import vector_query
+from ..db.vectors import use_plugin
 from ..library.cache import DocumentCache, sized
 from ..library.documents import Document
 from ..text.lexical import LexicalStats, Postings
@@ -52,6 +52,7 @@ class DocumentBlocks:
     printed: dict[str, list[int]] = field(default_factory=dict)  # a printed page label -> the pages it is on
     tables: dict[str, str] = field(default_factory=dict)  # a table's key -> label|title|section, :func:`squeezed`
     last_scores: dict[tuple[str, float, float], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+    orders: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)  # the plugin's, below
 
     @property
     def stats(self) -> LexicalStats:
@@ -217,15 +218,40 @@ async def document_blocks(graph: GraphClient, doc: Document, *, max_chars: int) 
 async def block_similarities(graph: GraphClient, doc: Document, blocks: DocumentBlocks,
                              vector: Sequence[float], *, engine: str = "auto") -> np.ndarray:
     """Every block's similarity to ``vector``, (1 + cos) / 2, in ``blocks``' row order (NaN without an
-    embedding), computed in Neo4j over the document's own blocks (``retrieval/block_similarities``, in the plugin
+    embedding), computed in Neo4j over the document's own blocks (``retrieval/block_similarities``, or the plugin
     where the server has it: :mod:`bookrag_neo4j.db.vectors`); empty when no stored embedding has ``vector``'s
     dimension (an index made with another embedder)."""
-    query = await vector_query(graph, "retrieval/block_similarities", engine=engine)
-    found = await graph.read_rows(query, doc_key=doc.key, vector=list(map(float, vector)))
-    scores = np.full(len(blocks.keys), np.nan)
+    vector = list(map(float, vector))
+    if await use_plugin(graph, engine=engine):
+        return await _plugin_similarities(graph, doc, blocks, vector)
+    found = await graph.read_rows("retrieval/block_similarities", doc_key=doc.key, vector=vector)
     if not found:
         return np.zeros(0)
+    scores = np.full(len(blocks.keys), np.nan)
     for key, similarity in found:
         if (row := blocks.rows.get(key)) is not None:  # a block written since the copy was read waits for it
             scores[row] = similarity
+    return scores
+
+
+async def _plugin_similarities(graph: GraphClient, doc: Document, blocks: DocumentBlocks,
+                               vector: list[float]) -> np.ndarray:
+    """The plugin's scores come as bytes in its order of the keys, and the keys only when that order (a digest)
+    is not one ``blocks`` holds already: a question moves 8 bytes a block instead of its key and a boxed score."""
+    order, keys, raw = await graph.read_rows("plugin/block_similarity_array", doc_key=doc.key, vector=vector,
+                                             order=next(reversed(blocks.orders), ""))
+    if keys is None and order not in blocks.orders:  # dropped meanwhile by a call that met a new order
+        order, keys, raw = await graph.read_rows("plugin/block_similarity_array", doc_key=doc.key, vector=vector,
+                                                 order="")
+    if keys is not None:  # a block written since the copy was read waits for it (-1)
+        blocks.orders[order] = np.array([blocks.rows.get(k, -1) for k in keys], dtype=np.int64)
+        while len(blocks.orders) > 2:
+            blocks.orders.pop(next(iter(blocks.orders)))
+    found = np.frombuffer(raw, dtype="<f8")
+    if not np.isfinite(found).any():
+        return np.zeros(0)
+    rows = blocks.orders[order]
+    scores = np.full(len(blocks.keys), np.nan)
+    held = rows >= 0
+    scores[rows[held]] = found[held]
     return scores

@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j.config import Settings
+from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.errors import DocumentNotFoundError, Neo4jUnavailableError
 from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.llm import Models
@@ -159,7 +160,14 @@ async def test_neo4j_killed_during_a_graph_write_then_a_rerun_equals_a_clean_ind
         await killed.wait()
         await asyncio.to_thread(start_server, settings)
 
+    async def read_while_down() -> list:  # a client's read sent while the server is down: retried until it is up
+        async with GraphClient(connection_info(settings), retry_time=300) as graph:
+            await graph.read_rows("library/list_documents", doc_keys=None)  # reached before the kill
+            await killed.wait()
+            return await graph.read_rows("library/list_documents", doc_keys=None)
+
     restarting = asyncio.create_task(restart())
+    reading = asyncio.create_task(read_while_down())
     try:
         await rag.aindex(pdf, progress=progress)  # the driver retries while the server comes back
     except Neo4jUnavailableError:
@@ -167,9 +175,13 @@ async def test_neo4j_killed_during_a_graph_write_then_a_rerun_equals_a_clean_ind
     finally:
         if not killed.is_set():
             restarting.cancel()
+            reading.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await restarting
     assert killed.is_set()
+    async with GraphClient(connection_info(settings)) as graph:  # the same library as a read after the restart
+        assert [d["key"] for d in await reading] == [d["key"] for d in await graph.read_rows(
+            "library/list_documents", doc_keys=None)]
     again = BookRAG(rag.settings, models=rag.models, use_llm=False)
     try:
         await again.aindex(pdf)

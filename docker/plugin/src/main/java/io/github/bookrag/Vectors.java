@@ -1,6 +1,13 @@
 package io.github.bookrag;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Comparator;
@@ -39,7 +46,7 @@ import org.neo4j.values.storable.Values;
  * <p>A document's vectors, once read, stay in a {@link StampedCache}: never older than the store.
  */
 public final class Vectors {
-    public static final String VERSION = "1.2.0";
+    public static final String VERSION = "1.3.0";
 
     @Context
     public Transaction tx;
@@ -49,7 +56,7 @@ public final class Vectors {
 
     /** One document's nodes of one label: keys, names (entities' first part of name_key, else null) and vectors
      *  (null: none cosine can score). */
-    record Loaded(String[] keys, String[] names, float[][] vectors, long floats) {}
+    record Loaded(String[] keys, String[] names, float[][] vectors, long floats, String order) {}
 
     private static final StampedCache<Loaded> CACHE = new StampedCache<>(128L << 20); // 128 MiB of vectors at most
     private static final StampedCache<TableRows> ROWS = new StampedCache<>(64L << 20);
@@ -128,6 +135,40 @@ public final class Vectors {
             all.sort(BEST_FIRST);
         }
         return all.stream();
+    }
+
+    /** Every node's similarity in one row: the keys' order (a digest of them), the keys unless the caller holds
+     *  that order already, and the scores as little-endian float64 bytes in that order (NaN: not scored). */
+    public static final class ScoreArray {
+        public String order;
+        public List<String> keys;
+        public byte[] scores;
+
+        ScoreArray(String order, List<String> keys, byte[] scores) {
+            this.order = order;
+            this.keys = keys;
+            this.scores = scores;
+        }
+    }
+
+    @Procedure(name = "bookrag.similarityArray", mode = Mode.READ)
+    @Description("bookrag.similarityArray(label, docKey, vector, skipKind, knownOrder) :: (order, keys, scores): "
+            + "bookrag.similarities(label, docKey, vector, skipKind, -1) as one row: `scores` the similarities as "
+            + "little-endian float64 bytes (NaN for a node without a vector of the dimension) in the order of `keys`; "
+            + "`order` a digest of those keys, and `keys` null when it equals `knownOrder` (the caller has them)")
+    public Stream<ScoreArray> similarityArray(@Name("label") String label, @Name("docKey") String docKey,
+                                              @Name("vector") List<Double> vector,
+                                              @Name(value = "skipKind", defaultValue = "") String skipKind,
+                                              @Name(value = "knownOrder", defaultValue = "") String knownOrder) {
+        float[] question = valid(vector);
+        Loaded loaded = load(label, docKey, skipKind, "embedding");
+        ByteBuffer scores = ByteBuffer.allocate(8 * loaded.keys.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (float[] stored : loaded.vectors) {
+            scores.putDouble(stored == null || stored.length != question.length ? Double.NaN
+                    : COSINE.compare(stored, question));
+        }
+        return Stream.of(new ScoreArray(loaded.order, loaded.order.equals(knownOrder) ? null
+                : Arrays.asList(loaded.keys), scores.array()));
     }
 
     @Procedure(name = "bookrag.linkEntities", mode = Mode.READ)
@@ -266,7 +307,21 @@ public final class Vectors {
             }
         }
         return new Loaded(keys.toArray(new String[0]), names == null ? null : names.toArray(new String[0]),
-                vectors.toArray(new float[0][]), floats);
+                vectors.toArray(new float[0][]), floats, digest(keys));
+    }
+
+    /** A digest of the keys in their order: who holds keys of this digest holds these, in this order. */
+    private static String digest(List<String> keys) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (String key : keys) {
+                sha.update(key.getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) 0);
+            }
+            return HexFormat.of().formatHex(sha.digest(), 0, 16);
+        } catch (NoSuchAlgorithmException exc) {
+            throw new IllegalStateException(exc);
+        }
     }
 
     private static float[] valid(List<Double> vector) {
