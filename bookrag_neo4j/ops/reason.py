@@ -15,7 +15,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..domains import glossary_for
 from ..library.documents import Document
-from ..retrieval import subtrees
 from ..retrieval.blocks import DocumentBlocks
 from ..retrieval.entity_graph import best_first
 from ..retrieval.scoring import MAX_TEXT_CHARS, bm25_by_document, node_text, reason_on_graph, text_reasoning
@@ -76,8 +75,8 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
         found = await candidates(None)
     elif few and p.fill and (f := next((s.filter for s in selections if s.filter), None)) is not None:
         chosen = set(keys)
-        found += await candidates([k for k in await subtrees.filter_nodes(
-            ctx.graph, ctx.scope, page_from=f.page_from, page_to=f.page_to) if k not in chosen])
+        found += await candidates([k for k in await ctx.filtered(page_from=f.page_from, page_to=f.page_to)
+                                   if k not in chosen])
     return Candidates(rows=sorted(found, key=lambda c: (c.doc_key, c.order)))
 
 

@@ -20,7 +20,7 @@ import inspect
 import time
 import types
 import typing
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,6 +82,14 @@ class RunContext:
         """The content blocks of ``doc`` as the reasoners read them
         (:func:`~bookrag_neo4j.retrieval.blocks.document_blocks`)."""
         return await document_blocks(self.graph, doc, max_chars=MAX_TEXT_CHARS)
+
+    async def filtered(self, *, kinds: Sequence[str] | None = None, page_from: int | None = None,
+                       page_to: int | None = None, within: Collection[str] | None = None) -> list[str]:
+        """The scope's blocks of these kinds, pages and selection, by document key, then in reading order
+        (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.filtered`)."""
+        held = await self.each_document(self.blocks)
+        return [key for _, blocks in sorted(zip(self.scope, held, strict=True), key=lambda pair: pair[0])
+                for key in blocks.filtered(kinds=kinds, page_from=page_from, page_to=page_to, within=within)]
 
     async def similarities(self, doc: Document, vector: list[float]) -> np.ndarray:
         """The similarity of each block of ``doc`` to ``vector``, in its blocks' row order, computed in Neo4j once

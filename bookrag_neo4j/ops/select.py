@@ -1,6 +1,7 @@
 """Selection operators (paper §5): Filter_Modal, Filter_Range, Select_by_Entity, Select_by_Section, and
-Select_All (the no-selector ablation). Each narrows the scope to tree-node keys with named Cypher
-(:mod:`bookrag_neo4j.retrieval.subtrees`).
+Select_All (the no-selector ablation). Each narrows the scope to tree-node keys: the selectors with named Cypher
+(:mod:`bookrag_neo4j.retrieval.subtrees`), the filters and Select_All over the scope's blocks as the process holds
+them (kind, pages and reading order; :meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.filtered`).
 
 Filters chain: each step adds its constraint to the :class:`~.values.NodeFilter` of the selection it reads,
 and selects what the combined filter holds (kinds are alternatives; pages and sections all hold)::
@@ -41,8 +42,7 @@ async def _apply(ctx: RunContext, f: NodeFilter) -> list[str]:
         return [t["key"] for t in await ctx.toc() if t["level"] == 1 and (f.within is None or t["key"] in f.within)
                 and (f.page_from is None or (t["page_start"] or 0) >= f.page_from)
                 and (f.page_to is None or (t["page_start"] or 0) <= f.page_to)]
-    return await subtrees.filter_nodes(ctx.graph, ctx.scope, kinds=f.kinds, page_from=f.page_from,
-                                        page_to=f.page_to, within=f.within)
+    return await ctx.filtered(kinds=f.kinds, page_from=f.page_from, page_to=f.page_to, within=f.within)
 
 
 @operator("Filter_Range", family="select", params=FilterParams)
@@ -121,4 +121,4 @@ async def select_by_section(ctx: RunContext, p: NoParams, question: Question) ->
 @operator("Select_All", family="select")
 async def select_all(ctx: RunContext, p: NoParams) -> Selection:
     """Every content block of the scope (the no-selector ablation)."""
-    return Selection(keys=await subtrees.filter_nodes(ctx.graph, ctx.scope))
+    return Selection(keys=await ctx.filtered())

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
@@ -52,6 +52,8 @@ class DocumentBlocks:
     printed: dict[str, list[int]] = field(default_factory=dict)  # a printed page label -> the pages it is on
     tables: dict[str, str] = field(default_factory=dict)  # a table's key -> label|title|section, :func:`squeezed`
     last_scores: dict[tuple[str, float, float], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+    kinds: np.ndarray = field(default_factory=lambda: np.array([], dtype=str), repr=False, compare=False)
+    spans: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)), repr=False, compare=False)  # pages, NaN: none
     orders: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)  # the plugin's, below
 
     @property
@@ -87,6 +89,29 @@ class DocumentBlocks:
         self.last_scores.clear()
         self.last_scores[(question, k1, b)] = scores
         return scores
+
+    def filtered(self, *, kinds: Sequence[str] | None = None, page_from: int | None = None,
+                 page_to: int | None = None, within: Collection[str] | None = None) -> list[str]:
+        """Filter_Modal's and Filter_Range's blocks, from this copy rather than a query over every node of the
+        scope: those of ``kinds`` (None or empty: every kind), reaching page ``page_from`` and starting by page
+        ``page_to`` (a bound leaves out a block without pages, as Cypher's null would) and among ``within``; in
+        reading order."""
+        keep = np.ones(len(self.keys), dtype=bool)
+        if kinds:
+            keep &= np.isin(self.kinds, list(kinds))
+        if page_from is not None:
+            keep &= self.spans[:, 1] >= page_from
+        if page_to is not None:
+            keep &= self.spans[:, 0] <= page_to
+        if within is not None:
+            inside = set(within)
+            keep &= np.fromiter((k in inside for k in self.keys), dtype=bool, count=len(self.keys))
+        return [self.keys[i] for i in self.reading if keep[i]]
+
+    @cached_property
+    def reading(self) -> np.ndarray:
+        """The rows in reading order."""
+        return np.argsort([self.nodes[k].order for k in self.keys], kind="stable")
 
     def nearest(self, similarities: np.ndarray, top: int) -> list[tuple[str, float]]:
         """The ``top`` embedded blocks by ``similarities``, as (key, similarity), best first."""
@@ -182,6 +207,9 @@ def read_blocks(rows: Sequence[dict], printed: Sequence[dict] = ()) -> DocumentB
                           lexicon=Postings.of(node_text(nodes[r["key"]]) for r in rows),
                           rows={r["key"]: i for i, r in enumerate(rows)},
                           printed=_grouped((row["label"], row["number"]) for row in printed),
+                          kinds=np.array([r["kind"] for r in rows], dtype=str),
+                          spans=np.array([[np.nan if r[b] is None else r[b] for b in ("page_start", "page_end")]
+                                          for r in rows], dtype=float).reshape(-1, 2),
                           tables={r["key"]: squeezed("|".join((nodes[r["key"]].label, r["title"],
                                                                 r["section_path"].rsplit(" > ", 1)[-1])))
                                   for r in sorted(rows, key=lambda r: r["order"] or 0) if r["kind"] == "table"})

@@ -2,7 +2,6 @@
 parameterised Cypher subtree queries (``cypher/retrieval/``).
 
     keys = await select_by_entity(graph, ["<entity key>"], depth=2)         # subtrees around GT-Links
-    keys = await filter_nodes(graph, doc_keys, kinds=["table"], page_from=3, page_to=10)
 """
 
 from __future__ import annotations
@@ -105,22 +104,6 @@ def match_section_title(toc: Sequence[dict[str, Any]], title: str) -> list[str]:
         return exact
     scored = [(len(words & set(normalise(s["title"] or "").split())) / max(len(words), 1), s["key"]) for s in toc]
     return [key for score, key in scored if score >= 0.6]
-
-
-async def filter_nodes(
-    graph: GraphClient,
-    doc_keys: Sequence[str],
-    *,
-    kinds: Sequence[str] | None = None,
-    page_from: int | None = None,
-    page_to: int | None = None,
-    within: Sequence[str] | None = None,
-) -> list[str]:
-    """Filter_Modal (``kinds``) and Filter_Range (pages; ``within`` a selection, e.g. a section's subtree)."""
-    return await graph.read_rows(
-        "retrieval/filter_nodes", doc_keys=list(doc_keys), kinds=list(kinds) if kinds else None,
-        page_from=page_from, page_to=page_to, within=list(within) if within is not None else None,
-    )
 
 
 async def fetch_nodes(graph: GraphClient, keys: Sequence[str]) -> list[dict[str, Any]]:

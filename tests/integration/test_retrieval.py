@@ -22,6 +22,7 @@ from bookrag_neo4j.ops.registry import RunContext
 from bookrag_neo4j.ops.values import Question
 from bookrag_neo4j.parsing.blocks import ParsedDocument
 from bookrag_neo4j.retrieval import subtrees
+from bookrag_neo4j.retrieval.blocks import read_blocks
 from bookrag_neo4j.retrieval.entity_graph import EntityGraphCache
 from bookrag_neo4j.retrieval.plan import Plan, PlanStep
 from bookrag_neo4j.retrieval.scoring import graph_reasoning, pagerank_in_process
@@ -122,10 +123,12 @@ async def test_selectors_return_the_known_subtrees(graph: GraphClient, book) -> 
         second]
     assert named(book, await subtrees.select_by_entity(graph, [lyra, region], budget=5)) == subtree[first]
     assert named(book, await subtrees.select_by_entity(graph, [second, first], budget=1)) == subtree[first]
-    assert named(book, await subtrees.filter_nodes(graph, [DOC], kinds=["table"])) == {"tb1"}
-    assert named(book, await subtrees.filter_nodes(graph, [DOC], page_from=3, page_to=5)) == {"t2", "im1", "t3", "eq1"}
+    blocks = read_blocks(await graph.read_rows("retrieval/document_blocks", doc_key=DOC, max_chars=100))
+    assert named(book, blocks.filtered(kinds=["table"])) == {"tb1"}
+    assert named(book, blocks.filtered(page_from=3, page_to=5)) == {"t2", "im1", "t3", "eq1"}
     beta = await subtrees.select_by_section(graph, [book["2"]])
-    assert named(book, await subtrees.filter_nodes(graph, [DOC], kinds=["equation"], within=beta)) == {"eq1"}
+    assert named(book, blocks.filtered(kinds=["equation"], within=beta)) == {"eq1"}
+    assert blocks.filtered() == sorted(blocks.keys, key=lambda k: blocks.nodes[k].order)  # every block, in order
     toc = await subtrees.sections(graph, [DOC])
     assert named(book, subtrees.match_section_title(toc, "alpha two")) == {"1.2"}
 

@@ -89,3 +89,17 @@ def test_first_stage_is_the_top_by_bm25_then_the_nearest() -> None:
     assert blocks.first_stage("nothing matches", np.array([0.5, 1.0, 0.9, np.nan]), 1) == ["k2"]
     assert blocks.nearest(np.array([0.1, 0.2, 0.3, np.nan]), 9) == [("k3", 0.3), ("k2", 0.2), ("k1", 0.1)]
     assert blocks.nearest(np.zeros(0), 9) == []
+
+
+def test_filters_read_kinds_pages_and_reading_order_from_the_copy_as_cypher_would() -> None:
+    rows = [{**_row(3, "Table 1"), "kind": "table", "page_start": 4, "page_end": 5},
+            {**_row(1, "Intro"), "page_start": 1, "page_end": 1},
+            {**_row(2, "A scanned note"), "page_start": None, "page_end": None},  # no pages: out of every bound
+            {**_row(4, "Figure 2"), "kind": "image", "page_start": 6, "page_end": 6}]
+    blocks = read_blocks(rows)
+    assert blocks.filtered() == ["k1", "k2", "k3", "k4"]  # reading order, not row order
+    assert blocks.filtered(kinds=["table", "image"]) == ["k3", "k4"]
+    assert blocks.filtered(kinds=[]) == blocks.filtered()  # no kinds: every kind
+    assert blocks.filtered(page_from=5) == ["k3", "k4"]
+    assert blocks.filtered(page_to=4) == ["k1", "k3"]
+    assert blocks.filtered(page_from=1, page_to=6, within={"k2", "k4", "a section"}) == ["k4"]
