@@ -23,7 +23,7 @@ import functools
 import hashlib
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import platformdirs
 from pydantic import BaseModel, Field, create_model
@@ -44,9 +44,6 @@ from .setting_groups import (
     RetrievalSettings,
     ServeSettings,
 )
-
-if TYPE_CHECKING:
-    from .parsing.ocr import OcrOptions
 
 APP_NAME = "bookrag-neo4j"
 __all__ = ["APP_NAME", "ENTITY_TYPES", "Settings"]
@@ -143,13 +140,6 @@ class Settings(BaseModel):
     @property
     def llm_cache_path(self) -> Path:
         return self.cache_dir / "llm-cache.sqlite"
-
-    @property
-    def ocr_options(self) -> OcrOptions:
-        """How parsing OCRs (``ocr``, ``ocr_language``), its readings kept under ``cache_dir/ocr``."""
-        from .parsing.ocr import OcrOptions  # PyMuPDF: only where documents are parsed
-
-        return OcrOptions(self.indexing.ocr, self.indexing.ocr_language, self.cache_dir / "ocr")
 
     @property
     def password_file(self) -> Path:

@@ -41,6 +41,7 @@ from ..llm.usage import track_usage
 from ..parsing.blocks import ParsedDocument
 from ..parsing.limits import split_long_blocks
 from ..parsing.mineru import load_mineru_output
+from ..parsing.ocr import OcrOptions
 from ..parsing.pymupdf_parser import check_file, parse_pdf
 from ..progress import ProgressCallback, stage
 from ..tree.build import build_tree
@@ -233,7 +234,7 @@ class Indexer:
                     parsed = await asyncio.to_thread(
                         parse_pdf, path, image_dir=self.image_dir, tables=self.settings.indexing.tables,
                         on_page=parsing.update, workers=self.settings.indexing.parse_workers,
-                        ocr_options=self.settings.ocr_options)
+                        ocr_options=OcrOptions.of(self.settings))
                 except (DocumentError, asyncio.CancelledError):
                     raise
                 except Exception as exc:  # MuPDF on a damaged page: nothing is written yet

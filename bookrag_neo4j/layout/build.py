@@ -34,6 +34,7 @@ from ..library.documents import Document, LayoutCounts, LayoutStatus, TreeStatus
 from ..library.layers import mark_building, mark_complete
 from ..llm.embedder import Embedder
 from ..parsing.furniture import read_page_furniture
+from ..parsing.ocr import OcrOptions
 from ..progress import Laps, ProgressCallback, stage
 from ..text.keywords import keywords_by_passage, stem
 from ..text.references import Reference, mentions, reference_of
@@ -143,7 +144,7 @@ class LayoutBuilder:
     async def _pages(self, doc_key: str, path: Path) -> list[str]:
         if not path.is_file() or path.suffix.lower() != ".pdf":
             return [f"{path}: the PDF is not there; pages have no printed labels, headers or footers"]
-        furniture = await asyncio.to_thread(read_page_furniture, path, self.settings.ocr_options)
+        furniture = await asyncio.to_thread(read_page_furniture, path, OcrOptions.of(self.settings))
         await self._write("layout/set_pages", [
             {"key": page_key(doc_key, n), "label": f.label, "header": f.header, "footer": f.footer}
             for n, f in furniture.items()])

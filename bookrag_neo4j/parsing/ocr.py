@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import pymupdf
 
@@ -36,6 +36,9 @@ from ..errors import DocumentError
 from .blocks import Block, BlockKind
 from .limits import MAX_RENDER_PIXELS, render_zoom
 from .page_rules import BULLET, CAPTION, MIN_IMAGE_SIDE
+
+if TYPE_CHECKING:
+    from ..config import Settings
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +53,12 @@ class OcrOptions:
     mode: OcrMode = "off"
     language: str = "eng"
     cache: Path | None = None
+
+
+    @classmethod
+    def of(cls, settings: Settings) -> OcrOptions:
+        """The settings' (``BOOKRAG_OCR``, ``BOOKRAG_OCR_LANGUAGE``), readings kept under ``cache_dir/ocr``."""
+        return cls(settings.indexing.ocr, settings.indexing.ocr_language, settings.cache_dir / "ocr")
 
 
 NO_OCR = OcrOptions()

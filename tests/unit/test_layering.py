@@ -86,3 +86,10 @@ def test_the_ask_wing_imports_from_the_build_wing_only_what_is_listed() -> None:
              if me.split(".")[0] in ASK_WING and target.split(".")[0] in BUILD_WING}
     assert found == ASK_INTO_BUILD  # an edge removed: take it off the list; an edge added: move the code instead
     assert ("retrieval.blocks", "text.references") in {(m, t) for m, ts in edges.items() for t in ts}
+
+
+def test_the_settings_import_no_wing() -> None:
+    """Every door reads the settings: they must not load the parser (PyMuPDF) or a question's path."""
+    found = {t.split(".")[0] for me, targets in module_imports().items() if me in ("config", "setting_groups")
+             for t in targets}
+    assert found and not found & (BUILD_WING | ASK_WING), found
