@@ -90,6 +90,10 @@ class CardError(DocumentError, ValueError):
     """A document card edit names a field a card does not have."""
 
 
+class LayerMissingError(DocumentError):
+    """A method reads a layer (the layout layer, the content graph) that a document lacks, and nothing builds it."""
+
+
 class DocumentNotFoundError(DocumentError):
     """No indexed document has that key or file name."""
 

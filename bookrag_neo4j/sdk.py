@@ -36,6 +36,7 @@ from .db.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, GraphClient
 from .db.reply_cap import UserRows
 from .errors import QueryNotFoundError, QuestionError
 from .eval.benchmark import Benchmark, load_benchmark
+from .index.layers import OnDemandLayers
 from .keys import file_key
 from .library.cards import DocumentCard
 from .library.catalogue import delete_document, table_of_contents
@@ -373,7 +374,8 @@ class BookRAG(GdsAccess):
 
     def retriever(self, graph: GraphClient) -> Retriever:
         """The retriever :meth:`aask` and :meth:`aretrieve` use, on ``graph`` (for benchmarks that time it)."""
-        return Retriever(graph, self.settings, self.models, use_llm=self.use_llm)
+        return Retriever(graph, self.settings, self.models, use_llm=self.use_llm,
+                         layers=OnDemandLayers(graph, self.settings))
 
     @staticmethod
     async def _doc_keys(graph: GraphClient, doc: Docs) -> list[str] | None:

@@ -26,6 +26,7 @@ from typing import Any, Literal
 from ..config import Settings
 from ..db.client import GraphClient
 from ..errors import Neo4jUnavailableError, reason
+from ..index.layers import OnDemandLayers
 from ..index.pipeline import Indexer
 from ..library.documents import find_document
 from ..llm.chat import ChatModel
@@ -62,6 +63,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
         raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
     ready = {d.name for d in await subtrees.scope_documents(graph, None) if d.graph_version} if only_indexed else None
     indexer = Indexer(graph, settings, models, use_llm=use_llm)
+    layers = OnDemandLayers(graph, settings)
     keys: dict[str, str] = {}
     failed: dict[str, str] = {}  # document -> why its questions are misses
     for doc in sorted({q.doc for q in bench.questions}):  # a no-op for an indexed PDF, but for missing embeddings
@@ -71,13 +73,13 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
         try:
             keys[doc] = (await indexer.index(bench.pdf(doc), graph=not only_indexed)).doc_key
             for name in methods:  # layers a method reads that are built on first use (the layout layer): not timed
-                await METHODS[name].prepare(graph, settings, models, await find_document(graph, keys[doc]))
+                await METHODS[name].prepare(layers, models, await find_document(graph, keys[doc]))
         except Neo4jUnavailableError:  # nothing more can be scored
             raise
         except Exception as exc:  # this document's questions are misses; the run goes on
             failed[doc] = reason(exc)
             log.warning("%s: %s; its questions count as misses", doc, failed[doc])
-    retriever = Retriever(graph, settings, models, use_llm=use_llm)
+    retriever = Retriever(graph, settings, models, use_llm=use_llm, layers=layers)
     llm = models.llm if use_llm else None  # answer extraction and the judge
     rows = []
     for question in bench.questions:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..retrieval.plan import Plan, PlanStep
 from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
-from .registry import method, prepare_layout
+from .registry import method
 
 
 def _plan(question: str, search: list[PlanStep], unit: str = "node") -> Plan:
@@ -30,13 +30,13 @@ def _embed(question: str) -> PlanStep:
     return PlanStep(id="embed", operator="Embed", params={"question": question})
 
 
-@method("bm25", "Okapi BM25 over each document's passages (~400 words)", baseline=True, prepare=prepare_layout)
+@method("bm25", "Okapi BM25 over each document's passages (~400 words)", baseline=True, needs="layout")
 async def bm25(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _plan(question, [PlanStep(id="bm25", operator="BM25", params={"question": question})], unit="layout")
 
 
 @method("dense", "The same passages embedded, nearest by cosine within each document", baseline=True,
-        prepare=prepare_layout)
+        needs="layout")
 async def dense(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _plan(question, [_embed(question), PlanStep(id="search", operator="Vector_Search",
                                                        params={"over": "passage"}, after=["embed"])], unit="layout")

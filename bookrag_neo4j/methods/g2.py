@@ -1,5 +1,5 @@
 """G²-Reader (dual evolving graphs) and its ablations as plans over the shared operators, on the content graph
-(:mod:`bookrag_neo4j.content.build`; built on first use, as ``bookrag index --stage content-graph`` would). Every
+(built on first use where the door hands in a builder, as ``bookrag index --stage content-graph`` would). Every
 variant gets the project's budget of 10 units (the paper's k = 5 is for its own comparisons).
 
 | method | what it is (the paper's ablation) |
@@ -17,24 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..config import Settings
-from ..content.build import ContentGraphBuilder
-from ..db.client import GraphClient
-from ..library.documents import Document
-from ..llm.factory import Models
 from ..retrieval.plan import Plan, PlanStep
 from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
-from .registry import build_once, method, prepare_layout
+from .registry import method
 
 BUDGET = 10
-
-
-async def prepare_content_graph(graph: GraphClient, settings: Settings, models: Models, doc: Document) -> None:
-    """The preparer of the G²-Reader methods: the content graph (and the layout layer under it), unless built."""
-    llm = models.llm if settings.g2.evolution == "llm" else None
-    builder = ContentGraphBuilder(graph, settings, models.embedder, llm=llm)
-    await build_once(graph, settings, doc, builder.current, lambda: builder.build(doc.key))
 
 
 def _plan(name: str, question: str, search: list[PlanStep], last: str) -> Plan:
@@ -60,32 +48,32 @@ def _single(name: str, question: str, **params: Any) -> Plan:
 
 
 @method("g2", "G²-Reader: planning graph over the evolved content graph (readout with neighbours, checker, "
-        "refinement)", prepare=prepare_content_graph)
+        "refinement)", needs="g2")
 async def g2(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _planned("g2", question, planner)
 
 
-@method("g2-t0", "G²-Reader without evolution: h(0) and window links only", prepare=prepare_content_graph, ablates="g2")
+@method("g2-t0", "G²-Reader without evolution: h(0) and window links only", needs="g2", ablates="g2")
 async def g2_t0(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _planned("g2-t0", question, planner, graph="initial")
 
 
-@method("g2-no-readout", "G²-Reader with a top-k readout (no neighbours)", prepare=prepare_content_graph, ablates="g2")
+@method("g2-no-readout", "G²-Reader with a top-k readout (no neighbours)", needs="g2", ablates="g2")
 async def g2_no_readout(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _planned("g2-no-readout", question, planner, neighbours=0)
 
 
-@method("g2-flat", "G²-Reader's planning graph over plain passages (no content graph)", prepare=prepare_layout, ablates="g2")
+@method("g2-flat", "G²-Reader's planning graph over plain passages (no content graph)", needs="layout", ablates="g2")
 async def g2_flat(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _planned("g2-flat", question, planner, graph="flat")
 
 
 @method("g2-no-plan", "G²-Reader's readout of the question alone (no planning graph)",
-        prepare=prepare_content_graph, ablates="g2")
+        needs="g2", ablates="g2")
 async def g2_no_plan(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _single("g2-no-plan", question)
 
 
-@method("g2-tau0", "G²-Reader without refinement (tau_max = 0)", prepare=prepare_content_graph, ablates="g2")
+@method("g2-tau0", "G²-Reader without refinement (tau_max = 0)", needs="g2", ablates="g2")
 async def g2_tau0(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _planned("g2-tau0", question, planner, tau_max=0)

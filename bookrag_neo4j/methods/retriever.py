@@ -1,6 +1,6 @@
 """Run a method (or a saved plan) over a scope of documents: retrieval, or retrieval and the answer.
 
-    retriever = Retriever(graph, settings, models)                   # use_llm=False: the LLM-free mode
+    retriever = Retriever(graph, settings, models, layers=OnDemandLayers(graph, settings))  # builds what a method reads
     plan = await retriever.plan("What were net sales in 2017?", method="bookrag")
     evidence = await retriever.retrieve(plan.question, doc_keys, plan=plan)   # an edited plan runs the same
     answer = await retriever.ask("What were net sales in 2017?", doc_keys, method="bm25")
@@ -35,7 +35,7 @@ from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
 from ..retrieval.results import Answer, Evidence, Turn
 from ..retrieval.routing import ROUTE, Routing, named_documents, route
-from .registry import METHODS, get_method
+from .registry import METHODS, LayerBuilder, get_method
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +80,12 @@ def vanished_warnings(documents: Sequence[Document], kept: set[str]) -> list[Tra
 class Retriever:
     """Plans with a method and runs the plan over the documents of one Neo4j database."""
 
-    def __init__(self, graph: GraphClient, settings: Settings, models: Models, *, use_llm: bool = True) -> None:
+    def __init__(self, graph: GraphClient, settings: Settings, models: Models, *, use_llm: bool = True,
+                 layers: LayerBuilder | None = None) -> None:
+        """``layers``: what builds a layer a method reads that a document lacks (the SDK hands in the build
+        wing's); without it such a document is an error that says how to build the layer."""
         self.graph = graph
+        self.layers = layers
         self.settings = settings
         self.models = models
         self.llm = models.llm if use_llm else None
@@ -148,7 +152,7 @@ class Retriever:
         models = self.models if self.llm is not None else replace(self.models, llm=None)  # the LLM-free mode's
         for doc in documents:  # a layer the method reads that the document lacks is built now (a no-op after)
             if plan.method in METHODS:
-                await METHODS[plan.method].prepare(self.graph, self.settings, models, doc)
+                await METHODS[plan.method].prepare(self.layers, models, doc)
         if answer and not plan.answer:
             raise PlanError("the plan has no answer step (Reduce): it can only retrieve")
         ctx = RunContext(self.graph, self.settings, self.models, self.llm, documents, lead=routing.lead)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..retrieval.plan import Plan, PlanStep
 from ..retrieval.planner import Planner
 from ..retrieval.replies import QueryCategory
-from .registry import method, prepare_layout
+from .registry import method
 
 CONTEXTS, RERANKED, TABLES = 20, 10, 3
 
@@ -73,43 +73,43 @@ def _superrag(name: str, question: str, *, toc: bool, reflect: bool | None, cyph
 
 
 @method("superrag", "SuperRAG: hybrid search, cross-page merge, ToC, table expansion with self-reflection, "
-        "text2Cypher (layout layer)", prepare=prepare_layout)
+        "text2Cypher (layout layer)", needs="layout")
 async def superrag(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     llm = planner.llm is not None  # LLM-free: no ToC retriever, no self-reflection (docs/methods/superrag.md)
     return _superrag("superrag", question, toc=llm, reflect=llm, cypher=True)
 
 
 @method("superrag-no-reflect", "SuperRAG without self-reflection: tables always expanded (the paper's setting 2)",
-        prepare=prepare_layout, ablates="superrag")
+        needs="layout", ablates="superrag")
 async def superrag_no_reflect(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _superrag("superrag-no-reflect", question, toc=planner.llm is not None, reflect=False, cypher=True)
 
 
-@method("superrag-no-tables", "SuperRAG without table and diagram expansion", prepare=prepare_layout,
+@method("superrag-no-tables", "SuperRAG without table and diagram expansion", needs="layout",
         ablates="superrag")
 async def superrag_no_tables(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _superrag("superrag-no-tables", question, toc=planner.llm is not None, reflect=None, cypher=True)
 
 
-@method("superrag-no-toc", "SuperRAG without the table-of-contents retriever", prepare=prepare_layout,
+@method("superrag-no-toc", "SuperRAG without the table-of-contents retriever", needs="layout",
         ablates="superrag")
 async def superrag_no_toc(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _superrag("superrag-no-toc", question, toc=False, reflect=planner.llm is not None, cypher=True)
 
 
-@method("superrag-no-cypher", "SuperRAG without text2Cypher", prepare=prepare_layout, ablates="superrag")
+@method("superrag-no-cypher", "SuperRAG without text2Cypher", needs="layout", ablates="superrag")
 async def superrag_no_cypher(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     llm = planner.llm is not None
     return _superrag("superrag-no-cypher", question, toc=llm, reflect=llm, cypher=False)
 
 
 @method("superrag-hybrid", "SuperRAG's non-layout setting 1: hybrid search over passages and table rows, reranked, "
-        "cross-page merge", prepare=prepare_layout, ablates="superrag")
+        "cross-page merge", needs="layout", ablates="superrag")
 async def superrag_hybrid(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _superrag("superrag-hybrid", question, toc=False, reflect=None, cypher=False)
 
 
-@method("hybrid", "Lucene + per-document vector search over passages, fused by RRF", baseline=True, prepare=prepare_layout)
+@method("hybrid", "Lucene + per-document vector search over passages, fused by RRF", baseline=True, needs="layout")
 async def hybrid(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     steps = _hybrid_steps(question, rows=False)
     steps.append(PlanStep(id="top", operator="Concat", params={"top": RERANKED}, after=["fuse"]))

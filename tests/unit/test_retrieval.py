@@ -9,6 +9,8 @@ import json
 import numpy as np
 import pytest
 
+from bookrag_neo4j.errors import LayerMissingError
+from bookrag_neo4j.library.documents import Document
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
 from bookrag_neo4j.ops.reason import by_best_row
@@ -202,3 +204,24 @@ def test_a_table_is_scored_by_its_best_row_where_that_beats_the_whole_table() ->
                       similarity=0.55)
     assert by_best_row(table, 0.2, lexical[0], similarity[0]) == (table.with_similarity(1.0), lexical[0])
     assert by_best_row(table.with_similarity(0.9), 9.0, 1.0, None) == (table.with_similarity(0.9), 9.0)
+
+
+async def test_a_method_reads_its_layer_through_the_builder_handed_in_or_says_how_to_build_it() -> None:
+    asked: list[tuple[str, str]] = []
+
+    class Builder:
+        async def ensure(self, layer: str, doc: Document, models: object) -> None:
+            asked.append((layer, doc.key))
+
+    bare = Document(key="d1", name="report.pdf")
+    for name, layer in (("hybrid", "layout"), ("g2", "g2"), ("g2-flat", "layout")):
+        await METHODS[name].prepare(Builder(), None, bare)  # type: ignore[arg-type]
+        assert asked[-1] == (layer, "d1")
+    await METHODS["bookrag"].prepare(Builder(), None, bare)  # type: ignore[arg-type]  # reads no such layer
+    assert len(asked) == 3
+    with pytest.raises(LayerMissingError, match=r"bookrag index report.pdf --stage content-graph"):
+        await METHODS["g2"].prepare(None, None, bare)  # type: ignore[arg-type]
+    laid = Document(key="d1", name="report.pdf", layout_status="complete")
+    await METHODS["hybrid"].prepare(None, None, laid)  # type: ignore[arg-type]  # built: nothing to do
+    with pytest.raises(LayerMissingError, match=r"--stage layout"):
+        await METHODS["superrag"].prepare(None, None, bare)  # type: ignore[arg-type]

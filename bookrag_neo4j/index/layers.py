@@ -1,0 +1,61 @@
+"""Layers built when a question first needs them: the build wing's side of a method's ``needs``
+(:class:`~bookrag_neo4j.methods.registry.LayerBuilder`), handed to the question path by the doors, so that the
+question path itself imports nothing of index time.
+
+    layers = OnDemandLayers(graph, settings)
+    await layers.ensure("layout", doc, models)   # SuperRAG's layer, unless it is built with this config
+    await layers.ensure("g2", doc, models)       # G²-Reader's content graph, and the layout layer under it
+
+One asker builds, however many arrive together, in one process or many: the builder holds the document's layers
+lease (:func:`~bookrag_neo4j.index.leases.under_lease`); the others wait, and find the layer current when it is
+theirs (without it two askers built the same layer at once: one deleted what the other wrote, and their GDS
+projections collided).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from ..config import Settings
+from ..db.client import GraphClient
+from ..library.documents import Document, get_document
+from ..library.layers import Layer
+from ..llm.factory import Models
+from .leases import LeaseManager, layers_key, under_lease
+
+
+class OnDemandLayers:
+    """Builds a layer a method reads that a document lacks (or has with another config), once."""
+
+    def __init__(self, graph: GraphClient, settings: Settings) -> None:
+        self.graph = graph
+        self.settings = settings
+
+    async def ensure(self, layer: Layer, doc: Document, models: Models) -> None:
+        """``layer`` of ``doc`` (``layout``, or ``g2``: the content graph, with the layout layer under it), built
+        unless current; ``doc`` as read: a layer it shows built with this config costs no query. The builders (and
+        the PDF parser) are imported here, by the methods that read a layer, not by every question."""
+        from ..content.build import ContentGraphBuilder
+        from ..layout.build import LayoutBuilder, layout_current
+
+        if layer == "layout":
+            await self._once(doc, lambda d: layout_current(d, self.settings, models.embedder),
+                             lambda: LayoutBuilder(self.graph, self.settings, models.embedder).build(doc.key))
+        elif layer == "g2":
+            llm = models.llm if self.settings.g2.evolution == "llm" else None
+            builder = ContentGraphBuilder(self.graph, self.settings, models.embedder, llm=llm)
+            await self._once(doc, builder.current, lambda: builder.build(doc.key))
+        else:
+            raise ValueError(f"the {layer} layer is built by indexing, not on a question's demand")
+
+    async def _once(self, doc: Document, current: Callable[[Document], bool],
+                    build: Callable[[], Awaitable[object]]) -> None:
+        if current(doc):
+            return
+
+        async def built() -> bool:
+            fresh = await get_document(self.graph, doc.key)
+            return fresh is not None and current(fresh)
+
+        await under_lease(LeaseManager(self.graph, ttl=self.settings.indexing.index_lease_seconds),
+                          layers_key(doc.key), build, name=doc.name, done=built)
