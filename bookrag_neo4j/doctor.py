@@ -25,7 +25,7 @@ from .llm.factory import build_embedder, build_llm, build_reranker, build_vlm, l
 from .llm.langchain_chat import LangChainChatModel
 from .llm.prompts import render_prompt
 from .parsing.ocr import tesseract
-from .retrieval.scoring import ppr_engine
+from .retrieval.reasoners import ppr_engine
 from .server.manager import connection_info
 
 REQUIRED = ("neo4j", "gds", "vector_index")

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.tools import Tool
 
-    from .methods.registry import Method
+    from .methods.method_registry import Method
     from .sdk import BookRAG
 
 log = logging.getLogger(__name__)

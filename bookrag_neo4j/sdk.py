@@ -36,7 +36,7 @@ from .db.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, GraphClient
 from .db.reply_cap import UserRows
 from .errors import QueryNotFoundError, QuestionError
 from .eval.benchmark import Benchmark, load_benchmark
-from .index.layers import OnDemandLayers
+from .index.on_demand import OnDemandLayers
 from .keys import file_key
 from .library.cards import DocumentCard
 from .library.catalogue import delete_document, table_of_contents
@@ -47,7 +47,7 @@ from .methods import METHODS, Method, Retriever
 from .progress import ProgressCallback
 from .resources import resource_dir
 from .retrieval.plan import Plan
-from .retrieval.replies import QueryCategory
+from .retrieval.planner_replies import QueryCategory
 from .retrieval.results import Answer, Evidence, Turn
 from .sdk_gds import GdsAccess
 from .server import connection_info, instance_settings
@@ -263,7 +263,7 @@ class BookRAG(GdsAccess):
     async def aset_card(self, doc: str, **fields: str | None) -> DocumentCard:
         """Correct what a document is: its card's ``title``, ``issuer``, ``kind``, ``period`` (the years it names
         follow), ``date`` or ``summary``. Kept when the document is indexed again; routing reads it at once."""
-        from .index.cards import store_card
+        from .index.card_reader import store_card
         found = await self.adocument(doc)
         card = (found.card or DocumentCard()).edit(**fields)
         await store_card(await self._client(), found.key, card, self.models.embedder)

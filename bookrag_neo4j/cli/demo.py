@@ -24,7 +24,7 @@ from ..config import Settings
 from ..first_questions import first_questions
 from ..retrieval.results import Answer
 from ..sdk import BookRAG
-from .progress import RichProgress
+from .progress_bars import RichProgress
 
 
 async def run_demo(settings: Settings, pdf: Path, out: Path, questions: list[tuple[str, str]] | None = None,

@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 
 from .common import DocArg, InstanceOpt, JsonOpt, catalogue, console, library, pdf_paths, print_json, render
-from .progress import RichProgress
+from .progress_bars import RichProgress
 
 docs_app = typer.Typer(help="The documents in the library.", no_args_is_help=True)
 

@@ -26,7 +26,7 @@ from typing import Any, Literal
 from ..config import Settings
 from ..db.client import GraphClient
 from ..errors import Neo4jUnavailableError, reason
-from ..index.layers import OnDemandLayers
+from ..index.on_demand import OnDemandLayers
 from ..index.pipeline import Indexer
 from ..library.documents import find_document
 from ..llm.chat import ChatModel

@@ -47,7 +47,7 @@ from ..progress import ProgressCallback, stage
 from ..tree.build import build_tree
 from ..tree.detect import detect_headings
 from ..tree.model import DocumentTree
-from .cards import write_card
+from .card_reader import write_card
 from .leases import LeaseManager, layers_key, under_lease
 from .store import row_count, write_tree
 
@@ -317,7 +317,7 @@ class Indexer:
 
     async def card(self, doc_key: str) -> DocumentCard:
         """Read the document's card from its first pages and its file, keeping what its user set
-        (:mod:`bookrag_neo4j.index.cards`)."""
+        (:mod:`bookrag_neo4j.index.card_reader`)."""
         found = await get_document(self.graph, doc_key)
         if found is None:
             raise DocumentNotFoundError(f"no indexed document {doc_key!r}")

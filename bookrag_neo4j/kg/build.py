@@ -29,18 +29,18 @@ from ..errors import ConfigurationError, DocumentError, ModelError
 from ..library.catalogue import delete_entities
 from ..library.documents import GraphCounts, GraphStatus, TreeStatus, get_document
 from ..library.layers import mark_building, mark_complete
-from ..llm.cache import ResponseCache
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..llm.prompts import render_prompt
+from ..llm.reply_cache import ResponseCache
 from ..llm.usage import track_usage
 from ..progress import ProgressCallback, stage
 from ..text.extraction import Extraction
 from ..text.offline_extract import SpacyExtractor
+from .er_scores import EntityScorer, NameScorer, RerankerScorer
 from .extract import ExtractionStore, Extractor, extract_nodes, load_tree_nodes
 from .llm_extract import LLMExtractor
 from .resolve import Entity, Resolver
-from .scoring import EntityScorer, NameScorer, RerankerScorer
 
 log = logging.getLogger(__name__)
 

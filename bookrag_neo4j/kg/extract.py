@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from ..db.client import GraphClient
 from ..errors import ModelError
-from ..llm.cache import ResponseCache, cache_key
+from ..llm.reply_cache import ResponseCache, cache_key
 from ..parsing.blocks import Block
 from ..text.extraction import ExtractedRelation, Extraction, Passage
 from ..tree.model import TreeNode

@@ -28,9 +28,9 @@ from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
 from ..text.extraction import ExtractedEntity, Extraction
 from ..text.names import name_key
+from .er_scores import EntityScorer, EntityView
+from .extraction_replies import ERJudgement
 from .gradient import Scored, gradient_decision
-from .replies import ERJudgement
-from .scoring import EntityScorer, EntityView
 
 log = logging.getLogger(__name__)
 

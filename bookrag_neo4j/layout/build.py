@@ -39,7 +39,7 @@ from ..progress import Laps, ProgressCallback, stage
 from ..text.keywords import keywords_by_passage, stem
 from ..text.references import Reference, mentions, reference_of
 from .passages import LayoutBlock, PassageDraft, make_passages
-from .tables import lead_in, table_rows
+from .table_rows import lead_in, table_rows
 
 log = logging.getLogger(__name__)
 

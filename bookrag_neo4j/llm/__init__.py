@@ -8,11 +8,11 @@
                                           stage="query.plan")
 """
 
-from .cache import ResponseCache
 from .chat import ChatModel, Completion, RawReply, image_part
 from .embedder import Embedder, OpenAIEmbedder, SentenceTransformerEmbedder
 from .factory import Models, build_embedder, build_llm, build_reranker, build_vlm, index_dimensions
 from .prompts import RenderedPrompt, load_prompt, render_prompt
+from .reply_cache import ResponseCache
 from .reranker import CrossEncoderReranker, FusionReranker, HTTPReranker, Reranker
 from .scripted import ScriptedChatModel
 from .usage import Usage, UsageLedger, track_usage

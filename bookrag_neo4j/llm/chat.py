@@ -35,9 +35,9 @@ from pydantic import BaseModel, ValidationError
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt, wait_random_exponential
 
 from ..errors import EndpointDownError, ModelOutputError, ModelUnavailableError, TransientModelError
-from .cache import ResponseCache, cache_key
 from .json_reply import describe_error, parse_reply
 from .prompts import RenderedPrompt, render_prompt
+from .reply_cache import ResponseCache, cache_key
 from .usage import Usage, UsageLedger, current_ledger
 
 log = logging.getLogger(__name__)

@@ -15,9 +15,9 @@ from typing import Any
 
 from ..config import Settings
 from ..errors import ConfigurationError
-from .cache import ResponseCache
 from .chat import ChatModel
 from .embedder import Embedder, OpenAIEmbedder, SentenceTransformerEmbedder
+from .reply_cache import ResponseCache
 from .reranker import CrossEncoderReranker, FusionReranker, HTTPReranker, Reranker
 
 

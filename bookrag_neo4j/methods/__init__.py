@@ -7,13 +7,13 @@
 
 ``bookrag`` (the paper's planner and its ablations) in :mod:`.bookrag`; the paper's baselines in
 :mod:`.baselines`; SuperRAG and ``hybrid`` in :mod:`.superrag`; G²-Reader and its ablations in :mod:`.g2`. A new
-method is a plan builder registered with :func:`.registry.method`.
+method is a plan builder registered with :func:`.method_registry.method`.
 """
 
 # isort: off
 from . import bookrag, baselines, superrag, g2  # noqa: F401  (registers the methods, BookRAG first)
 # isort: on
-from .registry import METHODS, Method, get_method, method
+from .method_registry import METHODS, Method, get_method, method
 from .retriever import Retriever
 
 __all__ = ["METHODS", "Method", "Retriever", "get_method", "method"]

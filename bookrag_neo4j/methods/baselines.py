@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from ..retrieval.plan import Plan, PlanStep
 from ..retrieval.planner import Planner
-from ..retrieval.replies import QueryCategory
-from .registry import method
+from ..retrieval.planner_replies import QueryCategory
+from .method_registry import method
 
 
 def _plan(question: str, search: list[PlanStep], unit: str = "node") -> Plan:

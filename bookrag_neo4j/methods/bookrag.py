@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from ..retrieval.plan import Plan, PlanStep
 from ..retrieval.planner import Planner, Understanding, counts_filtered, understand
-from ..retrieval.replies import QueryCategory
-from .registry import method
+from ..retrieval.planner_replies import QueryCategory
+from .method_registry import method
 
 
 def single_hop_steps(question: str, *, prefix: str = "", after: list[str] | None = None) -> list[PlanStep]:

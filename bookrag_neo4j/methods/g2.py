@@ -19,8 +19,8 @@ from typing import Any
 
 from ..retrieval.plan import Plan, PlanStep
 from ..retrieval.planner import Planner
-from ..retrieval.replies import QueryCategory
-from .registry import method
+from ..retrieval.planner_replies import QueryCategory
+from .method_registry import method
 
 BUDGET = 10
 

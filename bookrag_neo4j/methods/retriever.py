@@ -20,22 +20,22 @@ from ..config import Settings
 from ..db.client import GraphClient
 from ..domains import glossary_for
 from ..errors import DocumentNotFoundError, PlanError, QuestionError
-from ..library.cache import keep_documents
+from ..library.document_cache import keep_documents
 from ..library.documents import Document
 from ..llm.factory import Models
 from ..llm.usage import track_usage
 from ..ops.executor import Run, execute
-from ..ops.registry import RunContext
+from ..ops.operator_registry import RunContext
 from ..ops.superrag import CypherRun, question_cypher
 from ..ops.values import Draft, Entities, EvidenceSet
 from ..retrieval import subtrees
 from ..retrieval.conversation import carried_documents, standalone
 from ..retrieval.plan import Plan, TraceStep
 from ..retrieval.planner import Planner
-from ..retrieval.replies import QueryCategory
+from ..retrieval.planner_replies import QueryCategory
 from ..retrieval.results import Answer, Evidence, Turn
 from ..retrieval.routing import ROUTE, Routing, named_documents, route
-from .registry import METHODS, LayerBuilder, get_method
+from .method_registry import METHODS, LayerBuilder, get_method
 
 log = logging.getLogger(__name__)
 

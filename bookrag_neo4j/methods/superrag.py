@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from ..retrieval.plan import Plan, PlanStep
 from ..retrieval.planner import Planner
-from ..retrieval.replies import QueryCategory
-from .registry import method
+from ..retrieval.planner_replies import QueryCategory
+from .method_registry import method
 
 CONTEXTS, RERANKED, TABLES = 20, 10, 3
 

@@ -1,7 +1,7 @@
 """The operator library: small typed operators registered by name, the plans that compose them, and their executor.
 
     from bookrag_neo4j.ops.executor import execute          # importing it registers every operator
-    from bookrag_neo4j.ops.registry import OPERATORS
+    from bookrag_neo4j.ops.operator_registry import OPERATORS
     sorted(OPERATORS)                                        # ['BM25', 'Count', 'Decompose', 'Embed', ...]
 
 One module per family: :mod:`.query` (Embed, Extract, Decompose), :mod:`.select` (Filter_*, Select_*), :mod:`.reason`

@@ -19,7 +19,7 @@ from ..keys import key_prefix
 from ..library.documents import Document
 from ..retrieval import subtrees
 from ..retrieval.results import EvidenceGroup, EvidenceNode
-from .registry import NoParams, RunContext, operator
+from .operator_registry import NoParams, RunContext, operator
 from .values import Candidates, EvidenceSet, Ranking, Selection
 
 

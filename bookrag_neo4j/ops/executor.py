@@ -26,7 +26,7 @@ from ..errors import PlanError, StepError
 from ..llm.usage import track_usage
 from ..retrieval.plan import Plan, PlanStep, TraceStep
 from . import evidence, g2, query, reason, search, select, superrag, synth  # noqa: F401  (registers the operators)
-from .registry import OPERATORS, OperatorSpec, RunContext, step_meter
+from .operator_registry import OPERATORS, OperatorSpec, RunContext, step_meter
 from .values import EvidenceSet
 
 

@@ -19,7 +19,7 @@ from ..retrieval.g2.agent import output_text, plan_and_read
 from ..retrieval.g2.readout import flat_readout, readout
 from ..retrieval.results import EvidenceNode
 from .evidence import evidence_node, fetch_units
-from .registry import RunContext, model_time, operator
+from .operator_registry import RunContext, model_time, operator
 from .values import Draft, EvidenceSet, Question, Ranking, Reading
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,7 @@ from ..retrieval.linking import link_entities
 from ..text.extraction import Extraction, clean_extraction
 from ..text.names import identity
 from ..text.offline_extract import SpacyExtractor
-from .registry import RunContext, model_time, operator
+from .operator_registry import RunContext, model_time, operator
 from .values import Entities, Question, SubQuestions
 
 log = logging.getLogger(__name__)

@@ -15,12 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..domains import glossary_for
 from ..library.documents import Document
-from ..retrieval.blocks import DocumentBlocks
+from ..retrieval.document_blocks import DocumentBlocks
 from ..retrieval.entity_graph import best_first
-from ..retrieval.scoring import MAX_TEXT_CHARS, bm25_by_document, node_text, reason_on_graph, text_reasoning
+from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, node_text, reason_on_graph, text_reasoning
 from ..retrieval.skyline import skyline, spanned
 from ..retrieval.units import TableRows, row_similarities, table_rows
-from .registry import NoParams, RunContext, model_time, operator
+from .operator_registry import NoParams, RunContext, model_time, operator
 from .values import Candidate, Candidates, Entities, Question, Ranking, Scores, Selection
 
 
@@ -37,7 +37,7 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
     """The selected content blocks (the union of the selections and rankings it reads; ``layout``: passages and
     table rows too) as the reasoners read them, with each one's similarity to the question from its stored
     embedding; blocks in reading order (``layout``: in the order they were found). A selection also takes the
-    blocks the question names by number ("figure 3", :meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`)
+    blocks the question names by number ("figure 3", :meth:`~bookrag_neo4j.retrieval.document_blocks.DocumentBlocks.named`)
     and each document's own best blocks (:func:`first_stage`); selected blocks on fewer distinct pages than the Skyline's
     minimum units (``BOOKRAG_SKYLINE_MIN``), an empty selection included, give way to every content block of
     the scope. ``fill`` (a global question's filters, not widened): filtered blocks on fewer pages than that
@@ -83,7 +83,7 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
 async def first_stage(ctx: RunContext, doc: Document, blocks: DocumentBlocks, question: Question,
                       similarities: np.ndarray, top: int) -> list[str]:
     """The document's own best blocks, which join a selection (``BOOKRAG_SELECTION_HITS``): the ``top`` by BM25
-    and by cosine (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.first_stage`), and the tables whose
+    and by cosine (:meth:`~bookrag_neo4j.retrieval.document_blocks.DocumentBlocks.first_stage`), and the tables whose
     best row (as Text_Reasoning reads it) is among the ``top`` by either. A selection says where to look; it must
     not hide what the whole document's search finds first."""
     found = blocks.first_stage(question.text, similarities, top)
@@ -109,7 +109,7 @@ def table_heads(tables: TableRows, nodes: list[Candidate]) -> list[str]:
 
 async def labelled(ctx: RunContext, rows: list[dict]) -> list[Candidate]:
     """Candidates from ``layout/unit_candidates`` rows, each with the label of the block it starts with
-    (:func:`bookrag_neo4j.retrieval.blocks.labels`: the short naming line above it in its section)."""
+    (:func:`bookrag_neo4j.retrieval.document_blocks.labels`: the short naming line above it in its section)."""
     holding = {r["doc_key"] for r in rows}
     nodes = {d.key: (await ctx.blocks(d)).nodes for d in ctx.documents if d.key in holding}
 
@@ -140,11 +140,11 @@ async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidate
 @operator("Text_Reasoning", family="reason")
 async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates, question: Question) -> Scores:
     """Each candidate's reranker score against the question (read with its label, see
-    :func:`bookrag_neo4j.retrieval.blocks.labels`); the offline fusion reranker's BM25 with each document's
+    :func:`bookrag_neo4j.retrieval.document_blocks.labels`); the offline fusion reranker's BM25 with each document's
     statistics, and a block's two ranks taken among every block of the documents the candidates are from (its
     score does not depend on what was selected with it). A block the question names by number ("figure 3",
     "Table II") scores 1 more than its score: first, whatever the words of its caption
-    (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`)."""
+    (:meth:`~bookrag_neo4j.retrieval.document_blocks.DocumentBlocks.named`)."""
     reranker = ctx.models.reranker
     if not reranker.reads_similarities:
         with model_time():
@@ -200,7 +200,7 @@ async def named_first(ctx: RunContext, question: Question, values: dict[str, flo
 
 def named(ctx: RunContext, held: DocumentBlocks, question: Question) -> list[str]:
     """The blocks of ``held`` the question names: a figure or table by number, a page, or a statement of the
-    glossary (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`)."""
+    glossary (:meth:`~bookrag_neo4j.retrieval.document_blocks.DocumentBlocks.named`)."""
     retrieval = ctx.settings.retrieval
     return held.named(question.text, glossary_for(retrieval.domains, retrieval.glossary).titles(question.text))
 

@@ -16,11 +16,11 @@ from ..db.lucene import lucene_in_documents, lucene_terms
 from ..db.vectors import vector_query
 from ..llm.reranker import FusionReranker
 from ..retrieval import subtrees
-from ..retrieval.scoring import bm25_by_document, choose_engine, entity_pagerank, text_reasoning
+from ..retrieval.reasoners import bm25_by_document, choose_engine, entity_pagerank, text_reasoning
 from ..retrieval.units import nearest_units, passage_lexicon, passage_texts
 from ..text.lexical import bm25_scores
+from .operator_registry import RunContext, model_time, operator
 from .reason import with_similarities
-from .registry import RunContext, model_time, operator
 from .values import Candidates, Entities, Question, Ranking, Selection
 
 TOP_K = 10  # the paper's top-k for the baselines

@@ -1,7 +1,7 @@
 """Selection operators (paper §5): Filter_Modal, Filter_Range, Select_by_Entity, Select_by_Section, and
 Select_All (the no-selector ablation). Each narrows the scope to tree-node keys: the selectors with named Cypher
 (:mod:`bookrag_neo4j.retrieval.subtrees`), the filters and Select_All over the scope's blocks as the process holds
-them (kind, pages and reading order; :meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.filtered`).
+them (kind, pages and reading order; :meth:`~bookrag_neo4j.retrieval.document_blocks.DocumentBlocks.filtered`).
 
 Filters chain: each step adds its constraint to the :class:`~.values.NodeFilter` of the selection it reads,
 and selects what the combined filter holds (kinds are alternatives; pages and sections all hold)::
@@ -21,8 +21,8 @@ from ..errors import ModelError
 from ..library.documents import Document
 from ..llm.prompts import render_prompt
 from ..retrieval import subtrees
-from ..retrieval.replies import SectionChoice
-from .registry import NoParams, RunContext, model_time, operator
+from ..retrieval.planner_replies import SectionChoice
+from .operator_registry import NoParams, RunContext, model_time, operator
 from .values import Entities, NodeFilter, Question, Selection
 
 log = logging.getLogger(__name__)

@@ -20,13 +20,13 @@ from ..db.schema_guide import text2cypher_labels, text2cypher_patterns
 from ..db.vectors import use_plugin
 from ..errors import ModelError, UserQueryError
 from ..llm.prompts import render_prompt
-from ..retrieval.scoring import text_reasoning
+from ..retrieval.reasoners import text_reasoning
 from ..retrieval.units import read_per_build
 from ..text.grammar import quoted_section_title
 from ..text.lexical import bm25_scores
 from ..text.references import caption_pattern, mentions, pages
+from .operator_registry import NoParams, RunContext, model_time, operator
 from .reason import labelled
-from .registry import NoParams, RunContext, model_time, operator
 from .values import Candidates, EvidenceSet, Question, Ranking, Selection
 
 log = logging.getLogger(__name__)

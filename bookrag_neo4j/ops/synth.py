@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ModelError
 from ..retrieval.answering import DIRECT_REDUCE, GROUP_SIZE, extractive_answer, extractive_items, map_answers, reduce_answer
-from .registry import RunContext, model_time, operator
+from .operator_registry import RunContext, model_time, operator
 from .values import Draft, EvidenceSet, Partial, Partials
 
 log = logging.getLogger(__name__)

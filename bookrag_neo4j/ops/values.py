@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..retrieval.g2.agent import Round
+from ..retrieval.reasoners import Candidate
 from ..retrieval.results import EvidenceGroup, EvidenceNode
-from ..retrieval.scoring import Candidate
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ..llm.chat import ChatModel
 from ..llm.prompts import render_prompt
-from .replies import SourcedAnswer
+from .planner_replies import SourcedAnswer
 from .results import EvidenceNode
 
 GROUP_SIZE = 5

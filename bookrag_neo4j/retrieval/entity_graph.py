@@ -25,7 +25,7 @@ import numpy as np
 from scipy import sparse
 
 from ..db.client import GraphClient
-from ..library.cache import DOCUMENTS, shared, sized
+from ..library.document_cache import DOCUMENTS, shared, sized
 from ..library.documents import Document
 
 log = logging.getLogger(__name__)

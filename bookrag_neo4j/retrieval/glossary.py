@@ -7,7 +7,7 @@
 planner's Decompose, paper §5.1). Terms match case-insensitively as whole words, longest first, never overlapping; a
 metric stands for its parts, a line item for itself. A question naming two items or more gets a sub-question per item
 (the stretch from the first term to the last replaced). A statement named, or one reporting a named item, gives the
-table titles it goes by (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.named`). The file is a domain pack's
+table titles it goes by (:meth:`~bookrag_neo4j.retrieval.document_blocks.DocumentBlocks.named`). The file is a domain pack's
 (:mod:`bookrag_neo4j.domains`), or ``BOOKRAG_GLOSSARY``'s.
 """
 

@@ -25,7 +25,7 @@ from ..text.grammar import asks_to_compare, section_reference, without_section_r
 from ..text.nlp import parse
 from ..text.references import pages
 from .glossary import Glossary
-from .replies import Decomposition, GlobalFilter, GlobalPlan, QueryCategory, QueryClassification, SubQuestion
+from .planner_replies import Decomposition, GlobalFilter, GlobalPlan, QueryCategory, QueryClassification, SubQuestion
 
 log = logging.getLogger(__name__)
 

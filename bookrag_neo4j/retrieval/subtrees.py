@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..db.client import GraphClient
-from ..library.cache import DocumentCache, sized
+from ..library.document_cache import DocumentCache, sized
 from ..library.documents import Document, TreeStatus, list_documents
 from ..text.grammar import is_section_label, section_label_pattern
 from ..text.lexical import bm25_scores
@@ -38,7 +38,7 @@ async def subtrees_around(graph: GraphClient, node_keys: Sequence[str], *, depth
 async def subtrees_near(graph: GraphClient, near: Sequence[tuple[str, float]], *, top: int, depth: int = 2,
                         max_nodes: int = MAX_SECTION_NODES) -> list[str]:
     """:func:`subtrees_around` the ``top`` best of ``near``, content blocks with their similarity to a question
-    (each document's :meth:`~.blocks.DocumentBlocks.nearest`): the offline Select_by_Section."""
+    (each document's :meth:`~.document_blocks.DocumentBlocks.nearest`): the offline Select_by_Section."""
     return await subtrees_around(graph, [key for key, _ in sorted(near, key=lambda hit: -hit[1])[:top]],
                                  depth=depth, max_nodes=max_nodes)
 

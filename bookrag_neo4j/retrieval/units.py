@@ -25,7 +25,7 @@ import numpy as np
 
 from ..db.client import GraphClient
 from ..db.vectors import use_plugin
-from ..library.cache import DocumentCache, sized
+from ..library.document_cache import DocumentCache, sized
 from ..library.documents import Document
 from ..text.lexical import LexicalStats, Postings, idf, tokens
 

@@ -3,7 +3,7 @@
 // vector.similarity.cosine; null without one). A passage's is the best of its pooled embedding's and its blocks'
 // (a passage is as relevant as its most relevant block: the pooled vector dilutes a block among its neighbours).
 // `first`: the block a unit starts with (a passage's first block, a row's table, a block itself), whose label
-// (retrieval/blocks.py) the reasoners read with it. One record.
+// (retrieval/document_blocks.py) the reasoners read with it. One record.
 CALL () {
   MATCH (n:Passage) WHERE n.key IN $keys
   RETURN n, n.ordinal AS ord, '' AS title, n.heading AS path,

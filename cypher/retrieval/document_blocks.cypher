@@ -1,4 +1,4 @@
-// Document $doc_key's content blocks as the question path reads them whole (retrieval/blocks.py): key, reading
+// Document $doc_key's content blocks as the question path reads them whole (retrieval/document_blocks.py): key, reading
 // order, kind, section path, title, pages and text (the first $max_chars characters); their similarities to a
 // question are computed in Neo4j (retrieval/block_similarities). The text
 // Text_Reasoning reads (with each block's label, the short line above it) is put together in Python. One record.

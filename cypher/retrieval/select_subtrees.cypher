@@ -1,7 +1,7 @@
 // Select_by_Entity and the offline Select_by_Section in one round trip: where selections start, the roots
 // chosen within a budget, and the keys of the whole subtrees below them, in one record.
 // Where selections start: each node GT-Linked to an entity of $entity_keys, and each tree node of $node_keys
-// (the offline Select_by_Section: the blocks nearest to the question, retrieval/blocks.py). Each is lifted to
+// (the offline Select_by_Section: the blocks nearest to the question, retrieval/document_blocks.py). Each is lifted to
 // its deepest enclosing section at depth <= $depth; or to its nearest enclosing section when that one holds
 // more than $max_nodes nodes (documents whose top levels are single wrappers); or to itself outside any
 // section. One candidate per (tag, root): tag = the entity (with its mention count) or the node it came from,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bookrag_neo4j.methods.registry import METHODS, method
-from bookrag_neo4j.ops.registry import OPERATORS, RunContext, operator
+from bookrag_neo4j.methods.method_registry import METHODS, method
+from bookrag_neo4j.ops.operator_registry import OPERATORS, RunContext, operator
 from bookrag_neo4j.ops.values import Ranking
 from bookrag_neo4j.retrieval.plan import Plan, PlanStep
 

@@ -14,7 +14,7 @@ import pytest
 
 from bookrag_neo4j.api_models import DocumentInfo
 from bookrag_neo4j.errors import CardError
-from bookrag_neo4j.index.cards import write_card
+from bookrag_neo4j.index.card_reader import write_card
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.parsing import ocr
 from bookrag_neo4j.retrieval.routing import ROUTE

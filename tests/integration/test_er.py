@@ -14,7 +14,7 @@ from bookrag_neo4j.config import Settings
 from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.index.store import write_tree
 from bookrag_neo4j.kg.build import GraphBuilder
-from bookrag_neo4j.kg.scoring import EntityView
+from bookrag_neo4j.kg.er_scores import EntityView
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.library.stats import graph_statistics
 from bookrag_neo4j.llm import Models

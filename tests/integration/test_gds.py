@@ -15,7 +15,7 @@ from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.db.gds import list_projections
 from bookrag_neo4j.db.projections import DocumentProjections, drop_document_projections, held_projections, projection_name
 from bookrag_neo4j.library.catalogue import delete_entities
-from bookrag_neo4j.retrieval.scoring import pagerank
+from bookrag_neo4j.retrieval.reasoners import pagerank
 
 # A small weighted graph with two communities joined by one bridge, plus an isolated entity.
 EDGES = [

@@ -7,7 +7,7 @@ import numpy as np
 
 from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.library.documents import Document
-from bookrag_neo4j.retrieval.blocks import block_similarities, read_blocks
+from bookrag_neo4j.retrieval.document_blocks import block_similarities, read_blocks
 from bookrag_neo4j.retrieval.linking import link_entities
 
 DOC, OTHER = "test-indb", "test-indb-other"

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
+from bookrag_neo4j.kg.er_scores import EntityView, NameScorer
 from bookrag_neo4j.kg.extract import ExtractionStore, extract_nodes
 from bookrag_neo4j.kg.llm_extract import LLMExtractor
-from bookrag_neo4j.kg.scoring import EntityView, NameScorer
-from bookrag_neo4j.llm.cache import ResponseCache
+from bookrag_neo4j.llm.reply_cache import ResponseCache
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
 from bookrag_neo4j.tree.model import TreeNode

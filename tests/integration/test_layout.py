@@ -14,7 +14,7 @@ from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.layout.build import LayoutBuilder, layout_config
 from bookrag_neo4j.layout.passages import LayoutBlock
-from bookrag_neo4j.layout.tables import lead_in, table_rows
+from bookrag_neo4j.layout.table_rows import lead_in, table_rows
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.library.documents import LayoutStatus, get_document
 from bookrag_neo4j.llm import Models

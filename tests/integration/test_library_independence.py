@@ -21,8 +21,8 @@ from bookrag_neo4j.library.documents import get_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.retrieval import subtrees
-from bookrag_neo4j.retrieval.blocks import block_similarities, document_blocks
-from bookrag_neo4j.retrieval.scoring import MAX_TEXT_CHARS
+from bookrag_neo4j.retrieval.document_blocks import block_similarities, document_blocks
+from bookrag_neo4j.retrieval.reasoners import MAX_TEXT_CHARS
 from bookrag_neo4j.text.offline_extract import SpacyExtractor
 
 from ..helpers.pdfs import tiny_pdf

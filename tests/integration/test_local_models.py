@@ -12,7 +12,7 @@ from bookrag_neo4j.config import Settings
 from bookrag_neo4j.llm import render_prompt, track_usage
 from bookrag_neo4j.llm.chat import ChatModel
 from bookrag_neo4j.llm.factory import build_llm
-from bookrag_neo4j.retrieval.replies import Decomposition, GlobalPlan, QueryClassification
+from bookrag_neo4j.retrieval.planner_replies import Decomposition, GlobalPlan, QueryClassification
 
 from ..helpers.pdfs import TEN_K, need
 from ..helpers.timeouts import LONG_TEST

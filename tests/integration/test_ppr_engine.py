@@ -28,7 +28,7 @@ from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.retrieval import scoring, subtrees
-from bookrag_neo4j.retrieval.blocks import block_similarities, document_blocks
+from bookrag_neo4j.retrieval.document_blocks import block_similarities, document_blocks
 from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityGraphCache
 from bookrag_neo4j.retrieval.linking import link_entities
 

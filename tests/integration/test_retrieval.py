@@ -18,14 +18,14 @@ from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.ops.executor import execute
-from bookrag_neo4j.ops.registry import RunContext
+from bookrag_neo4j.ops.operator_registry import RunContext
 from bookrag_neo4j.ops.values import Question
 from bookrag_neo4j.parsing.blocks import ParsedDocument
 from bookrag_neo4j.retrieval import subtrees
-from bookrag_neo4j.retrieval.blocks import read_blocks
+from bookrag_neo4j.retrieval.document_blocks import read_blocks
 from bookrag_neo4j.retrieval.entity_graph import EntityGraphCache
 from bookrag_neo4j.retrieval.plan import Plan, PlanStep
-from bookrag_neo4j.retrieval.scoring import graph_reasoning, pagerank_in_process
+from bookrag_neo4j.retrieval.reasoners import graph_reasoning, pagerank_in_process
 from bookrag_neo4j.text.extraction import ExtractedEntity, ExtractedRelation, Extraction
 from bookrag_neo4j.tree.model import DocumentTree, TreeNode, finalize
 
@@ -415,7 +415,7 @@ async def test_a_run_computes_a_documents_similarities_once(graph: GraphClient, 
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Select_by_Section, Fetch and Text_Reasoning read the question's similarities to a document's blocks from
     one query of the run (computed in Neo4j), and the steps that miss the blocks' cache at once share one read."""
-    from bookrag_neo4j.retrieval.blocks import BLOCKS
+    from bookrag_neo4j.retrieval.document_blocks import BLOCKS
 
     ctx = run_context(graph, settings, dimensions, [])
     agent = Retriever(graph, settings, ctx.models, use_llm=False)

@@ -15,7 +15,7 @@ from bookrag_neo4j.library.documents import find_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import Retriever
-from bookrag_neo4j.ops.registry import RunContext
+from bookrag_neo4j.ops.operator_registry import RunContext
 from bookrag_neo4j.ops.superrag import HIDDEN_PROPERTIES, SCHEMA_LABELS, schema_description, template_query
 from bookrag_neo4j.retrieval.units import passage_lexicon
 from bookrag_neo4j.text.lexical import LexicalStats

@@ -1,4 +1,4 @@
-"""A document's blocks in memory (retrieval/blocks.py): labels, the short line above a block that Text_Reasoning
+"""A document's blocks in memory (retrieval/document_blocks.py): labels, the short line above a block that Text_Reasoning
 reads with it; BM25 from the postings, equal to BM25 over the texts; candidates with their similarity."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bookrag_neo4j.retrieval.blocks import is_label, labels, read_blocks
-from bookrag_neo4j.retrieval.scoring import node_text
+from bookrag_neo4j.retrieval.document_blocks import is_label, labels, read_blocks
+from bookrag_neo4j.retrieval.reasoners import node_text
 from bookrag_neo4j.text.lexical import bm25_scores, tokens
 
 

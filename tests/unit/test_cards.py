@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bookrag_neo4j.index.cards import read_card
+from bookrag_neo4j.index.card_reader import read_card
 from bookrag_neo4j.library.cards import DocumentCard, name_words, named_in, years_in
 
 TEN_K = ["UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "FORM 10-K",

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bookrag_neo4j.library.cache import DOCUMENTS, DocumentCache, keep_documents, shared, sized
+from bookrag_neo4j.library.document_cache import DOCUMENTS, DocumentCache, keep_documents, shared, sized
 from bookrag_neo4j.library.documents import Document
 
 

@@ -115,7 +115,7 @@ def test_a_documents_population_is_its_blocks_and_none_for_a_vector_of_another_d
     """Text_Reasoning ranks a block among its document's blocks: their similarities (those with an embedding)
     and every block's BM25; a question vector of another dimension has no population (its candidates are embedded
     anew and ranked among each other, not all first among nothing)."""
-    from bookrag_neo4j.retrieval.blocks import read_blocks
+    from bookrag_neo4j.retrieval.document_blocks import read_blocks
 
     def row(key: str, text: str) -> dict:
         return {"key": key, "doc_key": "d", "order": int(key[1:]), "kind": "text", "section_path": "", "title": "",

@@ -11,11 +11,11 @@ from pydantic import BaseModel, ConfigDict
 from bookrag_neo4j.errors import PlanError, StepError
 from bookrag_neo4j.methods.bookrag import bookrag_plan, no_selector, one_reasoner
 from bookrag_neo4j.ops.executor import check, execute
-from bookrag_neo4j.ops.registry import OPERATORS, NoParams, RunContext, operator
+from bookrag_neo4j.ops.operator_registry import OPERATORS, NoParams, RunContext, operator
 from bookrag_neo4j.ops.values import EvidenceSet, Ranking, Scores, Selection
 from bookrag_neo4j.retrieval.plan import Plan, PlanStep
 from bookrag_neo4j.retrieval.planner import Understanding
-from bookrag_neo4j.retrieval.replies import GlobalFilter, GlobalPlan, SubQuestion
+from bookrag_neo4j.retrieval.planner_replies import GlobalFilter, GlobalPlan, SubQuestion
 from bookrag_neo4j.retrieval.results import EvidenceNode
 
 EVENTS: list[str] = []

@@ -16,7 +16,7 @@ from bookrag_neo4j.methods import METHODS
 from bookrag_neo4j.ops.evidence import MergeParams, merge
 from bookrag_neo4j.ops.reason import named
 from bookrag_neo4j.ops.values import EvidenceSet, Question
-from bookrag_neo4j.retrieval.blocks import read_blocks
+from bookrag_neo4j.retrieval.document_blocks import read_blocks
 from bookrag_neo4j.retrieval.glossary import MAX_ITEMS, Glossary
 from bookrag_neo4j.retrieval.planner import Planner, understand
 from bookrag_neo4j.retrieval.results import EvidenceNode
@@ -127,7 +127,7 @@ async def test_the_best_table_of_each_statement_named_is_kept() -> None:
     beats the income statement's on both scores."""
     from bookrag_neo4j.ops import reason
     from bookrag_neo4j.ops.values import Candidates
-    from bookrag_neo4j.retrieval.scoring import Candidate
+    from bookrag_neo4j.retrieval.reasoners import Candidate
 
     def row(order: int, text: str, kind: str) -> dict:
         return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": "Item 8",

@@ -9,9 +9,9 @@ import json
 import pytest
 
 from bookrag_neo4j.errors import ModelError
+from bookrag_neo4j.kg.er_scores import EntityView, NameScorer
 from bookrag_neo4j.kg.extract import cells_from_markdown, extract_nodes, node_from_row
 from bookrag_neo4j.kg.llm_extract import LLMExtractor
-from bookrag_neo4j.kg.scoring import EntityView, NameScorer
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.parsing.tables import to_markdown
 from bookrag_neo4j.text.names import identity, is_acronym, name_key, normalise

@@ -77,12 +77,12 @@ def test_the_text_floor_imports_no_other_part() -> None:
 
 
 def test_the_ask_wing_imports_nothing_of_the_build_wing() -> None:
-    """A layer a method reads is built by what the doors hand the retriever (``index.layers``), not by an import."""
+    """A layer a method reads is built by what the doors hand the retriever (``index.on_demand``), not by an import."""
     edges = module_imports()
     found = {(me, target) for me, targets in edges.items() for target in targets
              if me.split(".")[0] in ASK_WING and target.split(".")[0] in BUILD_WING}
     assert not found, found
-    assert ("retrieval.blocks", "text.references") in {(m, t) for m, ts in edges.items() for t in ts}
+    assert ("retrieval.document_blocks", "text.references") in {(m, t) for m, ts in edges.items() for t in ts}
 
 
 def test_the_settings_import_no_wing() -> None:

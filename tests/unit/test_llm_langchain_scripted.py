@@ -12,7 +12,7 @@ from bookrag_neo4j.errors import ConfigurationError, ModelUnavailableError, Tran
 from bookrag_neo4j.llm import ScriptedChatModel, build_llm, render_prompt
 from bookrag_neo4j.llm.factory import llm_provider
 from bookrag_neo4j.llm.langchain_chat import LangChainChatModel
-from bookrag_neo4j.retrieval.replies import Decomposition, QueryClassification
+from bookrag_neo4j.retrieval.planner_replies import Decomposition, QueryClassification
 
 
 async def test_langchain_adapter_structured_reply() -> None:

@@ -1,7 +1,7 @@
 """Passages: whole blocks, one section and one page each (unless a block spans pages), about N words."""
 
 from bookrag_neo4j.layout.passages import LayoutBlock, make_passages
-from bookrag_neo4j.layout.tables import lead_in
+from bookrag_neo4j.layout.table_rows import lead_in
 
 
 def block(key: str, words: int, page: int, section: str | None = "s1", end: int | None = None) -> LayoutBlock:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bookrag_neo4j.cli.progress import RichProgress
+from bookrag_neo4j.cli.progress_bars import RichProgress
 from bookrag_neo4j.progress import ProgressEvent, stage
 
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bookrag_neo4j.retrieval.blocks import read_blocks
+from bookrag_neo4j.retrieval.document_blocks import read_blocks
 from bookrag_neo4j.text.references import Page, Reference, caption_pattern, mentions, pages, reference_of
 
 

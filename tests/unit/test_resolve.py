@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from bookrag_neo4j.kg.er_scores import NameScorer
 from bookrag_neo4j.kg.resolve import EntityMatrix, Resolver
-from bookrag_neo4j.kg.scoring import NameScorer
 from bookrag_neo4j.text.extraction import ExtractedEntity, Extraction
 
 

@@ -17,7 +17,7 @@ from bookrag_neo4j.ops.reason import by_best_row
 from bookrag_neo4j.ops.values import Question
 from bookrag_neo4j.retrieval.entity_graph import EntityGraph, best_first
 from bookrag_neo4j.retrieval.planner import Planner, counts_filtered, heuristic_category, heuristic_global_plan
-from bookrag_neo4j.retrieval.scoring import Candidate, pagerank_on
+from bookrag_neo4j.retrieval.reasoners import Candidate, pagerank_on
 from bookrag_neo4j.retrieval.skyline import fused_scores, pareto_front, skyline
 from bookrag_neo4j.retrieval.subtrees import match_section_title
 from bookrag_neo4j.retrieval.units import _table_rows

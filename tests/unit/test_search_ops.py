@@ -4,7 +4,7 @@ cross-page merge joins two passages."""
 from __future__ import annotations
 
 from bookrag_neo4j.db.lucene import lucene_terms
-from bookrag_neo4j.ops.registry import RunContext
+from bookrag_neo4j.ops.operator_registry import RunContext
 from bookrag_neo4j.ops.search import FuseParams, fuse
 from bookrag_neo4j.ops.superrag import continues
 from bookrag_neo4j.ops.values import Ranking

@@ -4,10 +4,10 @@ to the Skyline's minimum, none on a page the filtered ones already show (a table
 from __future__ import annotations
 
 from bookrag_neo4j.config import Settings
+from bookrag_neo4j.ops.operator_registry import RunContext
 from bookrag_neo4j.ops.reason import TopKParams, top_k
-from bookrag_neo4j.ops.registry import RunContext
 from bookrag_neo4j.ops.values import Candidates, Scores, Selection
-from bookrag_neo4j.retrieval.scoring import Candidate
+from bookrag_neo4j.retrieval.reasoners import Candidate
 
 
 def block(key: str, first: int, last: int) -> Candidate:

@@ -1,4 +1,4 @@
-"""The memory a document's in-memory blocks hold (retrieval/blocks.py), measured with tracemalloc:
+"""The memory a document's in-memory blocks hold (retrieval/document_blocks.py), measured with tracemalloc:
 ``python docs/eval/blocks-in-memory/held-memory.py PEPSICO_2021_10K.pdf`` (the managed server running)."""
 import asyncio
 import sys
@@ -7,7 +7,7 @@ import tracemalloc
 from bookrag_neo4j.config import Settings
 from bookrag_neo4j.db.client import GraphClient
 from bookrag_neo4j.library.documents import find_document
-from bookrag_neo4j.retrieval.blocks import document_blocks
+from bookrag_neo4j.retrieval.document_blocks import document_blocks
 from bookrag_neo4j.sdk import connection_info
 
 

@@ -5,7 +5,7 @@ similarities, nearest blocks and entity links, compared exactly; and each engine
 """
 import asyncio, time, json, numpy as np
 from bookrag_neo4j.sdk import BookRAG
-from bookrag_neo4j.retrieval.blocks import block_similarities, document_blocks
+from bookrag_neo4j.retrieval.document_blocks import block_similarities, document_blocks
 from bookrag_neo4j.retrieval.linking import link_entities
 async def main():
     rag = BookRAG.from_env(use_llm=False)

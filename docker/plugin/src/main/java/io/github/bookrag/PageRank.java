@@ -33,7 +33,7 @@ import org.neo4j.procedure.Procedure;
  * a node whose gain is at most {@code tolerance} stops passing it on; the walk stops when none passes anything on,
  * or after {@code maxIterations} steps, the first included. GDS runs it as a general Pregel program, messages and
  * all; here it is a plain loop over an adjacency array kept in a {@link StampedCache}, the same loop as the
- * in-process engine's (retrieval/scoring.py, {@code pagerank_on}).
+ * in-process engine's (retrieval/reasoners.py, {@code pagerank_on}).
  */
 public final class PageRank {
     private static final Label ENTITY = Label.label("Entity");

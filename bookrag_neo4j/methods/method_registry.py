@@ -19,14 +19,14 @@ from ..library.layers import Layer
 from ..llm.factory import Models
 from ..retrieval.plan import Plan
 from ..retrieval.planner import Planner
-from ..retrieval.replies import QueryCategory
+from ..retrieval.planner_replies import QueryCategory
 
 PlanBuilder = Callable[[str, Planner, QueryCategory | None], Awaitable[Plan]]
 
 
 class LayerBuilder(Protocol):
     """Builds a layer a document lacks when a method first needs it: the build wing's
-    (:class:`~bookrag_neo4j.index.layers.OnDemandLayers`), handed in by the doors."""
+    (:class:`~bookrag_neo4j.index.on_demand.OnDemandLayers`), handed in by the doors."""
 
     async def ensure(self, layer: Layer, doc: Document, models: Models) -> None: ...
 

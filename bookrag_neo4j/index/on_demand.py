@@ -1,5 +1,5 @@
 """Layers built when a question first needs them: the build wing's side of a method's ``needs``
-(:class:`~bookrag_neo4j.methods.registry.LayerBuilder`), handed to the question path by the doors, so that the
+(:class:`~bookrag_neo4j.methods.method_registry.LayerBuilder`), handed to the question path by the doors, so that the
 question path itself imports nothing of index time.
 
     layers = OnDemandLayers(graph, settings)

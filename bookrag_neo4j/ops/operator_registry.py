@@ -30,13 +30,13 @@ from pydantic import BaseModel, ConfigDict
 
 from ..config import Settings
 from ..db.client import GraphClient
-from ..library.cache import shared
+from ..library.document_cache import shared
 from ..library.documents import Document
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..retrieval import subtrees
-from ..retrieval.blocks import DocumentBlocks, block_similarities, document_blocks
-from ..retrieval.scoring import MAX_TEXT_CHARS
+from ..retrieval.document_blocks import DocumentBlocks, block_similarities, document_blocks
+from ..retrieval.reasoners import MAX_TEXT_CHARS
 
 T = typing.TypeVar("T")
 DOCUMENTS_AT_ONCE = 4  # documents whose per-document queries a step runs side by side
@@ -80,13 +80,13 @@ class RunContext:
 
     async def blocks(self, doc: Document) -> DocumentBlocks:
         """The content blocks of ``doc`` as the reasoners read them
-        (:func:`~bookrag_neo4j.retrieval.blocks.document_blocks`)."""
+        (:func:`~bookrag_neo4j.retrieval.document_blocks.document_blocks`)."""
         return await document_blocks(self.graph, doc, max_chars=MAX_TEXT_CHARS)
 
     async def filtered(self, *, kinds: Sequence[str] | None = None, page_from: int | None = None,
                        page_to: int | None = None, within: Collection[str] | None = None) -> list[str]:
         """The scope's blocks of these kinds, pages and selection, by document key, then in reading order
-        (:meth:`~bookrag_neo4j.retrieval.blocks.DocumentBlocks.filtered`)."""
+        (:meth:`~bookrag_neo4j.retrieval.document_blocks.DocumentBlocks.filtered`)."""
         held = await self.each_document(self.blocks)
         return [key for _, blocks in sorted(zip(self.scope, held, strict=True), key=lambda pair: pair[0])
                 for key in blocks.filtered(kinds=kinds, page_from=page_from, page_to=page_to, within=within)]
@@ -94,7 +94,7 @@ class RunContext:
     async def similarities(self, doc: Document, vector: list[float]) -> np.ndarray:
         """The similarity of each block of ``doc`` to ``vector``, in its blocks' row order, computed in Neo4j once
         a run (Select_by_Section, Fetch and Text_Reasoning ask for the same question's;
-        :func:`~bookrag_neo4j.retrieval.blocks.block_similarities`)."""
+        :func:`~bookrag_neo4j.retrieval.document_blocks.block_similarities`)."""
         slot = f"similarities {doc.key} {hashlib.blake2b(np.asarray(vector, dtype=np.float64).tobytes()).hexdigest()}"
         if slot not in self.cache:
             self.cache[slot] = await shared(self._reading, slot, lambda: self._similarities(doc, vector))

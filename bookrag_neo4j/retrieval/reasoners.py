@@ -8,7 +8,7 @@ entities' scores (``BOOKRAG_PPR_NODE_SCORE``). Three engines compute it alike (:
 (:mod:`bookrag_neo4j.db.projections`); or ``local``, numpy on an in-memory copy (:mod:`.entity_graph`).
 
 **Text_Reasoning**: the reranker reads each node's text with its section path and label (:func:`node_text`); the offline
-fusion reranker ranks a block among all its document's blocks (stored-embedding similarity, BM25: :mod:`.blocks`), so
+fusion reranker ranks a block among all its document's blocks (stored-embedding similarity, BM25: :mod:`.document_blocks`), so
 what was selected with it cannot change its score (docs/eval/ranks/).
 """
 
@@ -215,7 +215,7 @@ class Candidate:
     similarity: float | None = None
     page_start: int = 0
     page_end: int = 0
-    label: str = ""  # the short line above the block in its section (retrieval/blocks.py), where there is one
+    label: str = ""  # the short line above the block in its section (retrieval/document_blocks.py), where there is one
 
     def with_similarity(self, similarity: float | None) -> Candidate:
         """This block with ``similarity`` (``dataclasses.replace`` costs twice as much, per block of a

@@ -9,7 +9,7 @@ A lookup scoped to a document is exact over that document, so its answer does no
 vector index's top k or a Lucene index's IDF would). Similarities stay in the database (``vector.similarity.cosine``,
 one query a question and document): no embedding crosses the wire. BM25's IDF and mean length come from all the
 document's blocks, not the candidates (where a term that fills the selected section would look rare). :func:`labels`
-finds the short line naming a block ("Net sales"). Kept per document version (:mod:`bookrag_neo4j.library.cache`).
+finds the short line naming a block ("Net sales"). Kept per document version (:mod:`bookrag_neo4j.library.document_cache`).
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ import numpy as np
 
 from ..db.client import GraphClient
 from ..db.vectors import use_plugin
-from ..library.cache import DocumentCache, sized
+from ..library.document_cache import DocumentCache, sized
 from ..library.documents import Document
 from ..text.lexical import LexicalStats, Postings
 from ..text.references import Reference, mentions, pages, reference_of
 from .entity_graph import best_first
-from .scoring import Candidate, node_text
+from .reasoners import Candidate, node_text
 
 log = logging.getLogger(__name__)
 
