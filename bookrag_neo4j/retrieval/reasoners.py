@@ -8,8 +8,8 @@ entities' scores (``BOOKRAG_PPR_NODE_SCORE``). Three engines compute it alike (:
 (:mod:`bookrag_neo4j.db.projections`); or ``local``, numpy on an in-memory copy (:mod:`.entity_graph`).
 
 **Text_Reasoning**: the reranker reads each node's text with its section path and label (:func:`node_text`); the offline
-fusion reranker ranks a block among all its document's blocks (stored-embedding similarity, BM25: :mod:`.document_blocks`), so
-what was selected with it cannot change its score (docs/eval/ranks/).
+fusion reranker ranks a block among all its document's blocks (stored-embedding similarity, BM25:
+:mod:`.document_blocks`), so what was selected with it cannot change its score (docs/eval/ranks/).
 """
 
 from __future__ import annotations
