@@ -5,10 +5,9 @@
         rows = await graph.read("server/versions")
         await graph.write("schema/some_write", key="abc")
 
-Reads are routed to readers as auto-commit transactions (one round trip; a managed transaction adds a COMMIT, a
-third of a question's query time measured) and retried as the driver retries a managed one; every call names its
-database, and driver errors that mean "Neo4j is not there" become
-:class:`~bookrag_neo4j.errors.Neo4jUnavailableError`.
+Reads are routed to readers as auto-commit transactions (one round trip; a managed transaction's COMMIT was a third
+of a named query's time, measured) and retried as the driver retries a managed one; every call names its database,
+and driver errors that mean "Neo4j is not there" become :class:`~bookrag_neo4j.errors.Neo4jUnavailableError`.
 Cypher a user wrote goes through ``run_user_query`` only: the read-only gate (``gate.py``), a timeout, a row cap.
 """
 

@@ -27,7 +27,7 @@ from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.methods import Retriever
-from bookrag_neo4j.retrieval import scoring, subtrees
+from bookrag_neo4j.retrieval import reasoners, subtrees
 from bookrag_neo4j.retrieval.document_blocks import block_similarities, document_blocks
 from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityGraphCache
 from bookrag_neo4j.retrieval.linking import link_entities
@@ -97,11 +97,11 @@ async def test_gds_and_plugin_scores_equal_the_in_process_engine_on_a_real_docum
     for top in (1, 3):
         sources = await seeds(graph, footlocker, top)
         assert len(sources) == top
-        local = await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="local",
+        local = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="local",
                                                 node_score=node_score, damping=0.5, graphs=EntityGraphCache())
-        gds = await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
+        gds = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
                                               node_score=node_score, damping=0.5, projections=DocumentProjections())
-        plugin = await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="plugin",
+        plugin = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="plugin",
                                                node_score=node_score, damping=0.5)
         assert len(local) > 10 and set(gds) == set(local) == set(plugin)  # every node with a GT-Link, scored by all
         assert plugin == local  # the same loop: equal to the last digit kept
@@ -118,17 +118,17 @@ async def test_gds_and_plugin_scores_equal_the_in_process_engine_on_a_real_docum
 async def test_node_scores_equal_the_in_process_computation(graph: GraphClient, schema, node_score: str) -> None:
     await small_graph(graph)
     whole = EntityGraph.from_rows(await graph.read_rows("retrieval/entity_graph", doc_key=DOC))
-    combine = scoring.NODE_SCORES[node_score]
+    combine = reasoners.NODE_SCORES[node_score]
     projections = DocumentProjections()
 
     def expected(seeds: str) -> dict[str, float]:
-        scores = scoring.pagerank_on(whole.transition, [whole.position[f"{DOC}-{s}"] for s in seeds], damping=0.5)
+        scores = reasoners.pagerank_on(whole.transition, [whole.position[f"{DOC}-{s}"] for s in seeds], damping=0.5)
         return {n: float(combine(scores[e])) for n, e in whole.node_entities.items()}
 
     async def on_gds(seeds: str, nodes: list[str]) -> dict[str, float]:
         found = await projections.node_scores(graph, [(DOC, "v1")], [f"{DOC}-{s}" for s in seeds], nodes,
                                               budget_bytes=BUDGET, node_score=node_score, damping=0.5)
-        in_plugin = await scoring.plugin_node_scores(graph, [DOC], [f"{DOC}-{s}" for s in seeds], nodes,
+        in_plugin = await reasoners.plugin_node_scores(graph, [DOC], [f"{DOC}-{s}" for s in seeds], nodes,
                                                      node_score=node_score, damping=0.5)
         assert in_plugin == pytest.approx(found, abs=1e-12)
         return found
@@ -148,14 +148,14 @@ async def test_node_scores_equal_the_in_process_computation(graph: GraphClient, 
         # no seed in the document, or no candidate GT-Linked: no walk, no scores
         assert await projections.node_scores(graph, [(DOC, "v1")], [f"{OTHER}-x"], list(LINKS),
                                              budget_bytes=BUDGET) == {}
-        assert await scoring.plugin_node_scores(graph, [DOC], [f"{OTHER}-x"], list(LINKS)) == {}
+        assert await reasoners.plugin_node_scores(graph, [DOC], [f"{OTHER}-x"], list(LINKS)) == {}
         assert await on_gds("a", [t5]) == {}
         # a later write to the graph: the plugin's graph, cached since its first call, is never served stale
         await graph.run("MATCH (h:Entity {key: $h}), (z:Entity {key: $z}) CREATE (h)-[:RELATED {weight: 2.0}]->(z)",
                         {"h": f"{DOC}-h", "z": f"{DOC}-z"})
         whole = EntityGraph.from_rows(await graph.read_rows("retrieval/entity_graph", doc_key=DOC))
         assert expected("z")[t3] > 0  # z reaches the rest now
-        assert await scoring.plugin_node_scores(graph, [DOC], [f"{DOC}-z"], list(LINKS), node_score=node_score,
+        assert await reasoners.plugin_node_scores(graph, [DOC], [f"{DOC}-z"], list(LINKS), node_score=node_score,
                                                 damping=0.5) == pytest.approx(expected("z"), abs=1e-12)
     finally:
         await drop_document_projections(graph, DOC)
@@ -183,20 +183,20 @@ async def test_default_engine_is_the_plugin_and_the_trace_records_it(graph: Grap
     doctor = await _graph_checks(settings)
     assert doctor["graph_reasoning"].ok
     assert doctor["graph_reasoning"].detail.startswith("PageRank on plugin: the server has bookrag-neo4j's plugin")
-    engine, why = await scoring.choose_engine(graph, "auto")
+    engine, why = await reasoners.choose_engine(graph, "auto")
     assert engine == "plugin" and why in doctor["graph_reasoning"].detail
-    assert (await scoring.choose_engine(graph, "auto", plugin=False))[0] == "gds"  # every entity's score: GDS
-    assert (await scoring.choose_engine(graph, "plugin", plugin=False))[0] == "gds"  # Graph_Rank, plugin configured
-    assert scoring.ppr_engine("auto", True, False)[0] == "gds"  # a server without the plugin
-    assert scoring.ppr_engine("auto", False)[0] == "local"  # a server without either
-    assert scoring.ppr_engine("local", True, True)[0] == "local" and scoring.ppr_engine("gds", False)[0] == "gds"
+    assert (await reasoners.choose_engine(graph, "auto", plugin=False))[0] == "gds"  # every entity's score: GDS
+    assert (await reasoners.choose_engine(graph, "plugin", plugin=False))[0] == "gds"  # Graph_Rank, plugin configured
+    assert reasoners.ppr_engine("auto", True, False)[0] == "gds"  # a server without the plugin
+    assert reasoners.ppr_engine("auto", False)[0] == "local"  # a server without either
+    assert reasoners.ppr_engine("local", True, True)[0] == "local" and reasoners.ppr_engine("gds", False)[0] == "gds"
 
 
 async def test_the_questions_path_is_one_read(graph: GraphClient, footlocker: str) -> None:
     (doc,) = await subtrees.scope_documents(graph, [footlocker])
     nodes, sources = await tree_nodes(graph, footlocker), await seeds(graph, footlocker, 2)
     projections = DocumentProjections()
-    first = await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds", projections=projections)
+    first = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds", projections=projections)
     assert projection_name(footlocker, doc.graph_version or "") in await held_projections(graph)
     calls: list[tuple[str, str]] = []
     for method in ("read", "read_rows", "write", "write_rows", "run"):
@@ -207,12 +207,12 @@ async def test_the_questions_path_is_one_read(graph: GraphClient, footlocker: st
             return _real(name, *args, **params)
 
         setattr(graph, method, counting)
-    again = await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
+    again = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
                                             projections=DocumentProjections())  # a fresh process: no catalog check
     assert again == first
     assert calls == [("read_rows", "gds/node_pagerank")]
     calls.clear()
-    assert await scoring.graph_reasoning(graph, nodes, sources, documents=[doc], engine="plugin") == first
+    assert await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="plugin") == first
     assert calls == [("read_rows", "plugin/node_pagerank")]
 
 
@@ -235,7 +235,7 @@ async def test_a_question_after_the_catalog_lost_its_projection(graph: GraphClie
         (n.key, round(n.graph_score, 6)) for n in before.nodes]
     assert any(n.graph_score > 0 for n in after.nodes)
     assert name in await held_projections(graph)  # made again by the question
-    values, engine = await scoring.reason_on_graph(graph, [n.key for n in after.nodes], after.seeds, documents=[doc],
+    values, engine = await reasoners.reason_on_graph(graph, [n.key for n in after.nodes], after.seeds, documents=[doc],
                                                    configured="gds")
     assert engine == "gds" and any(v > 0 for v in values.values())
 
