@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import warnings
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -140,23 +141,28 @@ class BookRAG(GdsAccess):
         return self._graph
 
     async def aindex(self, path: str | Path | None = None, *, parser: Literal["pymupdf", "mineru"] = "pymupdf",
-                     mineru_output: Path | None = None, embed: bool = True, graph: bool = True, layout: bool = True,
-                     content_graph: bool | None = None, force: bool = False, replace: bool = False,
-                     er_mode: ErMode = None, progress: ProgressCallback | None = None) -> IndexReport:
-        """Index a PDF: its tree, block embeddings (``embed``), knowledge graph (``graph``), layout layer
-        (``layout``) and content graph (``content_graph``; default: with the layout layer). An unchanged file is a
+                     mineru_output: Path | None = None, embed: bool = True, knowledge_graph: bool = True,
+                     layout: bool = True, content_graph: bool | None = None, force: bool = False,
+                     replace: bool = False, er_mode: ErMode = None, progress: ProgressCallback | None = None,
+                     graph: bool | None = None) -> IndexReport:
+        """Index a PDF: its tree, block embeddings (``embed``), knowledge graph (``knowledge_graph``; ``graph``, its
+        former name, still works and warns), layout layer (``layout``) and content graph (``content_graph``;
+        default: with the layout layer). An unchanged file is a
         no-op unless ``force``; ``replace`` replaces the indexed documents of the same file name wherever their
         file was. ``parser="mineru"`` parses through MinerU, or pass ``mineru_output=FOLDER`` of a MinerU run;
         ``er_mode`` "basic" skips gradient entity resolution; ``progress`` receives stage updates. Bad input raises
         a ``DocumentError`` before anything is written."""
+        if graph is not None:
+            warnings.warn("BookRAG.index(graph=...) is now knowledge_graph=...", DeprecationWarning, stacklevel=2)
+            knowledge_graph = graph
         if path is not None and parser == "mineru":
             from .parsing.mineru import run_mineru
 
             path, mineru_output = None, run_mineru(Path(path), self.settings.cache_dir / "mineru")
         indexer = await self._indexer(er_mode, progress)
         return await indexer.index(None if path is None else Path(path), mineru_output=mineru_output, embed=embed,
-                                   graph=graph, layout=layout, content_graph=content_graph, force=force,
-                                   replace=replace)
+                                   knowledge_graph=knowledge_graph, layout=layout, content_graph=content_graph,
+                                   force=force, replace=replace)
 
     async def aretrieve(self, question: str, doc: Docs = None, *, method: str = "bookrag", top_k: int | None = None,
                         category: QueryCategory | None = None, plan: Plan | None = None,

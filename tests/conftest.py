@@ -144,7 +144,7 @@ async def acl_paper(conn: ConnectionInfo, settings: Settings, offline_models: Mo
     """A 24-page ACL paper indexed once for the session, LLM-free and without its knowledge graph: the tree, the
     layout layer and the content graph (its key). A test that changes a layer rebuilds what it needs."""
     async with GraphClient(conn) as client:
-        report = await Indexer(client, settings, offline_models, use_llm=False).index(need(ACL_PAPER), graph=False)
+        report = await Indexer(client, settings, offline_models, use_llm=False).index(need(ACL_PAPER), knowledge_graph=False)
         assert report.layout is not None and report.layout.counts.passages > 0
         yield report.doc_key
         await delete_document(client, report.doc_key)

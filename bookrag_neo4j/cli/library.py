@@ -80,7 +80,7 @@ def index(
                  "content-graph": _print_content_graph_report}[stage](reports[-1])
         for pdf, folder in [] if layer else sources:
             reports.append((await rag.aindex(pdf, mineru_output=folder, parser=parser, embed=not no_embed,
-                                             graph=stage == "all", layout=stage == "all", replace=replace,
+                                             knowledge_graph=stage == "all", layout=stage == "all", replace=replace,
                                              **options)).model_dump())
             if not as_json:
                 _print_report(reports[-1])
@@ -90,8 +90,8 @@ def index(
 
             summary = await index_pdfs(rag, pdfs, workers=workers, quiet=as_json, progress=options["progress"],
                                        print_report=_print_report, options=IndexOptions(
-                                           embed=not no_embed, graph=stage == "all", layout=stage == "all", force=force,
-                                           replace=replace, er_mode=er, use_llm=not no_llm))
+                                           embed=not no_embed, knowledge_graph=stage == "all", layout=stage == "all",
+                                           force=force, replace=replace, er_mode=er, use_llm=not no_llm))
             reports += [d.report.model_dump() for d in summary.documents if d.report is not None]
             failed = summary.failed
         return reports, failed

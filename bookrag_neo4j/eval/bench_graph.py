@@ -61,7 +61,7 @@ async def bench_graph(graph: GraphClient, settings: Settings, paths: list[Path],
     rows = []
     for path in paths:
         indexer = Indexer(graph, settings, models, use_llm=use_llm)
-        tree = await indexer.index(path, embed=False, graph=False)
+        tree = await indexer.index(path, embed=False, knowledge_graph=False)
         row: dict[str, Any] = {"document": path.name, "pages": tree.pages}
         for mode in ("basic", "gradient"):
             indexer.er_mode = mode

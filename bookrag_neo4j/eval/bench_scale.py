@@ -152,7 +152,7 @@ async def index_one(indexer: Indexer, doc: PlannedDocument, stages: Stages) -> D
     before = await get_document(indexer.graph, doc.key)
     began = time.perf_counter()
     try:
-        report = await indexer.index(local_path(doc.path), graph=stages != "tree", layout=stages == "all")
+        report = await indexer.index(local_path(doc.path), knowledge_graph=stages != "tree", layout=stages == "all")
     except DocumentError as exc:
         return DocumentOutcome(name=doc.name, key=doc.key, outcome="failed", error=str(exc))
     seconds = time.perf_counter() - began

@@ -71,7 +71,7 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
             failed[doc] = "not indexed with a graph (--only-indexed indexes nothing)"
             continue
         try:
-            keys[doc] = (await indexer.index(bench.pdf(doc), graph=not only_indexed)).doc_key
+            keys[doc] = (await indexer.index(bench.pdf(doc), knowledge_graph=not only_indexed)).doc_key
             for name in methods:  # layers a method reads that are built on first use (the layout layer): not timed
                 await METHODS[name].prepare(layers, models, await find_document(graph, keys[doc]))
         except Neo4jUnavailableError:  # nothing more can be scored

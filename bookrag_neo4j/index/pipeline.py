@@ -126,10 +126,10 @@ class Indexer:
             self._schema_ready = True
 
     async def index(self, path: Path | None = None, *, mineru_output: Path | None = None, embed: bool = True,
-                    graph: bool = True, layout: bool = True, content_graph: bool | None = None,
+                    knowledge_graph: bool = True, layout: bool = True, content_graph: bool | None = None,
                     force: bool = False, replace: bool = False) -> IndexReport:
         """Index a PDF (or a MinerU output folder): the tree, block embeddings (``embed``), the knowledge
-        graph (``graph``), the layout layer (``layout``) and the content graph on it (``content_graph``; default:
+        graph (``knowledge_graph``), the layout layer (``layout``) and the content graph on it (``content_graph``; default:
         with the layout layer). ``replace``: replace the indexed documents of the same file name, wherever
         their file was (else only the one indexed from this path). Bad input raises ``DocumentError`` before
         anything is written.
@@ -140,8 +140,8 @@ class Indexer:
         A run that fails records why on the document (its status is then ``failed`` in every door) and raises;
         one that succeeds clears an earlier failure."""
         try:
-            report = await self._index(path, mineru_output=mineru_output, embed=embed, graph=graph, layout=layout,
-                                       content_graph=content_graph, force=force, replace=replace)
+            report = await self._index(path, mineru_output=mineru_output, embed=embed, knowledge_graph=knowledge_graph,
+                                       layout=layout, content_graph=content_graph, force=force, replace=replace)
         except (LeaseLostError, Neo4jUnavailableError):  # not the document's fault, or nowhere to record it
             raise
         except Exception as exc:
@@ -160,11 +160,11 @@ class Indexer:
         except Exception as record_exc:  # the failure itself is what the caller must see
             log.warning("could not record the failure of %s: %s", stored_name(path), record_exc)
 
-    async def _index(self, path: Path | None, *, mineru_output: Path | None, embed: bool, graph: bool,
+    async def _index(self, path: Path | None, *, mineru_output: Path | None, embed: bool, knowledge_graph: bool,
                      layout: bool, content_graph: bool | None, force: bool, replace: bool) -> IndexReport:
-        report = await self._index_tree(path, mineru_output=mineru_output, embed=embed and not graph, force=force,
+        report = await self._index_tree(path, mineru_output=mineru_output, embed=embed and not knowledge_graph, force=force,
                                         replace=replace)
-        if graph and embed:
+        if knowledge_graph and embed:
             async def timed_embed() -> int:
                 began = time.perf_counter()
                 embedded = await self.embed(report.doc_key)
@@ -174,7 +174,7 @@ class Indexer:
 
             report.embedded, report.graph = await side_by_side(timed_embed(), self.build_graph(report.doc_key,
                                                                                                 force=force))
-        elif graph:
+        elif knowledge_graph:
             report.graph = await self.build_graph(report.doc_key, force=force)
         if layout:
             report.layout = await self.build_layout(report.doc_key, force=force)

@@ -47,7 +47,7 @@ class IndexOptions(BaseModel):
     """What each document gets: the sequential ``bookrag index``'s options."""
 
     embed: bool = True
-    graph: bool = True
+    knowledge_graph: bool = True
     layout: bool = True
     content_graph: bool | None = None  # default: with the layout layer
     force: bool = False
@@ -182,7 +182,7 @@ class IndexWorker:
     async def _index(self, path: Path, key: str) -> IndexReport:
         force = self.options.force and not await self._indexed_since_start(key)
         o = self.options
-        return await self.indexer.index(path, embed=o.embed, graph=o.graph, layout=o.layout,
+        return await self.indexer.index(path, embed=o.embed, knowledge_graph=o.knowledge_graph, layout=o.layout,
                                         content_graph=o.content_graph, force=force, replace=o.replace)
 
     async def _indexed_since_start(self, key: str) -> bool:

@@ -26,7 +26,7 @@ async def interrupted_graph_document(conn: ConnectionInfo, settings: Settings, m
     after."""
     pdf = tiny_pdf(folder / "acme-interrupted.pdf", "Acme Interrupted", "Dana Whitfield", "Norway", "turbines")
     async with GraphClient(conn) as graph:
-        report = await Indexer(graph, settings, models, use_llm=False).index(pdf, graph=False, layout=False)
+        report = await Indexer(graph, settings, models, use_llm=False).index(pdf, knowledge_graph=False, layout=False)
         try:
             await graph.run("MATCH (d:Document {key: $key}) SET d.graph_status = 'building'", {"key": report.doc_key})
             yield report.doc_key, pdf.name

@@ -76,7 +76,7 @@ async def test_the_library_grows_is_measured_and_resumes(graph: GraphClient, set
     # a crash left the third document with its tree but no graph; the resumed run must not index 1-2 again
     stamps = [(d.indexed_at, d.graph_built_at) for d in [await get_document(graph, doc.key) for doc in plan[:2]] if d]
     assert len(stamps) == 2 and all(indexed and built for indexed, built in stamps)
-    await indexer.index(Path(plan[2].path), graph=False, layout=False)
+    await indexer.index(Path(plan[2].path), knowledge_graph=False, layout=False)
     resumed = await bench_scale_ingest(indexer, retriever, settings, plan, out=out, sizes=[1, 2, 6], config=CONFIG)
     assert resumed.rows[:2] == run.rows and [r.documents for r in resumed.rows] == [1, 2, 4]  # 6: all there is
     last = resumed.rows[-1]

@@ -75,7 +75,7 @@ async def test_every_browser_and_bi_query_runs_read_only(graph, settings) -> Non
 async def test_user_cypher_that_writes_is_refused(graph, settings) -> None:
     # a document to delete, so that a DETACH DELETE that ran would show (the tree alone; unchanged: a no-op)
     await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(
-        need(FOOTLOCKER), embed=False, graph=False, layout=False)
+        need(FOOTLOCKER), embed=False, knowledge_graph=False, layout=False)
     for query, kind in [("CREATE (x:Intruder) RETURN x", "read-write"), ("MATCH (d:Document) DETACH DELETE d", "write"),
                         ("CREATE INDEX intruder IF NOT EXISTS FOR (n:Intruder) ON (n.x)", "schema")]:
         with pytest.raises(QueryRefusedError, match=kind):

@@ -46,7 +46,7 @@ async def library(settings: Settings, offline_models: Models, schema,
         (1, "3 Outlook", ["The stores expect more customers in 2018."]),
     ])
     rag = BookRAG(settings.replace(llm_provider="none"), models=offline_models, use_llm=False)
-    keys = [(await rag.aindex(pdf, graph=False, layout=False)).doc_key for pdf in (report, notes)]
+    keys = [(await rag.aindex(pdf, knowledge_graph=False, layout=False)).doc_key for pdf in (report, notes)]
     yield rag
     for key in keys:
         await rag.adelete(key)

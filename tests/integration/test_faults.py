@@ -214,8 +214,10 @@ async def test_a_pdf_whose_name_is_not_utf8_is_indexed_under_an_escaped_name(lib
     rag, _ = library
     pdf = tmp_path / os.fsdecode(b"bericht-\xe4.pdf")  # PyMuPDF cannot save to such a name: renamed after
     tiny_pdf(tmp_path / "bericht.pdf", "Zeta Corp", "Bo Lind", "Chile", "pumps").rename(pdf)
-    report = await rag.aindex(pdf, graph=False, layout=False)
+    with pytest.warns(DeprecationWarning, match="knowledge_graph"):  # the former name of the option still works
+        report = await rag.aindex(pdf, graph=False, layout=False)
     try:
+        assert report.graph is None  # no knowledge graph built
         assert report.name == "bericht-\\xe4.pdf"
         assert (await rag.adocument("bericht-\\xe4.pdf")).key == report.doc_key
     finally:
@@ -230,15 +232,15 @@ async def test_a_namesake_from_another_folder_is_another_document_unless_replace
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     first = await rag.aindex(tiny_pdf(tmp_path / "a" / "report.pdf", "Zeta Corp", "Bo Lind", "Chile", "pumps"),
-                             graph=False, layout=False)
+                             knowledge_graph=False, layout=False)
     other = tiny_pdf(tmp_path / "b" / "report.pdf", "Omega Ltd", "Cy Holm", "Peru", "valves")
-    second = await rag.aindex(other, graph=False, layout=False)
+    second = await rag.aindex(other, knowledge_graph=False, layout=False)
     try:
         assert second.status == "indexed" and any("stay indexed as separate documents" in w for w in second.warnings)
         assert {first.doc_key, second.doc_key} <= {d.key for d in await rag.adocuments()}
         with pytest.raises(DocumentNotFoundError, match="matches several documents"):
             await rag.adocument("report.pdf")
-        third = await rag.aindex(other, graph=False, layout=False, force=True, replace=True)
+        third = await rag.aindex(other, knowledge_graph=False, layout=False, force=True, replace=True)
         assert third.status == "replaced" and first.doc_key not in {d.key for d in await rag.adocuments()}
     finally:
         for key in (first.doc_key, second.doc_key):

@@ -45,7 +45,7 @@ async def library(settings: Settings, offline_models: Models, schema,
         (1, "2 Plans", ["Next year the harbour plans a longer pier and a new crane."]),
     ])
     rag = BookRAG(settings.replace(llm_provider="none"), models=offline_models, use_llm=False)
-    keys = {pdf.name: (await rag.aindex(pdf, graph=False, layout=False)).doc_key for pdf in (gardens, harbour)}
+    keys = {pdf.name: (await rag.aindex(pdf, knowledge_graph=False, layout=False)).doc_key for pdf in (gardens, harbour)}
     yield rag, keys
     for key in keys.values():
         await rag.adelete(key)

@@ -66,7 +66,7 @@ async def count(graph: GraphClient, doc_key: str) -> dict[str, int]:
 
 async def test_manual_tree_in_neo4j(graph: GraphClient, indexer: Indexer, delete_after) -> None:
     delete_after(file_key(need(R_INTRO)))
-    report = await indexer.index(await fresh(graph, R_INTRO), embed=False, graph=False, layout=False)
+    report = await indexer.index(await fresh(graph, R_INTRO), embed=False, knowledge_graph=False, layout=False)
     assert report.status == "indexed" and report.heading_source == "outline"
     assert report.pages == 113 and sum(report.sections_by_level.values()) == 145
     key = report.doc_key
@@ -98,10 +98,10 @@ async def test_manual_tree_in_neo4j(graph: GraphClient, indexer: Indexer, delete
         ("Preface", 1, 7), ("1 Introduction and preliminaries", 1, 8), ("The R environment", 2, 8)]
 
     before = await count(graph, key)
-    again = await indexer.index(R_INTRO, embed=False, graph=False, layout=False)
+    again = await indexer.index(R_INTRO, embed=False, knowledge_graph=False, layout=False)
     assert again.status == "unchanged" and await count(graph, key) == before
     # a full rewrite changes nothing either
-    forced = await indexer.index(R_INTRO, embed=False, graph=False, layout=False, force=True)
+    forced = await indexer.index(R_INTRO, embed=False, knowledge_graph=False, layout=False, force=True)
     assert forced.status == "indexed" and await count(graph, key) == before
     await delete_document(graph, report.doc_key)  # delete leaves nothing
     assert await count(graph, report.doc_key) == {"nodes": 0, "rels": 0}
@@ -159,7 +159,7 @@ async def test_changed_file_replaces_and_delete_leaves_nothing(graph: GraphClien
     shutil.move(tmp_path / "v2.pdf", path)
     delete_after(file_key(path), indexer.image_dir)
     # the layout layer's delete is test_layout.py's; a graph's, the first document's above and test_crashes.py's
-    second = await indexer.index(path, embed=False, graph=False, layout=False)
+    second = await indexer.index(path, embed=False, knowledge_graph=False, layout=False)
     assert second.status == "replaced" and second.doc_key != first.doc_key and second.pages == 20
     assert await count(graph, first.doc_key) == {"nodes": 0, "rels": 0}
     assert not any(Path(r["p"]).exists() for r in images)  # its extracted images went with it
@@ -184,13 +184,13 @@ async def test_interrupted_write_is_resumed(graph: GraphClient, indexer: Indexer
     monkeypatch.setattr("bookrag_neo4j.index.pipeline.write_tree", crash_after_first_batch)
     delete_after(file_key(need(RAG_SURVEY)))
     with pytest.raises(RuntimeError, match="simulated crash"):
-        await indexer.index(await fresh(graph, need(RAG_SURVEY)), embed=False, graph=False, layout=False)
+        await indexer.index(await fresh(graph, need(RAG_SURVEY)), embed=False, knowledge_graph=False, layout=False)
     monkeypatch.setattr("bookrag_neo4j.index.pipeline.write_tree", original)
     partial = await find_document(graph, RAG_SURVEY.name)
     delete_after(partial.key)
     assert partial.tree is TreeStatus.WRITING  # the run that failed says why, in every door, until one succeeds
     assert partial.status == "failed" and partial.error == "RuntimeError: simulated crash" and partial.failed_at
-    report = await indexer.index(RAG_SURVEY, embed=False, graph=False, layout=False)
+    report = await indexer.index(RAG_SURVEY, embed=False, knowledge_graph=False, layout=False)
     assert report.status == "indexed"
     done = await find_document(graph, RAG_SURVEY.name)
     assert done.status == "complete" and done.error is None and done.failed_at is None

@@ -37,7 +37,7 @@ def models(settings) -> Models:
 async def indexed(graph: GraphClient, settings, models, path) -> str:
     """The PDF's tree (with embeddings, no knowledge graph), indexed once for the module's tests."""
     indexer = Indexer(graph, settings, models, use_llm=False)
-    return (await indexer.index(need(path), graph=False)).doc_key
+    return (await indexer.index(need(path), knowledge_graph=False)).doc_key
 
 
 async def layer_snapshot(graph: GraphClient, doc_key: str) -> dict:

@@ -55,14 +55,14 @@ async def test_index_records_the_stages_that_fell_back(dead_llm_rag: BookRAG, se
                                                        tmp_path_factory: pytest.TempPathFactory) -> None:
     pdf = unoutlined_pdf(tmp_path_factory.mktemp("outage") / NAME)
     began = time.perf_counter()
-    report = await dead_llm_rag.aindex(pdf, graph=True, layout=False)
+    report = await dead_llm_rag.aindex(pdf, knowledge_graph=True, layout=False)
     seconds = time.perf_counter() - began
     assert report.heading_source.endswith(": the LLM did not answer"), report.heading_source  # not "llm"
     assert report.graph is not None and report.graph.llm_failed > 0
     assert any("entity extraction failed for" in w and DEAD in w for w in report.graph.warnings)
     (doc,) = [d for d in await dead_llm_rag.adocuments() if d.name == NAME]
     assert doc.graph_counts.llm_failed == report.graph.llm_failed
-    again = await dead_llm_rag.aindex(pdf, graph=True, layout=False)  # the graph is built again, not "unchanged"
+    again = await dead_llm_rag.aindex(pdf, knowledge_graph=True, layout=False)  # the graph is built again, not "unchanged"
     assert again.graph is not None and again.graph.status == "built"
     listed = run_cli(settings, "docs", "list")
     row = next(line for line in listed.stdout.splitlines() if NAME in line)

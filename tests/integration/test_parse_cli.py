@@ -91,7 +91,8 @@ async def test_a_failed_document_in_a_batch_is_one_unwrapped_line_naming_it(sett
 
 
 async def test_two_thousand_empty_pages_are_one_warning_in_the_report(rag: BookRAG, tmp_path: Path) -> None:
-    report = await rag.aindex(empty_pages_pdf(tmp_path / "blank.pdf", 2000), graph=False, layout=False, embed=False)
+    report = await rag.aindex(empty_pages_pdf(tmp_path / "blank.pdf", 2000), knowledge_graph=False, layout=False,
+                              embed=False)
     empty = [w for w in report.warnings if "empty" in w]
     assert empty == ["1,999 pages are empty (pages 2, 3, 4, 5, 6, ... 2000)"]
     assert (await rag.adocument("blank.pdf")).warnings == report.warnings  # stored as reported

@@ -98,7 +98,7 @@ async def test_the_json_api_asks_and_retrieves_with_the_mcp_results(web, graph, 
                  "The stores expect more customers in 2018. Prices stay the same."):
         doc.new_page().insert_text((72, 90), text, fontsize=11)
     doc.save(pdf)
-    report = await Indexer(graph, settings, offline_models, use_llm=False).index(pdf, graph=False, layout=False)
+    report = await Indexer(graph, settings, offline_models, use_llm=False).index(pdf, knowledge_graph=False, layout=False)
     try:
         schema = api.get(base + "/openapi.json", headers=auth).json()
         assert {"/api/ask", "/api/retrieve", "/api/documents", "/api/upload", "/api/jobs"} <= set(schema["paths"])
