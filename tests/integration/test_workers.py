@@ -38,7 +38,7 @@ from bookrag_neo4j.library.documents import GraphStatus, TreeStatus, get_documen
 from ..helpers.cli import BOOKRAG
 from ..helpers.timeouts import LONG_TEST
 
-STAGES = {"graph": True, "layout": False}  # tree + embeddings + knowledge graph
+STAGES = {"knowledge_graph": True, "layout": False}  # tree + embeddings + knowledge graph
 OPTIONS = IndexOptions(use_llm=False, **STAGES)
 PEOPLE = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"]
 PLACES = ["London", "Paris", "Cambridge", "Amsterdam", "Boston", "Stanford"]
