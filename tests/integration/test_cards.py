@@ -27,7 +27,7 @@ from ..helpers.timeouts import LONG_TEST
 from ..helpers.webapp import serving
 
 pytestmark = pytest.mark.timeout(LONG_TEST)
-CARDS_ONLY = {"knowledge_graph": False, "layout": False, "content_graph": False}  # cards, tree and embeddings: what hybrid reads
+CARDS_ONLY = {"knowledge_graph": False, "layout": False, "content_graph": False}  # cards, tree, embeddings: hybrid
 
 
 @pytest.fixture
