@@ -54,7 +54,7 @@ class DocumentBlocks:
     last_scores: dict[tuple[str, float, float], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
     kinds: np.ndarray = field(default_factory=lambda: np.array([], dtype=str), repr=False, compare=False)
     spans: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)), repr=False, compare=False)  # pages, NaN: none
-    orders: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)  # the plugin's, below
+    plugin_rows: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)  # by key order digest
 
     @property
     def stats(self) -> LexicalStats:
@@ -267,18 +267,18 @@ async def _plugin_similarities(graph: GraphClient, doc: Document, blocks: Docume
     """The plugin's scores come as bytes in its order of the keys, and the keys only when that order (a digest)
     is not one ``blocks`` holds already: a question moves 8 bytes a block instead of its key and a boxed score."""
     order, keys, raw = await graph.read_rows("plugin/block_similarity_array", doc_key=doc.key, vector=vector,
-                                             order=next(reversed(blocks.orders), ""))
-    if keys is None and order not in blocks.orders:  # dropped meanwhile by a call that met a new order
+                                             order=next(reversed(blocks.plugin_rows), ""))
+    if keys is None and order not in blocks.plugin_rows:  # dropped meanwhile by a call that met a new order
         order, keys, raw = await graph.read_rows("plugin/block_similarity_array", doc_key=doc.key, vector=vector,
                                                  order="")
     if keys is not None:  # a block written since the copy was read waits for it (-1)
-        blocks.orders[order] = np.array([blocks.rows.get(k, -1) for k in keys], dtype=np.int64)
-        while len(blocks.orders) > 2:
-            blocks.orders.pop(next(iter(blocks.orders)))
+        blocks.plugin_rows[order] = np.array([blocks.rows.get(k, -1) for k in keys], dtype=np.int64)
+        while len(blocks.plugin_rows) > 2:
+            blocks.plugin_rows.pop(next(iter(blocks.plugin_rows)))
     found = np.frombuffer(raw, dtype="<f8")
     if not np.isfinite(found).any():
         return np.zeros(0)
-    rows = blocks.orders[order]
+    rows = blocks.plugin_rows[order]
     scores = np.full(len(blocks.keys), np.nan)
     held = rows >= 0
     scores[rows[held]] = found[held]

@@ -260,7 +260,7 @@ async def test_the_plugin_scores_as_cypher_does_and_never_from_stale_vectors(gra
                                   equal_nan=True)
         for top in (1, 10, 10_000):
             await both("nearest_nodes", doc_keys=[footlocker], embedding=vector, top=top)
-    assert len(blocks.orders) == 1
+    assert len(blocks.plugin_rows) == 1
     names = ["foot locker", "board", "shareholders", "nothing of the kind"]
     entities = [{"name": n, "vector": list(map(float, v))} for n, v in
                 zip(names, await offline_models.embedder.embed(names), strict=True)]
@@ -284,7 +284,7 @@ async def test_the_plugin_scores_as_cypher_does_and_never_from_stale_vectors(gra
         assert [r["key"] for r in tied] == sorted([best["key"], *ties]) and len({r["score"] for r in tied}) == 1
         assert np.array_equal(*[await block_similarities(graph, doc, blocks, vector, engine=e)
                                 for e in ("cypher", "plugin")], equal_nan=True)
-        assert len(blocks.orders) == 2  # two keys more: a new order, whose keys came with it
+        assert len(blocks.plugin_rows) == 2  # two keys more: a new order, whose keys came with it
         await graph.run("MATCH (n:TreeNode {key: $key}) CALL db.create.setNodeVectorProperty(n, 'embedding', $v)",
                         {"key": ties[0], "v": [-x for x in vector]})
         assert ties[0] not in [r["key"] for r in await both("nearest_nodes", doc_keys=[footlocker],
