@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from pydantic import BaseModel
 
 from .config import Settings
-from .db.client import GraphClient
+from .db.client import Neo4jClient
 from .db.projections import held_projections
 from .db.schema import VECTOR_INDEXES
 from .db.vectors import PLUGIN_VERSION, plugin_version
@@ -109,29 +109,29 @@ async def _model_checks(settings: Settings) -> dict[str, Check]:
 
 async def _graph_checks(settings: Settings) -> dict[str, Check]:
     conn = connection_info(settings)
-    async with GraphClient(conn) as graph:
-        versions = await graph.versions()
+    async with Neo4jClient(conn) as db:
+        versions = await db.versions()
         checks = {"neo4j": Check(ok=True, detail=f"Neo4j {versions.neo4j_version} {versions.edition} at {conn.uri}")}
         checks["gds"] = (
             Check(ok=True, detail=f"Graph Data Science {versions.gds_version}")
             if versions.gds_version
             else Check(ok=False, detail="the Graph Data Science plugin is not installed on this server")
         )
-        plugin = await plugin_version(graph, fresh=True)
+        plugin = await plugin_version(db, fresh=True)
         engine, why = ppr_engine(settings.bookrag.ppr_engine, versions.gds_version is not None,
                                  plugin == PLUGIN_VERSION)
-        held = await held_projections(graph) if versions.gds_version else {}
+        held = await held_projections(db) if versions.gds_version else {}
         checks["graph_reasoning"] = Check(
             ok={"local": True, "gds": versions.gds_version is not None, "plugin": plugin == PLUGIN_VERSION}[engine],
             detail=f"PageRank on {engine}: {why}" + (
                 f"; {len(held)} document projection(s) held, {sum(held.values()) / 2**20:.1f} of "
                 f"{settings.bookrag.gds_projection_budget_mb} MB" if engine == "gds" else ""))
         checks["plugin"] = plugin_check(plugin, settings.retrieval.vector_engine)
-        (support,) = await graph.read("server/vector_support")
+        (support,) = await db.read("server/vector_support")
         if not support["supported"]:
             checks["vector_index"] = Check(ok=False, detail="this Neo4j has no vector indexes (needs 5.13 or later)")
         else:
-            indexes = {i["name"]: i for i in await graph.read("schema/indexes")}
+            indexes = {i["name"]: i for i in await db.read("schema/indexes")}
             missing = [name for name in VECTOR_INDEXES if name not in indexes]
             detail = (
                 f"supported; schema not applied yet ({', '.join(missing)} missing): run `bookrag neo4j init`"

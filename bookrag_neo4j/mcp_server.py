@@ -187,7 +187,7 @@ def build_server(rag: BookRAG) -> MCPServer:
             raise PlanError(f"unknown method {method!r}; known: {', '.join(methods)}")
 
     async def reach() -> None:  # once the arguments pass: Neo4j gone down fails the call in seconds, not 30 s
-        await (await rag.agraph()).reach()
+        await (await rag.aclient()).reach()
 
     @_tool_errors
     async def list_documents() -> DocumentList:
@@ -232,7 +232,7 @@ def build_server(rag: BookRAG) -> MCPServer:
     @_tool_errors
     async def get_schema() -> GraphSchema:
         await reach()
-        return await read_schema(await rag.agraph())
+        return await read_schema(await rag.aclient())
 
     tools = [
         strict_tool(list_documents, annotations=reads),
@@ -272,7 +272,7 @@ def serve_stdio(rag: BookRAG) -> None:
 
     async def run() -> None:
         async with rag:
-            await rag.agraph()  # one driver for every call, made before concurrent calls could race to make it
+            await rag.aclient()  # one driver for every call, made before concurrent calls could race to make it
             await serve_answering_stdio(server)
 
     anyio.run(run)

@@ -4,7 +4,7 @@ the core prints nothing, a front end draws it (the CLI draws rich progress bars)
     def show(event: ProgressEvent) -> None:
         print(event.stage, event.done, event.total, "done" if event.finished else "")
 
-    await Indexer(graph, settings, progress=show).index(pdf)
+    await Indexer(db, settings, progress=show).index(pdf)
 
 Each stage sends one event when it starts (``done == 0``), one after each step, and a last one with
 ``finished`` set. Stages run one after another; a stage's name is what a progress bar shows. Events of the

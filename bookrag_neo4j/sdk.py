@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, TypeVar
 
 from .browse import answer_trace_params
 from .config import Settings
-from .db.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, GraphClient
+from .db.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, Neo4jClient
 from .db.reply_cap import UserRows
 from .errors import QueryNotFoundError, QuestionError
 from .eval.benchmark import Benchmark, load_benchmark
@@ -96,7 +96,7 @@ class BookRAG(GdsAccess):
         self.settings = instance_settings(settings or Settings())  # a managed instance's recorded ports
         self._models = models
         self.use_llm = use_llm
-        self._graph: GraphClient | None = None
+        self._db: Neo4jClient | None = None
         self._gds: GraphDataScience | None = None
         self._indexers: dict[ErMode, Indexer] = {}  # kept: each holds its loaded extractor
 
@@ -131,14 +131,14 @@ class BookRAG(GdsAccess):
 
     async def _close_driver(self) -> None:
         self._indexers.clear()
-        if self._graph is not None:
-            await self._graph.close()
-            self._graph = None
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
 
-    async def _client(self) -> GraphClient:
-        if self._graph is None:
-            self._graph = GraphClient(connection_info(self.settings))
-        return self._graph
+    async def _client(self) -> Neo4jClient:
+        if self._db is None:
+            self._db = Neo4jClient(connection_info(self.settings))
+        return self._db
 
     async def aindex(self, path: str | Path | None = None, *, parser: Literal["pymupdf", "mineru"] = "pymupdf",
                      mineru_output: Path | None = None, embed: bool = True, knowledge_graph: bool = True,
@@ -174,8 +174,8 @@ class BookRAG(GdsAccess):
         plan (e.g. an edited ``evidence.plan``) instead of planning; ``history``: a conversation's earlier turns
         (:class:`Turn`), when the question is a follow-up: with an LLM it is read with them, and with no document
         named it reads the documents the last turn cited."""
-        top_k, graph = _top(top_k), await self._client()
-        found = await self.retriever(graph).retrieve(question, await self._doc_keys(graph, doc), method=method,
+        top_k, db = _top(top_k), await self._client()
+        found = await self.retriever(db).retrieve(question, await self._doc_keys(db, doc), method=method,
                                                       category=category, plan=plan, history=history)
         return found if top_k is None else found.model_copy(update={"evidence": found.evidence[:top_k]})
 
@@ -188,16 +188,16 @@ class BookRAG(GdsAccess):
 
             first = await rag.aask("What was Best Buy's revenue in fiscal 2023?")
             await rag.aask("And its net income?", history=[first.turn()])"""
-        top_k, graph = _top(top_k), await self._client()
-        answer = await self.retriever(graph).ask(question, await self._doc_keys(graph, doc), method=method,
+        top_k, db = _top(top_k), await self._client()
+        answer = await self.retriever(db).ask(question, await self._doc_keys(db, doc), method=method,
                                                   category=category, plan=plan, history=history)
         return answer if top_k is None else answer.model_copy(update={"evidence": answer.evidence[:top_k]})
 
     async def acypher(self, question: str, doc: Docs = None) -> CypherRun:
         """text2Cypher alone: the read-only query written for the question (the LLM over the schema, else an
         intent template) and the rows it returned through the read-only gate."""
-        graph = await self._client()
-        return await self.retriever(graph).cypher(question, await self._doc_keys(graph, doc))
+        db = await self._client()
+        return await self.retriever(db).cypher(question, await self._doc_keys(db, doc))
 
     @staticmethod
     def methods() -> list[Method]:
@@ -301,10 +301,10 @@ class BookRAG(GdsAccess):
         ``rebuild_fulltext``: build the full-text indexes anew, so BM25 forgets nodes deleted by re-indexing."""
         from .db import schema
         from .llm.factory import index_dimensions
-        graph = await self._client()
+        db = await self._client()
         if rebuild_fulltext:
-            await schema.rebuild_fulltext(graph)
-        return await schema.apply_schema(graph, dimensions=index_dimensions(self.settings))
+            await schema.rebuild_fulltext(db)
+        return await schema.apply_schema(db, dimensions=index_dimensions(self.settings))
 
     @staticmethod
     def bi_queries() -> list[str]:
@@ -325,8 +325,13 @@ class BookRAG(GdsAccess):
         return await evaluate(await self._client(), self.settings, self.models, bench, use_llm=self.use_llm,
                               **options)
 
-    async def agraph(self) -> GraphClient:
-        """This library's graph client (connected on first use, closed by :meth:`aclose`), for your own work."""
+    async def aclient(self) -> Neo4jClient:
+        """This library's Neo4j client (connected on first use, closed by :meth:`aclose`), for your own work."""
+        return await self._client()
+
+    async def agraph(self) -> Neo4jClient:
+        """:meth:`aclient`'s former name: still works, and warns."""
+        warnings.warn("BookRAG.agraph() is now aclient()", DeprecationWarning, stacklevel=2)
         return await self._client()
 
     def run(self, work: Awaitable[T]) -> T:
@@ -378,14 +383,14 @@ class BookRAG(GdsAccess):
         with ThreadPoolExecutor(max_workers=1) as worker:  # a loop is running here (Jupyter): use a private one
             return worker.submit(asyncio.run, go()).result()
 
-    def retriever(self, graph: GraphClient) -> Retriever:
+    def retriever(self, db: Neo4jClient) -> Retriever:
         """The retriever :meth:`aask` and :meth:`aretrieve` use, on ``graph`` (for benchmarks that time it)."""
-        return Retriever(graph, self.settings, self.models, use_llm=self.use_llm,
-                         layers=OnDemandLayers(graph, self.settings))
+        return Retriever(db, self.settings, self.models, use_llm=self.use_llm,
+                         layers=OnDemandLayers(db, self.settings))
 
     @staticmethod
-    async def _doc_keys(graph: GraphClient, doc: Docs) -> list[str] | None:
+    async def _doc_keys(db: Neo4jClient, doc: Docs) -> list[str] | None:
         if doc is None:
             return None
         names = [doc] if isinstance(doc, str) else list(doc)
-        return [(await find_document(graph, name)).key for name in names]
+        return [(await find_document(db, name)).key for name in names]

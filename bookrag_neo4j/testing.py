@@ -13,7 +13,7 @@ fixture ``bookrag_neo4j``, a :class:`ServerForTests` (``.settings``, ``.conn``, 
 ``BOOKRAG_TEST_NEO4J`` picks the server (:func:`select_backend`): ``external`` (``NEO4J_URI``'s, never started or
 stopped), ``testcontainers`` (a throw-away container of ``docker/compose.yml``'s image), ``managed`` (bookrag's
 instance ``test``, kept running between runs), or ``auto`` (the default: the first of these that is available);
-see docs/tests.md. Without pytest: ``with neo4j_for_tests() as server:``, then ``GraphClient(server.conn)``.
+see docs/tests.md. Without pytest: ``with neo4j_for_tests() as server:``, then ``Neo4jClient(server.conn)``.
 """
 
 from __future__ import annotations

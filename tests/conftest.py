@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.db.client import ConnectionInfo, Neo4jClient
 from bookrag_neo4j.db.schema import apply_schema
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.library.catalogue import delete_document
@@ -85,7 +85,7 @@ def neo4j_server(settings: Settings) -> ServerStatus:
     assert status.running, status.detail
     if server_backend() == "managed":
         async def empty() -> None:
-            async with GraphClient(connection_info(settings)) as client:
+            async with Neo4jClient(connection_info(settings)) as client:
                 while (await client.run("MATCH (n) WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n"))[0]["n"]:
                     pass
 
@@ -111,9 +111,9 @@ def conn(settings: Settings, neo4j_server: ServerStatus) -> ConnectionInfo:
 
 
 @pytest.fixture
-async def graph(conn: ConnectionInfo) -> AsyncIterator[GraphClient]:
+async def db(conn: ConnectionInfo) -> AsyncIterator[Neo4jClient]:
     """A client per test; data of test documents (``doc_key`` starting with ``test-``) is removed after."""
-    async with GraphClient(conn) as client:
+    async with Neo4jClient(conn) as client:
         yield client
         await client.run(
             "MATCH (n) WHERE n.doc_key STARTS WITH $prefix OR (n:Document AND n.key STARTS WITH $prefix) DETACH DELETE n",
@@ -129,7 +129,7 @@ def dimensions(settings: Settings) -> int:
 
 @pytest.fixture(scope="session")
 async def schema(conn: ConnectionInfo, dimensions: int) -> list[dict]:
-    async with GraphClient(conn) as client:
+    async with Neo4jClient(conn) as client:
         return await apply_schema(client, dimensions=dimensions)
 
 
@@ -143,7 +143,7 @@ def offline_models(settings: Settings) -> Models:
 async def acl_paper(conn: ConnectionInfo, settings: Settings, offline_models: Models, schema) -> AsyncIterator[str]:
     """A 24-page ACL paper indexed once for the session, LLM-free and without its knowledge graph: the tree, the
     layout layer and the content graph (its key). A test that changes a layer rebuilds what it needs."""
-    async with GraphClient(conn) as client:
+    async with Neo4jClient(conn) as client:
         report = await Indexer(client, settings, offline_models, use_llm=False).index(need(ACL_PAPER), knowledge_graph=False)
         assert report.layout is not None and report.layout.counts.passages > 0
         yield report.doc_key

@@ -23,7 +23,7 @@ from ..keys import stored_text
 
 if TYPE_CHECKING:  # the SDK pulls in the pipeline, the settings pydantic: commands import them when they run
     from ..config import Settings
-    from ..db.client import GraphClient
+    from ..db.client import Neo4jClient
     from ..sdk import BookRAG
 
 console = Console(stderr=True)
@@ -70,11 +70,11 @@ def catalogue(instance: str | None = None) -> BookRAG:
     return library(instance)
 
 
-def run_with_graph(rag: BookRAG, work: Callable[[GraphClient], Awaitable[T]]) -> T:
+def run_with_db(rag: BookRAG, work: Callable[[Neo4jClient], Awaitable[T]]) -> T:
     """Run ``work`` with the library's graph client (for the benchmarks, which take one)."""
 
     async def go() -> T:
-        return await work(await rag.agraph())
+        return await work(await rag.aclient())
 
     return rag.run(go())
 

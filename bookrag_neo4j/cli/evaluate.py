@@ -22,13 +22,13 @@ from .common import (
     pdf_paths,
     print_json,
     render,
-    run_with_graph,
+    run_with_db,
     settings_for,
 )
 from .scale import bench_scale_cmd
 
 if TYPE_CHECKING:
-    from ..db.client import GraphClient
+    from ..db.client import Neo4jClient
 
 PARTIAL_EXIT = 3  # bookrag eval: some questions were misses because a document or a method failed
 
@@ -146,16 +146,16 @@ def bench_ingest_cmd(
     indexing = rag.settings.indexing
     indexing.parse_workers = pool_size(workers or indexing.parse_workers)  # the count the report states
 
-    async def work(graph: GraphClient) -> dict:
+    async def work(db: Neo4jClient) -> dict:
         if all_stages:
-            return await bench_ingest_all_stages(graph, rag.settings, rag.models, pdfs)
-        return await bench_ingest(graph, pdfs, dimensions=index_dimensions(rag.settings, rag.models.embedder),
+            return await bench_ingest_all_stages(db, rag.settings, rag.models, pdfs)
+        return await bench_ingest(db, pdfs, dimensions=index_dimensions(rag.settings, rag.models.embedder),
                                   tables=tables, workers=rag.settings.indexing.parse_workers,
                                   headings=headings,  # type: ignore[arg-type]
                                   model=HeadingModel.shipped(rag.settings.indexing.heading_model))
 
     with console.status(f"Indexing {len(pdfs)} PDFs..."):
-        report = run_with_graph(rag, work)
+        report = run_with_db(rag, work)
     stages = report["seconds"]
     _plot(plot, list(stages), list(stages.values()), ylabel="seconds",
           title=f"Indexing: seconds per stage, {report['documents']} PDFs, {report['pages']} pages")
@@ -192,7 +192,7 @@ def bench_graph_cmd(
     from ..eval.bench_graph import bench_graph
 
     rag = library(instance)
-    rows = run_with_graph(rag, lambda graph: bench_graph(graph, rag.settings, pdf_paths(paths), use_llm=not no_llm,
+    rows = run_with_db(rag, lambda db: bench_graph(db, rag.settings, pdf_paths(paths), use_llm=not no_llm,
                                                          samples=samples))
     render(rows, ("document", "pages", "ER", "entities", "relations", "density", "components", "largest",
                   "diameter", "GT-Links/entity", "merges", "ms/lookup"),
@@ -239,11 +239,11 @@ def bench_query_cmd(
         raise typer.BadParameter("--library asks the --question given (a benchmark's are about one document)")
     rag = library(instance, use_llm=not no_llm)
 
-    async def work(graph: GraphClient) -> dict:
+    async def work(db: Neo4jClient) -> dict:
         if whole:
-            documents = await subtrees.scope_documents(graph, None)  # the documents a question reads
+            documents = await subtrees.scope_documents(db, None)  # the documents a question reads
             return {"document": f"the library ({len(documents)} documents)", "pages": sum(d.pages or 0 for d in documents),
-                    **await bench_query(rag.retriever(graph), None, list(question or [])[:limit], repeat=repeat,
+                    **await bench_query(rag.retriever(db), None, list(question or [])[:limit], repeat=repeat,
                                         method=method)}
         found = await rag.adocument(doc)
         asked = list(question or [])
@@ -252,10 +252,10 @@ def bench_query_cmd(
         if not asked:
             raise typer.BadParameter("give --question or --questions FOLDER with questions about this document")
         return {"document": found.name, "pages": found.pages,
-                **await bench_query(rag.retriever(graph), [found.key], asked[:limit], repeat=repeat,
+                **await bench_query(rag.retriever(db), [found.key], asked[:limit], repeat=repeat,
                                    method=method)}
 
-    report = run_with_graph(rag, work)
+    report = run_with_db(rag, work)
     ops = report["per_operator_without_model"]
     _plot(plot, list(ops), [v["p50_ms"] for v in ops.values()], ylabel="p50 ms, without model inference",
           title=f"Retrieval latency per operator: {report['document']}")
@@ -277,12 +277,12 @@ def bench_cypher_cmd(
 
     rag = library(instance, use_llm=not no_llm)
 
-    async def work(graph: GraphClient) -> dict:
+    async def work(db: Neo4jClient) -> dict:
         keys = {d.name: d.key for d in await rag.adocuments()}
         asked = [(keys[q.doc], q.question) for q in load_benchmark(questions).questions if q.doc in keys]
-        return await bench_cypher(rag.retriever(graph), asked[:limit])
+        return await bench_cypher(rag.retriever(db), asked[:limit])
 
-    report = run_with_graph(rag, work)
+    report = run_with_db(rag, work)
     if as_json:
         print_json(report)
         return

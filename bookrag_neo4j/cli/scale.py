@@ -30,11 +30,11 @@ from .common import (
     pdf_paths,
     print_json,
     render,
-    run_with_graph,
+    run_with_db,
 )
 
 if TYPE_CHECKING:
-    from ..db.client import GraphClient
+    from ..db.client import Neo4jClient
     from ..eval.scale_run import ScaleRun
     from ..sdk import BookRAG
 
@@ -109,7 +109,7 @@ def bench_scale_cmd(
     if drop_clones:
         from ..eval.scale_clone import drop_clones as drop
 
-        console.print(f"dropped {run_with_graph(rag, lambda graph: drop(graph, rag.settings.image_dir))} clones")
+        console.print(f"dropped {run_with_db(rag, lambda db: drop(db, rag.settings.image_dir))} clones")
         return
     if clone:
         _scale_clone(rag, wanted, out, questions, repeat, method, cold, instance, plot, as_json)
@@ -120,7 +120,7 @@ def bench_scale_cmd(
         return
     from ..eval.bench_scale import bench_scale
 
-    rows = run_with_graph(rag, lambda graph: bench_scale(rag.retriever(graph), questions, sizes=wanted, repeat=repeat,
+    rows = run_with_db(rag, lambda db: bench_scale(rag.retriever(db), questions, sizes=wanted, repeat=repeat,
                                                          method=method))
     if plot is not None:
         from ..eval.report import bar_chart
@@ -150,12 +150,12 @@ def _scale_ingest(rag: BookRAG, paths: list[Path], sizes: list[int], stages: str
                          llm=rag.use_llm, checkpoint=checkpoint)
     console.print(f"{len(plan)} distinct PDFs, {sum(d.pages for d in plan):,} pages; sizes {sizes}; run folder {out}")
 
-    async def work(graph: GraphClient) -> ScaleRun:
-        indexer = Indexer(graph, run_settings(rag.settings, out), rag.models, use_llm=rag.use_llm)
-        return await bench_scale_ingest(indexer, rag.retriever(graph), rag.settings, plan, out=out, sizes=sizes,
+    async def work(db: Neo4jClient) -> ScaleRun:
+        indexer = Indexer(db, run_settings(rag.settings, out), rag.models, use_llm=rag.use_llm)
+        return await bench_scale_ingest(indexer, rag.retriever(db), rag.settings, plan, out=out, sizes=sizes,
                                         config=config, progress=lambda line: console.print(line, markup=False))
 
-    run = run_with_graph(rag, work)
+    run = run_with_db(rag, work)
     if plot is not None and run.rows:
         plot_scale(run.rows, plot)
     print_json(run.model_dump(mode="json")) if as_json else print(markdown_rows(run), end="")
@@ -170,16 +170,16 @@ def _scale_clone(rag: BookRAG, sizes: list[int], out: Path, questions: list[str]
 
     process = ColdProcess(extra=("--instance", instance) if instance else ()) if cold else None
 
-    async def work(graph: GraphClient) -> CurveRun:
-        config, names = await curve_config(graph, questions=questions, method=method, repeat=repeat,
+    async def work(db: Neo4jClient) -> CurveRun:
+        config, names = await curve_config(db, questions=questions, method=method, repeat=repeat,
                                            llm=rag.use_llm, cold=cold)
         console.print(f"{len(names)} indexed documents to clone ({', '.join(names)}); sizes {sizes}; run folder {out}",
                       markup=False)
-        return await bench_scale_clone(graph, rag.retriever(graph), rag.settings, out=out, sizes=sizes,
+        return await bench_scale_clone(db, rag.retriever(db), rag.settings, out=out, sizes=sizes,
                                        config=config, cold=process,
                                        progress=lambda line: console.print(line, markup=False))
 
-    run = run_with_graph(rag, work)
+    run = run_with_db(rag, work)
     if plot is not None and run.rows:
         plot_curve(run, plot)
     print_json(run.model_dump(mode="json")) if as_json else print(curve_markdown(run), end="")

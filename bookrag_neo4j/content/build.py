@@ -1,6 +1,6 @@
 """The content-graph stage (``bookrag index --stage content-graph DOC``): G²-Reader's content graph (paper §3.2).
 
-    report = await ContentGraphBuilder(graph, settings, embedder, llm=None).build(doc_key, evolution="lite")
+    report = await ContentGraphBuilder(db, settings, embedder, llm=None).build(doc_key, evolution="lite")
     report.status, report.counts          # "built" or "unchanged"; ContentCounts(nodes, window_links, ...)
 
 Nodes (``:ContentNode``: h(0) and the evolved h(T)) are the layout layer's passages and the tables and images they
@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 
 from ..config import Settings
 from ..db.batching import batches
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..db.schema import apply_schema
 from ..errors import DocumentError
 from ..keys import term_key
@@ -71,9 +71,9 @@ def content_config(settings: Settings, embedder: Embedder, layout: str, evolutio
 class ContentGraphBuilder:
     """Builds the content graph of documents that have (or get) the layout layer."""
 
-    def __init__(self, graph: GraphClient, settings: Settings, embedder: Embedder, *, llm: ChatModel | None = None,
+    def __init__(self, db: Neo4jClient, settings: Settings, embedder: Embedder, *, llm: ChatModel | None = None,
                  progress: ProgressCallback | None = None) -> None:
-        self.graph = graph
+        self.db = db
         self.settings = settings
         self.embedder = embedder
         self.llm = llm
@@ -96,23 +96,23 @@ class ContentGraphBuilder:
         if evolution == "llm" and self.llm is None:
             raise DocumentError("--evolution llm needs an LLM: configure one (OPENAI_BASE_URL, BOOKRAG_LLM_*) or "
                                 "use --evolution lite")
-        doc = await get_document(self.graph, doc_key)
+        doc = await get_document(self.db, doc_key)
         if doc is None:
             raise DocumentError(f"{doc_key}: no such document")
         if doc.layout is not LayoutStatus.COMPLETE:
-            await LayoutBuilder(self.graph, self.settings, self.embedder, progress=self.progress).build(doc_key)
-            doc = await get_document(self.graph, doc_key)
+            await LayoutBuilder(self.db, self.settings, self.embedder, progress=self.progress).build(doc_key)
+            doc = await get_document(self.db, doc_key)
         config = self.config(doc, evolution)
         if self.current(doc, evolution) and not force:
             return ContentGraphReport(doc_key=doc_key, name=doc.name, status="unchanged", config=config,
                                       evolution=evolution, counts=doc.g2_counts)
         lap = Laps()
 
-        await apply_schema(self.graph, dimensions=self.embedder.dimension, name="content/schema")
-        await delete_content_graph(self.graph, doc_key)
-        await mark_building(self.graph, doc_key, "g2", config)
+        await apply_schema(self.db, dimensions=self.embedder.dimension, name="content/schema")
+        await delete_content_graph(self.db, doc_key)
+        await mark_building(self.db, doc_key, "g2", config)
         lap("clear")
-        nodes = [ContentNode(**row) for row in await self.graph.read_rows("content/nodes", doc_key=doc_key)]
+        nodes = [ContentNode(**row) for row in await self.db.read_rows("content/nodes", doc_key=doc_key)]
         use_llm = evolution == "llm"
         if use_llm:
             attributes = await llm_steps.node_attributes(self.llm, nodes, progress=self.progress)
@@ -138,12 +138,12 @@ class ContentGraphBuilder:
         lap("evolution")
         await self._write_nodes(nodes, attributes, initial, evolved)
         for batch in batches(links, WRITE_BATCH * 5):
-            await self.graph.write("content/write_links", rows=list(batch))
+            await self.db.write("content/write_links", rows=list(batch))
         lap("write")
-        (row,) = await self.graph.read("content/counts", doc_key=doc_key)
+        (row,) = await self.db.read("content/counts", doc_key=doc_key)
         counts = ContentCounts(**row)
         seconds = lap.total
-        await mark_complete(self.graph, doc_key, "g2", config, seconds=seconds, figures={
+        await mark_complete(self.db, doc_key, "g2", config, seconds=seconds, figures={
             "g2_evolution": evolution, "g2_rounds": rounds, "g2_evolution_seconds": lap.seconds["evolution"],
             **counts.properties()})
         log.info("content graph of %s: %s in %.1fs", doc.name, counts, seconds)
@@ -174,4 +174,4 @@ class ContentGraphBuilder:
                  "embedding": evolved[i].tolist()}
                 for i, (n, a) in enumerate(zip(nodes, attributes, strict=True))]
         for batch in batches(rows, WRITE_BATCH):
-            await self.graph.write("content/write_nodes", rows=list(batch))
+            await self.db.write("content/write_nodes", rows=list(batch))

@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 def open_gds(conn: ConnectionInfo) -> GraphDataScience:
     """A ``GraphDataScience`` client on ``conn`` (its own driver, closed by its ``.close()`` or ``with``): Bolt
-    only (no Arrow discovery), no progress bars, and, as :class:`~bookrag_neo4j.db.client.GraphClient`, no
+    only (no Arrow discovery), no progress bars, and, as :class:`~bookrag_neo4j.db.client.Neo4jClient`, no
     warning for a label no data has yet (``Image`` in a document without images)."""
     from graphdatascience import GraphDataScience
     from graphdatascience.error.gds_not_installed import GdsNotFound
@@ -122,7 +122,7 @@ def write_similar(conn: ConnectionInfo, doc_key: str, *, top_k: int, cutoff: flo
     """The layout layer's ``SIMILAR {score}`` edges of a document: ``gds.knn.write`` over the embeddings of its
     passages, table rows, tables and images (cosine, at most ``top_k`` a node, above ``cutoff``; one thread and
     a fixed seed: the same layer gives the same edges). The number of edges written; KNN writes both edges of a
-    mutual pair: the caller keeps one (``gds/dedupe_similar``, through the GraphClient's managed transactions,
+    mutual pair: the caller keeps one (``gds/dedupe_similar``, through the Neo4jClient's managed transactions,
     retried on transient errors). Blocking: async code runs it with ``asyncio.to_thread``."""
     with open_gds(conn) as gds:
         projected = project(gds, "gds/project_layout_embeddings", doc_key=doc_key)

@@ -1,7 +1,7 @@
 """Async access to Neo4j: one driver, named queries, managed transactions for writes, retried reads.
 
     conn = ConnectionInfo("bolt://localhost:7687", "neo4j", "secret", "neo4j")
-    async with GraphClient(conn) as graph:
+    async with Neo4jClient(conn) as db:
         rows = await graph.read("server/versions")
         await graph.write("schema/some_write", key="abc")
 
@@ -65,7 +65,7 @@ class ServerVersions:
     gds_version: str | None
 
 
-class GraphClient:
+class Neo4jClient:
     """Async Neo4j client that runs named queries from ``cypher/``; use it as an async context manager."""
 
     def __init__(self, conn: ConnectionInfo, *, connection_timeout: float = 4.0, retry_time: float = 30.0) -> None:
@@ -84,7 +84,7 @@ class GraphClient:
             notifications_disabled_classifications=[NotificationDisabledClassification.UNRECOGNIZED],
         )
 
-    async def __aenter__(self) -> GraphClient:
+    async def __aenter__(self) -> Neo4jClient:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

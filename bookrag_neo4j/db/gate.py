@@ -1,6 +1,6 @@
 """The read-only gate for Cypher a user wrote: it judges the server's plan of the query, never its text.
 
-:meth:`GraphClient.run_user_query <bookrag_neo4j.db.client.GraphClient.run_user_query>` plans the query with
+:meth:`Neo4jClient.run_user_query <bookrag_neo4j.db.client.Neo4jClient.run_user_query>` plans the query with
 ``EXPLAIN``, and :func:`check_plan` walks the plan's operator tree, raising
 :class:`~bookrag_neo4j.errors.QueryRefusedError` with a one-line reason for: admin and schema commands, operators on
 another database, ``Show*``/``Terminate*``, ``LoadCSV``, ``IN TRANSACTIONS``; procedures outside

@@ -1,8 +1,8 @@
 """Graph Data Science on the async driver: whether a server has it, and the names of projections.
 
-    if await gds_installed(graph): ...
+    if await gds_installed(db): ...
     name = graph_name()                     # bookrag-<uuid>: a temporary projection, always dropped by its maker
-    await list_projections(graph)           # the temporary ones left behind (should be none)
+    await list_projections(db)           # the temporary ones left behind (should be none)
 
 Temporary projections (the scale probe's, ``rag.gds``'s in :mod:`bookrag_neo4j.db.analytics`) are named here so that
 :func:`list_projections` finds any left behind; Graph_Reasoning's PageRank uses the catalog projections of
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import uuid
 
-from .client import GraphClient
+from .client import Neo4jClient
 
 GRAPH_NAME_PREFIX = "bookrag-"
 DOCUMENT_PREFIX = "bookrag-doc-"  # the documents' projections kept in the catalog (:mod:`.projections`)
@@ -29,24 +29,24 @@ def graph_name() -> str:
 _INSTALLED: dict[tuple[str, str], bool] = {}  # (uri, database) -> whether its server has GDS
 
 
-async def gds_installed(graph: GraphClient) -> bool:
+async def gds_installed(db: Neo4jClient) -> bool:
     """Whether ``graph``'s server has the GDS plugin: asked once a server and database by this process (the
     engine a question's PageRank runs on is chosen without a round trip), until :func:`forget_gds`."""
-    slot = (graph.conn.uri, graph.conn.database)
+    slot = (db.conn.uri, db.conn.database)
     if slot not in _INSTALLED:
-        rows = await graph.read("server/gds_installed")
+        rows = await db.read("server/gds_installed")
         _INSTALLED[slot] = bool(rows and rows[0]["installed"])
     return _INSTALLED[slot]
 
 
-def forget_gds(graph: GraphClient) -> None:
+def forget_gds(db: Neo4jClient) -> None:
     """Ask :func:`gds_installed` anew next time (a GDS call found no procedure: the plugin was removed)."""
-    _INSTALLED.pop((graph.conn.uri, graph.conn.database), None)
+    _INSTALLED.pop((db.conn.uri, db.conn.database), None)
 
 
-async def list_projections(graph: GraphClient) -> list[str]:
+async def list_projections(db: Neo4jClient) -> list[str]:
     """Names of the temporary projections this package created that are still on the server (should be none;
     the documents' catalog projections of :mod:`.projections` are kept on purpose and not listed)."""
-    rows = await graph.write("gds/list_graphs")
+    rows = await db.write("gds/list_graphs")
     return [row["graph_name"] for row in rows if row["graph_name"].startswith(GRAPH_NAME_PREFIX)
             and not row["graph_name"].startswith(DOCUMENT_PREFIX)]

@@ -1,9 +1,9 @@
 """Each document's entity graph, kept as a named projection in the GDS graph catalog for Graph_Reasoning.
 
     projections = DocumentProjections()
-    scores = await projections.node_scores(graph, [(doc_key, version)], ["<entity key>"], ["<tree node key>"],
+    scores = await projections.node_scores(db, [(doc_key, version)], ["<entity key>"], ["<tree node key>"],
                                            budget_bytes=512 * 2**20)       # tree node key -> score
-    await drop_document_projections(graph, doc_key)      # its graph was rebuilt, or it was deleted
+    await drop_document_projections(db, doc_key)      # its graph was rebuilt, or it was deleted
 
 A projection stays in the catalog across questions, so a question's PageRank is one read query. Named by the graph build
 (``bookrag-doc-<doc key>-<hash of graph_version>``), a rebuilt graph gets a new one. It is made when a question finds it
@@ -25,7 +25,7 @@ from typing import Any
 
 from neo4j.exceptions import ClientError
 
-from .client import GraphClient
+from .client import Neo4jClient
 from .gds import DOCUMENT_PREFIX, PAGERANK_CONCURRENCY
 
 log = logging.getLogger(__name__)
@@ -37,15 +37,15 @@ def projection_name(doc_key: str, version: str) -> str:
     return f"{DOCUMENT_PREFIX}{doc_key}-{hashlib.sha256(version.encode()).hexdigest()[:12]}"
 
 
-async def held_projections(graph: GraphClient) -> dict[str, int]:
+async def held_projections(db: Neo4jClient) -> dict[str, int]:
     """This package's document projections in the catalog: heap bytes by name (none on a server without GDS)."""
-    return {name: size for name, (size, _) in (await _catalog(graph)).items()}
+    return {name: size for name, (size, _) in (await _catalog(db)).items()}
 
 
-async def _catalog(graph: GraphClient) -> dict[str, tuple[int, float]]:
+async def _catalog(db: Neo4jClient) -> dict[str, tuple[int, float]]:
     """This package's document projections in the catalog: (heap bytes, when made, epoch seconds) by name."""
     try:
-        rows = await graph.write("gds/list_graphs")
+        rows = await db.write("gds/list_graphs")
     except ClientError as exc:
         if exc.code != "Neo.ClientError.Procedure.ProcedureNotFound":
             raise
@@ -54,11 +54,11 @@ async def _catalog(graph: GraphClient) -> dict[str, tuple[int, float]]:
             if r["graph_name"].startswith(DOCUMENT_PREFIX)}
 
 
-async def drop_document_projections(graph: GraphClient, doc_key: str, *, keep: str | None = None) -> list[str]:
+async def drop_document_projections(db: Neo4jClient, doc_key: str, *, keep: str | None = None) -> list[str]:
     """Drop every catalog projection of ``doc_key`` (but ``keep``); the names dropped."""
-    stale = [n for n in await held_projections(graph) if n.startswith(f"{DOCUMENT_PREFIX}{doc_key}-") and n != keep]
+    stale = [n for n in await held_projections(db) if n.startswith(f"{DOCUMENT_PREFIX}{doc_key}-") and n != keep]
     for name in stale:
-        await graph.write("gds/drop_graph", graph_name=name)
+        await db.write("gds/drop_graph", graph_name=name)
     if stale:
         log.info("dropped %d stale projection(s) of %s", len(stale), doc_key)
     return stale
@@ -74,11 +74,11 @@ IN_USE_SECONDS = 60.0  # a projection used or made this recently is kept, even o
 
 
 async def again_when_missing(call: Callable[[Callable[..., Awaitable[list[Any]]]], Awaitable[list[Any]]],
-                             graph: GraphClient, project: Callable[[], Awaitable[None]]) -> list[Any]:
+                             db: Neo4jClient, project: Callable[[], Awaitable[None]]) -> list[Any]:
     """``call`` with read routing; when a projection it needs is missing, ``project`` and ``call`` again with write
     routing (to the member that projected), at most :data:`ATTEMPTS` times in all: another process may drop a
     projection between its making and its use, to keep its own budget."""
-    routed = graph.read_rows
+    routed = db.read_rows
     for attempt in range(1, ATTEMPTS + 1):
         try:
             return await call(routed)
@@ -86,7 +86,7 @@ async def again_when_missing(call: Callable[[Callable[..., Awaitable[list[Any]]]
             if not missing_projection(exc) or attempt == ATTEMPTS:
                 raise
         await project()
-        routed = graph.write_rows
+        routed = db.write_rows
     return []  # not reached: the last attempt returns or raises
 
 
@@ -98,7 +98,7 @@ class DocumentProjections:
         self._keys: dict[str, dict[int, str]] = {}  # name -> entity key by GDS node id
         self._locks: dict[str, asyncio.Lock] = {}
 
-    async def ensure(self, graph: GraphClient, doc_key: str, version: str, *, budget_bytes: int,
+    async def ensure(self, db: Neo4jClient, doc_key: str, version: str, *, budget_bytes: int,
                      fresh: bool = False) -> str:
         """The name of ``doc_key``'s projection at ``version``, projected first when the catalog lacks it, within
         ``budget_bytes`` (``fresh``: the caller found it gone, whatever this process remembers). The questions'
@@ -111,12 +111,12 @@ class DocumentProjections:
             return name
         async with self._locks.setdefault(name, asyncio.Lock()):
             if name not in self._used:
-                (row,) = await graph.write("gds/graph_exists", graph_name=name)
+                (row,) = await db.write("gds/graph_exists", graph_name=name)
                 if not row["exists"]:
-                    await drop_document_projections(graph, doc_key, keep=name)
-                    await self._make_room(graph, doc_key, budget_bytes)
+                    await drop_document_projections(db, doc_key, keep=name)
+                    await self._make_room(db, doc_key, budget_bytes)
                     try:
-                        await graph.write("gds/project_document_entities", graph_name=name, doc_key=doc_key)
+                        await db.write("gds/project_document_entities", graph_name=name, doc_key=doc_key)
                         log.info("projected the entity graph of %s as %s", doc_key, name)
                     except ClientError as exc:  # another process made it first: "Graph name ... already loaded"
                         if "already" not in (exc.message or ""):
@@ -124,11 +124,11 @@ class DocumentProjections:
                 self._used[name] = time.time()
         return name
 
-    async def _make_room(self, graph: GraphClient, doc_key: str, budget_bytes: int) -> None:
-        (counts,) = await graph.read("gds/library_entity_counts", doc_keys=[doc_key])
-        (estimate,) = await graph.write("gds/estimate_projection", nodes=counts["entities"],
+    async def _make_room(self, db: Neo4jClient, doc_key: str, budget_bytes: int) -> None:
+        (counts,) = await db.read("gds/library_entity_counts", doc_keys=[doc_key])
+        (estimate,) = await db.write("gds/estimate_projection", nodes=counts["entities"],
                                         relationships=2 * counts["edges"])  # undirected: both directions
-        catalog = await _catalog(graph)
+        catalog = await _catalog(db)
         held = {name: size for name, (size, _) in catalog.items()}
         last = {name: max(self._used.get(name, 0.0), made) for name, (_, made) in catalog.items()}
         for name in sorted(held, key=lambda n: (last[n], n)):
@@ -138,12 +138,12 @@ class DocumentProjections:
                 log.warning("the documents' projections hold %d MB, over BOOKRAG_GDS_PROJECTION_BUDGET_MB: those "
                             "used in the last %.0f s are kept", sum(held.values()) // 2**20, IN_USE_SECONDS)
                 break
-            await graph.write("gds/drop_graph", graph_name=name)
+            await db.write("gds/drop_graph", graph_name=name)
             log.info("dropped projection %s (%d bytes) to stay within the budget", name, held.pop(name))
             self._used.pop(name, None)
             self._keys.pop(name, None)
 
-    async def pagerank(self, graph: GraphClient, doc_key: str, version: str, source_keys: Sequence[str], *,
+    async def pagerank(self, db: Neo4jClient, doc_key: str, version: str, source_keys: Sequence[str], *,
                        budget_bytes: int, damping: float = 0.85, max_iterations: int = 50,
                        tolerance: float = 1e-7) -> dict[str, float]:
         """Personalized PageRank over the document's whole entity graph (``gds.pageRank.stream`` with
@@ -156,15 +156,15 @@ class DocumentProjections:
 
         async def project() -> None:
             log.info("projection %s is missing (a new graph build, or a server restart): projecting it", name)
-            await self.ensure(graph, doc_key, version, budget_bytes=budget_bytes, fresh=True)
-        rows = await again_when_missing(lambda routed: routed("gds/document_pagerank", **params), graph, project)
+            await self.ensure(db, doc_key, version, budget_bytes=budget_bytes, fresh=True)
+        rows = await again_when_missing(lambda routed: routed("gds/document_pagerank", **params), db, project)
         self._used[name] = time.time()
         if name not in self._keys:
-            self._keys[name] = dict(await graph.write_rows("gds/projection_node_keys", graph_name=name))
+            self._keys[name] = dict(await db.write_rows("gds/projection_node_keys", graph_name=name))
         keys = self._keys[name]
         return {keys[node]: score for node, score in rows if node in keys}
 
-    async def node_scores(self, graph: GraphClient, documents: Sequence[tuple[str, str]], source_keys: Sequence[str],
+    async def node_scores(self, db: Neo4jClient, documents: Sequence[tuple[str, str]], source_keys: Sequence[str],
                           node_keys: Sequence[str], *, budget_bytes: int, node_score: str = "sum",
                           damping: float = 0.85, max_iterations: int = 50, tolerance: float = 1e-7,
                           ) -> dict[str, float]:
@@ -183,14 +183,14 @@ class DocumentProjections:
             return {}
 
         async def project() -> None:
-            holding = {r["doc_key"] for r in await graph.read("gds/seed_documents", source_keys=params["source_keys"],
+            holding = {r["doc_key"] for r in await db.read("gds/seed_documents", source_keys=params["source_keys"],
                                                                doc_keys=[key for key, _ in named.values()])}
             log.info("a projection is missing (a new graph build, or a server restart): projecting %d document(s) "
                      "that hold a seed", len(holding))
             for key, version in named.values():
                 if key in holding:
-                    await self.ensure(graph, key, version, budget_bytes=budget_bytes, fresh=True)
-        rows = await again_when_missing(lambda routed: routed("gds/node_pagerank", **params), graph, project)
+                    await self.ensure(db, key, version, budget_bytes=budget_bytes, fresh=True)
+        rows = await again_when_missing(lambda routed: routed("gds/node_pagerank", **params), db, project)
         scored: dict[str, float] = {}
         now = time.time()
         for name, scores in rows:

@@ -1,7 +1,7 @@
 """Apply the BookIndex schema (``cypher/schema.cypher``) and wait until its indexes are ONLINE.
 
-    async with GraphClient(conn) as graph:
-        indexes = await apply_schema(graph, dimensions=384)
+    async with Neo4jClient(conn) as db:
+        indexes = await apply_schema(db, dimensions=384)
 
 Applying twice is a no-op, also at once from several processes (indexing workers). A vector index created
 earlier with another dimension is reported as a :class:`~bookrag_neo4j.errors.SchemaError` (``IF NOT EXISTS``
@@ -19,7 +19,7 @@ from typing import Any
 from neo4j.exceptions import ClientError
 
 from ..errors import SchemaError
-from .client import GraphClient
+from .client import Neo4jClient
 from .queries import load_query, split_statements
 
 log = logging.getLogger(__name__)
@@ -49,20 +49,20 @@ def fulltext_statements() -> dict[str, str]:
             if (match := re.match(r"CREATE FULLTEXT INDEX (\w+)", statement))}
 
 
-async def apply_schema(graph: GraphClient, *, dimensions: int, timeout_s: int = 300,
+async def apply_schema(db: Neo4jClient, *, dimensions: int, timeout_s: int = 300,
                        name: str = "schema") -> list[dict[str, Any]]:
     """Create the constraints and indexes of schema file ``name`` if missing (the BookIndex's, or a layer's
     such as ``layout/schema``), wait until all are ONLINE, return ``SHOW INDEXES`` rows."""
     wanted = vector_indexes(name)
     for statement in schema_statements(name):
         try:
-            await graph.run(statement, {"dimensions": dimensions})
+            await db.run(statement, {"dimensions": dimensions})
         except ClientError as exc:
             if exc.code == RACED:  # another worker created it between IF NOT EXISTS and the creation: it is there
                 continue
             raise SchemaError(f"schema statement failed: {exc.message}\n{statement}") from exc
-    await _await_online(graph, timeout_s)
-    indexes = await graph.read("schema/indexes")
+    await _await_online(db, timeout_s)
+    indexes = await db.read("schema/indexes")
     for index in indexes:
         if index["name"] in wanted and index["dimensions"] != dimensions:
             raise SchemaError(
@@ -73,23 +73,23 @@ async def apply_schema(graph: GraphClient, *, dimensions: int, timeout_s: int = 
     return indexes
 
 
-async def rebuild_fulltext(graph: GraphClient, *, timeout_s: int = 300) -> list[str]:
+async def rebuild_fulltext(db: Neo4jClient, *, timeout_s: int = 300) -> list[str]:
     """Drop and create again each full-text index that exists (built from the nodes there now, so its BM25
     statistics count no deleted node); wait until they are ONLINE; return their names. Questions that read an
     index fail while it is rebuilt (seconds for a library of 40 documents)."""
-    existing = {row["name"] for row in await graph.read("schema/indexes")}
+    existing = {row["name"] for row in await db.read("schema/indexes")}
     statements = fulltext_statements()
     rebuilt = [name for name in statements if name in existing]
     for name in rebuilt:  # names from the schema files, not from input: DROP INDEX takes no parameter
-        await graph.run(f"DROP INDEX {name} IF EXISTS")
-        await graph.run(statements[name])
-    await _await_online(graph, timeout_s)
+        await db.run(f"DROP INDEX {name} IF EXISTS")
+        await db.run(statements[name])
+    await _await_online(db, timeout_s)
     log.info("full-text indexes rebuilt: %s", ", ".join(rebuilt))
     return rebuilt
 
 
-async def _await_online(graph: GraphClient, timeout_s: int) -> None:
+async def _await_online(db: Neo4jClient, timeout_s: int) -> None:
     try:
-        await graph.write("schema/await_indexes", seconds=timeout_s)
+        await db.write("schema/await_indexes", seconds=timeout_s)
     except ClientError as exc:
         raise SchemaError(f"indexes did not come ONLINE within {timeout_s}s: {exc.message}") from exc

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field, field_validator
 
-from .client import GraphClient
+from .client import Neo4jClient
 
 PROPERTY_SAMPLE = 1000  # nodes of a label whose property keys are listed (one code path writes each label)
 
@@ -144,17 +144,17 @@ class GraphSchema(BaseModel):
     indexes: list[IndexInfo]
 
 
-async def read_schema(graph: GraphClient) -> GraphSchema:
+async def read_schema(db: Neo4jClient) -> GraphSchema:
     """What the database holds, with the meanings above; labels and types the BookIndex does not write are listed
     as such (another application's data in the same database)."""
-    (counts,) = await graph.read("schema/counts")
+    (counts,) = await db.read("schema/counts")
     nodes = {row["label"]: row["count"] for row in counts["labels"]}
     rels = {row["type"]: row["count"] for row in counts["relationships"]}
     meanings = {m.label: m for m in LABELS}
     labels = [m.label for m in LABELS if nodes.get(m.label)] + sorted(set(nodes) - set(meanings))
-    sampled = {row["label"]: row["properties"] for row in await graph.read(
+    sampled = {row["label"]: row["properties"] for row in await db.read(
         "superrag/schema_properties", labels=labels, hidden=[], sample=PROPERTY_SAMPLE)}
-    indexes = [IndexInfo.model_validate(row) for row in await graph.read("schema/indexes")]
+    indexes = [IndexInfo.model_validate(row) for row in await db.read("schema/indexes")]
     vectors = {(label, p) for i in indexes if i.type == "VECTOR" for label in i.labels for p in i.properties}
     other = "Not written by bookrag-neo4j: another application's data in this database."
     return GraphSchema(

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Settings
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..index.pipeline import Indexer
 from ..library.stats import graph_statistics
 from ..llm.factory import Models
@@ -37,9 +37,9 @@ def merge_kind(a: str, b: str) -> str:
     return "similar"
 
 
-async def merge_samples(graph: GraphClient, doc_key: str, *, per_kind: int = 10, seed: int = 0) -> dict[str, Any]:
+async def merge_samples(db: Neo4jClient, doc_key: str, *, per_kind: int = 10, seed: int = 0) -> dict[str, Any]:
     """Counts of ER merges by kind, with a random sample of each kind."""
-    rows = await graph.run(
+    rows = await db.run(
         "MATCH (e:Entity {doc_key: $k}) WHERE size(coalesce(e.merged_from, [])) > 0 "
         "RETURN e.name AS name, e.type AS type, e.merged_from AS merged, e.merges AS merges ORDER BY e.key",
         {"k": doc_key}, read=True)
@@ -55,22 +55,22 @@ async def merge_samples(graph: GraphClient, doc_key: str, *, per_kind: int = 10,
             "samples": {k: rng.sample(v, min(per_kind, len(v))) for k, v in pairs.items()}}
 
 
-async def bench_graph(graph: GraphClient, settings: Settings, paths: list[Path], *, use_llm: bool = False,
+async def bench_graph(db: Neo4jClient, settings: Settings, paths: list[Path], *, use_llm: bool = False,
                       samples: int = 10) -> list[dict[str, Any]]:
     models = Models.from_settings(settings)
     rows = []
     for path in paths:
-        indexer = Indexer(graph, settings, models, use_llm=use_llm)
+        indexer = Indexer(db, settings, models, use_llm=use_llm)
         tree = await indexer.index(path, embed=False, knowledge_graph=False)
         row: dict[str, Any] = {"document": path.name, "pages": tree.pages}
         for mode in ("basic", "gradient"):
             indexer.er_mode = mode
             report = await indexer.build_graph(tree.doc_key)
-            stats = await graph_statistics(graph, tree.doc_key)
+            stats = await graph_statistics(db, tree.doc_key)
             row[mode] = {**{k: stats.get(k, 0) for k in FIGURE_KEYS}, "seconds": report.seconds, "er": report.er,
                          "llm_usage": report.llm_usage}
         row["entity_change"] = round(row["gradient"]["entities"] / max(row["basic"]["entities"], 1) - 1, 4)
         row["density_change"] = round(row["gradient"]["density"] / max(row["basic"]["density"], 1e-12) - 1, 4)
-        row["merges"] = await merge_samples(graph, tree.doc_key, per_kind=samples)
+        row["merges"] = await merge_samples(db, tree.doc_key, per_kind=samples)
         rows.append(row)
     return rows

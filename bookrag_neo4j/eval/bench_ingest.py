@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Settings
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..db.schema import apply_schema
 from ..errors import DocumentError
 from ..index.pipeline import Indexer, IndexReport
@@ -37,7 +37,7 @@ from ..tree.detect import Detector, detect_headings
 from ..tree.learned import HeadingModel
 
 
-async def bench_ingest(graph: GraphClient, paths: list[Path], *, dimensions: int, tables: str = "layout",
+async def bench_ingest(db: Neo4jClient, paths: list[Path], *, dimensions: int, tables: str = "layout",
                        workers: int = 1, headings: Detector = "auto",
                        model: HeadingModel | None = None) -> dict[str, Any]:
     """Parse, sections and a fresh tree write of each PDF, timed apart. Each tree is written under a key of its
@@ -45,7 +45,7 @@ async def bench_ingest(graph: GraphClient, paths: list[Path], *, dimensions: int
     index. The schema is applied first: its key constraints make the writes' lookups index seeks (on a new server
     without them each write scans a label, and the figures would be the missing indexes'). ``dimensions``: the
     vector indexes' (``index_dimensions``)."""
-    await apply_schema(graph, dimensions=dimensions)
+    await apply_schema(db, dimensions=dimensions)
     rows: list[dict[str, Any]] = []
     for path in paths:
         began = time.perf_counter()
@@ -60,9 +60,9 @@ async def bench_ingest(graph: GraphClient, paths: list[Path], *, dimensions: int
         parsed = dataclasses.replace(parsed, content_hash=f"bench-{parsed.content_hash}")  # keys of its own
         tree = build_tree(parsed, found, source)
         tree_s = time.perf_counter() - began
-        await delete_document(graph, tree.doc_key)  # left by a bench run that was killed
-        stats = await write_tree(graph, tree, parsed, {"name": path.name, "title": tree.root.title})
-        await delete_document(graph, tree.doc_key)
+        await delete_document(db, tree.doc_key)  # left by a bench run that was killed
+        stats = await write_tree(db, tree, parsed, {"name": path.name, "title": tree.root.title})
+        await delete_document(db, tree.doc_key)
         rows.append({
             "document": path.name, "pages": parsed.page_count, "blocks": len(parsed.blocks), "sections_from": source,
             "tables": sum(b.kind == "table" for b in parsed.blocks),
@@ -87,7 +87,7 @@ async def bench_ingest(graph: GraphClient, paths: list[Path], *, dimensions: int
     }
 
 
-async def bench_ingest_all_stages(graph: GraphClient, settings: Settings, models: Models,
+async def bench_ingest_all_stages(db: Neo4jClient, settings: Settings, models: Models,
                                   paths: list[Path]) -> dict[str, Any]:
     """Every indexing stage, LLM-free: seconds per stage summed over the documents, pages/s per tree stage,
     blocks embedded/s, extracted mentions/s for the graph stages; the wall time of the whole index (tree, block
@@ -99,10 +99,10 @@ async def bench_ingest_all_stages(graph: GraphClient, settings: Settings, models
     wall: dict[str, float] = defaultdict(float)  # stages overlap (block embeddings run beside the graph stage)
     failed = []
     with tempfile.TemporaryDirectory(prefix="bookrag-bench-") as scratch:
-        indexer = Indexer(graph, settings.replace(cache_dir=Path(scratch)), models, use_llm=False)
+        indexer = Indexer(db, settings.replace(cache_dir=Path(scratch)), models, use_llm=False)
         for path in paths:
             try:
-                await delete_document(graph, file_key(path))
+                await delete_document(db, file_key(path))
                 began = time.perf_counter()
                 report = await indexer.index(path, layout=False, content_graph=False)
                 wall["tree+graph"] += time.perf_counter() - began

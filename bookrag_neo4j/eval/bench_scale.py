@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..config import Settings
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..errors import DocumentError, ScaleRunError
 from ..index.pipeline import Indexer, IndexReport
 from ..keys import file_key, local_path
@@ -149,7 +149,7 @@ async def warm_up(indexer: Indexer, stages: Stages) -> float:
 
 async def index_one(indexer: Indexer, doc: PlannedDocument, stages: Stages) -> DocumentOutcome:
     """Index ``doc`` up to ``stages``, timed, and say whether that built it, finished it or found it complete."""
-    before = await get_document(indexer.graph, doc.key)
+    before = await get_document(indexer.db, doc.key)
     began = time.perf_counter()
     try:
         report = await indexer.index(local_path(doc.path), knowledge_graph=stages != "tree", layout=stages == "all")
@@ -169,13 +169,13 @@ def _built(report: IndexReport) -> bool:
     return report.status != "unchanged" or any(layer is not None and layer.status == "built" for layer in layers)
 
 
-async def measure(graph: GraphClient, retriever: Retriever, settings: Settings, keys: list[str], config: ScaleConfig,
+async def measure(db: Neo4jClient, retriever: Retriever, settings: Settings, keys: list[str], config: ScaleConfig,
                   ) -> tuple[dict[str, int], Footprint, ProjectionMemory | None, Latency | None]:
     """The library ``keys`` now: its counts, the server's footprint, the projection's memory, retrieval latency."""
-    (counts,) = await graph.read("library/library_size", doc_keys=keys)
+    (counts,) = await db.read("library/library_size", doc_keys=keys)
     # before the projection and the questions touch the heap
-    footprint = await server_footprint(graph, settings, checkpoint=config.checkpoint)
-    projection = await projection_memory(graph, keys) if config.stages != "tree" else None
+    footprint = await server_footprint(db, settings, checkpoint=config.checkpoint)
+    projection = await projection_memory(db, keys) if config.stages != "tree" else None
     latency = None
     if config.questions:
         latency = latency_of(await bench_query(retriever, keys, config.questions, repeat=config.repeat,
@@ -222,7 +222,7 @@ async def bench_scale_ingest(indexer: Indexer, retriever: Retriever, settings: S
                 break
             size = len(library)
         say(f"measuring the library at {size} documents")
-        counts, footprint, projection, latency = await measure(indexer.graph, retriever, settings, library, config)
+        counts, footprint, projection, latency = await measure(indexer.db, retriever, settings, library, config)
         row = assemble_row(size=size, batch=batch, previous=run.rows, counts=counts, footprint=footprint,
                            projection=projection, latency=latency, run=number)
         run.rows.append(row)
@@ -244,13 +244,13 @@ async def bench_scale(retriever: Retriever, questions: list[str], *, sizes: list
                       repeat: int = 3, method: str = "bookrag") -> list[dict[str, Any]]:
     """Without ``--ingest``: the same questions asked of the library already indexed: the first N complete
     documents with a knowledge graph (by name), for each N of ``sizes``; latency and library size."""
-    library = [d for d in await subtrees.scope_documents(retriever.graph, None) if d.graph_version]
+    library = [d for d in await subtrees.scope_documents(retriever.db, None) if d.graph_version]
     rows = []
     for size in sizes:
         if size > len(library):
             break
         keys = [d.key for d in library[:size]]
-        (counts,) = await retriever.graph.read("library/library_size", doc_keys=keys)
+        (counts,) = await retriever.db.read("library/library_size", doc_keys=keys)
         report = await bench_query(retriever, keys, questions, repeat=repeat, method=method)
         rows.append({"documents": size, **counts, "without_model_inference": report["without_model_inference"],
                      "with_model_inference": report["with_model_inference"],

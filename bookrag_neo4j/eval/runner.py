@@ -1,7 +1,7 @@
 """``bookrag eval``: run registry methods (BookRAG, its ablations, the baselines) over a benchmark and score them.
 
     bench = load_benchmark(Path("benchmarks/my-benchmark"), limit=10)
-    rows = await evaluate(graph, settings, models, bench, methods=["bookrag", "bm25"], mode="retrieval")
+    rows = await evaluate(db, settings, models, bench, methods=["bookrag", "bm25"], mode="retrieval")
     summary = summarise(rows)            # then report.write_report(out, rows, summary)
 
 Missing documents are indexed first. Per question and method: the retrieved units with their pages, page recall (all,
@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from ..config import Settings
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..errors import Neo4jUnavailableError, reason
 from ..index.on_demand import OnDemandLayers
 from ..index.pipeline import Indexer
@@ -49,7 +49,7 @@ WIDE_PAGE_BUDGET = 10  # recall@10p: within the first 10 distinct pages
 DEFAULT_METHODS = ("bookrag", "bm25", "dense", "layout", "graphranker")
 
 
-async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench: Benchmark, *,
+async def evaluate(db: Neo4jClient, settings: Settings, models: Models, bench: Benchmark, *,
                    methods: Sequence[str] = DEFAULT_METHODS, mode: Mode = "retrieval", scope: Scope = "document",
                    use_llm: bool = True, only_indexed: bool = False, judge: bool = False,
                    progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
@@ -61,9 +61,9 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
-    ready = {d.name for d in await subtrees.scope_documents(graph, None) if d.graph_version} if only_indexed else None
-    indexer = Indexer(graph, settings, models, use_llm=use_llm)
-    layers = OnDemandLayers(graph, settings)
+    ready = {d.name for d in await subtrees.scope_documents(db, None) if d.graph_version} if only_indexed else None
+    indexer = Indexer(db, settings, models, use_llm=use_llm)
+    layers = OnDemandLayers(db, settings)
     keys: dict[str, str] = {}
     failed: dict[str, str] = {}  # document -> why its questions are misses
     for doc in sorted({q.doc for q in bench.questions}):  # a no-op for an indexed PDF, but for missing embeddings
@@ -73,13 +73,13 @@ async def evaluate(graph: GraphClient, settings: Settings, models: Models, bench
         try:
             keys[doc] = (await indexer.index(bench.pdf(doc), knowledge_graph=not only_indexed)).doc_key
             for name in methods:  # layers a method reads that are built on first use (the layout layer): not timed
-                await METHODS[name].prepare(layers, models, await find_document(graph, keys[doc]))
+                await METHODS[name].prepare(layers, models, await find_document(db, keys[doc]))
         except Neo4jUnavailableError:  # nothing more can be scored
             raise
         except Exception as exc:  # this document's questions are misses; the run goes on
             failed[doc] = reason(exc)
             log.warning("%s: %s; its questions count as misses", doc, failed[doc])
-    retriever = Retriever(graph, settings, models, use_llm=use_llm, layers=layers)
+    retriever = Retriever(db, settings, models, use_llm=use_llm, layers=layers)
     llm = models.llm if use_llm else None  # answer extraction and the judge
     rows = []
     for question in bench.questions:

@@ -1,8 +1,8 @@
 """A library grown by copying indexed documents in Cypher, to measure the query path at sizes indexing cannot reach.
 
-    sources = await clone_sources(graph)                     # the indexed documents that are not clones
-    made = await grow_library(graph, sources, documents=50)  # clones round-robin over the sources
-    await drop_clones(graph, settings.image_dir)             # the library as it was
+    sources = await clone_sources(db)                     # the indexed documents that are not clones
+    made = await grow_library(db, sources, documents=50)  # clones round-robin over the sources
+    await drop_clones(db, settings.image_dir)             # the library as it was
 
 A clone is a complete server-side copy of one document (``cypher/bench/``): its nodes, their relationships, and links
 (not copies) to the shared ``Keyword`` nodes. Keys are rewritten by one rule: a string property that is the source's key
@@ -22,7 +22,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ..db.batching import batches, delete_in_batches
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..errors import ScaleRunError
 from ..keys import key_prefix
 from ..library.catalogue import delete_document
@@ -85,56 +85,56 @@ def clone_key(source_key: str, number: int) -> str:
     return prefix + source_key[len(prefix):]
 
 
-async def document_shape(graph: GraphClient, doc_key: str) -> Shape:
-    (row,) = await graph.read("bench/document_shape", doc_key=doc_key, prefix=key_prefix(doc_key))
+async def document_shape(db: Neo4jClient, doc_key: str) -> Shape:
+    (row,) = await db.read("bench/document_shape", doc_key=doc_key, prefix=key_prefix(doc_key))
     return Shape(labels={r["name"]: r["count"] for r in row["labels"]},
                  outgoing={r["name"]: r["count"] for r in row["outgoing"]},
                  incoming_other=row["incoming_other"], foreign_keys=row["foreign_keys"])
 
 
-async def clone_sources(graph: GraphClient) -> list[Document]:
+async def clone_sources(db: Neo4jClient) -> list[Document]:
     """The documents clones are made of: every complete document that is not a clone, by name."""
-    clones = {c.key for c in await list_clones(graph)}
-    return [d for d in await list_documents(graph) if d.status == "complete" and d.key not in clones]
+    clones = {c.key for c in await list_clones(db)}
+    return [d for d in await list_documents(db) if d.status == "complete" and d.key not in clones]
 
 
-async def list_clones(graph: GraphClient) -> list[HeldClone]:
+async def list_clones(db: Neo4jClient) -> list[HeldClone]:
     """The clones in the library, by number."""
-    return [HeldClone.model_validate(row) for row in await graph.read_rows("bench/clones")]
+    return [HeldClone.model_validate(row) for row in await db.read_rows("bench/clones")]
 
 
-async def check_source(graph: GraphClient, source: Document) -> Shape:
+async def check_source(db: Neo4jClient, source: Document) -> Shape:
     """What a clone of ``source`` must hold; :class:`ScaleRunError` when the source has nodes a clone would
     not copy (a scan of every node)."""
-    (stray,) = await graph.read("bench/stray_nodes", doc_key=source.key)
+    (stray,) = await db.read("bench/stray_nodes", doc_key=source.key)
     if stray["rows"]:
         raise ScaleRunError(f"{source.name} has nodes of labels a clone does not copy: {stray['rows']}")
-    return (await document_shape(graph, source.key)).copied()
+    return (await document_shape(db, source.key)).copied()
 
 
-async def make_clone(graph: GraphClient, source: Document, number: int, expected: Shape | None = None,
+async def make_clone(db: Neo4jClient, source: Document, number: int, expected: Shape | None = None,
                      ) -> CloneReport:
     """Copy ``source`` as clone ``number`` (see the module docstring) and check it against ``expected``
     (:func:`check_source`'s, found here if not given); :class:`ScaleRunError` when they differ."""
-    expected = expected or await check_source(graph, source)
+    expected = expected or await check_source(db, source)
     began = time.perf_counter()
     key = clone_key(source.key, number)
     params = {"source": source.key, "source_prefix": key_prefix(source.key), "clone": key, "prefix": key_prefix(key)}
-    keys = await graph.read_rows("bench/document_node_keys", doc_key=source.key)
-    await graph.write("bench/clone_document", **params, number=number,
+    keys = await db.read_rows("bench/document_node_keys", doc_key=source.key)
+    await db.write("bench/clone_document", **params, number=number,
                       clone_name=NAME.format(number=number, name=source.name))
     nodes = relationships = 0
     for batch in batches(keys, NODE_BATCH):
-        (row,) = await graph.write("bench/clone_nodes", **params, keys=list(batch), labels=list(NODE_LABELS))
+        (row,) = await db.write("bench/clone_nodes", **params, keys=list(batch), labels=list(NODE_LABELS))
         nodes += row["created"]
     for batch in batches([source.key, *keys], NODE_BATCH):
-        (row,) = await graph.write("bench/clone_relationships", **params, keys=list(batch),
+        (row,) = await db.write("bench/clone_relationships", **params, keys=list(batch),
                                    types=list(RELATIONSHIP_TYPES))
         relationships += row["created"]
-    made = await document_shape(graph, key)
+    made = await document_shape(db, key)
     if made != expected:
         raise ScaleRunError(f"clone {number} of {source.name} differs from its source: {_difference(expected, made)}")
-    await graph.write("bench/finish_clone", clone=key)
+    await db.write("bench/finish_clone", clone=key)
     return CloneReport(number=number, key=key, name=NAME.format(number=number, name=source.name), source=source.key,
                        nodes=nodes + 1, relationships=relationships, seconds=round(time.perf_counter() - began, 2),
                        reused=False)
@@ -151,7 +151,7 @@ def _difference(expected: Shape, made: Shape) -> str:
     return "; ".join(parts)
 
 
-async def grow_library(graph: GraphClient, sources: list[Document], *, documents: int,
+async def grow_library(db: Neo4jClient, sources: list[Document], *, documents: int,
                        progress: Callable[[str], None] | None = None) -> list[CloneReport]:
     """Clones numbered 1.. of ``sources``, round-robin, until the library of ``sources`` and clones holds
     ``documents`` documents: the clones made now and those found complete (reused); clones numbered beyond
@@ -160,12 +160,12 @@ async def grow_library(graph: GraphClient, sources: list[Document], *, documents
     say = progress or log.info
     if not sources:
         raise ScaleRunError("no complete indexed document to clone: index one first")
-    held = {c.clone_number: c for c in await list_clones(graph)}
+    held = {c.clone_number: c for c in await list_clones(db)}
     wanted = max(0, documents - len(sources))
     for number, extra in sorted(held.items()):
         if number > wanted:  # a larger library's: the library must hold ``documents`` exactly
             say(f"dropping clone {number}: the library is measured at {documents} documents")
-            await drop_clone(graph, extra.key)
+            await drop_clone(db, extra.key)
     shapes: dict[str, Shape] = {}
     reports = []
     for number in range(1, wanted + 1):
@@ -181,26 +181,26 @@ async def grow_library(graph: GraphClient, sources: list[Document], *, documents
                                 f"{source.key} ({source.name}): another run's clones; drop them first (--drop-clones)")
         if found:
             say(f"clone {number} was left half-made: making it again")
-            await drop_clone(graph, found.key)
+            await drop_clone(db, found.key)
         if source.key not in shapes:
-            shapes[source.key] = await check_source(graph, source)
-        report = await make_clone(graph, source, number, shapes[source.key])
+            shapes[source.key] = await check_source(db, source)
+        report = await make_clone(db, source, number, shapes[source.key])
         say(f"clone {number}: {report.name}, {report.nodes:,} nodes, {report.relationships:,} relationships in "
             f"{report.seconds} s")
         reports.append(report)
     return reports
 
 
-async def drop_clone(graph: GraphClient, key: str, image_dir: Path | None = None) -> int:
+async def drop_clone(db: Neo4jClient, key: str, image_dir: Path | None = None) -> int:
     """Delete one clone as ``bookrag docs delete`` deletes a document (its catalog projections too), then any of
     its nodes left without a Document (an interrupted copy)."""
-    deleted = await delete_document(graph, key, image_dir)
-    return deleted + await delete_in_batches(graph, "bench/delete_clone_batch", doc_key=key)
+    deleted = await delete_document(db, key, image_dir)
+    return deleted + await delete_in_batches(db, "bench/delete_clone_batch", doc_key=key)
 
 
-async def drop_clones(graph: GraphClient, image_dir: Path | None = None) -> int:
+async def drop_clones(db: Neo4jClient, image_dir: Path | None = None) -> int:
     """Delete every clone in the library; how many there were."""
-    clones = await list_clones(graph)
+    clones = await list_clones(db)
     for clone in clones:
-        await drop_clone(graph, clone.key, image_dir)
+        await drop_clone(db, clone.key, image_dir)
     return len(clones)

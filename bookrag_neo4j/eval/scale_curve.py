@@ -1,6 +1,6 @@
 """``bookrag bench scale --clone``: the query path as the library grows to hundreds of documents, built by cloning.
 
-    run = await bench_scale_clone(graph, retriever, settings, out=Path("curve"), sizes=[10, 50, 200, 500],
+    run = await bench_scale_clone(db, retriever, settings, out=Path("curve"), sizes=[10, 50, 200, 500],
                                   config=config, cold=ColdProcess())
     run.rows[-1].cold_library.max_rss_kb, run.rows[-1].warm_library.p50_ms   # curve/scale.json, scale.png
 
@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..config import Settings
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..db.projections import held_projections
 from ..errors import ScaleRunError
 from ..library.documents import get_document
@@ -159,7 +159,7 @@ def write_curve(out: Path, run: CurveRun) -> None:
         plot_curve(run, out / PLOT_FILE)
 
 
-async def measure_size(graph: GraphClient, retriever: Retriever, settings: Settings, config: CurveConfig,
+async def measure_size(db: Neo4jClient, retriever: Retriever, settings: Settings, config: CurveConfig,
                        cold: ColdProcess | None, made: list[CloneReport], *, size: int, run: int) -> CurveRow:
     """The library as it is now, at ``size`` documents (see the module docstring)."""
     questions, one = config.questions, config.sources[0]
@@ -170,10 +170,10 @@ async def measure_size(graph: GraphClient, retriever: Retriever, settings: Setti
     warm_library = latency_of(await bench_query(retriever, None, questions, repeat=config.repeat,
                                                 method=config.method))
     client_rss, client_peak = rss_bytes(), peak_rss_bytes()
-    footprint = await server_footprint(graph, settings, checkpoint=False)
-    projections = await held_projections(graph)
-    keys = [*config.sources, *(c.key for c in await list_clones(graph))]
-    (counts,) = await graph.read("library/library_size", doc_keys=keys)
+    footprint = await server_footprint(db, settings, checkpoint=False)
+    projections = await held_projections(db)
+    keys = [*config.sources, *(c.key for c in await list_clones(db))]
+    (counts,) = await db.read("library/library_size", doc_keys=keys)
     fresh = [c for c in made if not c.reused]
     return CurveRow(
         documents=size, clones=len(keys) - len(config.sources), clones_made=len(fresh),
@@ -189,23 +189,23 @@ async def measure_size(graph: GraphClient, retriever: Retriever, settings: Setti
         measured_at=datetime.now(UTC).isoformat(timespec="seconds"))
 
 
-async def curve_config(graph: GraphClient, *, questions: list[str], method: str, repeat: int, llm: bool,
+async def curve_config(db: Neo4jClient, *, questions: list[str], method: str, repeat: int, llm: bool,
                        cold: bool) -> tuple[CurveConfig, list[str]]:
     """The run's options with the library's source documents (every complete indexed document that is not a
     clone, by name), and their names."""
-    sources = await clone_sources(graph)
+    sources = await clone_sources(db)
     if not sources:
         raise ScaleRunError("no complete indexed document to clone: index one first (bookrag index)")
     return (CurveConfig(questions=questions, method=method, repeat=repeat, llm=llm, cold=cold,
                         sources=[d.key for d in sources]), [d.name for d in sources])
 
 
-async def bench_scale_clone(graph: GraphClient, retriever: Retriever, settings: Settings, *, out: Path,
+async def bench_scale_clone(db: Neo4jClient, retriever: Retriever, settings: Settings, *, out: Path,
                             sizes: list[int], config: CurveConfig, cold: ColdProcess | None,
                             progress: Callable[[str], None] | None = None) -> CurveRun:
     """Grow the library by clones to each of ``sizes`` and measure it there (see the module docstring)."""
     say = progress or log.info
-    sources = [await get_document(graph, key) for key in config.sources]
+    sources = [await get_document(db, key) for key in config.sources]
     if missing := [key for key, doc in zip(config.sources, sources, strict=True) if doc is None or doc.status != "complete"]:
         raise ScaleRunError(f"the run's source documents {missing} are not (completely) indexed here; use another --out")
     sources = [doc for doc in sources if doc is not None]
@@ -223,9 +223,9 @@ async def bench_scale_clone(graph: GraphClient, retriever: Retriever, settings: 
         if size in done:
             continue
         say(f"growing the library to {size} documents ({len(sources)} indexed, {size - len(sources)} clones)")
-        made = await grow_library(graph, sources, documents=size, progress=say)
+        made = await grow_library(db, sources, documents=size, progress=say)
         say(f"measuring the library at {size} documents")
-        row = await measure_size(graph, retriever, settings, config, cold, made, size=size, run=number)
+        row = await measure_size(db, retriever, settings, config, cold, made, size=size, run=number)
         run.rows = sorted([*run.rows, row], key=lambda r: r.documents)
         run.runs[-1].finished_at, run.runs[-1].last_size = row.measured_at, size
         write_curve(out, run)

@@ -1,7 +1,7 @@
 """What ``bookrag bench scale`` reads off the server at each library size: store, heap, page cache, counts, projection.
 
-    footprint = await server_footprint(graph, settings)      # store, tx logs, heap, page cache, counts
-    memory = await projection_memory(graph, doc_keys)        # projected, measured, dropped; with GDS's estimate
+    footprint = await server_footprint(db, settings)      # store, tx logs, heap, page cache, counts
+    memory = await projection_memory(db, doc_keys)        # projected, measured, dropped; with GDS's estimate
 
 Store: the database's files and, apart, its transaction logs, from a managed server's folder (``du`` in its container)
 after a restart, as new data sits in the logs until a checkpoint and Community has no ``db.checkpoint()``; on an
@@ -25,7 +25,7 @@ from pathlib import Path
 from neo4j.exceptions import Neo4jError
 
 from ..config import Settings
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..db.gds import graph_name
 from ..errors import ScaleRunError
 
@@ -108,31 +108,31 @@ def _docker_store_size(settings: Settings, db: str) -> tuple[int | None, int | N
     return sizes[0], sizes[1], "docker"
 
 
-async def _optional(graph: GraphClient, query: str, **params: object) -> list[dict] | None:
+async def _optional(db: Neo4jClient, query: str, **params: object) -> list[dict] | None:
     """A monitoring query that a managed service may refuse (Aura limits dbms.*): its rows, or ``None``."""
     try:
-        return await graph.write(query, **params)
+        return await db.write(query, **params)
     except Neo4jError as exc:
         log.warning("%s is not available on this server: %s", query, exc.message)
         return None
 
 
-async def server_footprint(graph: GraphClient, settings: Settings, *, checkpoint: bool = True) -> Footprint:
+async def server_footprint(db: Neo4jClient, settings: Settings, *, checkpoint: bool = True) -> Footprint:
     """The heap in use, then the store on disk, the configured page cache and the database's counts, now.
 
     New data lives in the transaction logs until a checkpoint (every 15 minutes; ``db.checkpoint()`` is
     Enterprise-only), so a server this package manages is restarted first (``checkpoint``): a clean stop is a
     checkpoint."""
-    heap = await _optional(graph, "server/heap")
-    old = await _optional(graph, "server/old_generation")
+    heap = await _optional(db, "server/heap")
+    old = await _optional(db, "server/old_generation")
     store, tx_logs, source = await asyncio.to_thread(store_size, settings, checkpoint=checkpoint)
     if store is None:  # an external server: Enterprise's metrics, where they are on
-        metric = await _optional(graph, "server/store_size_metrics", database=settings.neo4j.database)
+        metric = await _optional(db, "server/store_size_metrics", database=settings.neo4j.database)
         if metric and metric[0]["bytes"] is not None:
             store, source = int(metric[0]["bytes"]), "JMX metrics (Neo4j Enterprise)"
-    config = await _optional(graph, "server/memory_config")
+    config = await _optional(db, "server/memory_config")
     pagecache = next((parse_size(r["value"]) for r in config or [] if r["name"].endswith("pagecache.size")), None)
-    (counts,) = await graph.read("server/database_counts")
+    (counts,) = await db.read("server/database_counts")
     return Footprint(store_bytes=store, tx_log_bytes=tx_logs, store_source=source,
                      heap_used_bytes=heap[0]["used"] if heap else None,
                      heap_committed_bytes=heap[0]["committed"] if heap else None,
@@ -141,20 +141,20 @@ async def server_footprint(graph: GraphClient, settings: Settings, *, checkpoint
                      pagecache_bytes=pagecache, nodes=counts["nodes"], relationships=counts["relationships"])
 
 
-async def projection_memory(graph: GraphClient, doc_keys: list[str]) -> ProjectionMemory | None:
+async def projection_memory(db: Neo4jClient, doc_keys: list[str]) -> ProjectionMemory | None:
     """Project the entity graph of ``doc_keys``, read its ``sizeInBytes`` and drop it (always); with GDS's
     estimate for a graph of the same counts. ``None`` when the documents have no entity (no knowledge graph)."""
-    (counts,) = await graph.read("gds/library_entity_counts", doc_keys=doc_keys)
+    (counts,) = await db.read("gds/library_entity_counts", doc_keys=doc_keys)
     if not counts["entities"]:
         return None
-    estimate = await graph.write("gds/estimate_projection", nodes=counts["entities"], relationships=counts["edges"])
+    estimate = await db.write("gds/estimate_projection", nodes=counts["entities"], relationships=counts["edges"])
     name = graph_name()
     began = time.perf_counter()
     try:
-        await graph.write("gds/project_library_entities", graph_name=name, doc_keys=doc_keys)
+        await db.write("gds/project_library_entities", graph_name=name, doc_keys=doc_keys)
         seconds = time.perf_counter() - began
-        (held,) = await graph.write("gds/graph_memory", graph_name=name)
+        (held,) = await db.write("gds/graph_memory", graph_name=name)
     finally:
-        await graph.write("gds/drop_graph", graph_name=name)
+        await db.write("gds/drop_graph", graph_name=name)
     return ProjectionMemory(nodes=held["nodes"], relationships=held["relationships"], size_bytes=held["size_bytes"],
                             estimate_bytes=estimate[0]["bytes_max"] if estimate else None, seconds=round(seconds, 2))

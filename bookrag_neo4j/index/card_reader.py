@@ -3,7 +3,7 @@ PDF's metadata and the file name, each field from the first source that has it (
 
     card = read_card(name="BESTBUY_2019_10K.pdf", title="", cover=[...first pages' blocks...], metadata={...})
     card.kind, card.issuer, card.period, card.years    # '10-K', 'BEST BUY CO., INC.', 'FY2019', [2019, 2018]
-    await write_card(graph, doc, embedder)             # read from the index and the file, stored on the Document
+    await write_card(db, doc, embedder)             # read from the index and the file, stored on the Document
 
 Filings say what they are on their cover ("FORM 10-K", "For the fiscal year ended February 2, 2019", the registrant
 "(Exact name of registrant as specified in its charter)", trading symbols), an earnings release in its first line
@@ -28,7 +28,7 @@ from ..library.cards import DocumentCard, years_in
 from ..llm.prompts import render_prompt
 
 if TYPE_CHECKING:
-    from ..db.client import GraphClient
+    from ..db.client import Neo4jClient
     from ..library.documents import Document
     from ..llm.chat import ChatModel
     from ..llm.embedder import Embedder
@@ -220,12 +220,12 @@ class CardReply(BaseModel):
     period: str = ""
 
 
-async def write_card(graph: GraphClient, doc: Document, embedder: Embedder | None = None,
+async def write_card(db: Neo4jClient, doc: Document, embedder: Embedder | None = None,
                      llm: ChatModel | None = None) -> DocumentCard:
     """Read ``doc``'s card from its first pages in the index and its file's metadata (with ``llm``: summarised, and
     its empty fields filled), keep the fields its user set, store it on the Document (with an embedding of its text
     when ``embedder`` is given); the card."""
-    rows = await graph.read("library/cover_blocks", doc_key=doc.key, pages=COVER_PAGES)
+    rows = await db.read("library/cover_blocks", doc_key=doc.key, pages=COVER_PAGES)
     cover = [r["text"] for r in rows]
     card = read_card(name=doc.name, title=doc.title, cover=cover, metadata=_metadata(doc.path))
     if llm is not None:
@@ -233,17 +233,17 @@ async def write_card(graph: GraphClient, doc: Document, embedder: Embedder | Non
     if doc.card is not None and doc.card.edited:
         card = card.model_copy(update={f: getattr(doc.card, f) for f in doc.card.edited}
                                | {"edited": doc.card.edited, "source": card.source | dict.fromkeys(doc.card.edited, "user")})
-    await store_card(graph, doc.key, card, embedder)
+    await store_card(db, doc.key, card, embedder)
     return card
 
 
-async def store_card(graph: GraphClient, doc_key: str, card: DocumentCard, embedder: Embedder | None = None) -> None:
+async def store_card(db: Neo4jClient, doc_key: str, card: DocumentCard, embedder: Embedder | None = None) -> None:
     """Write ``card`` on the Document ``doc_key`` (and its text's embedding, for the card vector index)."""
     props: dict[str, Any] = card.properties()
     if embedder is not None:
         (vector,) = await embedder.embed([props["card_text"] or doc_key])
         props["card_embedding"] = list(map(float, vector))
-    await graph.write("tree/merge_document", key=doc_key, props=props)
+    await db.write("tree/merge_document", key=doc_key, props=props)
     log.info("card of %s: %s, %s, %s", doc_key[:12], card.issuer or "no issuer", card.kind, card.period or "no period")
 
 

@@ -1,6 +1,6 @@
 """Indexing leases in Neo4j: a document is indexed by one worker at a time, on one machine or many.
 
-    leases = LeaseManager(graph, ttl=120.0)
+    leases = LeaseManager(db, ttl=120.0)
     claim = await leases.claim(file_key(pdf), name=pdf.name)   # claimed: new, ours, or expired (claim.takeover)
     report = await leases.hold(claim, indexer.index(pdf))      # renewed every ttl/3; then leases.release(claim)
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..errors import LeaseLostError
 
 log = logging.getLogger(__name__)
@@ -85,8 +85,8 @@ class Claim:
 class LeaseManager:
     """Claims, renews and releases indexing leases for one worker (``owner``) with time to live ``ttl`` seconds."""
 
-    def __init__(self, graph: GraphClient, *, ttl: float, owner: str | None = None) -> None:
-        self.graph = graph
+    def __init__(self, db: Neo4jClient, *, ttl: float, owner: str | None = None) -> None:
+        self.db = db
         self.ttl = ttl
         self.owner = owner or worker_id()
         self.takeovers = 0
@@ -116,16 +116,16 @@ class LeaseManager:
         return claim
 
     async def _claim(self, key: str, name: str, *, gone: str | None) -> list:
-        return await self.graph.write("index/claim_lease", key=key, owner=self.owner, doc_name=name,
+        return await self.db.write("index/claim_lease", key=key, owner=self.owner, doc_name=name,
                                       ttl_ms=self._ttl_ms, gone=gone)
 
     async def renew(self, claim: Claim) -> bool:
         """Extend the lease if this worker still holds it; ``False`` when it is gone or another worker's."""
-        return bool(await self.graph.write("index/renew_lease", key=claim.key, owner=self.owner, ttl_ms=self._ttl_ms))
+        return bool(await self.db.write("index/renew_lease", key=claim.key, owner=self.owner, ttl_ms=self._ttl_ms))
 
     async def release(self, claim: Claim) -> bool:
         """Delete the lease if this worker holds it (``False``: it was not ours any more)."""
-        (row,) = await self.graph.write("index/release_lease", key=claim.key, owner=self.owner)
+        (row,) = await self.db.write("index/release_lease", key=claim.key, owner=self.owner)
         return row["released"] > 0
 
     async def hold(self, claim: Claim, work: Awaitable[T]) -> T:
@@ -163,8 +163,8 @@ class LeaseManager:
         """The renewals, on this thread's own event loop and Neo4j connection, until ``stop``."""
         interval = heartbeat_interval(self.ttl)
         with asyncio.Runner() as runner:
-            graph = GraphClient(self.graph.conn)
-            renewer = LeaseManager(graph, ttl=self.ttl, owner=self.owner)
+            db = Neo4jClient(self.db.conn)
+            renewer = LeaseManager(db, ttl=self.ttl, owner=self.owner)
             try:
                 while not stop.wait(interval):
                     if not runner.run(renewer.renew(claim)):
@@ -174,7 +174,7 @@ class LeaseManager:
                 if not stop.is_set():  # after the work ended, a failed renewal is nobody's concern
                     report(exc)
             finally:
-                runner.run(graph.close())
+                runner.run(db.close())
 
 
 POLL_SECONDS = 0.5  # how often a worker waiting for a lease another one holds tries again

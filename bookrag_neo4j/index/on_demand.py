@@ -2,7 +2,7 @@
 (:class:`~bookrag_neo4j.methods.method_registry.LayerBuilder`), handed to the question path by the doors, so that the
 question path itself imports nothing of index time.
 
-    layers = OnDemandLayers(graph, settings)
+    layers = OnDemandLayers(db, settings)
     await layers.ensure("layout", doc, models)   # SuperRAG's layer, unless it is built with this config
     await layers.ensure("g2", doc, models)       # G²-Reader's content graph, and the layout layer under it
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from ..config import Settings
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..library.documents import Document, get_document
 from ..library.layers import Layer
 from ..llm.factory import Models
@@ -27,8 +27,8 @@ from .leases import LeaseManager, layers_key, under_lease
 class OnDemandLayers:
     """Builds a layer a method reads that a document lacks (or has with another config), once."""
 
-    def __init__(self, graph: GraphClient, settings: Settings) -> None:
-        self.graph = graph
+    def __init__(self, db: Neo4jClient, settings: Settings) -> None:
+        self.db = db
         self.settings = settings
 
     async def ensure(self, layer: Layer, doc: Document, models: Models) -> None:
@@ -40,10 +40,10 @@ class OnDemandLayers:
 
         if layer == "layout":
             await self._once(doc, lambda d: layout_current(d, self.settings, models.embedder),
-                             lambda: LayoutBuilder(self.graph, self.settings, models.embedder).build(doc.key))
+                             lambda: LayoutBuilder(self.db, self.settings, models.embedder).build(doc.key))
         elif layer == "g2":
             llm = models.llm if self.settings.g2.evolution == "llm" else None
-            builder = ContentGraphBuilder(self.graph, self.settings, models.embedder, llm=llm)
+            builder = ContentGraphBuilder(self.db, self.settings, models.embedder, llm=llm)
             await self._once(doc, builder.current, lambda: builder.build(doc.key))
         else:
             raise ValueError(f"the {layer} layer is built by indexing, not on a question's demand")
@@ -54,8 +54,8 @@ class OnDemandLayers:
             return
 
         async def built() -> bool:
-            fresh = await get_document(self.graph, doc.key)
+            fresh = await get_document(self.db, doc.key)
             return fresh is not None and current(fresh)
 
-        await under_lease(LeaseManager(self.graph, ttl=self.settings.indexing.index_lease_seconds),
+        await under_lease(LeaseManager(self.db, ttl=self.settings.indexing.index_lease_seconds),
                           layers_key(doc.key), build, name=doc.name, done=built)

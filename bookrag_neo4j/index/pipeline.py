@@ -1,6 +1,6 @@
 """The indexing pipeline, idempotent and resumable: parse, sections, tree, Neo4j, embeddings, knowledge graph, layout.
 
-    report = await Indexer(graph, settings, models).index(Path("R-intro.pdf"))   # graph: an open GraphClient
+    report = await Indexer(db, settings, models).index(Path("R-intro.pdf"))   # graph: an open Neo4jClient
     report.status        # "indexed", "unchanged" (same content already complete) or "replaced"
     report.graph         # the graph stage's report (entities, relations, GT-Links, ER decisions)
 
@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 
 from ..config import Settings
 from ..content.build import ContentGraphBuilder, ContentGraphReport, Evolution
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..db.schema import apply_schema
 from ..errors import DocumentError, DocumentNotFoundError, LeaseLostError, Neo4jUnavailableError, reason
 from ..keys import document_key, file_key, stored_name, stored_path, stored_text
@@ -97,10 +97,10 @@ class IndexReport(BaseModel):
 class Indexer:
     """Indexes documents into one Neo4j database (a library)."""
 
-    def __init__(self, graph: GraphClient, settings: Settings, models: Models | None = None, *,
+    def __init__(self, db: Neo4jClient, settings: Settings, models: Models | None = None, *,
                  use_llm: bool = True, progress: ProgressCallback | None = None,
                  er_mode: Literal["gradient", "basic"] | None = None) -> None:
-        self.graph = graph
+        self.db = db
         self.er_mode = er_mode
         self.settings = settings
         self._models = models
@@ -122,7 +122,7 @@ class Indexer:
     async def _ensure_schema(self) -> None:
         if not self._schema_ready:  # the dimension may load the embedder's model: off the event loop
             dimensions = await asyncio.to_thread(index_dimensions, self.settings, self.models.embedder)
-            await apply_schema(self.graph, dimensions=dimensions)
+            await apply_schema(self.db, dimensions=dimensions)
             self._schema_ready = True
 
     async def index(self, path: Path | None = None, *, mineru_output: Path | None = None, embed: bool = True,
@@ -147,7 +147,7 @@ class Indexer:
         except Exception as exc:
             await self._record_failure(path, exc)
             raise
-        await self.graph.write("library/clear_failure", key=report.doc_key)
+        await self.db.write("library/clear_failure", key=report.doc_key)
         return report
 
     async def _record_failure(self, path: Path | None, exc: Exception) -> None:
@@ -155,7 +155,7 @@ class Indexer:
         if path is None or not path.is_file():
             return
         try:
-            await self.graph.write("library/record_failure", key=await asyncio.to_thread(file_key, path),
+            await self.db.write("library/record_failure", key=await asyncio.to_thread(file_key, path),
                                    error=stored_text(reason(exc)), at=datetime.now(UTC).isoformat(timespec="seconds"))
         except Exception as record_exc:  # the failure itself is what the caller must see
             log.warning("could not record the failure of %s: %s", stored_name(path), record_exc)
@@ -189,24 +189,24 @@ class Indexer:
         ``BOOKRAG_G2_EVOLUTION``)."""
         await self._ensure_schema()
         llm = self.models.llm if self.use_llm else None
-        builder = ContentGraphBuilder(self.graph, self.settings, self.models.embedder, llm=llm, progress=self.progress)
+        builder = ContentGraphBuilder(self.db, self.settings, self.models.embedder, llm=llm, progress=self.progress)
         return await self._under_layers_lease(doc_key, lambda: builder.build(doc_key, evolution=evolution, force=force))
 
     async def build_layout(self, doc_key: str, *, force: bool = False) -> LayoutReport:
         """The layout stage alone, on a document whose tree is indexed (``bookrag index --stage layout``)."""
         await self._ensure_schema()
-        builder = LayoutBuilder(self.graph, self.settings, self.models.embedder, progress=self.progress)
+        builder = LayoutBuilder(self.db, self.settings, self.models.embedder, progress=self.progress)
         return await self._under_layers_lease(doc_key, lambda: builder.build(doc_key, force=force))
 
     async def _under_layers_lease(self, doc_key: str, work: Callable[[], Awaitable[R]]) -> R:
         """``work`` (a layer build) while no question's method builds a layer of the same document."""
-        leases = LeaseManager(self.graph, ttl=self.settings.indexing.index_lease_seconds)
+        leases = LeaseManager(self.db, ttl=self.settings.indexing.index_lease_seconds)
         return cast(R, await under_lease(leases, layers_key(doc_key), work))
 
     async def build_graph(self, doc_key: str, *, force: bool = False) -> GraphReport:
         """The graph stage alone, on a document whose tree is indexed (``bookrag index --stage graph``)."""
         if self._builder is None:  # kept: it holds the loaded extractor
-            self._builder = GraphBuilder(self.graph, self.settings, self.models, use_llm=self.use_llm)
+            self._builder = GraphBuilder(self.db, self.settings, self.models, use_llm=self.use_llm)
         self._builder.er_mode = self.er_mode or self.settings.kg.er_mode
         self._builder.progress = self.progress
         return await self._builder.build(doc_key, force=force)
@@ -225,7 +225,7 @@ class Indexer:
         else:
             parsed = await asyncio.to_thread(load_mineru_output, mineru_output)
             key = document_key(parsed.content_hash)
-        existing = await get_document(self.graph, key)
+        existing = await get_document(self.db, key)
         if existing is not None and existing.tree is TreeStatus.COMPLETE and not force:
             return await self._unchanged(existing, embed)
         if parsed is None:
@@ -248,7 +248,7 @@ class Indexer:
         if existing.card is None:  # indexed before cards were read
             await self.card(existing.key)
         embedded = await self.embed(existing.key) if embed else 0
-        stats = await document_stats(self.graph, existing.key)
+        stats = await document_stats(self.db, existing.key)
         log.info("%s is already indexed and unchanged", existing.name)
         return IndexReport(doc_key=existing.key, name=existing.name, title=existing.title,
                            status="unchanged", pages=stats["pages"], heading_source=existing.heading_source,
@@ -274,11 +274,11 @@ class Indexer:
         if failed:
             warnings.append(f"{failed} section-filtering batch(es) failed; the offline detector's headings used for them")
         path = stored_path(parsed.path)
-        namesakes = [d for d in await match_documents(self.graph, name) if d.key != doc_key and d.name == name]
+        namesakes = [d for d in await match_documents(self.db, name) if d.key != doc_key and d.name == name]
         replaced = [d for d in namesakes if replace or d.path == path]
         for old in replaced:
             log.info("replacing %s (key %s, from %s)", name, old.key, old.path)
-            await delete_document(self.graph, old.key, self.image_dir)
+            await delete_document(self.db, old.key, self.image_dir)
             warnings.append(f"replaced the earlier index of {old.path} (key {old.key[:12]})")
         if had_tree and await self._tree_changed(tree):
             warnings.append("the document's tree changed (another heading detector or model): its earlier index, "
@@ -293,7 +293,7 @@ class Indexer:
         }
         began = time.perf_counter()
         with stage(self.progress, f"writing {name}", row_count(tree, parsed)) as writing:
-            stats = await write_tree(self.graph, tree, parsed, document, progress=writing.advance)
+            stats = await write_tree(self.db, tree, parsed, document, progress=writing.advance)
         timings["write"] = time.perf_counter() - began
         await self.card(doc_key)
         embedded = 0
@@ -302,7 +302,7 @@ class Indexer:
             embedded = await self.embed(doc_key)
             timings["embed"] = time.perf_counter() - began
         usage = ledger.total()  # the tree stage's cost, on the Document for BI (cypher/bi/index_cost)
-        await self.graph.write("tree/merge_document", key=doc_key, props={
+        await self.db.write("tree/merge_document", key=doc_key, props={
             "index_seconds": round(sum(timings.values()), 2), "index_llm_calls": usage.calls,
             "index_tokens": usage.total_tokens})
         nodes = list(tree.nodes())
@@ -318,20 +318,20 @@ class Indexer:
     async def card(self, doc_key: str) -> DocumentCard:
         """Read the document's card from its first pages and its file, keeping what its user set
         (:mod:`bookrag_neo4j.index.card_reader`)."""
-        found = await get_document(self.graph, doc_key)
+        found = await get_document(self.db, doc_key)
         if found is None:
             raise DocumentNotFoundError(f"no indexed document {doc_key!r}")
-        return await write_card(self.graph, found, self.models.embedder, self.models.llm if self.use_llm else None)
+        return await write_card(self.db, found, self.models.embedder, self.models.llm if self.use_llm else None)
 
     async def _tree_changed(self, tree: DocumentTree) -> bool:
         """Whether the stored tree of a forced re-index has other sections or blocks than ``tree``; then the
         document's index is deleted (its layers point at the old tree's nodes) and the caller writes it anew.
         The extracted images stay: this run's parse has just written them."""
-        stored = set(await self.graph.read_rows("tree/node_keys", doc_key=tree.doc_key))
+        stored = set(await self.db.read_rows("tree/node_keys", doc_key=tree.doc_key))
         if stored == {n.key for n in tree.nodes() if n.kind != "document"}:
             return False
         log.info("the tree of %s changed: replacing its index", tree.doc_key)
-        await delete_document(self.graph, tree.doc_key)
+        await delete_document(self.db, tree.doc_key)
         return True
 
     async def embed(self, doc_key: str) -> int:
@@ -339,15 +339,15 @@ class Indexer:
         done = 0
         embedder = self.models.embedder.name
         with stage(self.progress, "embedding blocks") as embedding:
-            while rows := await self.graph.read("tree/leaves_without_embedding", doc_key=doc_key, limit=EMBED_BATCH):
+            while rows := await self.db.read("tree/leaves_without_embedding", doc_key=doc_key, limit=EMBED_BATCH):
                 if not done:
-                    await self.graph.write("tree/set_embeddings_status", doc_key=doc_key,
+                    await self.db.write("tree/set_embeddings_status", doc_key=doc_key,
                                            status=EmbeddingsStatus.EMBEDDING.value, embedder=embedder)
                 vectors = await self.models.embedder.embed([r["text"][:2000] for r in rows])
-                await self.graph.write("tree/set_embeddings", rows=[
+                await self.db.write("tree/set_embeddings", rows=[
                     {"key": r["key"], "embedding": v} for r, v in zip(rows, vectors, strict=True)])
                 done += len(rows)
                 embedding.advance(len(rows))
-        await self.graph.write("tree/set_embeddings_status", doc_key=doc_key, status=EmbeddingsStatus.COMPLETE.value,
+        await self.db.write("tree/set_embeddings_status", doc_key=doc_key, status=EmbeddingsStatus.COMPLETE.value,
                                embedder=embedder)
         return done

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..db.batching import batches
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..keys import page_key
 from ..library.documents import TreeStatus
 from ..parsing.blocks import ParsedDocument
@@ -57,7 +57,7 @@ def node_properties(node: TreeNode, doc_key: str) -> dict[str, Any]:
 
 
 async def write_tree(
-    graph: GraphClient,
+    db: Neo4jClient,
     tree: DocumentTree,
     parsed: ParsedDocument,
     document: dict[str, Any],
@@ -88,7 +88,7 @@ async def write_tree(
         for p in (range(n.page_start, n.page_end + 1) if n.kind != "section" else [n.page_start])
     ]
     stats = WriteStats()
-    await graph.write("tree/merge_document", key=doc_key, props={**document, "status": TreeStatus.WRITING.value})
+    await db.write("tree/merge_document", key=doc_key, props={**document, "status": TreeStatus.WRITING.value})
     steps: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
         ("tree/merge_nodes", node_rows, {}),
         ("tree/merge_pages", page_rows, {"doc_key": doc_key}),
@@ -98,12 +98,12 @@ async def write_tree(
     ]
     for query, rows, params in steps:
         for batch in batches(rows):
-            await graph.write(query, rows=list(batch), **params)
+            await db.write(query, rows=list(batch), **params)
             if progress:
                 progress(len(batch))
     stats.nodes = len(node_rows) + len(page_rows) + 1
     stats.relationships = len(child_rows) + len(next_rows) + len(page_rows) + len(on_page_rows)
-    await graph.write("tree/merge_document", key=doc_key,
+    await db.write("tree/merge_document", key=doc_key,
                       props={"status": TreeStatus.COMPLETE.value, "tree_nodes": len(nodes)})
     stats.seconds = time.perf_counter() - began
     log.info("wrote %d nodes and %d relationships in %.2fs", stats.nodes, stats.relationships, stats.seconds)

@@ -27,7 +27,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ..config import Settings
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..errors import BookRAGError, DocumentError, LeaseLostError, reason
 from ..keys import file_key, stored_name, stored_text
 from ..library.documents import get_document
@@ -128,13 +128,13 @@ def outcome_status(report: IndexReport) -> Status:
 class IndexWorker:
     """One worker: claims a document's lease, indexes it under the lease, releases it."""
 
-    def __init__(self, graph: GraphClient, settings: Settings, options: IndexOptions, *, models: Models | None = None,
+    def __init__(self, db: Neo4jClient, settings: Settings, options: IndexOptions, *, models: Models | None = None,
                  progress: ProgressCallback | None = None, started_at: datetime | None = None) -> None:
         self.options = options
-        self.graph = graph
-        self.indexer = Indexer(graph, settings, models, use_llm=options.use_llm, er_mode=options.er_mode,
+        self.db = db
+        self.indexer = Indexer(db, settings, models, use_llm=options.use_llm, er_mode=options.er_mode,
                                progress=progress)
-        self.leases = LeaseManager(graph, ttl=settings.indexing.index_lease_seconds)
+        self.leases = LeaseManager(db, ttl=settings.indexing.index_lease_seconds)
         self.started_at = started_at or datetime.now(UTC).replace(microsecond=0)
 
     async def prepare(self) -> None:
@@ -187,7 +187,7 @@ class IndexWorker:
 
     async def _indexed_since_start(self, key: str) -> bool:
         """Whether another worker of this command (or a later one) already forced this document."""
-        doc = await get_document(self.graph, key)
+        doc = await get_document(self.db, key)
         return bool(doc and doc.indexed_at and datetime.fromisoformat(doc.indexed_at) >= self.started_at)
 
 
@@ -281,8 +281,8 @@ async def aindex_many(settings: Settings, paths: Sequence[str | Path], *, worker
         emit(event)
 
     if workers == 1:
-        async with GraphClient(connection_info(settings)) as graph:
-            worker = IndexWorker(graph, settings, options, models=models, progress=progress, started_at=started_at)
+        async with Neo4jClient(connection_info(settings)) as db:
+            worker = IndexWorker(db, settings, options, models=models, progress=progress, started_at=started_at)
             retry = retry_interval(settings.indexing.index_lease_seconds)
             await work_through(worker, files, number=1, emit=record, retry=retry)
         return tally.summary(1, began)
@@ -371,8 +371,8 @@ def _worker_process(settings: Settings, options: IndexOptions, paths: list[str],
                 return settled
 
     async def serve() -> None:
-        async with GraphClient(connection_info(settings)) as graph:
-            worker = IndexWorker(graph, settings, options, started_at=started_at)
+        async with Neo4jClient(connection_info(settings)) as db:
+            worker = IndexWorker(db, settings, options, started_at=started_at)
             await work_through(worker, worker_order([Path(p) for p in paths], index, workers), number=index + 1,
                                emit=events.put, settled=drain, retry=retry_interval(settings.indexing.index_lease_seconds))
 

@@ -1,6 +1,6 @@
 """The graph stage of the BookIndex: extract -> embed names -> resolve -> write, for one indexed document.
 
-    builder = GraphBuilder(graph, settings, models, use_llm=False)
+    builder = GraphBuilder(db, settings, models, use_llm=False)
     report = await builder.build(doc_key)      # report.entities, report.relations, report.er["merges"]
 
 It writes ``(:Entity)`` nodes with ``MENTIONED_IN`` GT-Links to tree nodes, ``RELATED`` and ``CONTAINED_IN`` (a table's
@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from ..config import Settings
 from ..db.batching import batches
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..errors import ConfigurationError, DocumentError, ModelError
 from ..library.catalogue import delete_entities
 from ..library.documents import GraphCounts, GraphStatus, TreeStatus, get_document
@@ -69,10 +69,10 @@ class GraphReport(GraphCounts):
 class GraphBuilder:
     """Builds (or rebuilds) the knowledge graph and GT-Links of indexed documents."""
 
-    def __init__(self, graph: GraphClient, settings: Settings, models: Models, *, use_llm: bool = True,
+    def __init__(self, db: Neo4jClient, settings: Settings, models: Models, *, use_llm: bool = True,
                  progress: ProgressCallback | None = None, er_mode: Literal["gradient", "basic"] | None = None,
                  scorer: EntityScorer | None = None, extractor: Extractor | None = None) -> None:
-        self.graph = graph
+        self.db = db
         self.settings = settings
         self.models = models
         self.llm: ChatModel | None = models.llm if use_llm else None
@@ -108,20 +108,20 @@ class GraphBuilder:
     async def build(self, doc_key: str, *, force: bool = False) -> GraphReport:
         """Build the document's graph unless it is complete with the same configuration and every node's LLM
         extraction succeeded."""
-        doc = await get_document(self.graph, doc_key)
+        doc = await get_document(self.db, doc_key)
         if doc is None or doc.tree is not TreeStatus.COMPLETE:
             raise DocumentError(f"document {doc_key!r} has no complete tree: index it first")
         if (not force and doc.graph is GraphStatus.COMPLETE and doc.graph_config == self.config
                 and not doc.graph_counts.llm_failed):
             return GraphReport(doc_key=doc_key, status="unchanged", config=self.config,
                                **doc.graph_counts.model_dump())
-        await mark_building(self.graph, doc_key, "graph", self.config)
-        await delete_entities(self.graph, doc_key)
+        await mark_building(self.db, doc_key, "graph", self.config)
+        await delete_entities(self.db, doc_key)
         with track_usage() as ledger:
             report = await self._build(doc_key, doc.title or doc.name)
         report.llm_usage = ledger.as_dict()
         usage = ledger.total()
-        await mark_complete(self.graph, doc_key, "graph", self.config, seconds=round(sum(report.seconds.values()), 2),
+        await mark_complete(self.db, doc_key, "graph", self.config, seconds=round(sum(report.seconds.values()), 2),
                             figures={"graph_llm_calls": usage.calls, "graph_tokens": usage.total_tokens,
                                      "graph_er_merges": int(report.er.get("merges", 0)), **report.properties()})
         return report
@@ -129,7 +129,7 @@ class GraphBuilder:
     async def _build(self, doc_key: str, document: str) -> GraphReport:
         seconds: dict[str, float] = {}
         began = time.perf_counter()
-        nodes = await load_tree_nodes(self.graph, doc_key)
+        nodes = await load_tree_nodes(self.db, doc_key)
         with stage(self.progress, "extracting entities", len(nodes)) as extracting:
             extractions, failed = await extract_nodes(
                 nodes, self.extractor, store=self.store, document=document,
@@ -176,7 +176,7 @@ class GraphBuilder:
         mentions, related, contained = (batch for _, batch in writes[1:])
         same_as = 0
         if self.settings.kg.link_across_documents:
-            (row,) = await self.graph.write("kg/link_same_as", doc_key=doc_key)
+            (row,) = await self.db.write("kg/link_same_as", doc_key=doc_key)
             same_as = row["linked"]
         seconds["write"] = time.perf_counter() - began
         log.info("graph of %s: %d entities, %d relations, %d GT-Links", doc_key, len(entities), len(related),
@@ -226,7 +226,7 @@ class GraphBuilder:
 
     async def _write(self, query: str, rows: Sequence[dict[str, Any]], doc_key: str) -> None:
         for batch in batches(rows):
-            await self.graph.write(query, rows=list(batch), doc_key=doc_key)
+            await self.db.write(query, rows=list(batch), doc_key=doc_key)
 
 
 def _collect_relations(relations: dict[tuple[str, str, str], list[Any]], extraction: Extraction,

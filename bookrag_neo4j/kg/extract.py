@@ -1,7 +1,7 @@
 """Extraction for a whole document: what each tree node yields, in reading order, with bounded concurrency
 and a per-node store so an interrupted run resumes and a re-run costs nothing.
 
-    nodes = await load_tree_nodes(graph, doc_key)
+    nodes = await load_tree_nodes(db, doc_key)
     extractions, failed = await extract_nodes(nodes, extractor, store=ExtractionStore(path), document="10-K 2018")
 
 Per node kind (paper §4.3.1): a section gives its ``SECTION_TITLE`` entity; a table its ``TABLE`` entity, its
@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..errors import ModelError
 from ..llm.reply_cache import ResponseCache, cache_key
 from ..parsing.blocks import Block
@@ -92,8 +92,8 @@ def node_from_row(row: dict[str, Any]) -> TreeNode:
                     key=row["key"], order=row.get("order") or 0, path=path)
 
 
-async def load_tree_nodes(graph: GraphClient, doc_key: str) -> list[TreeNode]:
-    return [node_from_row(r) for r in await graph.read("kg/tree_nodes", doc_key=doc_key)]
+async def load_tree_nodes(db: Neo4jClient, doc_key: str) -> list[TreeNode]:
+    return [node_from_row(r) for r in await db.read("kg/tree_nodes", doc_key=doc_key)]
 
 
 def passages(nodes: Sequence[TreeNode], document: str = "") -> dict[int, Passage]:

@@ -1,6 +1,6 @@
 """The layout stage (``bookrag index --stage layout DOC``): SuperRAG's layout-aware layer over a document's tree.
 
-    report = await LayoutBuilder(graph, settings, embedder).build(doc_key)
+    report = await LayoutBuilder(db, settings, embedder).build(doc_key)
     report.status, report.counts   # "built" or "unchanged" (same config, complete); LayoutCounts: passages, ...
 
 It adds (paper §3.2–§3.4, schema in docs/layout-layer.md) printed page labels, headers and footers; the table of
@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from ..config import Settings
 from ..db.analytics import write_similar
 from ..db.batching import batches
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..db.schema import apply_schema
 from ..errors import DocumentError
 from ..keys import layout_key, local_path, page_key, term_key
@@ -81,9 +81,9 @@ def layout_current(doc: Document, settings: Settings, embedder: Embedder) -> boo
 class LayoutBuilder:
     """Builds the layout layer of indexed documents."""
 
-    def __init__(self, graph: GraphClient, settings: Settings, embedder: Embedder, *,
+    def __init__(self, db: Neo4jClient, settings: Settings, embedder: Embedder, *,
                  progress: ProgressCallback | None = None) -> None:
-        self.graph = graph
+        self.db = db
         self.settings = settings
         self.embedder = embedder
         self.progress = progress
@@ -91,7 +91,7 @@ class LayoutBuilder:
     async def build(self, doc_key: str, *, force: bool = False) -> LayoutReport:
         """Build (or rebuild) the layer of the document with key ``doc_key``; a no-op when it is complete with
         the same config, unless ``force``."""
-        doc = await get_document(self.graph, doc_key)
+        doc = await get_document(self.db, doc_key)
         if doc is None or doc.tree is not TreeStatus.COMPLETE:
             raise DocumentError(f"{doc_key}: no complete tree to build a layout layer on; index the PDF first")
         config = layout_config(self.settings, self.embedder)
@@ -100,15 +100,15 @@ class LayoutBuilder:
                                 counts=doc.layout_counts)
         lap = Laps()
 
-        await apply_schema(self.graph, dimensions=self.embedder.dimension, name="layout/schema")
-        await mark_building(self.graph, doc_key, "layout", config)
-        await delete_layout(self.graph, doc_key)
+        await apply_schema(self.db, dimensions=self.embedder.dimension, name="layout/schema")
+        await mark_building(self.db, doc_key, "layout", config)
+        await delete_layout(self.db, doc_key)
         lap("clear")
         warnings = await self._pages(doc_key, local_path(doc.path))
         lap("pages")
         await self._toc(doc_key)
         lap("toc")
-        blocks = [LayoutBlock(**row) for row in await self.graph.read_rows("layout/blocks", doc_key=doc_key)]
+        blocks = [LayoutBlock(**row) for row in await self.db.read_rows("layout/blocks", doc_key=doc_key)]
         passages = make_passages(blocks, words=self.settings.layout.passage_words)
         passage_keys = await self._passages(doc_key, passages)
         lap("passages")
@@ -117,14 +117,14 @@ class LayoutBuilder:
         await self._references(blocks)
         await self._keywords(passages, passage_keys)
         lap("keywords")
-        await asyncio.to_thread(write_similar, self.graph.conn, doc_key, top_k=self.settings.layout.knn_top_k,
+        await asyncio.to_thread(write_similar, self.db.conn, doc_key, top_k=self.settings.layout.knn_top_k,
                                 cutoff=self.settings.layout.knn_cutoff)  # the GDS client: blocking
-        await self.graph.write("gds/dedupe_similar", doc_key=doc_key)  # one edge a mutual pair
+        await self.db.write("gds/dedupe_similar", doc_key=doc_key)  # one edge a mutual pair
         lap("similar")
-        (row,) = await self.graph.read("layout/counts", doc_key=doc_key)
+        (row,) = await self.db.read("layout/counts", doc_key=doc_key)
         counts = LayoutCounts(**row)
         seconds = lap.total
-        await mark_complete(self.graph, doc_key, "layout", config, seconds=seconds, figures=counts.properties())
+        await mark_complete(self.db, doc_key, "layout", config, seconds=seconds, figures=counts.properties())
         log.info("layout layer of %s: %s in %.1fs", doc.name, counts, seconds)
         return LayoutReport(doc_key=doc_key, name=doc.name, status="built", config=config, counts=counts,
                             seconds=lap.seconds, warnings=warnings)
@@ -139,7 +139,7 @@ class LayoutBuilder:
 
     async def _write(self, query: str, rows: Sequence[dict[str, Any]], **params: Any) -> None:
         for batch in batches(rows, WRITE_BATCH):
-            await self.graph.write(query, rows=list(batch), **params)
+            await self.db.write(query, rows=list(batch), **params)
 
     async def _pages(self, doc_key: str, path: Path) -> list[str]:
         if not path.is_file() or path.suffix.lower() != ".pdf":
@@ -151,12 +151,12 @@ class LayoutBuilder:
         return []
 
     async def _toc(self, doc_key: str) -> None:
-        sections = await self.graph.read_rows("layout/sections", doc_key=doc_key)
+        sections = await self.db.read_rows("layout/sections", doc_key=doc_key)
         vectors = await self._embed([s["section_path"] or s["title"] for s in sections], "section titles")
         rows = [{"key": s["key"], "order": i, "master": s["top"], "embedding": v}
                 for i, (s, v) in enumerate(zip(sections, vectors, strict=True))]
         if rows:
-            await self.graph.write("layout/write_toc", doc_key=doc_key, toc_key=layout_key(doc_key, "toc", ""),
+            await self.db.write("layout/write_toc", doc_key=doc_key, toc_key=layout_key(doc_key, "toc", ""),
                                    rows=rows)
         await self._link("NEXT_SECTION", [{"a": a["key"], "b": b["key"]} for a, b in pairwise(sections)])
 

@@ -2,9 +2,9 @@
 (the version: a re-indexed tree, a rebuilt layer) or it is among the least recently used.
 
     BLOCKS: DocumentCache[DocumentBlocks] = sized(DocumentCache())  # sized: keep_documents resizes it
-    blocks = await BLOCKS.get(graph, doc, doc.indexed_at, read)   # read() runs once per tree version
+    blocks = await BLOCKS.get(db, doc, doc.indexed_at, read)   # read() runs once per tree version
     LAYER = sized(DocumentCache(per_document=4))                   # several values a document
-    rows = await LAYER.get(graph, doc, build, read, name="layout/row_vectors")
+    rows = await LAYER.get(db, doc, build, read, name="layout/row_vectors")
     keep_documents(100)                                            # every such cache, for 100 documents
 
 A slot is the server, the database, the document and the value's ``name``; a new version replaces the old one.
@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Generic, Protocol, TypeVar
 
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from .documents import Document
 
 T = TypeVar("T")
@@ -58,11 +58,11 @@ class DocumentCache(Generic[T]):
         self._kept: OrderedDict[tuple[str, str | None, str, str], tuple[str | None, T]] = OrderedDict()
         self._reading: dict[tuple[tuple[str, str | None, str, str], str | None], asyncio.Future[T]] = {}
 
-    async def get(self, graph: GraphClient, doc: Document, version: str | None, read: Callable[[], Awaitable[T]],
+    async def get(self, db: Neo4jClient, doc: Document, version: str | None, read: Callable[[], Awaitable[T]],
                   *, name: str = "") -> T:
         """The value kept for ``doc`` and ``name`` at ``version``, or what ``read`` returns, then kept. Steps of
         a plan that run side by side and miss at once share one read."""
-        slot = (graph.conn.uri, graph.conn.database, doc.key, name)
+        slot = (db.conn.uri, db.conn.database, doc.key, name)
         kept = self._kept.get(slot)
         if kept is None or kept[0] != version:
             kept = (version, await shared(self._reading, (slot, version), read))

@@ -1,7 +1,7 @@
 """The ``(:Document)`` nodes of a library as typed models: what each records, how far its layers are built, lookups.
 
-    async with GraphClient(conn) as graph:
-        doc = await find_document(graph, "R-intro.pdf")        # by key, key prefix (6+) or file name
+    async with Neo4jClient(conn) as db:
+        doc = await find_document(db, "R-intro.pdf")        # by key, key prefix (6+) or file name
         doc.key, doc.pages, doc.tree is TreeStatus.COMPLETE, doc.embeddings, doc.graph is GraphStatus.COMPLETE
 
 A document is built in layers, each recording its state on the Document node: the tree (``status``: 'writing', then
@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..errors import DocumentNotFoundError
 from .cards import DocumentCard
 
@@ -214,22 +214,22 @@ def _value(state: StrEnum | None) -> str | None:
     return None if state is None else state.value
 
 
-async def match_documents(graph: GraphClient, name_or_key: str) -> list[Document]:
+async def match_documents(db: Neo4jClient, name_or_key: str) -> list[Document]:
     """Documents whose key is ``name_or_key``, starts with it (6+ characters), or whose file name it is;
     the most recently indexed first."""
-    rows = await graph.read("library/find_document", doc=name_or_key)
+    rows = await db.read("library/find_document", doc=name_or_key)
     return [Document.model_validate(r["document"]) for r in rows]
 
 
-async def get_document(graph: GraphClient, key: str) -> Document | None:
+async def get_document(db: Neo4jClient, key: str) -> Document | None:
     """The document with exactly this key, or ``None``."""
-    return next((d for d in await match_documents(graph, key) if d.key == key), None)
+    return next((d for d in await match_documents(db, key) if d.key == key), None)
 
 
-async def find_document(graph: GraphClient, name_or_key: str) -> Document:
+async def find_document(db: Neo4jClient, name_or_key: str) -> Document:
     """The document with this key, key prefix (6+ characters) or file name; several documents of that name
     (files from different folders) or key prefix are an error that lists their keys."""
-    found = await match_documents(graph, name_or_key)
+    found = await match_documents(db, name_or_key)
     if not found:
         raise DocumentNotFoundError(f"no indexed document {name_or_key!r}: see `bookrag docs list`")
     exact = [d for d in found if d.key == name_or_key]
@@ -243,7 +243,7 @@ async def find_document(graph: GraphClient, name_or_key: str) -> Document:
     return named[0]
 
 
-async def list_documents(graph: GraphClient, keys: Sequence[str] | None = None) -> list[Document]:
+async def list_documents(db: Neo4jClient, keys: Sequence[str] | None = None) -> list[Document]:
     """The documents with these keys, or (``None``) every document; by file name."""
-    rows = await graph.read_rows("library/list_documents", doc_keys=None if keys is None else list(keys))
+    rows = await db.read_rows("library/list_documents", doc_keys=None if keys is None else list(keys))
     return [Document.model_validate(r) for r in rows]

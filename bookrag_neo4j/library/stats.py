@@ -1,7 +1,7 @@
 """Statistics of an indexed document: its tree (pages, sections by level, blocks by type) and its knowledge
 graph, as in the paper's Figure 6.
 
-    stats = await document_stats(graph, doc_key, with_graph=True)
+    stats = await document_stats(db, doc_key, with_graph=True)
     stats["sections_by_level"], stats["graph"]["density"], stats["graph"]["largest_component_diameter"]
 
 Counts come from Cypher. The entity graph's edges (RELATED and CONTAINED_IN, undirected) are read once and serve both
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict, deque
 from typing import Any
 
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..errors import DocumentNotFoundError
 
 SWEEPS = 4
@@ -66,9 +66,9 @@ def diameter_estimate(adjacency: dict[str, set[str]], start: str, sweeps: int = 
     return best
 
 
-async def graph_statistics(graph: GraphClient, doc_key: str) -> dict[str, float | int | dict[str, int]]:
+async def graph_statistics(db: Neo4jClient, doc_key: str) -> dict[str, float | int | dict[str, int]]:
     """Entities, relations, GT-Links, merges, density, components and diameter of a document's graph."""
-    (row,) = await graph.read("kg/stats", doc_key=doc_key)
+    (row,) = await db.read("kg/stats", doc_key=doc_key)
     n = row["entities"]
     out: dict[str, float | int | dict[str, int]] = {
         "entities": n, "relations": row["relations"], "contained_in": row["contained_in"],
@@ -77,7 +77,7 @@ async def graph_statistics(graph: GraphClient, doc_key: str) -> dict[str, float 
     }
     if n == 0:
         return out
-    edges = await graph.read("kg/entity_edges", doc_key=doc_key)
+    edges = await db.read("kg/entity_edges", doc_key=doc_key)
     adjacency: dict[str, set[str]] = defaultdict(set)
     for edge in edges:
         if edge["source"] != edge["target"]:
@@ -101,26 +101,26 @@ async def graph_statistics(graph: GraphClient, doc_key: str) -> dict[str, float 
     return out
 
 
-async def layout_statistics(graph: GraphClient, doc_key: str) -> dict[str, Any]:
+async def layout_statistics(db: Neo4jClient, doc_key: str) -> dict[str, Any]:
     """The layout layer's counts as the graph holds them, with its status and config (None: never built)."""
-    (row,) = await graph.read("layout/counts", doc_key=doc_key)
-    (doc,) = await graph.read("layout/status", doc_key=doc_key)
+    (row,) = await db.read("layout/counts", doc_key=doc_key)
+    (doc,) = await db.read("layout/status", doc_key=doc_key)
     return {"status": doc["status"], "config": doc["config"], **row}
 
 
-async def content_graph_statistics(graph: GraphClient, doc_key: str) -> dict[str, Any]:
+async def content_graph_statistics(db: Neo4jClient, doc_key: str) -> dict[str, Any]:
     """G²-Reader's content graph: nodes and links by kind as the graph holds them, with its status, config,
     evolution, rounds and seconds (None: never built)."""
-    (row,) = await graph.read("content/counts", doc_key=doc_key)
-    (doc,) = await graph.read("content/status", doc_key=doc_key)
+    (row,) = await db.read("content/counts", doc_key=doc_key)
+    (doc,) = await db.read("content/status", doc_key=doc_key)
     return {**doc, "nodes": row["nodes"],
             "links": {"window": row["window_links"], "knn": row["knn_links"], "llm": row["llm_links"]}}
 
 
-async def document_stats(graph: GraphClient, doc_key: str, *, with_graph: bool = False) -> dict[str, Any]:
+async def document_stats(db: Neo4jClient, doc_key: str, *, with_graph: bool = False) -> dict[str, Any]:
     """Counts: pages, blocks by type, sections by level, the layout layer's and the content graph's counts;
     ``with_graph``: the knowledge graph's statistics (see :func:`graph_statistics`)."""
-    rows = await graph.read("library/stats", doc_key=doc_key)
+    rows = await db.read("library/stats", doc_key=doc_key)
     if not rows:
         raise DocumentNotFoundError(f"no indexed document with key {doc_key!r}")
     row = rows[0]
@@ -131,6 +131,6 @@ async def document_stats(graph: GraphClient, doc_key: str, *, with_graph: bool =
         "sections": sum(sections.values()),
         "sections_by_level": {k: sections[k] for k in sorted(sections, key=lambda k: int(k[1:]))},
         "blocks": sum(blocks.values()), "blocks_by_type": dict(sorted(blocks.items())),
-        "layout": await layout_statistics(graph, doc_key),
-        "content_graph": await content_graph_statistics(graph, doc_key),
-    } | ({"graph": await graph_statistics(graph, doc_key)} if with_graph else {})
+        "layout": await layout_statistics(db, doc_key),
+        "content_graph": await content_graph_statistics(db, doc_key),
+    } | ({"graph": await graph_statistics(db, doc_key)} if with_graph else {})

@@ -2,7 +2,7 @@
 
     from bookrag_neo4j.methods import METHODS, Retriever
     for m in METHODS.values(): print(m.name, m.description)
-    retriever = Retriever(graph, settings, models)                  # models.llm None: LLM-free
+    retriever = Retriever(db, settings, models)                  # models.llm None: LLM-free
     evidence = await retriever.retrieve("What does lm fit?", [doc_key], method="layout")
 
 ``bookrag`` (the paper's planner and its ablations) in :mod:`.bookrag`; the paper's baselines in

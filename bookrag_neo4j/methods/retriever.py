@@ -1,6 +1,6 @@
 """Run a method (or a saved plan) over a scope of documents: retrieval, or retrieval and the answer.
 
-    retriever = Retriever(graph, settings, models, layers=OnDemandLayers(graph, settings))  # builds what a method reads
+    retriever = Retriever(db, settings, models, layers=OnDemandLayers(db, settings))  # builds what a method reads
     plan = await retriever.plan("What were net sales in 2017?", method="bookrag")
     evidence = await retriever.retrieve(plan.question, doc_keys, plan=plan)   # an edited plan runs the same
     answer = await retriever.ask("What were net sales in 2017?", doc_keys, method="bm25")
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..config import Settings
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..domains import glossary_for
 from ..errors import DocumentNotFoundError, PlanError, QuestionError
 from ..library.document_cache import keep_documents
@@ -80,11 +80,11 @@ def vanished_warnings(documents: Sequence[Document], kept: set[str]) -> list[Tra
 class Retriever:
     """Plans with a method and runs the plan over the documents of one Neo4j database."""
 
-    def __init__(self, graph: GraphClient, settings: Settings, models: Models, *, use_llm: bool = True,
+    def __init__(self, db: Neo4jClient, settings: Settings, models: Models, *, use_llm: bool = True,
                  layers: LayerBuilder | None = None) -> None:
         """``layers``: what builds a layer a method reads that a document lacks (the SDK hands in the build
         wing's); without it such a document is an error that says how to build the layer."""
-        self.graph = graph
+        self.db = db
         self.layers = layers
         self.settings = settings
         self.models = models
@@ -138,7 +138,7 @@ class Retriever:
         """The plan (made by the method unless given; a follow-up's from the question it stands for) and its run;
         the planning step opens the trace (after a ``Scope`` step when a document in scope is partial)."""
         question = checked_question(question if plan is None else plan.question, self.settings.retrieval.max_question_chars)
-        documents = await subtrees.scope_documents(self.graph, doc_keys)
+        documents = await subtrees.scope_documents(self.db, doc_keys)
         if not documents:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
         planned = scope_warnings(documents)
@@ -155,9 +155,9 @@ class Retriever:
                 await METHODS[plan.method].prepare(self.layers, models, doc)
         if answer and not plan.answer:
             raise PlanError("the plan has no answer step (Reduce): it can only retrieve")
-        ctx = RunContext(self.graph, self.settings, self.models, self.llm, documents, lead=routing.lead)
+        ctx = RunContext(self.db, self.settings, self.models, self.llm, documents, lead=routing.lead)
         run = await execute(plan, ctx, until=None if answer else plan.output)
-        kept = set(await self.graph.read_rows("library/present_keys", doc_keys=[d.key for d in documents]))
+        kept = set(await self.db.read_rows("library/present_keys", doc_keys=[d.key for d in documents]))
         return plan, replace(run, trace=planned + run.trace + vanished_warnings(documents, kept))
 
     async def _route(self, plan: Plan, question: str, documents: list[Document], carried: Sequence[str] = ()
@@ -172,7 +172,7 @@ class Retriever:
             return routing
         began = time.perf_counter()
         (vector,) = await self.models.embedder.embed([question])
-        routed = await route(self.graph, routing.documents, question, vector,
+        routed = await route(self.db, routing.documents, question, vector,
                              keep=self.settings.retrieval.route_documents, seconds=time.perf_counter() - began)
         return replace(routed, steps=routing.steps + routed.steps)
 
@@ -180,10 +180,10 @@ class Retriever:
         """text2Cypher alone: the query written for the question (the LLM, else a template) and its rows,
         through the read-only gate (``bookrag cypher``)."""
         question = checked_question(question, self.settings.retrieval.max_question_chars)
-        documents = await subtrees.scope_documents(self.graph, doc_keys)
+        documents = await subtrees.scope_documents(self.db, doc_keys)
         if not documents:
             raise DocumentNotFoundError("no indexed document to ask: see `bookrag docs list`")
-        return await question_cypher(RunContext(self.graph, self.settings, self.models, self.llm, documents), question)
+        return await question_cypher(RunContext(self.db, self.settings, self.models, self.llm, documents), question)
 
     @staticmethod
     def _evidence(plan: Plan, run: Run) -> Evidence:

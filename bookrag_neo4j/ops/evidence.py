@@ -54,11 +54,11 @@ async def fetch_units(ctx: RunContext, keys: Sequence[str], unit: str) -> dict[s
     """Rows to show and cite, by key: tree nodes (``node``), or the layout layer's passages and table rows with
     tree nodes for the other keys (``layout``)."""
     if unit == "layout":
-        rows = await ctx.graph.read_rows("layout/units", keys=list(keys))
+        rows = await ctx.db.read_rows("layout/units", keys=list(keys))
         found = {r["key"] for r in rows}
-        rows += await subtrees.fetch_nodes(ctx.graph, [k for k in keys if k not in found])
+        rows += await subtrees.fetch_nodes(ctx.db, [k for k in keys if k not in found])
     else:
-        rows = await subtrees.fetch_nodes(ctx.graph, keys)
+        rows = await subtrees.fetch_nodes(ctx.db, keys)
     return {r["key"]: r for r in rows}
 
 
@@ -79,7 +79,7 @@ async def fetch_evidence(ctx: RunContext, p: FetchParams, ranking: Ranking | Non
     if selection is None:
         raise ValueError("Fetch_Evidence reads a Ranking or a Selection")
     keys = selection.keys[:p.limit or ctx.settings.bookrag.global_max_nodes]
-    return EvidenceSet(nodes=[evidence_node(r) for r in await subtrees.fetch_nodes(ctx.graph, keys)])
+    return EvidenceSet(nodes=[evidence_node(r) for r in await subtrees.fetch_nodes(ctx.db, keys)])
 
 
 def per_document(documents: Sequence[Document], keys: Sequence[str]) -> dict[str, int]:
@@ -100,13 +100,13 @@ async def count(ctx: RunContext, p: NoParams, selection: Selection, evidence: Ev
     limit = ctx.settings.bookrag.global_max_nodes
     parts = per_document(ctx.documents, selection.keys)
     if evidence is None:
-        return EvidenceSet(nodes=[evidence_node(r) for r in await subtrees.fetch_nodes(ctx.graph, selection.keys[
+        return EvidenceSet(nodes=[evidence_node(r) for r in await subtrees.fetch_nodes(ctx.db, selection.keys[
             :limit])], count=len(selection.keys), count_by_document=parts)
     selected, read = set(selection.keys), set(candidates.keys) if candidates is not None else set()
     ranked = [n for n in evidence.nodes if n.key in selected]
     shown = read | {n.key for n in ranked}
     unread = [k for k in selection.keys if k not in shown][:max(0, limit - len(ranked))]
-    counted = [*ranked, *(evidence_node(r) for r in await subtrees.fetch_nodes(ctx.graph, unread))]
+    counted = [*ranked, *(evidence_node(r) for r in await subtrees.fetch_nodes(ctx.db, unread))]
     return EvidenceSet(nodes=[*counted, *(n for n in evidence.nodes if n.key not in selected)],
                        count=len(selection.keys), counted=len(counted), count_by_document=parts)
 

@@ -36,10 +36,10 @@ class ReadoutParams(BaseModel):
 
 async def _readout(ctx: RunContext, p: ReadoutParams, text: str, vector: list[float]) -> list[str]:
     if p.graph == "flat":
-        return await flat_readout(ctx.graph, ctx.documents, text, vector, k=p.k,
+        return await flat_readout(ctx.db, ctx.documents, text, vector, k=p.k,
                                   engine=ctx.settings.retrieval.vector_engine)
     neighbours = ctx.settings.g2.neighbours if p.neighbours is None else p.neighbours
-    return await readout(ctx.graph, ctx.documents, text, vector, k=p.k, neighbours=neighbours,
+    return await readout(ctx.db, ctx.documents, text, vector, k=p.k, neighbours=neighbours,
                          evolved=p.graph == "evolved", engine=ctx.settings.retrieval.vector_engine)
 
 

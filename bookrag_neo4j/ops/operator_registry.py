@@ -29,7 +29,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from ..config import Settings
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..library.document_cache import shared
 from ..library.documents import Document
 from ..llm.chat import ChatModel
@@ -50,7 +50,7 @@ class NoParams(BaseModel):
 class RunContext:
     """What a run of a plan shares: the database, settings, models (``llm`` None: LLM-free) and the scope."""
 
-    graph: GraphClient
+    db: Neo4jClient
     settings: Settings
     models: Models
     llm: ChatModel | None
@@ -66,7 +66,7 @@ class RunContext:
     async def toc(self) -> list[dict[str, Any]]:
         """The scope's table of contents (key, doc_key, title, level, path, pages), read once a process
         and tree (:func:`~bookrag_neo4j.retrieval.subtrees.table_of_contents`)."""
-        return await subtrees.table_of_contents(self.graph, self.documents)
+        return await subtrees.table_of_contents(self.db, self.documents)
 
     async def each_document(self, work: Callable[[Document], Awaitable[T]]) -> list[T]:
         """``work`` on every document of the scope, :data:`DOCUMENTS_AT_ONCE` at a time (their queries run side
@@ -81,7 +81,7 @@ class RunContext:
     async def blocks(self, doc: Document) -> DocumentBlocks:
         """The content blocks of ``doc`` as the reasoners read them
         (:func:`~bookrag_neo4j.retrieval.document_blocks.document_blocks`)."""
-        return await document_blocks(self.graph, doc, max_chars=MAX_TEXT_CHARS)
+        return await document_blocks(self.db, doc, max_chars=MAX_TEXT_CHARS)
 
     async def filtered(self, *, kinds: Sequence[str] | None = None, page_from: int | None = None,
                        page_to: int | None = None, within: Collection[str] | None = None) -> list[str]:
@@ -101,7 +101,7 @@ class RunContext:
         return self.cache[slot]
 
     async def _similarities(self, doc: Document, vector: list[float]) -> np.ndarray:
-        return await block_similarities(self.graph, doc, await self.blocks(doc), vector,
+        return await block_similarities(self.db, doc, await self.blocks(doc), vector,
                                         engine=self.settings.retrieval.vector_engine)
 
 

@@ -64,7 +64,7 @@ async def extract(ctx: RunContext, p: QuestionParams) -> Entities:
         return Entities(names=[], seeds=[])
     s = ctx.settings
     per_document = await ctx.each_document(lambda doc: link_entities(
-        ctx.graph, doc, [identity(name) for name in names], vectors, threshold=(1 + s.bookrag.link_threshold) / 2,
+        ctx.db, doc, [identity(name) for name in names], vectors, threshold=(1 + s.bookrag.link_threshold) / 2,
         top=s.bookrag.link_per_entity, engine=s.retrieval.vector_engine))
     seeds: list[str] = []
     for i in range(len(names)):

@@ -46,7 +46,7 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
     empty."""
     keys = list(dict.fromkeys(k for found in [*selections, *rankings] for k in found.keys))
     if p.unit == "layout":
-        rows = await ctx.graph.read_rows("layout/unit_candidates", keys=keys, question_vector=question.vector,
+        rows = await ctx.db.read_rows("layout/unit_candidates", keys=keys, question_vector=question.vector,
                                          max_chars=MAX_TEXT_CHARS)
         position = {k: i for i, k in enumerate(keys)}  # the order they were found in, whatever the server's
         rows.sort(key=lambda r: position[r["key"]])  # (ties downstream are broken by it: the same run twice)
@@ -88,12 +88,12 @@ async def first_stage(ctx: RunContext, doc: Document, blocks: DocumentBlocks, qu
     not hide what the whole document's search finds first."""
     found = blocks.first_stage(question.text, similarities, top)
     engine = ctx.settings.retrieval.vector_engine
-    tables = await table_rows(ctx.graph, doc, engine=engine)
+    tables = await table_rows(ctx.db, doc, engine=engine)
     held = [k for k in tables.spans if k in blocks.nodes]
     if held:
         lexical, similarity = tables.best(held, table_heads(tables, [blocks.nodes[k] for k in held]), question.text,
                                           question.vector, blocks.stats,
-                                          scored=await row_similarities(ctx.graph, doc, tables, question.vector,
+                                          scored=await row_similarities(ctx.db, doc, tables, question.vector,
                                                                         engine=engine))
         cosine = np.array([-1.0 if s is None else s for s in similarity])
         found += [held[i] for i in best_first(np.asarray(lexical), top) if lexical[i] > 0]
@@ -130,7 +130,7 @@ async def graph_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidate
     the trace records the engine that ran."""
     holding = {r.doc_key for r in candidates.rows}  # only these documents' graphs are needed
     s = ctx.settings
-    values, engine = await reason_on_graph(ctx.graph, candidates.keys, entities.seeds, configured=s.bookrag.ppr_engine,
+    values, engine = await reason_on_graph(ctx.db, candidates.keys, entities.seeds, configured=s.bookrag.ppr_engine,
                                            node_score=s.bookrag.ppr_node_score, damping=s.bookrag.ppr_damping,
                                            budget_bytes=s.bookrag.gds_projection_budget_mb * 2**20,
                                            documents=[d for d in ctx.documents if d.key in holding])
@@ -168,13 +168,13 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
             for i, score in zip(where, found, strict=True):
                 lexical[i] = score
             engine = ctx.settings.retrieval.vector_engine
-            tables = await table_rows(ctx.graph, doc, engine=engine)
+            tables = await table_rows(ctx.db, doc, engine=engine)
             held = [i for i in where if rows[i].key in tables.spans]
             if held:
                 names = [rows[i].key for i in held]
                 best_lexical, best_similarity = tables.best(
                     names, table_heads(tables, [rows[i] for i in held]), question.text, question.vector, blocks.stats,
-                    scored=await row_similarities(ctx.graph, doc, tables, question.vector, engine=engine))
+                    scored=await row_similarities(ctx.db, doc, tables, question.vector, engine=engine))
                 for i, lex, sim in zip(held, best_lexical, best_similarity, strict=True):
                     rows[i], lexical[i] = by_best_row(rows[i], lexical[i], lex, sim)
     population = None  # blocks: ranked among every block of the documents they are from, not among each other

@@ -46,12 +46,12 @@ async def vector_search(ctx: RunContext, p: SearchParams, question: Question) ->
     scored: list[tuple[str, float]] = []
     if p.over in ("passage", "row"):
         for doc in ctx.documents:
-            scored += await nearest_units(ctx.graph, doc, question.vector, kind=p.over, top=p.top,
+            scored += await nearest_units(ctx.db, doc, question.vector, kind=p.over, top=p.top,
                                           engine=ctx.settings.retrieval.vector_engine)
         return _best(scored, p.top)
-    query = await vector_query(ctx.graph, "retrieval/nearest_nodes", engine=ctx.settings.retrieval.vector_engine)
+    query = await vector_query(ctx.db, "retrieval/nearest_nodes", engine=ctx.settings.retrieval.vector_engine)
     for doc in ctx.scope:
-        rows = await ctx.graph.read(query, doc_keys=[doc], embedding=question.vector, top=p.top)
+        rows = await ctx.db.read(query, doc_keys=[doc], embedding=question.vector, top=p.top)
         scored += [(r["key"], r["score"]) for r in rows]
     return _best(scored, p.top)
 
@@ -67,7 +67,7 @@ async def bm25(ctx: RunContext, p: BM25Params) -> Ranking:
     """Okapi BM25 over each document's passages (the layout layer; IDF over the document), the best ``top``."""
     scored: list[tuple[str, float]] = []
     for doc in ctx.documents:
-        keys, texts = await passage_texts(ctx.graph, doc)
+        keys, texts = await passage_texts(ctx.db, doc)
         scores = bm25_scores(p.question, texts)
         order = sorted(range(len(keys)), key=lambda i: -scores[i])[:p.top]
         scored += [(keys[i], scores[i]) for i in order]
@@ -83,10 +83,10 @@ async def lexical_search(ctx: RunContext, p: LexicalParams) -> Ranking:
     """The blocks (or passages and table rows) the Neo4j full-text index ranks best for the question (Lucene,
     ``tree_node_text`` or ``passage_text``)."""
     if p.over == "passage":
-        rows = await ctx.graph.read_rows("layout/lexical_units", query=lucene_in_documents(p.question, ctx.scope),
+        rows = await ctx.db.read_rows("layout/lexical_units", query=lucene_in_documents(p.question, ctx.scope),
                                          top=p.top)
     else:
-        rows = await ctx.graph.read("retrieval/lexical_nodes", query=lucene_terms(p.question), doc_keys=ctx.scope,
+        rows = await ctx.db.read("retrieval/lexical_nodes", query=lucene_terms(p.question), doc_keys=ctx.scope,
                                     top=p.top)
     return _best([(r["key"], r["score"]) for r in rows], p.top)
 
@@ -127,7 +127,7 @@ async def rerank(ctx: RunContext, p: RerankParams, candidates: Candidates, quest
     reranker = ctx.models.reranker
     if reranker.reads_similarities:  # the offline fusion reranker: BM25 with each document's passage statistics
         holding = {r.doc_key for r in candidates.rows}
-        lexicons = {d.key: await passage_lexicon(ctx.graph, d) for d in ctx.documents if d.key in holding}
+        lexicons = {d.key: await passage_lexicon(ctx.db, d) for d in ctx.documents if d.key in holding}
         rows = await with_similarities(ctx, candidates.rows, question)  # units never embedded: in model time
         scores = await text_reasoning(question.text, rows, reranker,
                                       lexical=bm25_by_document(question.text, rows, lexicons))
@@ -155,10 +155,10 @@ async def expand(ctx: RunContext, p: ExpandParams, ranking: Ranking | None, sele
     while the total stays within ``budget``."""
     keys = ranking.keys if ranking is not None else selection.keys if selection is not None else []
     if p.relation == "next":
-        rows = await ctx.graph.read_rows("retrieval/next_neighbours", keys=keys)
+        rows = await ctx.db.read_rows("retrieval/next_neighbours", keys=keys)
         around = {r["key"]: r["neighbours"] for r in rows}
     else:
-        around = {k: await subtrees.subtrees_around(ctx.graph, [k], depth=ctx.settings.bookrag.section_depth) for k in keys}
+        around = {k: await subtrees.subtrees_around(ctx.db, [k], depth=ctx.settings.bookrag.section_depth) for k in keys}
     chosen: dict[str, None] = {}
     for key in keys:
         group = [key, *around.get(key, [])]
@@ -178,7 +178,7 @@ class TocParams(BaseModel):
 async def toc_select(ctx: RunContext, p: TocParams) -> Selection:
     """The subtrees of the sections whose path matches the question best (BM25 over the table of contents)."""
     best = subtrees.toc_matches(await ctx.toc(), p.question, top=p.top)
-    return Selection(keys=await subtrees.select_by_section(ctx.graph, best))
+    return Selection(keys=await subtrees.select_by_section(ctx.db, best))
 
 
 @operator("Graph_Rank", family="search", params=TopParams)
@@ -186,9 +186,9 @@ async def graph_rank(ctx: RunContext, p: TopParams, entities: Entities) -> Ranki
     """Nodes by the summed personalized-PageRank scores of their entities over each document's whole graph
     (no selector: the GraphRanker baseline)."""
     s = ctx.settings
-    engine, _why = await choose_engine(ctx.graph, s.bookrag.ppr_engine, plugin=False)
+    engine, _why = await choose_engine(ctx.db, s.bookrag.ppr_engine, plugin=False)
     scored = [(node, float(scores[ents].sum()))
-              for whole, scores in await entity_pagerank(ctx.graph, ctx.documents, entities.seeds, engine=engine,
+              for whole, scores in await entity_pagerank(ctx.db, ctx.documents, entities.seeds, engine=engine,
                                                          damping=s.bookrag.ppr_damping,
                                                          budget_bytes=s.bookrag.gds_projection_budget_mb * 2**20)
               for node, ents in whole.node_entities.items()]
@@ -206,5 +206,5 @@ class ReadParams(BaseModel):
 async def guarded_read(ctx: RunContext, p: ReadParams) -> Selection:
     """Cypher a user or an LLM wrote, through the read-only gate: the ``key`` column of its first ``limit``
     rows, as a selection."""
-    rows = await ctx.graph.run_user_query(p.query, {**p.parameters, "doc_keys": ctx.scope})
+    rows = await ctx.db.run_user_query(p.query, {**p.parameters, "doc_keys": ctx.scope})
     return Selection(keys=[r["key"] for r in rows[:p.limit] if isinstance(r.get("key"), str)])

@@ -55,7 +55,7 @@ async def filter_range(ctx: RunContext, p: FilterParams, previous: Selection | N
             f = replace(f, page_from=min(bounds), page_to=max(bounds))
     elif p.type == "section" and p.value:
         roots = subtrees.match_section_title(await ctx.toc(), p.value)
-        subtree = await subtrees.select_by_section(ctx.graph, roots)
+        subtree = await subtrees.select_by_section(ctx.db, roots)
         within = subtree if f.within is None else [k for k in f.within if k in set(subtree)]
         f = replace(f, within=tuple(within))
     elif p.type == "section":
@@ -77,7 +77,7 @@ async def filter_modal(ctx: RunContext, p: FilterParams, previous: Selection | N
 async def select_by_entity(ctx: RunContext, p: NoParams, entities: Entities) -> Selection:
     """Subtrees around the nodes GT-Linked to the linked entities, most specific first, within the budget."""
     s = ctx.settings
-    return Selection(keys=await subtrees.select_by_entity(ctx.graph, entities.seeds, depth=s.bookrag.section_depth,
+    return Selection(keys=await subtrees.select_by_entity(ctx.db, entities.seeds, depth=s.bookrag.section_depth,
                                                            budget=s.bookrag.selection_budget))
 
 
@@ -100,19 +100,19 @@ async def select_by_section(ctx: RunContext, p: NoParams, question: Question) ->
                     choice: SectionChoice = (await ctx.llm.complete(prompt, SectionChoice,
                                                                     stage="query.select")).value
                 picked = [sections[i]["key"] for i in choice.section_ids[:s.bookrag.max_sections] if 0 <= i < len(sections)]
-                return Selection(keys=await subtrees.select_by_section(ctx.graph, picked))
+                return Selection(keys=await subtrees.select_by_section(ctx.db, picked))
             except ModelError as exc:
                 log.warning("section selection failed (%s); using the nearest blocks", exc)
     async def titled() -> list[str]:
         best = subtrees.toc_matches(await ctx.toc(), question.text, top=s.bookrag.max_sections)
-        return await subtrees.select_by_section(ctx.graph, best)
+        return await subtrees.select_by_section(ctx.db, best)
 
     async def nearest_in(doc: Document) -> list[tuple[str, float]]:
         return (await ctx.blocks(doc)).nearest(await ctx.similarities(doc, question.vector), s.bookrag.max_sections)
 
     async def nearest() -> list[str]:
         hits = [hit for found in await ctx.each_document(nearest_in) for hit in found]
-        return await subtrees.subtrees_near(ctx.graph, hits, top=s.bookrag.max_sections, depth=s.bookrag.section_depth)
+        return await subtrees.subtrees_near(ctx.db, hits, top=s.bookrag.max_sections, depth=s.bookrag.section_depth)
 
     near, by_title = await asyncio.gather(nearest(), titled())
     return Selection(keys=list(dict.fromkeys([*near, *by_title])))

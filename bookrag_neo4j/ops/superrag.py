@@ -62,14 +62,14 @@ async def toc_search(ctx: RunContext, p: TocSearchParams, question: Question) ->
     title embedding's cosine and BM25 over the paths, fused), and the passages within them most
     similar to the question as candidates."""
     rows, vectors, cosine = [], [], []
-    in_server = await use_plugin(ctx.graph, engine=ctx.settings.retrieval.vector_engine)
+    in_server = await use_plugin(ctx.db, engine=ctx.settings.retrieval.vector_engine)
     for doc in ctx.documents:
-        _, entries = await read_per_build(ctx.graph, doc, "superrag/toc_entries" if in_server else
+        _, entries = await read_per_build(ctx.db, doc, "superrag/toc_entries" if in_server else
                                           "superrag/toc_sections", _toc)
         rows += entries.rows
         vectors.append(entries.vectors)
         if in_server:  # the titles scored where they are stored; a section without one scores 0, as a zero vector
-            scored = dict(await ctx.graph.read_rows("plugin/title_similarities", doc_key=doc.key,
+            scored = dict(await ctx.db.read_rows("plugin/title_similarities", doc_key=doc.key,
                                                     embedding=list(map(float, question.vector))))
             cosine += [2.0 * scored[r["key"]] - 1.0 if r["key"] in scored else 0.0 for r in entries.rows]
     if not rows:
@@ -93,7 +93,7 @@ async def toc_search(ctx: RunContext, p: TocSearchParams, question: Question) ->
             for rank, i in enumerate(sorted(range(len(rows)), key=lambda i: -scores[i]), 1):
                 fused[i] += 1.0 / (p.k + rank)
         chosen = [rows[i]["key"] for i in sorted(range(len(rows)), key=lambda i: -fused[i])[:p.sections]]
-    passages = await ctx.graph.read_rows("superrag/section_passages", keys=chosen, per=p.per_section,
+    passages = await ctx.db.read_rows("superrag/section_passages", keys=chosen, per=p.per_section,
                                          question_vector=question.vector)
     return Ranking(keys=list(dict.fromkeys(k for found in passages for k in found)))
 
@@ -132,11 +132,11 @@ async def expand_tables(ctx: RunContext, p: ExpandTablesParams, ranking: Ranking
     question needs them, and only those the reranker ranks among the hits (the score gate)."""
     if p.top == 0 or not ranking.keys or (p.reflect and not await needs_tables(ctx, p.question)):
         return ranking
-    found = await ctx.graph.read_rows("superrag/expansion_candidates", keys=ranking.keys)
+    found = await ctx.db.read_rows("superrag/expansion_candidates", keys=ranking.keys)
     source = {r["key"]: r["hit"] for r in found if r["key"] not in ranking.keys}
     if not source:
         return ranking
-    rows = await ctx.graph.read_rows("layout/unit_candidates", keys=[*ranking.keys, *source],
+    rows = await ctx.db.read_rows("layout/unit_candidates", keys=[*ranking.keys, *source],
                                      question_vector=question.vector, max_chars=2000)
     candidates = Candidates(rows=await labelled(ctx, rows))
     with model_time():
@@ -173,7 +173,7 @@ async def merge_pages(ctx: RunContext, p: MergePagesParams, evidence: EvidenceSe
     section goes on at the top of the next page) becomes one unit spanning both (its key and rank stay; the
     next passage is not repeated). A passage that ends where its text ends stays as it is."""
     passages = [n.key for n in evidence.nodes if n.kind == "passage"]
-    rows = {r["key"]: r for r in await ctx.graph.read_rows("layout/units", keys=passages)} if passages else {}
+    rows = {r["key"]: r for r in await ctx.db.read_rows("layout/units", keys=passages)} if passages else {}
     merged, taken = [], set()
     for node in evidence.nodes:
         if node.key in taken:  # merged into the hit before it
@@ -220,7 +220,7 @@ async def schema_description(ctx: RunContext) -> str:
     """The graph schema as the text2Cypher prompt shows it: labels with their properties (read from a sample of
     each label's nodes in the database), then the relationship patterns."""
     if "schema" not in ctx.cache:
-        rows = await ctx.graph.read("superrag/schema_properties", labels=SCHEMA_LABELS, hidden=HIDDEN_PROPERTIES,
+        rows = await ctx.db.read("superrag/schema_properties", labels=SCHEMA_LABELS, hidden=HIDDEN_PROPERTIES,
                                     sample=SCHEMA_SAMPLE)
         lines = [f"(:{r['label']} {{{', '.join(r['properties'])}}})" for r in rows]
         ctx.cache["schema"] = "\n".join([*lines, *SCHEMA_EDGES])
@@ -272,10 +272,10 @@ async def question_cypher(ctx: RunContext, question: str, mode: str = "auto") ->
     if not query:
         return CypherRun(question, "", {}, source)
     if source.startswith("template "):  # the product's own named query: no gate, its own 100 rows at most
-        rows = await ctx.graph.read(source.removeprefix("template "), **params, doc_keys=ctx.scope)
+        rows = await ctx.db.read(source.removeprefix("template "), **params, doc_keys=ctx.scope)
         return CypherRun(question, query, params, source, rows=rows[:100])
     try:
-        rows = await ctx.graph.run_user_query(query, {**params, "doc_keys": ctx.scope}, max_rows=100)
+        rows = await ctx.db.run_user_query(query, {**params, "doc_keys": ctx.scope}, max_rows=100)
     except UserQueryError as exc:  # refused by the gate, or invalid
         log.info("text2Cypher query (%s) did not run: %s", source, exc)
         return CypherRun(question, query, params, source, error=str(exc))
@@ -299,7 +299,7 @@ async def text2cypher(ctx: RunContext, p: Text2CypherParams) -> Selection:
 @operator("Rows_To_Tables", family="rank")
 async def rows_to_tables(ctx: RunContext, p: NoParams, ranking: Ranking) -> Ranking:
     """Each table row replaced by its table (first place kept): a row finds the table, the table is the unit."""
-    tables = {r["row"]: r["table"] for r in await ctx.graph.read_rows("layout/row_tables", keys=ranking.keys)}
+    tables = {r["row"]: r["table"] for r in await ctx.db.read_rows("layout/row_tables", keys=ranking.keys)}
     keys = list(dict.fromkeys(tables.get(k, k) for k in ranking.keys))
     best: dict[str, float] = {}
     for key, value in ranking.text.items():

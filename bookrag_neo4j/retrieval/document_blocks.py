@@ -1,7 +1,7 @@
 """Each document's content blocks as the question path reads them, and their similarities to a question.
 
-    blocks = await document_blocks(graph, doc, max_chars=2000)   # the texts and BM25 postings, read once
-    similarities = await block_similarities(graph, doc, blocks, question_vector)   # computed in Neo4j
+    blocks = await document_blocks(db, doc, max_chars=2000)   # the texts and BM25 postings, read once
+    similarities = await block_similarities(db, doc, blocks, question_vector)   # computed in Neo4j
     keys = blocks.nearest(similarities, top=3)                # the offline Select_by_Section
     scores = blocks.bm25(question, keys)                      # Text_Reasoning: the document's IDF and lengths
 
@@ -24,7 +24,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..db.vectors import use_plugin
 from ..library.document_cache import DocumentCache, sized
 from ..library.documents import Document
@@ -232,27 +232,27 @@ def _grouped(pairs: Iterable[tuple[K, V]]) -> dict[K, list[V]]:
 BLOCKS: DocumentCache[DocumentBlocks] = sized(DocumentCache())  # shared by every agent of the process
 
 
-async def document_blocks(graph: GraphClient, doc: Document, *, max_chars: int) -> DocumentBlocks:
+async def document_blocks(db: Neo4jClient, doc: Document, *, max_chars: int) -> DocumentBlocks:
     """The blocks of ``doc``: one query the first time, then kept (:data:`BLOCKS`)."""
     async def read() -> DocumentBlocks:
-        blocks = read_blocks(await graph.read_rows("retrieval/document_blocks", doc_key=doc.key, max_chars=max_chars),
-                             await graph.read_rows("retrieval/page_labels", doc_key=doc.key))
+        blocks = read_blocks(await db.read_rows("retrieval/document_blocks", doc_key=doc.key, max_chars=max_chars),
+                             await db.read_rows("retrieval/page_labels", doc_key=doc.key))
         log.debug("read the blocks of %s: %d blocks, %d terms", doc.key, len(blocks.keys),
                   len(blocks.stats.document_frequency))
         return blocks
-    return await BLOCKS.get(graph, doc, f"{doc.indexed_at} {doc.layout_built_at}", read)  # labels: the layout layer
+    return await BLOCKS.get(db, doc, f"{doc.indexed_at} {doc.layout_built_at}", read)  # labels: the layout layer
 
 
-async def block_similarities(graph: GraphClient, doc: Document, blocks: DocumentBlocks,
+async def block_similarities(db: Neo4jClient, doc: Document, blocks: DocumentBlocks,
                              vector: Sequence[float], *, engine: str = "auto") -> np.ndarray:
     """Every block's similarity to ``vector``, (1 + cos) / 2, in ``blocks``' row order (NaN without an
     embedding), computed in Neo4j over the document's own blocks (``retrieval/block_similarities``, or the plugin
     where the server has it: :mod:`bookrag_neo4j.db.vectors`); empty when no stored embedding has ``vector``'s
     dimension (an index made with another embedder)."""
     vector = list(map(float, vector))
-    if await use_plugin(graph, engine=engine):
-        return await _plugin_similarities(graph, doc, blocks, vector)
-    found = await graph.read_rows("retrieval/block_similarities", doc_key=doc.key, vector=vector)
+    if await use_plugin(db, engine=engine):
+        return await _plugin_similarities(db, doc, blocks, vector)
+    found = await db.read_rows("retrieval/block_similarities", doc_key=doc.key, vector=vector)
     if not found:
         return np.zeros(0)
     scores = np.full(len(blocks.keys), np.nan)
@@ -262,14 +262,14 @@ async def block_similarities(graph: GraphClient, doc: Document, blocks: Document
     return scores
 
 
-async def _plugin_similarities(graph: GraphClient, doc: Document, blocks: DocumentBlocks,
+async def _plugin_similarities(db: Neo4jClient, doc: Document, blocks: DocumentBlocks,
                                vector: list[float]) -> np.ndarray:
     """The plugin's scores come as bytes in its order of the keys, and the keys only when that order (a digest)
     is not one ``blocks`` holds already: a question moves 8 bytes a block instead of its key and a boxed score."""
-    order, keys, raw = await graph.read_rows("plugin/block_similarity_array", doc_key=doc.key, vector=vector,
+    order, keys, raw = await db.read_rows("plugin/block_similarity_array", doc_key=doc.key, vector=vector,
                                              order=next(reversed(blocks.plugin_rows), ""))
     if keys is None and order not in blocks.plugin_rows:  # dropped meanwhile by a call that met a new order
-        order, keys, raw = await graph.read_rows("plugin/block_similarity_array", doc_key=doc.key, vector=vector,
+        order, keys, raw = await db.read_rows("plugin/block_similarity_array", doc_key=doc.key, vector=vector,
                                                  order="")
     if keys is not None:  # a block written since the copy was read waits for it (-1)
         blocks.plugin_rows[order] = np.array([blocks.rows.get(k, -1) for k in keys], dtype=np.int64)

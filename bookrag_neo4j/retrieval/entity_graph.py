@@ -1,6 +1,6 @@
 """Each document's knowledge graph held in memory as arrays, for the in-process PageRank.
 
-    whole = await EntityGraphCache(max_documents=64).get(graph, await find_document(graph, doc_key))  # read once
+    whole = await EntityGraphCache(max_documents=64).get(db, await find_document(db, doc_key))  # read once
     scores = pagerank_on(whole.transition, seeds)         # Graph_Reasoning in-process (scoring.py)
 
 Only the in-process engine (servers without GDS, ``BOOKRAG_PPR_ENGINE=local``) reads this; with GDS, Graph_Reasoning
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..library.document_cache import DOCUMENTS, shared, sized
 from ..library.documents import Document
 
@@ -113,16 +113,16 @@ class EntityGraphCache:
         while len(self._kept) > self.max_documents:
             self._kept.popitem(last=False)
 
-    async def get(self, graph: GraphClient, doc: Document) -> EntityGraph:
+    async def get(self, db: Neo4jClient, doc: Document) -> EntityGraph:
         """The graph of ``doc`` (kept while its ``graph_version`` stays the same)."""
         version = doc.graph_version
-        slot = (graph.conn.uri, graph.conn.database, doc.key)
+        slot = (db.conn.uri, db.conn.database, doc.key)
         kept_version, kept = self._kept.get(slot, (None, None))
         if kept is not None and version is not None and kept_version == version:
             self._kept.move_to_end(slot)
             return kept
         async def read() -> EntityGraph:
-            return EntityGraph.from_rows(await graph.read_rows("retrieval/entity_graph", doc_key=doc.key))
+            return EntityGraph.from_rows(await db.read_rows("retrieval/entity_graph", doc_key=doc.key))
         loaded = await shared(self._reading, (slot, version), read)
         log.debug("read the entity graph of %s: %d entities, %d edges", doc.key, len(loaded.keys),
                   len(loaded.source))

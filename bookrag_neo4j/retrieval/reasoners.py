@@ -23,7 +23,7 @@ import numpy as np
 from neo4j.exceptions import ClientError
 from scipy import sparse
 
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..db.gds import forget_gds, gds_installed
 from ..db.projections import PROJECTIONS, DocumentProjections
 from ..db.vectors import PLUGIN_VERSION, plugin_version
@@ -92,32 +92,32 @@ def ppr_engine(configured: str = "auto", gds: bool = False, plugin: bool = False
     return "local", "the server has no GDS: in-process, on a copy of the document's graph (the same scores)"
 
 
-async def choose_engine(graph: GraphClient, configured: str = "auto", *, plugin: bool = True) -> tuple[str, str]:
+async def choose_engine(db: Neo4jClient, configured: str = "auto", *, plugin: bool = True) -> tuple[str, str]:
     """:func:`ppr_engine` for ``graph``'s server (what it has is asked once a process); ``plugin=False`` for a
     caller that needs every entity's score, which the plugin does not return (``plugin`` configured: as ``auto``)."""
     if not plugin and configured == "plugin":
         configured = "auto"
-    has_plugin = plugin and configured in ("auto", "plugin") and await plugin_version(graph) == PLUGIN_VERSION
+    has_plugin = plugin and configured in ("auto", "plugin") and await plugin_version(db) == PLUGIN_VERSION
     if configured == "plugin" and not has_plugin:
-        raise ConfigurationError(f"BOOKRAG_PPR_ENGINE=plugin, but the server at {graph.conn.uri} has no bookrag-neo4j "
+        raise ConfigurationError(f"BOOKRAG_PPR_ENGINE=plugin, but the server at {db.conn.uri} has no bookrag-neo4j "
                                  f"plugin {PLUGIN_VERSION} (docker/plugin): use auto, gds or local")
-    return ppr_engine(configured, configured == "auto" and await gds_installed(graph), has_plugin)
+    return ppr_engine(configured, configured == "auto" and await gds_installed(db), has_plugin)
 
 
-async def plugin_node_scores(graph: GraphClient, doc_keys: Sequence[str], seeds: Sequence[str],
+async def plugin_node_scores(db: Neo4jClient, doc_keys: Sequence[str], seeds: Sequence[str],
                              node_keys: Sequence[str], *, node_score: str = "sum", damping: float = 0.85,
                              max_iterations: int = 50, tolerance: float = 1e-7) -> dict[str, float]:
     """:meth:`~bookrag_neo4j.db.projections.DocumentProjections.node_scores` in bookrag-neo4j's plugin: the same
     scores, one call on the stored graph, no projection."""
     if not doc_keys or not seeds or not node_keys:
         return {}
-    return dict(await graph.read_rows("plugin/node_pagerank", doc_keys=list(doc_keys),
+    return dict(await db.read_rows("plugin/node_pagerank", doc_keys=list(doc_keys),
                                       source_keys=list(dict.fromkeys(seeds)), node_keys=list(node_keys),
                                       node_score=node_score, damping=damping, max_iterations=max_iterations,
                                       tolerance=tolerance))
 
 
-async def entity_pagerank(graph: GraphClient, documents: Sequence[Document], seeds: Sequence[str], *,
+async def entity_pagerank(db: Neo4jClient, documents: Sequence[Document], seeds: Sequence[str], *,
                           engine: str, damping: float = 0.85, budget_bytes: int = 512 * 2**20,
                           graphs: EntityGraphCache = ENTITY_GRAPHS,
                           projections: DocumentProjections = PROJECTIONS) -> list[tuple[EntityGraph, np.ndarray]]:
@@ -127,12 +127,12 @@ async def entity_pagerank(graph: GraphClient, documents: Sequence[Document], see
     whose build is not complete runs in-process) or ``local``."""
     found = []
     for doc in documents:
-        whole = await graphs.get(graph, doc)
+        whole = await graphs.get(db, doc)
         sources = [whole.position[s] for s in dict.fromkeys(seeds) if s in whole.position]
         if not sources:
             continue
         if engine == "gds" and doc.graph_version is not None:
-            by_key = await projections.pagerank(graph, doc.key, doc.graph_version, [whole.keys[i] for i in sources],
+            by_key = await projections.pagerank(db, doc.key, doc.graph_version, [whole.keys[i] for i in sources],
                                                 budget_bytes=budget_bytes, damping=damping)
             scores = np.array([by_key.get(k, 0.0) for k in whole.keys])
         else:
@@ -146,7 +146,7 @@ SCORE_DIGITS = 9  # GDS sums in the projection's node order: equal scores may di
 # a tie between two nodes would be decided by the order a projection happened to get; rounded, they stay ties
 
 
-async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: Sequence[str], *,
+async def graph_reasoning(db: Neo4jClient, node_keys: Sequence[str], seeds: Sequence[str], *,
                           documents: Sequence[Document], engine: str = "local", node_score: str = "sum",
                           damping: float = 0.85, budget_bytes: int = 512 * 2**20,
                           projections: DocumentProjections = PROJECTIONS, **options: Any) -> dict[str, float]:
@@ -157,17 +157,17 @@ async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: S
     scored: dict[str, float] = {}
     rest = documents
     if engine == "plugin":
-        scored, rest = await plugin_node_scores(graph, [d.key for d in documents], seeds, node_keys,
+        scored, rest = await plugin_node_scores(db, [d.key for d in documents], seeds, node_keys,
                                                 node_score=node_score, damping=damping), []
     elif engine == "gds":
         complete = [d for d in documents if d.graph_version is not None]
         rest = [d for d in documents if d.graph_version is None]
-        scored = await projections.node_scores(graph, [(d.key, d.graph_version or "") for d in complete], seeds,
+        scored = await projections.node_scores(db, [(d.key, d.graph_version or "") for d in complete], seeds,
                                                node_keys, budget_bytes=budget_bytes, node_score=node_score,
                                                damping=damping)
     if rest:
         combine = NODE_SCORES[node_score]
-        for whole, scores in await entity_pagerank(graph, rest, seeds, engine="local", damping=damping, **options):
+        for whole, scores in await entity_pagerank(db, rest, seeds, engine="local", damping=damping, **options):
             for node in node_keys:
                 entities = whole.node_entities.get(node)
                 if entities is not None:
@@ -175,30 +175,30 @@ async def graph_reasoning(graph: GraphClient, node_keys: Sequence[str], seeds: S
     return {node: round(score, SCORE_DIGITS) for node, score in scored.items()}
 
 
-async def reason_on_graph(graph: GraphClient, node_keys: Sequence[str], seeds: Sequence[str], *,
+async def reason_on_graph(db: Neo4jClient, node_keys: Sequence[str], seeds: Sequence[str], *,
                           documents: Sequence[Document], configured: str = "auto",
                           **options: Any) -> tuple[dict[str, float], str]:
     """:func:`graph_reasoning` on the engine :func:`choose_engine` picks: the scores and the engine that ran.
     ``auto`` on a server that has lost the plugin or GDS since this process asked runs without it (and asks
     again)."""
-    engine, _why = await choose_engine(graph, configured)
+    engine, _why = await choose_engine(db, configured)
     try:
-        return await graph_reasoning(graph, node_keys, seeds, documents=documents, engine=engine, **options), engine
+        return await graph_reasoning(db, node_keys, seeds, documents=documents, engine=engine, **options), engine
     except ClientError as exc:
         if configured != "auto" or engine == "local":
             raise
         if engine == "plugin":
-            if await plugin_version(graph, fresh=True) == PLUGIN_VERSION:
+            if await plugin_version(db, fresh=True) == PLUGIN_VERSION:
                 raise
             log.warning("bookrag-neo4j's plugin is not on the server any more: Graph_Reasoning runs without it (%s)",
                         exc.message)
-            return await reason_on_graph(graph, node_keys, seeds, documents=documents, configured=configured,
+            return await reason_on_graph(db, node_keys, seeds, documents=documents, configured=configured,
                                          **options)
-        forget_gds(graph)
-        if await gds_installed(graph):
+        forget_gds(db)
+        if await gds_installed(db):
             raise
         log.warning("GDS is not on the server any more: Graph_Reasoning runs in-process (%s)", exc.message)
-        return await graph_reasoning(graph, node_keys, seeds, documents=documents, engine="local", **options), "local"
+        return await graph_reasoning(db, node_keys, seeds, documents=documents, engine="local", **options), "local"
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 does not grow with the library.
 
     routing = named_documents("What were Best Buy's FY2019 inventories?", documents)  # by their cards
-    routing = await route(graph, documents, question, vector, keep=5)   # .documents, .steps, .lead
+    routing = await route(db, documents, question, vector, keep=5)   # .documents, .steps, .lead
 
 A question that names documents by their cards (:mod:`bookrag_neo4j.library.cards`: an issuer or another name, and
 a year) reads those: of each issuer it names (cards sharing a name are one issuer's, and answer to each other's
@@ -24,7 +24,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..db.lucene import lucene_terms
 from ..library.cards import issuers, named_in, years_in
 from ..library.documents import Document
@@ -49,7 +49,7 @@ class Routing:
     lead: str | None = None
 
 
-async def route(graph: GraphClient, documents: Sequence[Document], question: str, vector: Sequence[float], *,
+async def route(db: Neo4jClient, documents: Sequence[Document], question: str, vector: Sequence[float], *,
                 keep: int, seconds: float = 0.0) -> Routing:
     """The ``keep`` documents of ``documents`` whose blocks rank best for the question in the vector and full-text
     indexes (all of them when there are no more than ``keep``), and a ``Route`` trace step naming them (``seconds``:
@@ -60,7 +60,7 @@ async def route(graph: GraphClient, documents: Sequence[Document], question: str
         return Routing(list(documents))
     began = time.perf_counter()
     by_key = {d.key: d for d in documents}
-    ranked = await graph.read_rows("retrieval/route_documents", doc_keys=list(by_key), vector=list(map(float, vector)),
+    ranked = await db.read_rows("retrieval/route_documents", doc_keys=list(by_key), vector=list(map(float, vector)),
                                    query=lucene_terms(question), top=HITS, k=RRF_K)
     years = set(years_in(question))
     dated = {d.key for d in documents if d.card and years & set(d.card.years)}  # its card covers a year named

@@ -1,7 +1,7 @@
 """Selectors (paper §5): narrow a document to the "information patches" that answer a question, as
 parameterised Cypher subtree queries (``cypher/retrieval/``).
 
-    keys = await select_by_entity(graph, ["<entity key>"], depth=2)         # subtrees around GT-Links
+    keys = await select_by_entity(db, ["<entity key>"], depth=2)         # subtrees around GT-Links
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..library.document_cache import DocumentCache, sized
 from ..library.documents import Document, TreeStatus, list_documents
 from ..text.grammar import is_section_label, section_label_pattern
@@ -17,39 +17,39 @@ from ..text.lexical import bm25_scores
 from ..text.names import normalise
 
 
-async def scope_documents(graph: GraphClient, doc_keys: Sequence[str] | None) -> list[Document]:
+async def scope_documents(db: Neo4jClient, doc_keys: Sequence[str] | None) -> list[Document]:
     """The documents a question is asked of: those with these keys, or (``None``) every one, whose tree is
     complete; by file name."""
-    return [d for d in await list_documents(graph, doc_keys) if d.tree is TreeStatus.COMPLETE]
+    return [d for d in await list_documents(db, doc_keys) if d.tree is TreeStatus.COMPLETE]
 
 
 MAX_SECTION_NODES = 400
 
 
-async def subtrees_around(graph: GraphClient, node_keys: Sequence[str], *, depth: int = 2,
+async def subtrees_around(db: Neo4jClient, node_keys: Sequence[str], *, depth: int = 2,
                           max_nodes: int = MAX_SECTION_NODES) -> list[str]:
     """The nodes lifted to their section at depth <= ``depth`` (document = 0), or to their nearest section
     when that one holds more than ``max_nodes`` nodes, with whole subtrees."""
     if not node_keys:
         return []
-    return await _subtrees(graph, node_keys=node_keys, depth=depth, max_nodes=max_nodes)
+    return await _subtrees(db, node_keys=node_keys, depth=depth, max_nodes=max_nodes)
 
 
-async def subtrees_near(graph: GraphClient, near: Sequence[tuple[str, float]], *, top: int, depth: int = 2,
+async def subtrees_near(db: Neo4jClient, near: Sequence[tuple[str, float]], *, top: int, depth: int = 2,
                         max_nodes: int = MAX_SECTION_NODES) -> list[str]:
     """:func:`subtrees_around` the ``top`` best of ``near``, content blocks with their similarity to a question
     (each document's :meth:`~.document_blocks.DocumentBlocks.nearest`): the offline Select_by_Section."""
-    return await subtrees_around(graph, [key for key, _ in sorted(near, key=lambda hit: -hit[1])[:top]],
+    return await subtrees_around(db, [key for key, _ in sorted(near, key=lambda hit: -hit[1])[:top]],
                                  depth=depth, max_nodes=max_nodes)
 
 
-async def _subtrees(graph: GraphClient, *, entity_keys: Sequence[str] = (), node_keys: Sequence[str] = (),
+async def _subtrees(db: Neo4jClient, *, entity_keys: Sequence[str] = (), node_keys: Sequence[str] = (),
                     depth: int, max_nodes: int, budget: int | None = None) -> list[str]:
-    return await graph.read_rows("retrieval/select_subtrees", entity_keys=list(entity_keys),
+    return await db.read_rows("retrieval/select_subtrees", entity_keys=list(entity_keys),
                                  node_keys=list(node_keys), depth=depth, max_nodes=max_nodes, budget=budget)
 
 
-async def select_by_entity(graph: GraphClient, entity_keys: Sequence[str], *, depth: int = 2,
+async def select_by_entity(db: Neo4jClient, entity_keys: Sequence[str], *, depth: int = 2,
                            budget: int = 400, max_nodes: int = MAX_SECTION_NODES) -> list[str]:
     """Select_by_Entity: the nodes GT-Linked to the entities, lifted as in :func:`subtrees_around`, with whole
     subtrees. Entities are taken most specific first (fewest mentions), each adding its roots, smallest first,
@@ -58,29 +58,29 @@ async def select_by_entity(graph: GraphClient, entity_keys: Sequence[str], *, de
     but stays a PageRank seed. One round trip (``retrieval/select_subtrees``)."""
     if not entity_keys:
         return []
-    return await _subtrees(graph, entity_keys=entity_keys, depth=depth, max_nodes=max_nodes, budget=budget)
+    return await _subtrees(db, entity_keys=entity_keys, depth=depth, max_nodes=max_nodes, budget=budget)
 
 
-async def select_by_section(graph: GraphClient, section_keys: Sequence[str]) -> list[str]:
+async def select_by_section(db: Neo4jClient, section_keys: Sequence[str]) -> list[str]:
     """The whole subtrees of the given sections."""
     if not section_keys:
         return []
-    return await graph.read_rows("retrieval/select_by_section", section_keys=list(section_keys))
+    return await db.read_rows("retrieval/select_by_section", section_keys=list(section_keys))
 
 
-async def sections(graph: GraphClient, doc_keys: Sequence[str]) -> list[dict[str, Any]]:
+async def sections(db: Neo4jClient, doc_keys: Sequence[str]) -> list[dict[str, Any]]:
     """The scope's table of contents (key, doc_key, title, level, path, pages)."""
-    return await graph.read_rows("retrieval/sections", doc_keys=list(doc_keys))
+    return await db.read_rows("retrieval/sections", doc_keys=list(doc_keys))
 
 
 TOCS: DocumentCache[list[dict[str, Any]]] = sized(DocumentCache())  # read once a process and tree
 
 
-async def table_of_contents(graph: GraphClient, documents: Sequence[Document]) -> list[dict[str, Any]]:
+async def table_of_contents(db: Neo4jClient, documents: Sequence[Document]) -> list[dict[str, Any]]:
     """:func:`sections` of the documents, by document key, each read once per process and tree version."""
     found: list[dict[str, Any]] = []
     for doc in sorted(documents, key=lambda d: d.key):
-        found += await TOCS.get(graph, doc, doc.indexed_at, lambda doc=doc: sections(graph, [doc.key]))
+        found += await TOCS.get(db, doc, doc.indexed_at, lambda doc=doc: sections(db, [doc.key]))
     return found
 
 
@@ -106,9 +106,9 @@ def match_section_title(toc: Sequence[dict[str, Any]], title: str) -> list[str]:
     return [key for score, key in scored if score >= 0.6]
 
 
-async def fetch_nodes(graph: GraphClient, keys: Sequence[str]) -> list[dict[str, Any]]:
+async def fetch_nodes(db: Neo4jClient, keys: Sequence[str]) -> list[dict[str, Any]]:
     """Evidence details of tree nodes (what is shown and cited), in reading order."""
     if not keys:
         return []
-    rows = await graph.read_rows("retrieval/nodes", keys=list(keys))
+    rows = await db.read_rows("retrieval/nodes", keys=list(keys))
     return sorted(rows, key=lambda r: (r["doc_key"], r["order"] or 0))

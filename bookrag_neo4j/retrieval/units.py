@@ -1,9 +1,9 @@
 """SuperRAG's unit search at question time: exact per-document vector search over the layout layer's passages and
 table rows, and the passages' texts for BM25 within a document.
 
-    keys, scores = await nearest_units(graph, doc, question_vector, kind="passage", top=20)
-    keys, texts = await passage_texts(graph, doc)
-    rows = await table_rows(graph, doc)      # each table's rows: best row's BM25 and similarity per table
+    keys, scores = await nearest_units(db, doc, question_vector, kind="passage", top=20)
+    keys, texts = await passage_texts(db, doc)
+    rows = await table_rows(db, doc)      # each table's rows: best row's BM25 and similarity per table
 
 Where the server has bookrag-neo4j's plugin (``db/vectors.use_plugin``) the units and table rows are scored there
 (``cypher/plugin/``) and no embedding is read into the client. Else a document's unit embeddings (and texts) are read
@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..db.client import GraphClient
+from ..db.client import Neo4jClient
 from ..db.vectors import use_plugin
 from ..library.document_cache import DocumentCache, sized
 from ..library.documents import Document
@@ -36,7 +36,7 @@ _ROWS_SCORED: dict[tuple[str, str, tuple[float, ...]], dict[str, float]] = {}  #
 LAYER: DocumentCache[tuple[list[str], Any]] = sized(DocumentCache(per_document=8))  # up to 7 values a document
 
 
-async def read_per_build(graph: GraphClient, doc: Document, query: str,
+async def read_per_build(db: Neo4jClient, doc: Document, query: str,
                          convert: Callable[[list[dict]], Any], *, build: str | None = None,
                          view: str = "") -> tuple[list[str], Any]:
     """The keys of the document's rows of ``query`` and ``convert(rows)``, read once per build of the layer
@@ -44,10 +44,10 @@ async def read_per_build(graph: GraphClient, doc: Document, query: str,
     share it: vectors, passage texts, the ToC, the content graph's embeddings). ``view`` names ``convert`` where
     one query is kept under two conversions."""
     async def read() -> tuple[list[str], Any]:
-        rows = await graph.read_rows(query, doc_key=doc.key)
+        rows = await db.read_rows(query, doc_key=doc.key)
         return [r["key"] for r in rows], convert(rows)
 
-    return await LAYER.get(graph, doc, build or f"{doc.layout_config}|{doc.layout_built_at}", read,
+    return await LAYER.get(db, doc, build or f"{doc.layout_config}|{doc.layout_built_at}", read,
                            name=query + view)
 
 
@@ -56,20 +56,20 @@ def _matrix(rows: list[dict]) -> np.ndarray:
         else np.zeros((0, 1), dtype=np.float32)
 
 
-async def unit_vectors(graph: GraphClient, doc: Document, kind: Kind) -> tuple[list[str], np.ndarray]:
+async def unit_vectors(db: Neo4jClient, doc: Document, kind: Kind) -> tuple[list[str], np.ndarray]:
     """The document's unit keys and their embeddings (one row each), read once per layout build."""
-    return await read_per_build(graph, doc, QUERIES[kind], _matrix)
+    return await read_per_build(db, doc, QUERIES[kind], _matrix)
 
 
-async def passage_texts(graph: GraphClient, doc: Document) -> tuple[list[str], list[str]]:
+async def passage_texts(db: Neo4jClient, doc: Document) -> tuple[list[str], list[str]]:
     """The document's passage keys and texts in reading order, read once per layout build."""
-    return await read_per_build(graph, doc, "layout/passage_texts", lambda rows: [r["text"] or "" for r in rows])
+    return await read_per_build(db, doc, "layout/passage_texts", lambda rows: [r["text"] or "" for r in rows])
 
 
-async def passage_lexicon(graph: GraphClient, doc: Document) -> LexicalStats:
+async def passage_lexicon(db: Neo4jClient, doc: Document) -> LexicalStats:
     """BM25 statistics over the document's passages as the reranker reads them (heading path and text), read
     once per layout build."""
-    _, stats = await read_per_build(graph, doc, "layout/passage_texts", view="|stats", convert=lambda rows: (
+    _, stats = await read_per_build(db, doc, "layout/passage_texts", view="|stats", convert=lambda rows: (
         LexicalStats.of([f"{r['heading'] or ''}\n{r['text'] or ''}".strip() for r in rows])))
     return stats
 
@@ -154,24 +154,24 @@ def _table_rows(rows: list[dict]) -> TableRows:
                      lexicon=Postings.of(row["text"] for row in rows))
 
 
-async def table_rows(graph: GraphClient, doc: Document, *, engine: str = "auto") -> TableRows:
+async def table_rows(db: Neo4jClient, doc: Document, *, engine: str = "auto") -> TableRows:
     """The document's :class:`TableRows`, read once per layout build (no tables without the layout layer); without
     the embeddings where the plugin scores the rows (:func:`row_similarities`)."""
-    query = "layout/table_row_texts" if await use_plugin(graph, engine=engine) else "layout/table_rows"
-    _, tables = await read_per_build(graph, doc, query, _table_rows)
+    query = "layout/table_row_texts" if await use_plugin(db, engine=engine) else "layout/table_rows"
+    _, tables = await read_per_build(db, doc, query, _table_rows)
     return tables
 
 
-async def row_similarities(graph: GraphClient, doc: Document, tables: TableRows, vector: Sequence[float], *,
+async def row_similarities(db: Neo4jClient, doc: Document, tables: TableRows, vector: Sequence[float], *,
                            engine: str = "auto") -> dict[str, float] | None:
     """Each of the document's tables' best row similarity to ``vector``, (1 + cos) / 2, scored in the server by the
     plugin (``TableRows.best``'s ``scored``); None where the client scores them. The last few questions' are kept:
     Select's first stage and Text_Reasoning ask for the same document."""
-    if not await use_plugin(graph, engine=engine):
+    if not await use_plugin(db, engine=engine):
         return None
     asked = (doc.key, f"{doc.layout_config}|{doc.layout_built_at}", tuple(vector))
     if (found := _ROWS_SCORED.get(asked)) is None:
-        found = dict(await graph.read_rows("plugin/best_rows", doc_key=doc.key, tables=list(tables.spans),
+        found = dict(await db.read_rows("plugin/best_rows", doc_key=doc.key, tables=list(tables.spans),
                                            embedding=list(map(float, vector))))
         _ROWS_SCORED[asked] = found
         while len(_ROWS_SCORED) > 16:
@@ -179,15 +179,15 @@ async def row_similarities(graph: GraphClient, doc: Document, tables: TableRows,
     return found
 
 
-async def nearest_units(graph: GraphClient, doc: Document, vector: Sequence[float], *, kind: Kind,
+async def nearest_units(db: Neo4jClient, doc: Document, vector: Sequence[float], *, kind: Kind,
                         top: int, engine: str = "auto") -> list[tuple[str, float]]:
     """The document's ``top`` units of ``kind`` by cosine to ``vector`` (unit vectors), best first: in the plugin
     where the server has it (``engine``), else on the embeddings read once per layout build."""
-    if await use_plugin(graph, engine=engine):
-        rows = await graph.read_rows("plugin/nearest_units", label=LABELS[kind], doc_key=doc.key, top=top,
+    if await use_plugin(db, engine=engine):
+        rows = await db.read_rows("plugin/nearest_units", label=LABELS[kind], doc_key=doc.key, top=top,
                                      embedding=list(map(float, vector)))
         return [(key, 2.0 * score - 1.0) for key, score in rows]
-    keys, matrix = await unit_vectors(graph, doc, kind)
+    keys, matrix = await unit_vectors(db, doc, kind)
     if not keys:
         return []
     scores = matrix @ np.asarray(vector, dtype=np.float32)

@@ -1,7 +1,7 @@
 """Which Neo4j bookrag-neo4j uses, and its lifecycle: ``start_server``, ``stop_server``, ``server_status``.
 
     status = start_server(Settings())        # blocks until Bolt and GDS answer
-    conn = connection_info(Settings())       # -> ConnectionInfo for GraphClient
+    conn = connection_info(Settings())       # -> ConnectionInfo for Neo4jClient
 
 Resolution order, decided at start: ``NEO4J_URI`` where set (Aura, a cluster, anything; nothing is started); else
 ``docker/compose.yml`` where a Docker engine answers (Neo4j Community with the GDS plugin); else a local server

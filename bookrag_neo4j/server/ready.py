@@ -7,7 +7,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from ..db.client import ConnectionInfo, GraphClient, ServerVersions
+from ..db.client import ConnectionInfo, Neo4jClient, ServerVersions
 from ..errors import BookRAGError, ServerStartError
 
 log = logging.getLogger(__name__)
@@ -17,8 +17,8 @@ def probe(conn: ConnectionInfo, *, timeout: float = 5.0) -> ServerVersions:
     """Connect once and return the server's versions; raises ``Neo4jUnavailableError`` when it does not answer."""
 
     async def _probe() -> ServerVersions:
-        async with GraphClient(conn, connection_timeout=timeout, retry_time=0) as graph:
-            return await graph.versions()
+        async with Neo4jClient(conn, connection_timeout=timeout, retry_time=0) as db:
+            return await db.versions()
 
     return asyncio.run(_probe())
 

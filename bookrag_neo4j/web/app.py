@@ -97,12 +97,12 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
 
     async def reach() -> None:
         """Neo4j reached once, without the driver's 30 s of retries (a dependency of every page that reads it)."""
-        await (await rag.agraph()).reach()
+        await (await rag.aclient()).reach()
 
     neo4j = [Depends(reach)]
 
     async def documents() -> list[tuple[Document, int]]:
-        rows = await (await rag.agraph()).read("library/listing")
+        rows = await (await rag.aclient()).read("library/listing")
         return [(Document.model_validate(r["document"]), r["sections"]) for r in rows]
 
     async def library_page(request: Request, status: int = 200, error: str | None = None) -> HTMLResponse:
@@ -255,7 +255,7 @@ def _citations(answer: Answer, paths: dict[str, Path], boxes: dict[str, list[Pag
 
 
 async def _boxes(rag: BookRAG, keys: list[str]) -> dict[str, list[PageBox]]:
-    rows = await (await rag.agraph()).read("library/evidence_boxes", keys=list(dict.fromkeys(keys)))
+    rows = await (await rag.aclient()).read("library/evidence_boxes", keys=list(dict.fromkeys(keys)))
     return {r["key"]: [PageBox(b["page"], tuple(b["bbox"])) for b in r["boxes"] if b["page"] and b["bbox"]]
             for r in rows}
 

@@ -140,7 +140,7 @@ class IndexJobs:
         if self.uploads is None or not job.path.is_relative_to(self.uploads):
             return
         try:
-            await (await rag.agraph()).reach()  # without the driver's retries: Neo4j gone fails in a second
+            await (await rag.aclient()).reach()  # without the driver's retries: Neo4j gone fails in a second
             used = any(d.path and local_path(d.path) == job.path.absolute() for d in await rag.adocuments())
         except Exception as exc:  # noqa: BLE001 - whatever it was, the file stays
             log.warning("kept the upload %s: could not tell whether a document uses it (%s: %s)",

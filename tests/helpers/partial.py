@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.db.client import ConnectionInfo, Neo4jClient
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.llm import Models
@@ -25,10 +25,10 @@ async def interrupted_graph_document(conn: ConnectionInfo, settings: Settings, m
     """A three-page document indexed LLM-free, its graph build marked as interrupted: (key, file name); deleted
     after."""
     pdf = tiny_pdf(folder / "acme-interrupted.pdf", "Acme Interrupted", "Dana Whitfield", "Norway", "turbines")
-    async with GraphClient(conn) as graph:
-        report = await Indexer(graph, settings, models, use_llm=False).index(pdf, knowledge_graph=False, layout=False)
+    async with Neo4jClient(conn) as db:
+        report = await Indexer(db, settings, models, use_llm=False).index(pdf, knowledge_graph=False, layout=False)
         try:
-            await graph.run("MATCH (d:Document {key: $key}) SET d.graph_status = 'building'", {"key": report.doc_key})
+            await db.run("MATCH (d:Document {key: $key}) SET d.graph_status = 'building'", {"key": report.doc_key})
             yield report.doc_key, pdf.name
         finally:
-            await delete_document(graph, report.doc_key)
+            await delete_document(db, report.doc_key)

@@ -4,7 +4,7 @@
     with serving(create_app(settings, use_llm=False)) as base:    # "http://127.0.0.1:PORT"
         httpx.get(base + "/healthz")
         job = wait_for_job(base, job_id)                          # its JSON, once done or failed
-    await add_document(graph, "test-web-x", path="/tmp/x.pdf")   # a bare Document node for the library
+    await add_document(db, "test-web-x", path="/tmp/x.pdf")   # a bare Document node for the library
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def wait_for_job(base: str, job_id: str, timeout: float = 600.0, headers: dict[s
     return job
 
 
-async def add_document(graph, key: str, **properties) -> None:  # noqa: ANN001 - a GraphClient
+async def add_document(db, key: str, **properties) -> None:  # noqa: ANN001 - a Neo4jClient
     """A bare Document node (no tree): enough for the library table, a delete and the page images."""
-    await graph.run("CREATE (d:Document {key: $key}) SET d += $properties",
+    await db.run("CREATE (d:Document {key: $key}) SET d += $properties",
                     {"key": key, "properties": {"name": f"{key}.pdf", "status": "complete", **properties}})

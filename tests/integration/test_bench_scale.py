@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.db.gds import list_projections
 from bookrag_neo4j.errors import ScaleRunError
 from bookrag_neo4j.eval.bench_scale import bench_scale_ingest, plan_documents
@@ -34,21 +34,21 @@ CONFIG = ScaleConfig(stages="graph", questions=["Who leads the company?"], metho
 
 
 @pytest.fixture
-async def pdfs(tmp_path: Path, graph: GraphClient) -> AsyncIterator[list[Path]]:
+async def pdfs(tmp_path: Path, db: Neo4jClient) -> AsyncIterator[list[Path]]:
     paths = [tiny_pdf(tmp_path / f"scale-{i}.pdf", *topic) for i, topic in enumerate(TOPICS)]
     plan = plan_documents(paths)
     for doc in plan:  # left over by an interrupted session: start from nothing
-        await delete_document(graph, doc.key)
+        await delete_document(db, doc.key)
     yield paths
     for doc in plan:
-        await delete_document(graph, doc.key)
+        await delete_document(db, doc.key)
 
 
-async def test_the_library_grows_is_measured_and_resumes(graph: GraphClient, settings: Settings,
+async def test_the_library_grows_is_measured_and_resumes(db: Neo4jClient, settings: Settings,
                                                          offline_models: Models, schema, pdfs: list[Path],
                                                          tmp_path: Path) -> None:
-    indexer = Indexer(graph, settings, offline_models, use_llm=False)
-    retriever = Retriever(graph, settings, offline_models, use_llm=False)
+    indexer = Indexer(db, settings, offline_models, use_llm=False)
+    retriever = Retriever(db, settings, offline_models, use_llm=False)
     plan = plan_documents(pdfs)
     out = tmp_path / "run"
     run = await bench_scale_ingest(indexer, retriever, settings, plan, out=out, sizes=[2, 1], config=CONFIG)
@@ -68,13 +68,13 @@ async def test_the_library_grows_is_measured_and_resumes(graph: GraphClient, set
     assert all(r.pagecache_bytes and r.pagecache_bytes > 0 for r in run.rows)
     assert first.projection and second.projection and second.projection.nodes > first.projection.nodes > 0
     assert first.projection.size_bytes > 0 and first.projection.estimate_bytes and first.projection.estimate_bytes > 0
-    assert not await list_projections(graph)  # every projection measured was dropped
+    assert not await list_projections(db)  # every projection measured was dropped
     assert all(r.latency and r.latency.runs == 1 and r.latency.with_models_p50_ms >= r.latency.p50_ms > 0
                for r in run.rows)
     assert read_run(out).rows == run.rows and "| 2 | 6 |" in (out / "report.md").read_text()
 
     # a crash left the third document with its tree but no graph; the resumed run must not index 1-2 again
-    stamps = [(d.indexed_at, d.graph_built_at) for d in [await get_document(graph, doc.key) for doc in plan[:2]] if d]
+    stamps = [(d.indexed_at, d.graph_built_at) for d in [await get_document(db, doc.key) for doc in plan[:2]] if d]
     assert len(stamps) == 2 and all(indexed and built for indexed, built in stamps)
     await indexer.index(Path(plan[2].path), knowledge_graph=False, layout=False)
     resumed = await bench_scale_ingest(indexer, retriever, settings, plan, out=out, sizes=[1, 2, 6], config=CONFIG)
@@ -83,7 +83,7 @@ async def test_the_library_grows_is_measured_and_resumes(graph: GraphClient, set
     assert (last.run, last.indexed_documents, last.partial_documents, last.reused_documents) == (2, 1, 1, 0)
     assert [o.outcome for o in last.outcomes] == ["partial", "indexed"] and last.indexed_pages == 3
     assert last.ingest_pages_per_s == round(3 / last.outcomes[1].seconds, 2)
-    assert [(d.indexed_at, d.graph_built_at) for d in [await get_document(graph, doc.key) for doc in plan[:2]]
+    assert [(d.indexed_at, d.graph_built_at) for d in [await get_document(db, doc.key) for doc in plan[:2]]
             if d] == stamps
     assert [r.run for r in resumed.runs] == [1, 2] and resumed.runs[1].last_size == 4
 

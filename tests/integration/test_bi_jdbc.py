@@ -52,35 +52,35 @@ def table(result: subprocess.CompletedProcess) -> list[dict[str, str]]:
 
 
 @pytest.fixture
-async def footlocker(graph, settings) -> str:
-    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
+async def footlocker(db, settings) -> str:
+    await Indexer(db, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
     return FOOTLOCKER.name
 
 
-async def test_jdbc_runs_the_bi_queries_with_named_parameters(graph, conn, footlocker) -> None:
+async def test_jdbc_runs_the_bi_queries_with_named_parameters(db, conn, footlocker) -> None:
     bi = resource_dir("cypher") / "bi"
-    expected = await graph.run_user_query((bi / "sections.cypher").read_text(), {"doc": footlocker})
+    expected = await db.run_user_query((bi / "sections.cypher").read_text(), {"doc": footlocker})
     rows = table(bi_query(conn, str(bi / "sections.cypher"), f"doc={footlocker}"))
     assert rows and list(rows[0]) == list(expected[0])  # the documented columns, in order
     assert [(r["section"], r["level"], r["page_start"]) for r in rows] == \
         [(e["section"], str(e["level"]), str(e["page_start"])) for e in expected]
     documents = {r["document"]: r for r in table(bi_query(conn, str(bi / "documents.cypher"), "doc="))}  # '': all
-    library = {r["document"]: r for r in await graph.run_user_query((bi / "documents.cypher").read_text(),
+    library = {r["document"]: r for r in await db.run_user_query((bi / "documents.cypher").read_text(),
                                                                      {"doc": None})}
     assert documents.keys() == library.keys()
     assert documents[footlocker]["pages"] == str(library[footlocker]["pages"])
     assert int(documents[footlocker]["sections"]) == len(expected)
 
 
-async def test_jdbc_connections_of_bi_users_are_read_only(graph, conn, tmp_path: Path) -> None:
+async def test_jdbc_connections_of_bi_users_are_read_only(db, conn, tmp_path: Path) -> None:
     write = tmp_path / "write.cypher"
     write.write_text("CREATE (x:Intruder) RETURN x")
     result = bi_query(conn, str(write))
     assert result.returncode == 1 and "Writing in read access mode not allowed" in result.stderr
-    assert await graph.run_user_query("MATCH (x:Intruder) RETURN count(x) AS n") == [{"n": 0}]
+    assert await db.run_user_query("MATCH (x:Intruder) RETURN count(x) AS n") == [{"n": 0}]
 
 
-async def test_jdbc_sql_select_over_document(graph, conn, footlocker) -> None:
+async def test_jdbc_sql_select_over_document(db, conn, footlocker) -> None:
     result = bi_query(conn, "--sql", "SELECT name FROM Document", sql=True)
     if "full-bundle" not in driver_jar().name:
         assert result.returncode == 1 and "No translators available" in result.stderr
@@ -88,4 +88,4 @@ async def test_jdbc_sql_select_over_document(graph, conn, footlocker) -> None:
                     "the Maven registry this machine reaches does not serve; the plain bundle runs Cypher only")
     names = {r["name"] for r in table(result)}
     assert footlocker in names
-    assert names == {r["name"] for r in await graph.run_user_query("MATCH (d:Document) RETURN d.name AS name")}
+    assert names == {r["name"] for r in await db.run_user_query("MATCH (d:Document) RETURN d.name AS name")}

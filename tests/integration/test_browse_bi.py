@@ -31,10 +31,10 @@ from ..helpers.timeouts import LONG_TEST
 pytestmark = pytest.mark.timeout(LONG_TEST)  # indexes a real 8-K (tree, embeddings, graph)
 
 
-async def test_every_browser_and_bi_query_runs_read_only(graph, settings) -> None:
+async def test_every_browser_and_bi_query_runs_read_only(db, settings) -> None:
     models = Models.from_settings(settings)
-    report = await Indexer(graph, settings, models, use_llm=False).index(need(FOOTLOCKER), force=True)
-    evidence = await Retriever(graph, settings, models, use_llm=False).retrieve(
+    report = await Indexer(db, settings, models, use_llm=False).index(need(FOOTLOCKER), force=True)
+    evidence = await Retriever(db, settings, models, use_llm=False).retrieve(
         "Who was elected to the board of directors?", [report.doc_key])
     params = {"doc": FOOTLOCKER.name, "section": "", "entity": "Foot Locker", "limit": 20,
               **answer_trace_params(json.loads(evidence.model_dump_json()))}
@@ -43,49 +43,49 @@ async def test_every_browser_and_bi_query_runs_read_only(graph, settings) -> Non
         for path in sorted((resource_dir("cypher") / folder).glob("*.cypher")):
             name = f"{folder}/{path.stem}"
             text = load_query(name)
-            rows = await graph.run_user_query(text, params)
+            rows = await db.run_user_query(text, params)
             assert rows, f"{name} returned nothing"
             if folder == "browser":  # the link's form: its parameters written in as literals, same rows
                 bound = {k: v for k, v in params.items() if f"${k} AS {k}" in text}
-                assert len(await graph.run_user_query(browser_query(path.stem, bound))) == len(rows)
+                assert len(await db.run_user_query(browser_query(path.stem, bound))) == len(rows)
             if folder == "bi":  # flat tables: the documented columns, scalar values only
                 assert documented_columns(name), f"{name} documents no columns"
                 assert list(rows[0]) == documented_columns(name)
                 assert all(not isinstance(v, dict | list) for row in rows for v in row.values())
                 assert {row["document"] for row in rows} == {FOOTLOCKER.name}, name  # $doc honoured by each
-                assert not await graph.run_user_query(text, params | {"doc": "no-such.pdf"}), name
-    (toc_row, *_) = await graph.run_user_query(load_query("browser/toc"), params)
-    documents = await graph.run_user_query(load_query("bi/documents"), params)
+                assert not await db.run_user_query(text, params | {"doc": "no-such.pdf"}), name
+    (toc_row, *_) = await db.run_user_query(load_query("browser/toc"), params)
+    documents = await db.run_user_query(load_query("bi/documents"), params)
     assert FOOTLOCKER.name in {d["document"] for d in documents}
     assert toc_row["path"] is not None
-    cost = {r["document"]: r for r in await graph.run_user_query(load_query("bi/index_cost"), params)}
+    cost = {r["document"]: r for r in await db.run_user_query(load_query("bi/index_cost"), params)}
     row = cost[FOOTLOCKER.name]  # the cost recorded at indexing: seconds of both stages, no LLM offline
     assert row["pages"] == report.pages and row["index_seconds"] > 0 and row["graph_seconds"] > 0
     assert row["llm_calls"] == 0 and row["pages_per_second"] > 0
     # the answer trace: the evidence, its sections, the question's entities and one bridge an evidence node, not
     # every entity the evidence mentions (the co-mention hairball)
-    entities = await graph.run_user_query(
+    entities = await db.run_user_query(
         "MATCH (e:Entity)-[:MENTIONED_IN]->(n:TreeNode) WHERE n.key IN $nodes RETURN count(DISTINCT e) AS n", params)
-    drawn = await graph.run_user_query(load_query("browser/answer_neighbourhood").replace(
+    drawn = await db.run_user_query(load_query("browser/answer_neighbourhood").replace(
         "RETURN n, unit, up, gt, bridge", "UNWIND [x IN coalesce(nodes(gt), []) + coalesce(nodes(bridge), []) "
         "WHERE x:Entity | x.key] AS key RETURN count(DISTINCT key) AS n"), params)
     assert 0 < drawn[0]["n"] <= len(params["seeds"]) + len(params["nodes"]) < entities[0]["n"], (drawn, entities)
 
 
-async def test_user_cypher_that_writes_is_refused(graph, settings) -> None:
+async def test_user_cypher_that_writes_is_refused(db, settings) -> None:
     # a document to delete, so that a DETACH DELETE that ran would show (the tree alone; unchanged: a no-op)
-    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(
+    await Indexer(db, settings, Models.from_settings(settings), use_llm=False).index(
         need(FOOTLOCKER), embed=False, knowledge_graph=False, layout=False)
     for query, kind in [("CREATE (x:Intruder) RETURN x", "read-write"), ("MATCH (d:Document) DETACH DELETE d", "write"),
                         ("CREATE INDEX intruder IF NOT EXISTS FOR (n:Intruder) ON (n.x)", "schema")]:
         with pytest.raises(QueryRefusedError, match=kind):
-            await graph.run_user_query(query)
-    assert await graph.run_user_query("MATCH (n:Intruder) RETURN count(n) AS n") == [{"n": 0}]  # nothing ran
-    assert (await graph.run_user_query("MATCH (d:Document) RETURN count(d) AS n"))[0]["n"] >= 1
+            await db.run_user_query(query)
+    assert await db.run_user_query("MATCH (n:Intruder) RETURN count(n) AS n") == [{"n": 0}]  # nothing ran
+    assert (await db.run_user_query("MATCH (d:Document) RETURN count(d) AS n"))[0]["n"] >= 1
     with pytest.raises(UserQueryError, match="SyntaxError"):
-        await graph.run_user_query("MATCH (n RETURN n")
+        await db.run_user_query("MATCH (n RETURN n")
     with pytest.raises(UserQueryError, match="(?i)timed? ?out|terminated"):  # no machine counts 1e9 rows in 0.5 s
-        await graph.run_user_query("UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 99 RETURN count(x)",
+        await db.run_user_query("UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 99 RETURN count(x)",
                                    timeout=0.5)
 
 
@@ -113,8 +113,8 @@ def test_the_sdk_draws_an_answers_evidence_graph(settings, conn) -> None:
     assert all(e["source_caption"] and e["target_caption"] for e in edges)
 
 
-async def test_bookrag_browse_prints_a_prefilled_link(graph, settings, tmp_path: Path) -> None:
-    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
+async def test_bookrag_browse_prints_a_prefilled_link(db, settings, tmp_path: Path) -> None:
+    await Indexer(db, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
     result = run_cli(settings, "browse", FOOTLOCKER.name, "--entity", "Foot Locker")
     assert result.returncode == 0, result.stderr
     url = result.stdout.strip()
@@ -134,8 +134,8 @@ async def test_bookrag_browse_prints_a_prefilled_link(graph, settings, tmp_path:
     assert nothing.returncode != 0 and not nothing.stdout and "no entity named 'zzzzqq'" in nothing.stderr
 
 
-async def test_bookrag_query_runs_your_own_cypher_through_the_gate(graph, settings) -> None:
-    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
+async def test_bookrag_query_runs_your_own_cypher_through_the_gate(db, settings) -> None:
+    await Indexer(db, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
     found = run_cli(settings, "query", "MATCH (t:Text {doc_key: $key}) RETURN t ORDER BY t.order", "--param",
                     f"key={file_key(need(FOOTLOCKER))}", "--max-rows", "2", "--json")
     assert found.returncode == 0, found.stderr
@@ -148,11 +148,11 @@ async def test_bookrag_query_runs_your_own_cypher_through_the_gate(graph, settin
     assert refused.returncode == 1 and "read-only" in refused.stderr and refused.stderr.count("\n") == 1
 
 
-async def test_bookrag_bi_prints_a_bi_query_as_csv(graph, settings) -> None:
-    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
+async def test_bookrag_bi_prints_a_bi_query_as_csv(db, settings) -> None:
+    await Indexer(db, settings, Models.from_settings(settings), use_llm=False).index(need(FOOTLOCKER))
     result = run_cli(settings, "bi", "sections", "--doc", FOOTLOCKER.name, "--csv")
     assert result.returncode == 0, result.stderr
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
-    expected = await graph.run_user_query(load_query("bi/sections"), {"doc": FOOTLOCKER.name})
+    expected = await db.run_user_query(load_query("bi/sections"), {"doc": FOOTLOCKER.name})
     assert [r["section"] for r in rows] == [e["section"] for e in expected] and list(rows[0]) == list(expected[0])
     assert run_cli(settings, "bi", "sections; MATCH (n) DETACH DELETE n").returncode != 0  # names are allow-listed

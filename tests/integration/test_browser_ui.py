@@ -35,11 +35,11 @@ async def distinct_labels(conn, name: str, params: dict) -> dict[str, int]:
     return dict(Counter(label for node in graph.nodes for label in node.labels))
 
 
-async def test_browser_draws_bookrag_browse_links_in_the_bookindex_style(graph, settings, conn, tmp_path: Path) -> None:
+async def test_browser_draws_bookrag_browse_links_in_the_bookindex_style(db, settings, conn, tmp_path: Path) -> None:
     from ..helpers.browser import graph_result, load_style, logged_in_browser, run_link, screenshot
 
     models = Models.from_settings(settings)
-    await Indexer(graph, settings, models, use_llm=False).index(need(FOOTLOCKER))
+    await Indexer(db, settings, models, use_llm=False).index(need(FOOTLOCKER))
     base = f"http://localhost:{settings.neo4j.http_port}/browser/"
     link, login = managed_browser(settings)  # what `bookrag browse` links start with: the login filled in
     assert login == f"log in as {conn.username}; the password is in {settings.password_file}"

@@ -51,7 +51,7 @@ async def test_a_filings_cover_is_its_card(library: tuple[BookRAG, dict[str, str
     assert (card.kind, card.issuer, card.period, card.years, card.date) == (
         "10-K", "ACME ROCKETS, INC.", "FY2021", [2021], "2021-12-31")
     assert "ACRK" in card.aliases and card.source["issuer"] == "cover"
-    found = await (await rag.agraph()).run(
+    found = await (await rag.aclient()).run(
         "CALL db.index.fulltext.queryNodes('document_card', 'Vega') YIELD node RETURN node.key AS key")
     assert [r["key"] for r in found] == [keys["vega-2022"]]
 
@@ -136,16 +136,16 @@ async def test_cards_of_a_scan_a_paper_and_a_brochure(settings, offline_models, 
         assert leaflet is not None and leaflet.kind == "brochure" and leaflet.years == [2024]
         assert leaflet.title == "Vega X2 Telescope"
         # with an LLM: a summary, and only the fields the cover left empty filled; broken JSON leaves the card
-        graph, doc = await rag.agraph(), await rag.adocument(keys[1])
+        db, doc = await rag.aclient(), await rag.adocument(keys[1])
         reply = json.dumps({"summary": "A paper on routing questions.", "title": "Another title",
                             "issuer": "Lyra Institute", "kind": "", "period": "2023"})
         llm = ScriptedChatModel(lambda messages: reply if "librarian" in str(messages[0]["content"]) else "{}")
-        card = await write_card(graph, doc, None, llm=llm)
+        card = await write_card(db, doc, None, llm=llm)
         assert (card.summary, card.title, card.kind) == ("A paper on routing questions.", article.title, "paper")
         assert card.source["summary"] == "llm" and card.issuer == article.issuer != "", article.issuer
         assert article.period == "" and (card.period, card.years, card.source["period"]) == ("2023", [2023], "llm")
         assert (await rag.adocument(keys[1])).card.summary == "A paper on routing questions."
-        broken = await write_card(graph, doc, None, llm=ScriptedChatModel(["not json"] * 9))
+        broken = await write_card(db, doc, None, llm=ScriptedChatModel(["not json"] * 9))
         assert broken.summary == "" and broken.title == article.title
     finally:
         for key in keys:

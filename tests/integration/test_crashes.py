@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.errors import DocumentNotFoundError, Neo4jUnavailableError
 from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.llm import Models
@@ -101,13 +101,13 @@ _CLEAN: dict[str, dict[str, int]] = {}  # the counts without and with the crash 
 async def _clean_counts(rag: BookRAG, pdf: Path) -> tuple[dict[str, int], dict[str, int], str]:
     """The database's counts without the document, and with a clean index of it (then deleted again); measured
     once a module while the database without it stays the same."""
-    graph = await rag.agraph()
-    base = await database_counts(graph, detailed=True)
+    db = await rag.aclient()
+    base = await database_counts(db, detailed=True)
     if _CLEAN.get("base") != base:
         report = await rag.aindex(pdf)
-        _CLEAN.update(base=base, clean=await database_counts(graph, detailed=True))
+        _CLEAN.update(base=base, clean=await database_counts(db, detailed=True))
         await rag.adelete(report.doc_key)
-        assert await database_counts(graph, detailed=True) == base, "a delete left something behind"
+        assert await database_counts(db, detailed=True) == base, "a delete left something behind"
     return base, _CLEAN["clean"], file_key(pdf)
 
 
@@ -116,7 +116,7 @@ async def test_killed_indexers_leave_true_statuses_and_a_rerun_equals_a_clean_in
     """One indexer after the other, each killed at the next stage: each resumes what the one before it left, and
     after each kill the statuses say what is partial; the last re-run equals a clean index. (A chain, not a
     clean start per stage: one index's work in all instead of one a stage, and each resumption is still run.)"""
-    graph = await rag.agraph()
+    db = await rag.aclient()
     base, clean, key = await _clean_counts(rag, pdf)
     for target, after, partial in KILL_POINTS:
         child = CHILDREN.Process(target=index_until_killed, args=(str(pdf), target, after, cli_env(settings)))
@@ -138,9 +138,9 @@ async def test_killed_indexers_leave_true_statuses_and_a_rerun_equals_a_clean_in
             assert stats["partial"] is True and "graph" in stats["incomplete"]
     await rag.aindex(pdf)  # the re-run: resumes or rebuilds what is not complete
     assert not (await rag.adocument(key)).partial
-    assert await database_counts(graph, detailed=True) == clean
+    assert await database_counts(db, detailed=True) == clean
     await rag.adelete(key)
-    assert await database_counts(graph, detailed=True) == base
+    assert await database_counts(db, detailed=True) == base
 
 
 @pytest.mark.server_lifecycle
@@ -161,10 +161,10 @@ async def test_neo4j_killed_during_a_graph_write_then_a_rerun_equals_a_clean_ind
         await asyncio.to_thread(start_server, settings)
 
     async def read_while_down() -> list:  # a client's read sent while the server is down: retried until it is up
-        async with GraphClient(connection_info(settings), retry_time=300) as graph:
-            await graph.read_rows("library/list_documents", doc_keys=None)  # reached before the kill
+        async with Neo4jClient(connection_info(settings), retry_time=300) as db:
+            await db.read_rows("library/list_documents", doc_keys=None)  # reached before the kill
             await killed.wait()
-            return await graph.read_rows("library/list_documents", doc_keys=None)
+            return await db.read_rows("library/list_documents", doc_keys=None)
 
     restarting = asyncio.create_task(restart())
     reading = asyncio.create_task(read_while_down())
@@ -179,22 +179,22 @@ async def test_neo4j_killed_during_a_graph_write_then_a_rerun_equals_a_clean_ind
         with contextlib.suppress(asyncio.CancelledError):
             await restarting
     assert killed.is_set()
-    async with GraphClient(connection_info(settings)) as graph:  # the same library as a read after the restart
-        assert [d["key"] for d in await reading] == [d["key"] for d in await graph.read_rows(
+    async with Neo4jClient(connection_info(settings)) as db:  # the same library as a read after the restart
+        assert [d["key"] for d in await reading] == [d["key"] for d in await db.read_rows(
             "library/list_documents", doc_keys=None)]
     again = BookRAG(rag.settings, models=rag.models, use_llm=False)
     try:
         await again.aindex(pdf)
-        graph = await again.agraph()
-        assert await database_counts(graph, detailed=True) == clean
+        db = await again.aclient()
+        assert await database_counts(db, detailed=True) == clean
         await again.adelete(key)
-        assert await database_counts(graph, detailed=True) == base
+        assert await database_counts(db, detailed=True) == base
     finally:
         await again.aclose()
 
 
 async def test_two_indexers_on_one_document_give_a_clean_index(rag: BookRAG, pdf: Path, settings: Settings) -> None:
-    graph = await rag.agraph()
+    db = await rag.aclient()
     base, clean, key = await _clean_counts(rag, pdf)
     env = cli_env(settings)
     both = [subprocess.Popen([BOOKRAG, "index", str(pdf), "--no-llm", "--json"], env=env, stdout=subprocess.PIPE,
@@ -202,9 +202,9 @@ async def test_two_indexers_on_one_document_give_a_clean_index(rag: BookRAG, pdf
     outs = [p.communicate(timeout=900) for p in both]
     assert [p.returncode for p in both] == [0, 0], outs
     assert not (await rag.adocument(key)).partial
-    assert await database_counts(graph, detailed=True) == clean
+    assert await database_counts(db, detailed=True) == clean
     await rag.adelete(key)
-    assert await database_counts(graph, detailed=True) == base
+    assert await database_counts(db, detailed=True) == base
 
 
 async def test_askers_arriving_together_build_a_missing_layout_layer_once(settings: Settings, offline_models: Models,
@@ -233,7 +233,7 @@ async def test_askers_arriving_together_build_a_missing_layout_layer_once(settin
         assert all(evidence.nodes for evidence in found)
         assert built.count("built") == 1, built  # one built it; the others waited for it, none rebuilt it
         assert report.status in ("built", "unchanged")
-        leases = await (await writer.agraph()).run_user_query(
+        leases = await (await writer.aclient()).run_user_query(
             "MATCH (l:IndexLease) WHERE l.key STARTS WITH $key RETURN count(l) AS n", {"key": key})
         assert leases == [{"n": 0}]  # released
     finally:

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.errors import UserQueryError
 from bookrag_neo4j.sdk import BookRAG
 
@@ -22,8 +22,8 @@ def json_bytes(rows: list) -> int:
     return len(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode())
 
 
-async def test_run_cypher_caps_the_bytes_of_its_rows(settings: Settings, graph: GraphClient) -> None:
-    await graph.run("CREATE (:CapProbe {doc_key: 'test-cap-probe', text: $text})", {"text": "é" * 1_500_000})
+async def test_run_cypher_caps_the_bytes_of_its_rows(settings: Settings, db: Neo4jClient) -> None:
+    await db.run("CREATE (:CapProbe {doc_key: 'test-cap-probe', text: $text})", {"text": "é" * 1_500_000})
     async with BookRAG(settings, use_llm=False) as rag:
         with pytest.raises(UserQueryError, match=r"passed 1,000,000 bytes \(as JSON\) at row 1; .*max_bytes "
                                                  r"\(BOOKRAG_CYPHER_MAX_BYTES\)"):

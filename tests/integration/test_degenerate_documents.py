@@ -56,19 +56,19 @@ def one_sentence(path: Path) -> Path:
 
 
 @pytest.mark.parametrize("make", [furniture_only, tables_only, one_sentence], ids=lambda f: f.__name__)
-async def test_every_stage_and_method_copes(graph, settings, schema, tmp_path: Path, make) -> None:
+async def test_every_stage_and_method_copes(db, settings, schema, tmp_path: Path, make) -> None:
     models = Models.from_settings(settings)
     local = settings.replace(data_dir=tmp_path)
-    report = await Indexer(graph, local, models, use_llm=False).index(make(tmp_path / f"{make.__name__}.pdf"),
+    report = await Indexer(db, local, models, use_llm=False).index(make(tmp_path / f"{make.__name__}.pdf"),
                                                                       force=True)
     try:
-        doc = await get_document(graph, report.doc_key)
+        doc = await get_document(db, report.doc_key)
         assert doc is not None and doc.status == "complete", doc and doc.layer_states()
         assert doc.layer_states() == dict.fromkeys(("tree", "embeddings", "graph", "layout", "content_graph"),
                                                    "complete")
         if make is furniture_only:
             assert report.blocks_by_type == {} and doc.graph_counts.entities == 0 and doc.g2_counts.nodes == 0
-        retriever = Retriever(graph, local, models, use_llm=False)
+        retriever = Retriever(db, local, models, use_llm=False)
         for method in METHODS:
             evidence = await retriever.retrieve("When did Vega launch its first rocket?", [report.doc_key],
                                                 method=method)
@@ -76,4 +76,4 @@ async def test_every_stage_and_method_copes(graph, settings, schema, tmp_path: P
             if make is furniture_only:
                 assert evidence.nodes == [], method
     finally:
-        await delete_document(graph, report.doc_key, tmp_path)
+        await delete_document(db, report.doc_key, tmp_path)

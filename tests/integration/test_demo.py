@@ -24,7 +24,7 @@ from ..helpers.timeouts import HANG, LONG_TEST
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(LONG_TEST)]
 
 
-async def test_demo_answers_three_kinds_of_question_with_citations(graph, settings, tmp_path: Path) -> None:
+async def test_demo_answers_three_kinds_of_question_with_citations(db, settings, tmp_path: Path) -> None:
     result = run_cli(settings, "demo", str(need(R_DATA)), "--out", str(tmp_path), timeout=HANG)
     assert result.returncode == 0, result.stderr[-3000:]
     out = result.stdout
@@ -36,7 +36,7 @@ async def test_demo_answers_three_kinds_of_question_with_citations(graph, settin
     for answer in answers:
         assert answer["citations"] and all(c["document"] == R_DATA.name and c["page_start"] >= 1
                                            for c in answer["citations"])
-    (tables,) = await graph.run("MATCH (d:Document {name: $n}) MATCH (t:Table {doc_key: d.key}) RETURN count(t) AS n",
+    (tables,) = await db.run("MATCH (d:Document {name: $n}) MATCH (t:Table {doc_key: d.key}) RETURN count(t) AS n",
                                 {"n": R_DATA.name})
     assert answers[2]["text"].strip() == str(tables["n"]) and tables["n"] > 0
     toc_link = next(line.split()[-1] for line in out.splitlines() if line.startswith("The table of contents:"))

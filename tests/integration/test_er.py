@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.index.store import write_tree
 from bookrag_neo4j.kg.build import GraphBuilder
 from bookrag_neo4j.kg.er_scores import EntityView
@@ -81,41 +81,41 @@ def judge(messages: list[dict]) -> str:
     return json.dumps({"select_id": -1, "explanation": "not the same"})
 
 
-async def write_doc(graph: GraphClient, name: str) -> str:
+async def write_doc(db: Neo4jClient, name: str) -> str:
     blocks = [Block("text", text, page=i + 1) for i, text in enumerate(PASSAGES)]
     parsed = ParsedDocument(Path(f"{name}.pdf"), f"test-{hashlib.sha256(name.encode()).hexdigest()}", name, 5,
                             blocks=blocks)
     tree = build_tree(parsed, [], "heuristic")
-    await delete_document(graph, tree.doc_key)
-    await write_tree(graph, tree, parsed, {"name": f"{name}.pdf", "title": name})
+    await delete_document(db, tree.doc_key)
+    await write_tree(db, tree, parsed, {"name": f"{name}.pdf", "title": name})
     return tree.doc_key
 
 
 @pytest.fixture
-def builder_for(graph: GraphClient, settings: Settings, dimensions: int, schema, tmp_path):
+def builder_for(db: Neo4jClient, settings: Settings, dimensions: int, schema, tmp_path):
     def make(mode: str = "gradient", llm: ScriptedChatModel | None = None) -> tuple[GraphBuilder, ScriptedScorer]:
         embedder = NearbyEmbedder(dimensions)
         models = Models(llm=llm, vlm=None, embedder=embedder, reranker=FusionReranker(embedder))
         scorer = ScriptedScorer(SCORES)
         local = settings.replace(cache_dir=tmp_path, er_summarize_after=2)
-        return GraphBuilder(graph, local, models, er_mode=mode, scorer=scorer,
+        return GraphBuilder(db, local, models, er_mode=mode, scorer=scorer,
                             extractor=ScriptedExtractor(PASSAGES)), scorer
     return make
 
 
-async def entities(graph: GraphClient, doc_key: str) -> dict[str, dict]:
-    rows = await graph.run(
+async def entities(db: Neo4jClient, doc_key: str) -> dict[str, dict]:
+    rows = await db.run(
         "MATCH (e:Entity {doc_key: $k}) OPTIONAL MATCH (e)-[:MENTIONED_IN]->(n:TreeNode) "
         "RETURN e.name AS name, e.aliases AS aliases, e.merges AS merges, collect(n.text) AS nodes", {"k": doc_key})
     return {r["name"]: r for r in rows}
 
 
-async def test_gradient_er_decisions_and_repointing(graph: GraphClient, builder_for) -> None:
-    doc_key = await write_doc(graph, "er-gradient")
+async def test_gradient_er_decisions_and_repointing(db: Neo4jClient, builder_for) -> None:
+    doc_key = await write_doc(db, "er-gradient")
     llm = ScriptedChatModel(judge)
     builder, scorer = builder_for("gradient", llm)
     report = await builder.build(doc_key)
-    found = await entities(graph, doc_key)
+    found = await entities(db, doc_key)
     # a clear alias merges; the no-gradient set stays new; the judge merges KG and keeps Agent new
     assert set(found) == {"Large Language Model", "Retrieval", "Knowledge Graph", "Graph Database", "Vector Index",
                           "Agent"}
@@ -125,7 +125,7 @@ async def test_gradient_er_decisions_and_repointing(graph: GraphClient, builder_
     assert report.er["exact"] == 1 and report.er["new"] >= 4 and report.er["merges"] == 2
     # the judge is asked only for the two several-kept cases; the two entities with two descriptions are summarised
     assert len(llm.requests) == 4
-    described = {r["name"]: r["d"] for r in await graph.run(
+    described = {r["name"]: r["d"] for r in await db.run(
         "MATCH (e:Entity {doc_key: $k}) RETURN e.name AS name, e.description AS d", {"k": doc_key})}
     assert described["Large Language Model"] == "summary of Large Language Model (CONCEPT)"
     assert described["Retrieval"] == "about Retrieval"  # one distinct description: kept as it is
@@ -135,29 +135,29 @@ async def test_gradient_er_decisions_and_repointing(graph: GraphClient, builder_
     assert sorted(found["Large Language Model"]["nodes"]) == ["p1", "p2"]
     assert sorted(found["Knowledge Graph"]["nodes"]) == ["p3", "p5"]
     # relations re-pointed to the canonical keys, one edge per pair, weights summed (2 + 3)
-    rels = await graph.run(
+    rels = await db.run(
         "MATCH (a:Entity {doc_key: $k})-[r:RELATED]->(b) RETURN a.name AS a, b.name AS b, r.weight AS w", {"k": doc_key})
     pairs = {frozenset((r["a"], r["b"])): r["w"] for r in rels}
     assert pairs == {frozenset(("Large Language Model", "Retrieval")): 5.0, frozenset(("Knowledge Graph", "Agent")): 1.0}
-    stats = await graph_statistics(graph, doc_key)
+    stats = await graph_statistics(db, doc_key)
     assert stats["entities"] == 6 and stats["relations"] == 2 and stats["er_merges"] == 2
     assert stats["components"] == 4 and stats["largest_component"] == 2 and stats["largest_component_diameter"] == 1
     assert stats["gt_links"] == 9  # 2 + 2 + 2 (two names each) + 1 + 1 + 1
 
 
-async def test_rebuild_is_idempotent_and_basic_er_is_the_baseline(graph: GraphClient, builder_for) -> None:
-    doc_key = await write_doc(graph, "er-basic")
+async def test_rebuild_is_idempotent_and_basic_er_is_the_baseline(db: Neo4jClient, builder_for) -> None:
+    doc_key = await write_doc(db, "er-basic")
     builder, _ = builder_for("gradient", ScriptedChatModel(judge))
     first = await builder.build(doc_key)
     again = await builder.build(doc_key)
     assert again.status == "unchanged" and again.entities == first.entities == 6
     forced = await builder.build(doc_key, force=True)
-    assert forced.status == "built" and (await graph_statistics(graph, doc_key))["entities"] == 6
+    assert forced.status == "built" and (await graph_statistics(db, doc_key))["entities"] == 6
     basic, _ = builder_for("basic")
     report = await basic.build(doc_key)  # a different configuration rebuilds
     assert report.status == "built" and report.er["merges"] == 0
-    names = set(await entities(graph, doc_key))
+    names = set(await entities(db, doc_key))
     assert {"LLM", "KG", "Agent", "Large Language Model"} <= names and len(names) == 8
-    await delete_document(graph, doc_key)
-    left = await graph.run("MATCH (n) WHERE n.doc_key = $k OR n.key = $k RETURN count(n) AS n", {"k": doc_key})
+    await delete_document(db, doc_key)
+    left = await db.run("MATCH (n) WHERE n.doc_key = $k OR n.key = $k RETURN count(n) AS n", {"k": doc_key})
     assert left[0]["n"] == 0

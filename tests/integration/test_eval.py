@@ -54,10 +54,10 @@ def test_benchmark_folders_are_checked(tmp_path: Path, mini: Path) -> None:
     assert load_benchmark(mini).questions[0].doc == "missing.pdf"  # a missing PDF: its questions are misses
 
 
-async def test_every_method_runs_and_is_scored(graph, settings, mini: Path, tmp_path: Path) -> None:
+async def test_every_method_runs_and_is_scored(db, settings, mini: Path, tmp_path: Path) -> None:
     bench = load_benchmark(mini)
     models = Models.from_settings(settings)
-    rows = await evaluate(graph, settings, models, bench, methods=METHODS, mode="qa", use_llm=False)
+    rows = await evaluate(db, settings, models, bench, methods=METHODS, mode="qa", use_llm=False)
     assert len(rows) == 2 * len(METHODS)
     for row in rows:
         assert 0.0 <= row["recall@5"] <= row["recall@10"] <= row["recall"] <= 1.0
@@ -74,7 +74,7 @@ async def test_every_method_runs_and_is_scored(graph, settings, mini: Path, tmp_
     (mini / "pdfs" / "other.pdf").write_bytes(FOOTLOCKER.read_bytes()[:100])
     other = {**QUESTIONS[0], "id": "other", "doc": "other.pdf"}
     (mini / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in [*QUESTIONS, other]))
-    again = await evaluate(graph, settings, models, load_benchmark(mini), methods=["bm25"], only_indexed=True)
+    again = await evaluate(db, settings, models, load_benchmark(mini), methods=["bm25"], only_indexed=True)
     assert [r["id"] for r in again] == ["fb-00822", "mini-2", "other"]
     assert [r["recall"] for r in again] == [by[("fb-00822", "bm25")]["recall"], by[("mini-2", "bm25")]["recall"], 0]
     assert "not indexed" in again[2]["error"] and summarise(again)["partial"]
@@ -92,7 +92,7 @@ async def test_every_method_runs_and_is_scored(graph, settings, mini: Path, tmp_
         assert image.shape[0] > 100 and image.shape[1] > 100
 
 
-async def test_qa_scores_the_extracted_answer_and_asks_the_judge(graph, settings, mini: Path) -> None:
+async def test_qa_scores_the_extracted_answer_and_asks_the_judge(db, settings, mini: Path) -> None:
     """Appendix A.1 with a scripted model: the system answers in a sentence, the extraction copies "10" out of
     it (scored by MMLongBench's Int rule and EM), inclusion reads the raw answer, the judge gives its verdict;
     the evaluator's calls are not the system's cost. Other prompts get no JSON: the agent's fallbacks run."""
@@ -106,10 +106,10 @@ async def test_qa_scores_the_extracted_answer_and_asks_the_judge(graph, settings
             return '{"answer": "Ten directors were elected at the meeting [1].", "sources": [1]}'
         return "no JSON"
 
-    await Indexer(graph, settings, Models.from_settings(settings), use_llm=False).index(FOOTLOCKER)  # graph offline
+    await Indexer(db, settings, Models.from_settings(settings), use_llm=False).index(FOOTLOCKER)  # graph offline
     llm = ScriptedChatModel(script)
     bench = replace(load_benchmark(mini), questions=load_benchmark(mini).questions[1:])
-    (row,) = await evaluate(graph, settings, Models.from_settings(settings, llm=llm), bench, methods=["bookrag"],
+    (row,) = await evaluate(db, settings, Models.from_settings(settings, llm=llm), bench, methods=["bookrag"],
                             mode="qa", only_indexed=True, judge=True)
     assert row["answer"] == "Ten directors were elected at the meeting [1]." and row["extracted"] == "10"
     assert row["score"] == 1.0 and row["em"] == 1.0 and row["f1"] == 1.0 and row["judge"] == 1.0
@@ -160,14 +160,14 @@ def test_a_library_wide_run_counts_only_the_own_documents_pages(settings, neo4j_
         run_cli(settings, "docs", "delete", distractor.name)
 
 
-async def test_bench_ingest_times_every_stage(graph, settings, neo4j_server, tmp_path: Path) -> None:
+async def test_bench_ingest_times_every_stage(db, settings, neo4j_server, tmp_path: Path) -> None:
     # as on a new server: without the key constraint each tree write scans the label (minutes a document)
-    await graph.run("DROP CONSTRAINT tree_node_key IF EXISTS")
-    before = await database_counts(graph, detailed=True)
+    await db.run("DROP CONSTRAINT tree_node_key IF EXISTS")
+    before = await database_counts(db, detailed=True)
     tree = run_cli(settings, "bench", "ingest", str(need(FOOTLOCKER)), "--json")
     assert tree.returncode == 0, tree.stderr
-    assert await graph.run("SHOW CONSTRAINTS YIELD name WHERE name = 'tree_node_key' RETURN name")  # applied first
-    assert await database_counts(graph, detailed=True) == before  # its trees deleted, an indexed copy untouched
+    assert await db.run("SHOW CONSTRAINTS YIELD name WHERE name = 'tree_node_key' RETURN name")  # applied first
+    assert await database_counts(db, detailed=True) == before  # its trees deleted, an indexed copy untouched
     report = json.loads(tree.stdout)
     assert report["documents"] == 1 and report["pages"] > 0 and report["parse_pages_per_s"] > 0
     every = run_cli(settings, "bench", "ingest", str(FOOTLOCKER), "--all-stages", "--json", "--plot",
@@ -183,7 +183,7 @@ async def test_bench_ingest_times_every_stage(graph, settings, neo4j_server, tmp
     assert matplotlib.image.imread(tmp_path / "stages.png").shape[1] > 100
 
 
-def test_a_bad_document_is_a_line_in_the_report_not_the_end_of_the_run(graph, settings, mini: Path) -> None:
+def test_a_bad_document_is_a_line_in_the_report_not_the_end_of_the_run(db, settings, mini: Path) -> None:
     """A damaged PDF and a missing one among the benchmark's: their questions are misses with the reason, the
     others are scored, report.md lists the reasons, the exit code says the run was partial (3)."""
     (mini / "pdfs" / "damaged.pdf").write_bytes(FOOTLOCKER.read_bytes()[:2000])

@@ -35,7 +35,7 @@ async def acme(settings, offline_models, schema, tmp_path: Path) -> AsyncIterato
     rag = BookRAG(settings.replace(llm_provider="none"), models=offline_models, use_llm=False)
     report = await rag.aindex(pdf)
     yield rag, report.doc_key
-    if await (await rag.agraph()).read_rows("library/present_keys", doc_keys=[report.doc_key]):
+    if await (await rag.aclient()).read_rows("library/present_keys", doc_keys=[report.doc_key]):
         await rag.adelete(report.doc_key)
     await rag.aclose()
 
@@ -86,7 +86,7 @@ async def test_a_partial_document_has_one_status_in_every_door(acme: tuple[BookR
     """A document whose content graph build did not complete is ``partial`` in ``docs list --json``, the SDK's
     stats and MCP's list_documents (the web app's table: ``test_web.py``), all from ``Document.status``."""
     rag, doc = acme
-    await (await rag.agraph()).run("MATCH (d:Document {key: $doc}) SET d.g2_status = 'building'", {"doc": doc})
+    await (await rag.aclient()).run("MATCH (d:Document {key: $doc}) SET d.g2_status = 'building'", {"doc": doc})
     listed = json.loads(run_cli(settings, "docs", "list", "--json").stdout)
     assert {d["key"]: d["status"] for d in listed}[doc] == "partial"
     assert (await rag.astats(doc, with_graph=False))["status"] == "partial"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bookrag_neo4j.content.build import ContentGraphBuilder
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.library.catalogue import delete_content_graph
 from bookrag_neo4j.library.documents import get_document
 from bookrag_neo4j.llm import Models
@@ -40,19 +40,19 @@ def paper(acl_paper: str) -> str:
     return acl_paper
 
 
-async def _links(graph: GraphClient, doc: str) -> list[dict]:
-    return await graph.run("""
+async def _links(db: Neo4jClient, doc: str) -> list[dict]:
+    return await db.run("""
         MATCH (a:ContentNode {doc_key: $doc})-[r:G2_LINK]->(b:ContentNode)
         RETURN a.key AS a, b.key AS b, a.g2_order AS i, b.g2_order AS j, r.kind AS kind, r.t AS t, r.score AS score
         ORDER BY a, b, kind""", {"doc": doc})
 
 
-async def test_the_content_graph_is_built_idempotently_and_deleted(graph: GraphClient, settings, models,
+async def test_the_content_graph_is_built_idempotently_and_deleted(db: Neo4jClient, settings, models,
                                                                    paper) -> None:
-    builder = ContentGraphBuilder(graph, settings, models.embedder)
+    builder = ContentGraphBuilder(db, settings, models.embedder)
     report = await builder.build(paper, evolution="lite")
     counts = report.counts
-    (nodes,) = await graph.run("""
+    (nodes,) = await db.run("""
         MATCH (p:Passage {doc_key: $doc})
         RETURN count(p) AS passages,
                COUNT { MATCH (:Passage {doc_key: $doc})-[:COVERS]->(b) WHERE b.kind IN ['table', 'image'] RETURN b }
@@ -60,7 +60,7 @@ async def test_the_content_graph_is_built_idempotently_and_deleted(graph: GraphC
                COUNT { MATCH (n:ContentNode {doc_key: $doc}) WHERE n.g2_embedding IS NULL OR n.g2_summary IS NULL
                        OR n.g2_embedding0 IS NULL RETURN n } AS incomplete""", {"doc": paper})
     assert counts.nodes == nodes["passages"] + nodes["figures"] > 0 and nodes["incomplete"] == 0 and nodes["figures"]
-    links = await _links(graph, paper)
+    links = await _links(db, paper)
     window = [r for r in links if r["kind"] == "window"]
     w, n = settings.g2.window, counts.nodes
     assert all(1 <= r["j"] - r["i"] <= w and r["t"] == 0 for r in window)  # exactly |i - j| <= w, once a pair
@@ -71,45 +71,45 @@ async def test_the_content_graph_is_built_idempotently_and_deleted(graph: GraphC
         out[r["a"]] = out.get(r["a"], 0) + 1
     assert knn and max(out.values()) <= settings.g2.k and all(1 <= r["t"] <= settings.g2.rounds for r in knn)
     assert counts.window_links == len(window) and counts.knn_links == len(knn)
-    doc = await get_document(graph, paper)
+    doc = await get_document(db, paper)
     assert doc.g2_counts == counts and doc.g2_rounds == settings.g2.rounds and doc.g2_evolution == "lite"
 
     assert (await builder.build(paper, evolution="lite")).status == "unchanged"
     rebuilt = await builder.build(paper, evolution="lite", force=True)
-    assert rebuilt.counts == counts and await _links(graph, paper) == links  # deterministic
+    assert rebuilt.counts == counts and await _links(db, paper) == links  # deterministic
 
-    await delete_content_graph(graph, paper)
-    (left,) = await graph.run("""
+    await delete_content_graph(db, paper)
+    (left,) = await db.run("""
         RETURN COUNT { MATCH (n:ContentNode {doc_key: $doc}) RETURN n } AS nodes,
                COUNT { MATCH (n {doc_key: $doc}) WHERE n.g2_embedding IS NOT NULL RETURN n } AS embedded,
                COUNT { MATCH ()-[r:G2_LINK]->(:Passage {doc_key: $doc}) RETURN r } AS links,
                COUNT { MATCH (:TreeNode {doc_key: $doc})-[r:HAS_KEYWORD]->() RETURN r } AS figure_keywords,
                COUNT { MATCH (p:Passage {doc_key: $doc}) RETURN p } AS passages""", {"doc": paper})
     assert left == {"nodes": 0, "embedded": 0, "links": 0, "figure_keywords": 0, "passages": nodes["passages"]}
-    assert (await get_document(graph, paper)).g2 is None
+    assert (await get_document(db, paper)).g2 is None
 
 
-async def test_the_readout_stays_within_k_and_every_variant_runs(graph: GraphClient, settings, models,
+async def test_the_readout_stays_within_k_and_every_variant_runs(db: Neo4jClient, settings, models,
                                                                  paper) -> None:
-    report = await ContentGraphBuilder(graph, settings, models.embedder).build(paper)
+    report = await ContentGraphBuilder(db, settings, models.embedder).build(paper)
     assert report.evolution == "off" and not report.counts.knn_links  # by default, evolution is left out
-    doc = await get_document(graph, paper)
+    doc = await get_document(db, paper)
     question = "Which model performs best in the closed-book setting?"
     (vector,) = await models.embedder.embed([question])
     for k, neighbours in ((1, 3), (3, 3), (7, 5), (12, 0)):
-        keys = await readout(graph, [doc], question, vector, k=k, neighbours=neighbours)
+        keys = await readout(db, [doc], question, vector, k=k, neighbours=neighbours)
         assert len(keys) == len(set(keys)) == k
     # the best hit brings its linked node nearest to the question (the probe's own ranking) before the second hit
-    top = await readout(graph, [doc], question, vector, k=2, neighbours=0)
+    top = await readout(db, [doc], question, vector, k=2, neighbours=0)
     best = top[0]
-    (linked,) = await graph.run("""
+    (linked,) = await db.run("""
         MATCH (n:ContentNode {key: $key})-[:G2_LINK]-(m:ContentNode)
         RETURN collect(DISTINCT {key: m.key, embedding: m.g2_embedding}) AS nodes""", {"key": best})
     nearest = max(linked["nodes"], key=lambda m: np.asarray(m["embedding"]) @ np.asarray(vector))
-    one = await readout(graph, [doc], question, vector, k=2, neighbours=1)  # the same k: the same probe
+    one = await readout(db, [doc], question, vector, k=2, neighbours=1)  # the same k: the same probe
     assert len(linked["nodes"]) > 1 and one == [best, nearest["key"]] != top
 
-    retriever = Retriever(graph, settings, models, use_llm=False)
+    retriever = Retriever(db, settings, models, use_llm=False)
     assert set(VARIANTS) <= set(METHODS)
     for method in VARIANTS:
         answer = await retriever.ask(question, [paper], method=method)
@@ -122,45 +122,45 @@ async def test_the_readout_stays_within_k_and_every_variant_runs(graph: GraphCli
 
 
 @pytest.mark.skipif(external(), reason="the plugin is loaded into the managed server only")
-async def test_the_plugin_scores_units_rows_and_content_nodes_as_the_client_does(graph: GraphClient, settings, models,
+async def test_the_plugin_scores_units_rows_and_content_nodes_as_the_client_does(db: Neo4jClient, settings, models,
                                                                                   paper) -> None:
     """SuperRAG's passages and table rows and G²'s content nodes, scored in the server by the plugin (no embedding
     read into the client) and on the embeddings read into the client: the same scores within float rounding, the
     same ranks but for exact ties (the plugin breaks them by key)."""
-    await ContentGraphBuilder(graph, settings, models.embedder).build(paper)
-    doc = await get_document(graph, paper)
+    await ContentGraphBuilder(db, settings, models.embedder).build(paper)
+    doc = await get_document(db, paper)
     vectors = await models.embedder.embed(["Which model performs best in the closed-book setting?", "Table 3"])
     for vector in vectors:
         for kind in ("passage", "row"):
-            client, server = [await nearest_units(graph, doc, vector, kind=kind, top=1000, engine=e)
+            client, server = [await nearest_units(db, doc, vector, kind=kind, top=1000, engine=e)
                               for e in ("cypher", "plugin")]
             assert client and sorted(k for k, _ in client) == sorted(k for k, _ in server), kind
             scores = dict(client)
             assert [s for _, s in server] == pytest.approx([scores[k] for k, _ in server], abs=1e-6)
             assert all(a >= b for (_, a), (_, b) in zip(server, server[1:], strict=False))  # best first
             assert server[:3] == sorted(server, key=lambda x: (-x[1], x[0]))[:3]  # ties by key
-        tables = await table_rows(graph, doc, engine="cypher")
+        tables = await table_rows(db, doc, engine="cypher")
         held = list(tables.spans)
-        assert held and await row_similarities(graph, doc, tables, vector, engine="cypher") is None
-        scored = await row_similarities(graph, doc, tables, vector, engine="plugin")
+        assert held and await row_similarities(db, doc, tables, vector, engine="cypher") is None
+        scored = await row_similarities(db, doc, tables, vector, engine="plugin")
         assert set(scored or {}) == set(held)
         _, client = tables.best(held, held, "q", vector, LexicalStats.of(["q"]))
         assert client == pytest.approx([scored[t] for t in held], abs=1e-6)
-        assert (await table_rows(graph, doc, engine="plugin")).vectors.size == 0  # no embedding read
+        assert (await table_rows(db, doc, engine="plugin")).vectors.size == 0  # no embedding read
         for evolved in (True, False):
-            client, server = [await _similarities(graph, doc, vector, evolved=evolved, engine=e)
+            client, server = [await _similarities(db, doc, vector, evolved=evolved, engine=e)
                               for e in ("cypher", "plugin")]
             assert list(client) == list(server)  # every content node, in reading order
             assert all(abs(client[k] - server[k]) < 1e-6 for k in client)
     question = "Which model performs best in the closed-book setting?"
     for method in ("superrag", "hybrid", "dense", "g2"):  # passages, rows, ToC titles and content nodes
-        found = [await Retriever(graph, settings.replace(vector_engine=e), models, use_llm=False).retrieve(
+        found = [await Retriever(db, settings.replace(vector_engine=e), models, use_llm=False).retrieve(
             question, [paper], method=method) for e in ("cypher", "plugin")]
         assert [n.key for n in found[0].nodes] == [n.key for n in found[1].nodes], method
 
 
-async def test_the_full_loop_with_a_scripted_llm(graph: GraphClient, settings, models, paper) -> None:
-    await ContentGraphBuilder(graph, settings, models.embedder).build(paper)
+async def test_the_full_loop_with_a_scripted_llm(db: Neo4jClient, settings, models, paper) -> None:
+    await ContentGraphBuilder(db, settings, models.embedder).build(paper)
     checks = iter(['<check>{"sufficient": false, "gaps": ["the closed-book scores"]}</check>',
                    "I cannot tell", "still no JSON",  # unparsable: recorded, not a round
                    '<check>{"sufficient": true, "gaps": []}</check>'])
@@ -182,7 +182,7 @@ async def test_the_full_loop_with_a_scripted_llm(graph: GraphClient, settings, m
         return "<thought>…</thought><output>an answer</output>"
 
     llm = ScriptedChatModel(reply)
-    retriever = Retriever(graph, settings, Models(llm=llm, vlm=None, embedder=models.embedder,
+    retriever = Retriever(db, settings, Models(llm=llm, vlm=None, embedder=models.embedder,
                                                   reranker=models.reranker))
     answer = await retriever.ask("Which model performs best in the closed-book setting?", [paper], method="g2")
     assert answer.text == "ChatGPT performs best." and answer.citations
@@ -191,7 +191,7 @@ async def test_the_full_loop_with_a_scripted_llm(graph: GraphClient, settings, m
     assert "n2: What are the closed-book scores?" in "\n".join(step.details)
 
 
-async def test_llm_evolution_writes_llm_links(graph: GraphClient, settings, models, paper) -> None:
+async def test_llm_evolution_writes_llm_links(db: Neo4jClient, settings, models, paper) -> None:
     def reply(messages: list[dict]) -> str:
         if "appendix E.6" in messages[0]["content"]:
             return json.dumps({"keywords": ["closed-book", "evaluation"], "summary": "A part of the paper.",
@@ -203,19 +203,19 @@ async def test_llm_evolution_writes_llm_links(graph: GraphClient, settings, mode
 
     llm = ScriptedChatModel(reply)
     small = settings.replace(g2_rounds=1)
-    report = await ContentGraphBuilder(graph, small, models.embedder, llm=llm).build(paper, evolution="llm")
+    report = await ContentGraphBuilder(db, small, models.embedder, llm=llm).build(paper, evolution="llm")
     assert report.evolution == "llm" and report.counts.llm_links == report.counts.nodes and not report.counts.knn_links
-    (row,) = await graph.run("""MATCH (n:ContentNode {doc_key: $doc})
+    (row,) = await db.run("""MATCH (n:ContentNode {doc_key: $doc})
                                 RETURN collect(DISTINCT n.g2_summary) AS summaries""", {"doc": paper})
     assert row["summaries"] == ["A part of the paper, linked."]
     with pytest.raises(Exception, match="needs an LLM"):
-        await ContentGraphBuilder(graph, small, models.embedder).build(paper, evolution="llm")
+        await ContentGraphBuilder(db, small, models.embedder).build(paper, evolution="llm")
 
 
-async def test_h0_is_the_stored_text_embedding_or_the_summary_embedded(graph: GraphClient, settings, models,
+async def test_h0_is_the_stored_text_embedding_or_the_summary_embedded(db: Neo4jClient, settings, models,
                                                                         paper) -> None:
     async def initial() -> list[dict]:
-        return await graph.run("""
+        return await db.run("""
             MATCH (n:ContentNode {doc_key: $doc}) WHERE n.embedding IS NOT NULL
             RETURN n.key AS key, n.embedding AS stored, n.g2_embedding0 AS h0, n.g2_summary AS summary,
                    n.g2_keywords AS keywords ORDER BY n.g2_order LIMIT 5""", {"doc": paper})
@@ -223,12 +223,12 @@ async def test_h0_is_the_stored_text_embedding_or_the_summary_embedded(graph: Gr
     def unit(v) -> np.ndarray:
         return np.asarray(v, dtype=float) / np.linalg.norm(v)
 
-    text = await ContentGraphBuilder(graph, settings.replace(g2_node_embedding="text"),
+    text = await ContentGraphBuilder(db, settings.replace(g2_node_embedding="text"),
                                      models.embedder).build(paper, force=True)
     assert "|h0-text|" in text.config
     rows = await initial()
     assert rows and all(np.allclose(unit(r["stored"]), r["h0"], atol=1e-6) for r in rows)
-    summary = await ContentGraphBuilder(graph, settings.replace(g2_node_embedding="summary"),
+    summary = await ContentGraphBuilder(db, settings.replace(g2_node_embedding="summary"),
                                         models.embedder).build(paper)  # another config: rebuilt without force
     assert summary.status == "built" and "|h0-summary|" in summary.config
     rows = await initial()

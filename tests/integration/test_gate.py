@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.errors import QueryRefusedError, UserQueryError
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.sdk import BookRAG
@@ -146,58 +146,58 @@ ALLOWED: list[tuple[str, dict[str, Any], Callable[[list[dict[str, Any]]], bool]]
 
 
 @pytest.fixture
-async def gate_graph(graph: GraphClient, schema: list[dict]) -> AsyncIterator[GraphClient]:
+async def gate_graph(db: Neo4jClient, schema: list[dict]) -> AsyncIterator[Neo4jClient]:
     """Two linked text blocks of a test document (the ``graph`` fixture removes them after the test)."""
-    await graph.run("CREATE (:TreeNode:Text {key: $doc + '-1', doc_key: $doc, title: 'gatekeeper', text: 'gatekeeper'})"
+    await db.run("CREATE (:TreeNode:Text {key: $doc + '-1', doc_key: $doc, title: 'gatekeeper', text: 'gatekeeper'})"
                     "-[:NEXT]->(:TreeNode:Text {key: $doc + '-2', doc_key: $doc, title: 'second', text: 'second'})",
                     {"doc": DOC})
-    yield graph
+    yield db
 
 
 @pytest.mark.parametrize(("query", "params", "reason"), HOSTILE, ids=[q[:60] for q, _, _ in HOSTILE])
-async def test_a_hostile_query_is_refused(graph: GraphClient, query: str, params: dict, reason: str) -> None:
+async def test_a_hostile_query_is_refused(db: Neo4jClient, query: str, params: dict, reason: str) -> None:
     with pytest.raises(QueryRefusedError, match=reason) as refused:
-        await graph.run_user_query(query, params)
+        await db.run_user_query(query, params)
     assert "\n" not in str(refused.value)  # one line
 
 
-async def test_the_hostile_table_leaves_no_trace(graph: GraphClient) -> None:
+async def test_the_hostile_table_leaves_no_trace(db: Neo4jClient) -> None:
     assert len(HOSTILE) >= 40
-    before = {r["graph_name"] for r in await graph.read("gds/list_graphs")}
+    before = {r["graph_name"] for r in await db.read("gds/list_graphs")}
     for query, params, _ in HOSTILE:
         with pytest.raises(QueryRefusedError):
-            await graph.run_user_query(query, params)
-    assert await graph.run("MATCH (n:Intruder) RETURN count(n) AS n") == [{"n": 0}]
-    assert await graph.run("MATCH (n) WHERE n.gate_probe IS NOT NULL RETURN count(n) AS n") == [{"n": 0}]
-    after = {r["graph_name"] for r in await graph.read("gds/list_graphs")}
+            await db.run_user_query(query, params)
+    assert await db.run("MATCH (n:Intruder) RETURN count(n) AS n") == [{"n": 0}]
+    assert await db.run("MATCH (n) WHERE n.gate_probe IS NOT NULL RETURN count(n) AS n") == [{"n": 0}]
+    after = {r["graph_name"] for r in await db.read("gds/list_graphs")}
     assert after == before and not {"g", "x", "intruder"} & after
-    assert await graph.run_user_query("RETURN 1 AS one") == [{"one": 1}]  # the server still answers
+    assert await db.run_user_query("RETURN 1 AS one") == [{"one": 1}]  # the server still answers
 
 
 @pytest.mark.parametrize(("query", "params", "check"), ALLOWED, ids=[q[:60] for q, _, _ in ALLOWED])
-async def test_an_allowed_query_runs(gate_graph: GraphClient, query: str, params: dict,
+async def test_an_allowed_query_runs(gate_graph: Neo4jClient, query: str, params: dict,
                                      check: Callable[[list[dict[str, Any]]], bool]) -> None:
     rows = await gate_graph.run_user_query(query, params)
     assert check(rows), rows
 
 
-async def test_the_row_cap_refuses_a_result_longer_than_max_rows(graph: GraphClient) -> None:
+async def test_the_row_cap_refuses_a_result_longer_than_max_rows(db: Neo4jClient) -> None:
     with pytest.raises(UserQueryError, match="more than 10 rows; add LIMIT"):
-        await graph.run_user_query("UNWIND range(1, 20) AS i RETURN i", max_rows=10)
-    assert len(await graph.run_user_query("UNWIND range(1, 20) AS i RETURN i", max_rows=20)) == 20
-    assert len(await graph.run_user_query("UNWIND range(1, 20) AS i RETURN i LIMIT 10", max_rows=10)) == 10
-    assert len(await graph.run_user_query("UNWIND range(1, 20000) AS i RETURN i", max_rows=None)) == 20000
+        await db.run_user_query("UNWIND range(1, 20) AS i RETURN i", max_rows=10)
+    assert len(await db.run_user_query("UNWIND range(1, 20) AS i RETURN i", max_rows=20)) == 20
+    assert len(await db.run_user_query("UNWIND range(1, 20) AS i RETURN i LIMIT 10", max_rows=10)) == 10
+    assert len(await db.run_user_query("UNWIND range(1, 20000) AS i RETURN i", max_rows=None)) == 20000
     with pytest.raises(UserQueryError, match="more than 10000 rows"):  # the default cap
-        await graph.run_user_query("UNWIND range(1, 10001) AS i RETURN i")
+        await db.run_user_query("UNWIND range(1, 10001) AS i RETURN i")
     # it streams and stops: a billion rows would outlast the timeout, the cap ends the query first
     with pytest.raises(UserQueryError, match="more than 10 rows"):
-        await graph.run_user_query("UNWIND range(1, 1000000000) AS i RETURN i", max_rows=10)
+        await db.run_user_query("UNWIND range(1, 1000000000) AS i RETURN i", max_rows=10)
     # truncate: the first max_rows rows instead of the error, and the rest is discarded, not streamed
-    rows = await graph.run_user_query("UNWIND range(1, 1000000000) AS i RETURN i", max_rows=10, truncate=True)
+    rows = await db.run_user_query("UNWIND range(1, 1000000000) AS i RETURN i", max_rows=10, truncate=True)
     assert [r["i"] for r in rows] == list(range(1, 11))
 
 
-async def test_a_query_that_outgrows_the_heap_fails_and_the_server_answers(graph: GraphClient) -> None:
+async def test_a_query_that_outgrows_the_heap_fails_and_the_server_answers(db: Neo4jClient) -> None:
     """A value the transaction memory limit does not track (a string multiplied tenfold nine times: 10^10
     characters) fails within the timeout with a clear error, and the server answers the next query (with Neo4j's
     -XX:+ExitOnOutOfMemoryError it exited)."""
@@ -207,9 +207,9 @@ async def test_a_query_that_outgrows_the_heap_fails_and_the_server_answers(graph
     timeout = 10.0
     began = time.monotonic()
     with pytest.raises(UserQueryError, match="more memory than the server has|MemoryPoolOutOfMemoryError"):
-        await graph.run_user_query(f"RETURN size({grown}) AS n", timeout=timeout)
+        await db.run_user_query(f"RETURN size({grown}) AS n", timeout=timeout)
     assert time.monotonic() - began < timeout + 5
-    assert await graph.run_user_query("RETURN 1 AS one") == [{"one": 1}]
+    assert await db.run_user_query("RETURN 1 AS one") == [{"one": 1}]
 
 
 PROBES = HOSTILE[-9:]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.db.gds import list_projections
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.keys import file_key
@@ -34,14 +34,14 @@ def models(settings) -> Models:
     return Models.from_settings(settings.replace(llm_provider="none"))
 
 
-async def indexed(graph: GraphClient, settings, models, path) -> str:
+async def indexed(db: Neo4jClient, settings, models, path) -> str:
     """The PDF's tree (with embeddings, no knowledge graph), indexed once for the module's tests."""
-    indexer = Indexer(graph, settings, models, use_llm=False)
+    indexer = Indexer(db, settings, models, use_llm=False)
     return (await indexer.index(need(path), knowledge_graph=False)).doc_key
 
 
-async def layer_snapshot(graph: GraphClient, doc_key: str) -> dict:
-    (row,) = await graph.run("""
+async def layer_snapshot(db: Neo4jClient, doc_key: str) -> dict:
+    (row,) = await db.run("""
         MATCH (d:Document {key: $doc})
         RETURN
           COLLECT { MATCH (p:Passage {doc_key: $doc}) RETURN [p.key, p.text, p.page_start, p.page_end] } AS passages,
@@ -56,19 +56,19 @@ async def layer_snapshot(graph: GraphClient, doc_key: str) -> dict:
     return {k: sorted(map(tuple, v)) for k, v in row.items()}
 
 
-async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schema, tmp_path: Path) -> None:
+async def test_layout_layer_of_a_10k(db: Neo4jClient, settings, models, schema, tmp_path: Path) -> None:
     # 26 pages of it (MD&A to the financial statements): tables, printed page numbers, running headers
-    doc_key = await indexed(graph, settings, models, excerpt(TEN_K, tmp_path / "10k-excerpt.pdf", 30, 55))
+    doc_key = await indexed(db, settings, models, excerpt(TEN_K, tmp_path / "10k-excerpt.pdf", 30, 55))
     try:
-        builder = LayoutBuilder(graph, settings, models.embedder)
-        doc = await get_document(graph, doc_key)  # indexing built the layer: the layout stage is part of index()
+        builder = LayoutBuilder(db, settings, models.embedder)
+        doc = await get_document(db, doc_key)  # indexing built the layer: the layout stage is part of index()
         assert doc is not None and doc.layout is LayoutStatus.COMPLETE
         assert doc.layout_config == layout_config(settings, models.embedder)
         counts = doc.layout_counts
         assert counts.passages > 0, counts
 
         # ToC entries are the tree's sections, in reading order; top-level sections are MasterSections
-        (toc,) = await graph.run("""
+        (toc,) = await db.run("""
             MATCH (d:Document {key: $doc})-[:HAS_TOC]->(t)-[e:HAS_ENTRY]->(s)
             WITH d, s, e ORDER BY e.order
             RETURN collect(s.key) AS entries, collect(s.order) AS orders,
@@ -82,7 +82,7 @@ async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schem
         assert sorted(toc["masters"]) == sorted(toc["top"]) and toc["top"] and not toc["unembedded"]
 
         # every content block is covered by exactly one passage; a passage stays within one section
-        (cover,) = await graph.run("""
+        (cover,) = await db.run("""
             MATCH (b:TreeNode {doc_key: $doc}) WHERE NOT b:Section
             OPTIONAL MATCH (p:Passage)-[:COVERS]->(b)
             WITH b, count(p) AS n
@@ -93,23 +93,23 @@ async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schem
             """, {"doc": doc_key})
         assert cover["blocks"] == cover["once"] > 0 and cover["crossing"] == 0 and cover["pageless"] == 0
         # NEXT links the passages in a single chain
-        (chain,) = await graph.run("""
+        (chain,) = await db.run("""
             MATCH (p:Passage {doc_key: $doc}) OPTIONAL MATCH (p)-[:NEXT]->(q:Passage)
             RETURN count(p) AS passages, count(q) AS links""", {"doc": doc_key})
         assert chain["links"] == chain["passages"] - 1
 
         # table rows equal the rows of each table's Markdown, in order
-        tables = await graph.run("""
+        tables = await db.run("""
             MATCH (t:Table {doc_key: $doc})
             RETURN t.table_markdown AS md, [(t)-[h:HAS_ROW]->(r) | [h.order, r.text]] AS rows""", {"doc": doc_key})
         assert tables and sum(len(t["rows"]) for t in tables) == counts.table_rows > 0
         for table in tables:
             assert [text for _, text in sorted(table["rows"])] == table_rows(table["md"] or "")
         # a row's heading is its table's section path and name: the caption, else the lead-in (a statement's title)
-        blocks = [LayoutBlock(**r) for r in await graph.read_rows("layout/blocks", doc_key=doc_key)]
+        blocks = [LayoutBlock(**r) for r in await db.read_rows("layout/blocks", doc_key=doc_key)]
         named = {b.key: " > ".join(h for h in (b.section_path, b.caption or lead_in(blocks, i)) if h)
                  for i, b in enumerate(blocks) if b.kind == "table"}
-        headings = {r["table"]: r["heading"] for r in await graph.run("""
+        headings = {r["table"]: r["heading"] for r in await db.run("""
             MATCH (t:Table {doc_key: $doc})-[:HAS_ROW]->(r) RETURN DISTINCT t.key AS table, r.heading AS heading""",
                                                                    {"doc": doc_key})}
         assert headings == {k: v for k, v in named.items() if k in headings}
@@ -118,12 +118,12 @@ async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schem
         assert len(operations) == 1, headings
         # so a row is found by the statement it is in (its embedding reads the heading's last part)
         vector = (await models.embedder.embed(["Net income in the consolidated statements of operations"]))[0]
-        (best, _), = await nearest_units(graph, doc, vector, kind="row", top=1)
-        assert best in {r["key"] for r in await graph.run(
+        (best, _), = await nearest_units(db, doc, vector, kind="row", top=1)
+        assert best in {r["key"] for r in await db.run(
             "MATCH (:Table {key: $table})-[:HAS_ROW]->(r) RETURN r.key AS key", {"table": operations[0]})}
 
         # SIMILAR: at most topK out of each node, no pair twice, scores above the cutoff; no projection left
-        snap = await layer_snapshot(graph, doc_key)
+        snap = await layer_snapshot(db, doc_key)
         out: dict[str, int] = {}
         pairs = set()
         for a, b, score in snap["similar"]:
@@ -131,7 +131,7 @@ async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schem
             assert frozenset((a, b)) not in pairs and score >= settings.layout.knn_cutoff
             pairs.add(frozenset((a, b)))
         assert pairs and max(out.values()) <= settings.layout.knn_top_k
-        assert await list_projections(graph) == []
+        assert await list_projections(db) == []
         # a 10-K prints its page numbers: most pages get a label, and the running header is kept
         assert sum(1 for _, label, _, _ in snap["pages"] if label) > len(snap["pages"]) / 2
         assert any("Table of Contents" in header for _, _, header, _ in snap["pages"])
@@ -140,21 +140,21 @@ async def test_layout_layer_of_a_10k(graph: GraphClient, settings, models, schem
         # the same config again is a no-op; a forced rebuild gives the same layer
         assert (await builder.build(doc_key)).status == "unchanged"
         await builder.build(doc_key, force=True)
-        assert await layer_snapshot(graph, doc_key) == snap
+        assert await layer_snapshot(db, doc_key) == snap
     finally:
-        await delete_document(graph, doc_key)
-    (left,) = await graph.run("""
+        await delete_document(db, doc_key)
+    (left,) = await db.run("""
         RETURN COUNT { MATCH (n) WHERE n.doc_key = $doc RETURN n } AS nodes,
                COUNT { MATCH (k:Keyword) WHERE NOT (k)<-[:HAS_KEYWORD]-() RETURN k } AS orphan_keywords,
                COUNT { MATCH (s:Stem) WHERE NOT (s)<-[:HAS_STEM]-() RETURN s } AS orphan_stems""", {"doc": doc_key})
     assert left == {"nodes": 0, "orphan_keywords": 0, "orphan_stems": 0}
 
 
-async def test_references_resolve_to_captioned_tables_and_figures(graph: GraphClient, settings, models, schema) -> None:
-    doc_key = await indexed(graph, settings, models, RAG_SURVEY)
+async def test_references_resolve_to_captioned_tables_and_figures(db: Neo4jClient, settings, models, schema) -> None:
+    doc_key = await indexed(db, settings, models, RAG_SURVEY)
     try:
-        counts = (await get_document(graph, doc_key)).layout_counts  # indexing built the layer
-        refs = await graph.run("""
+        counts = (await get_document(db, doc_key)).layout_counts  # indexing built the layer
+        refs = await db.run("""
             MATCH (t:Text {doc_key: $doc})-[:REFERS_TO]->(x)
             RETURN t.text AS text, labels(x) AS labels, x.caption AS caption""", {"doc": doc_key})
         assert refs and counts.refers_to == len(refs)
@@ -163,5 +163,5 @@ async def test_references_resolve_to_captioned_tables_and_figures(graph: GraphCl
             assert name in mentions(ref["text"]) and name != reference_of(ref["text"])
             assert ("Table" in ref["labels"]) == (name.family == "table")
     finally:
-        await delete_document(graph, doc_key)
+        await delete_document(db, doc_key)
     assert file_key(RAG_SURVEY) == doc_key

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.kg.build import GraphBuilder
 from bookrag_neo4j.library.catalogue import delete_document
@@ -37,22 +37,22 @@ QUESTIONS = ("Who leads the Harbour Authority of Lisbon?", "How much cargo was s
 
 
 @pytest.fixture
-async def keys(graph: GraphClient) -> AsyncIterator[list[str]]:
+async def keys(db: Neo4jClient) -> AsyncIterator[list[str]]:
     made: list[str] = []
     yield made
     for key in made:
-        await delete_document(graph, key)
+        await delete_document(db, key)
 
 
-async def snapshot(graph: GraphClient, retriever: Retriever, doc_key: str) -> dict:
-    doc = await get_document(graph, doc_key)
-    entities = await graph.run("MATCH (e:Entity {doc_key: $d}) RETURN e.key AS key, e.merged_from AS merged "
+async def snapshot(db: Neo4jClient, retriever: Retriever, doc_key: str) -> dict:
+    doc = await get_document(db, doc_key)
+    entities = await db.run("MATCH (e:Entity {doc_key: $d}) RETURN e.key AS key, e.merged_from AS merged "
                                "ORDER BY key", {"d": doc_key})
     answers = {}
     for question in QUESTIONS:
         vector = (await retriever.models.embedder.embed([question]))[0]
-        blocks = await document_blocks(graph, doc, max_chars=MAX_TEXT_CHARS)  # the offline Select_by_Section:
-        near = await subtrees.subtrees_near(graph, blocks.nearest(await block_similarities(graph, doc, blocks, vector),
+        blocks = await document_blocks(db, doc, max_chars=MAX_TEXT_CHARS)  # the offline Select_by_Section:
+        near = await subtrees.subtrees_near(db, blocks.nearest(await block_similarities(db, doc, blocks, vector),
                                                                    3), top=3)
         evidence = await retriever.retrieve(question, [doc_key], method="bookrag")
         answers[question] = (sorted(near), evidence.seeds, [(n.key, round(n.graph_score, 6),
@@ -60,7 +60,7 @@ async def snapshot(graph: GraphClient, retriever: Retriever, doc_key: str) -> di
     return {"merges": doc.graph_counts.model_dump(), "entities": entities, "answers": answers}
 
 
-async def collide(graph: GraphClient, models: Models, copies: int) -> None:
+async def collide(db: Neo4jClient, models: Models, copies: int) -> None:
     """Documents made to collide: blocks whose embedding is each question's own, and entities whose embedding
     is each question entity's (the best any lookup can find), many more than a vector index's top k."""
     vectors = await models.embedder.embed(list(QUESTIONS))
@@ -68,11 +68,11 @@ async def collide(graph: GraphClient, models: Models, copies: int) -> None:
     name_vectors = await models.embedder.embed(names) if names else []
     for i in range(copies):
         doc = f"test-collide-{i}"
-        await graph.run("UNWIND range(0, size($vectors) * 10 - 1) AS j "
+        await db.run("UNWIND range(0, size($vectors) * 10 - 1) AS j "
                         "CREATE (:TreeNode:Text {key: $doc + '-b' + j, doc_key: $doc, kind: 'text', order: j, "
                         "text: 'copy', page_start: 1, page_end: 1, embedding: $vectors[j % size($vectors)]})",
                         {"doc": doc, "vectors": vectors})
-        await graph.run("UNWIND range(0, size($names) * 10 - 1) AS j "
+        await db.run("UNWIND range(0, size($names) * 10 - 1) AS j "
                         "CREATE (:Entity {key: $doc + '-e' + j, doc_key: $doc, name: $names[j % size($names)], "
                         "type: 'ORG', name_key: 'x' + j + '|ORG', embedding: $vectors[j % size($names)]})",
                         {"doc": doc, "names": names, "vectors": name_vectors})
@@ -83,18 +83,18 @@ async def question_names(question: str) -> list[str]:
     return [e.name for e in extraction.entities]
 
 
-async def test_a_document_answers_the_same_in_any_library(graph: GraphClient, settings: Settings,
+async def test_a_document_answers_the_same_in_any_library(db: Neo4jClient, settings: Settings,
                                                           offline_models: Models, tmp_path: Path, keys) -> None:
-    indexer = Indexer(graph, settings, offline_models, use_llm=False)
+    indexer = Indexer(db, settings, offline_models, use_llm=False)
     alone = await indexer.index(tiny_pdf(tmp_path / "original.pdf", *TOPIC), layout=False, content_graph=False)
     keys.append(alone.doc_key)
-    retriever = Retriever(graph, settings, offline_models, use_llm=False)
-    before = await snapshot(graph, retriever, alone.doc_key)
+    retriever = Retriever(db, settings, offline_models, use_llm=False)
+    before = await snapshot(db, retriever, alone.doc_key)
     assert all(near for near, _, _ in before["answers"].values()) and any(s for _, s, _ in before["answers"].values())
 
     copy = await indexer.index(tiny_pdf(tmp_path / "copy.pdf", *TOPIC[:3], "containers"), layout=False,
                                content_graph=False)  # a near-copy: the same sentences and names
     keys.append(copy.doc_key)
-    await collide(graph, offline_models, COPIES)
-    await GraphBuilder(graph, settings, offline_models, use_llm=False).build(alone.doc_key, force=True)  # ER again
-    assert await snapshot(graph, retriever, alone.doc_key) == before
+    await collide(db, offline_models, COPIES)
+    await GraphBuilder(db, settings, offline_models, use_llm=False).build(alone.doc_key, force=True)  # ER again
+    assert await snapshot(db, retriever, alone.doc_key) == before

@@ -22,7 +22,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.db.client import ConnectionInfo, Neo4jClient
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.sdk import BookRAG
 
@@ -212,11 +212,11 @@ def test_neo4j_gone_under_a_running_server_fails_calls_within_seconds(conn: Conn
         relay.close()
 
 
-async def test_read_cypher_caps_the_reply_bytes(conn: ConnectionInfo, graph: GraphClient) -> None:
+async def test_read_cypher_caps_the_reply_bytes(conn: ConnectionInfo, db: Neo4jClient) -> None:
     """A 3 MB value and 1,000 rows of 5 KB: each reply stays within BOOKRAG_CYPHER_MAX_BYTES (1,000,000 by
     default) as JSON, long values cut and marked, and truncated and note say so; small replies are untouched."""
     big = "x" * 3_000_000
-    await graph.run("CREATE (:CapProbe {doc_key: 'test-cap-probe', text: $text})", {"text": big})
+    await db.run("CREATE (:CapProbe {doc_key: 'test-cap-probe', text: $text})", {"text": big})
     with bookrag_mcp(conn.uri, conn.username, conn.password, conn.database) as server:
         one = server.call(2, "read_cypher", {"query": "MATCH (p:CapProbe {doc_key: 'test-cap-probe'}) "
                                                       "RETURN p.text AS text, size(p.text) AS n"}, 120)

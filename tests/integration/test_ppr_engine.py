@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.db.client import ConnectionInfo, Neo4jClient
 from bookrag_neo4j.db.projections import (
     DocumentProjections,
     drop_document_projections,
@@ -50,20 +50,20 @@ RETURN e.key AS key ORDER BY mentions DESC, e.key LIMIT $top
 @pytest.fixture(scope="module")
 async def footlocker(conn: ConnectionInfo, settings: Settings, offline_models: Models, schema) -> AsyncIterator[str]:
     """A real 8-K indexed LLM-free with its knowledge graph (its key), deleted after the module."""
-    async with GraphClient(conn) as client:
+    async with Neo4jClient(conn) as client:
         report = await Indexer(client, settings, offline_models, use_llm=False).index(need(FOOTLOCKER), layout=False)
         yield report.doc_key
         await delete_document(client, report.doc_key)
 
 
-async def tree_nodes(graph: GraphClient, doc_key: str) -> list[str]:
-    rows = await graph.run("MATCH (n:TreeNode {doc_key: $doc_key}) RETURN n.key AS key ORDER BY n.key",
+async def tree_nodes(db: Neo4jClient, doc_key: str) -> list[str]:
+    rows = await db.run("MATCH (n:TreeNode {doc_key: $doc_key}) RETURN n.key AS key ORDER BY n.key",
                            {"doc_key": doc_key})
     return [r["key"] for r in rows]
 
 
-async def seeds(graph: GraphClient, doc_key: str, top: int) -> list[str]:
-    return [r["key"] for r in await graph.run(SEEDS, {"doc_key": doc_key, "top": top})]
+async def seeds(db: Neo4jClient, doc_key: str, top: int) -> list[str]:
+    return [r["key"] for r in await db.run(SEEDS, {"doc_key": doc_key, "top": top})]
 
 
 # A small weighted entity graph (two communities and a bridge, an isolated entity) GT-Linked to five tree nodes.
@@ -73,14 +73,14 @@ EDGES = [("a", "b", 3.0), ("a", "c", 1.0), ("b", "c", 2.0), ("c", "d", 1.0), ("d
 LINKS = {f"{DOC}-{n}": entities for n, entities in {"t1": "ab", "t2": "c", "t3": "efg", "t4": "z", "t5": ""}.items()}
 
 
-async def small_graph(graph: GraphClient) -> None:
-    await graph.run("UNWIND $keys AS k CREATE (:Entity {key: k, doc_key: $doc})",
+async def small_graph(db: Neo4jClient) -> None:
+    await db.run("UNWIND $keys AS k CREATE (:Entity {key: k, doc_key: $doc})",
                     {"keys": [f"{DOC}-{n}" for n in "abcdefghz"], "doc": DOC})
-    await graph.run("UNWIND $edges AS e MATCH (s:Entity {key: e.s}), (t:Entity {key: e.t}) "
+    await db.run("UNWIND $edges AS e MATCH (s:Entity {key: e.s}), (t:Entity {key: e.t}) "
                     "CREATE (s)-[:RELATED {weight: e.w}]->(t)",
                     {"edges": [{"s": f"{DOC}-{a}", "t": f"{DOC}-{b}", "w": w} for a, b, w in EDGES]})
-    await graph.run("UNWIND $nodes AS n CREATE (:TreeNode {key: n, doc_key: $doc})", {"nodes": list(LINKS), "doc": DOC})
-    await graph.run("UNWIND $links AS l MATCH (e:Entity {key: l.e}), (n:TreeNode {key: l.n}) "
+    await db.run("UNWIND $nodes AS n CREATE (:TreeNode {key: n, doc_key: $doc})", {"nodes": list(LINKS), "doc": DOC})
+    await db.run("UNWIND $links AS l MATCH (e:Entity {key: l.e}), (n:TreeNode {key: l.n}) "
                     "CREATE (e)-[:MENTIONED_IN]->(n)",
                     {"links": [{"e": f"{DOC}-{e}", "n": n} for n, es in LINKS.items() for e in es]})
 
@@ -90,18 +90,18 @@ def ranking(scores: dict[str, float]) -> list[str]:
 
 
 @pytest.mark.parametrize("node_score", ["sum", "mean", "max"])
-async def test_gds_and_plugin_scores_equal_the_in_process_engine_on_a_real_document(graph: GraphClient, footlocker: str,
+async def test_gds_and_plugin_scores_equal_the_in_process_engine_on_a_real_document(db: Neo4jClient, footlocker: str,
                                                                          node_score: str) -> None:
-    (doc,) = await subtrees.scope_documents(graph, [footlocker])
-    nodes = await tree_nodes(graph, footlocker)
+    (doc,) = await subtrees.scope_documents(db, [footlocker])
+    nodes = await tree_nodes(db, footlocker)
     for top in (1, 3):
-        sources = await seeds(graph, footlocker, top)
+        sources = await seeds(db, footlocker, top)
         assert len(sources) == top
-        local = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="local",
+        local = await reasoners.graph_reasoning(db, nodes, sources, documents=[doc], engine="local",
                                                 node_score=node_score, damping=0.5, graphs=EntityGraphCache())
-        gds = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
+        gds = await reasoners.graph_reasoning(db, nodes, sources, documents=[doc], engine="gds",
                                               node_score=node_score, damping=0.5, projections=DocumentProjections())
-        plugin = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="plugin",
+        plugin = await reasoners.graph_reasoning(db, nodes, sources, documents=[doc], engine="plugin",
                                                node_score=node_score, damping=0.5)
         assert len(local) > 10 and set(gds) == set(local) == set(plugin)  # every node with a GT-Link, scored by all
         assert plugin == local  # the same loop: equal to the last digit kept
@@ -115,9 +115,9 @@ async def test_gds_and_plugin_scores_equal_the_in_process_engine_on_a_real_docum
 
 
 @pytest.mark.parametrize("node_score", ["sum", "mean", "max"])
-async def test_node_scores_equal_the_in_process_computation(graph: GraphClient, schema, node_score: str) -> None:
-    await small_graph(graph)
-    whole = EntityGraph.from_rows(await graph.read_rows("retrieval/entity_graph", doc_key=DOC))
+async def test_node_scores_equal_the_in_process_computation(db: Neo4jClient, schema, node_score: str) -> None:
+    await small_graph(db)
+    whole = EntityGraph.from_rows(await db.read_rows("retrieval/entity_graph", doc_key=DOC))
     combine = reasoners.NODE_SCORES[node_score]
     projections = DocumentProjections()
 
@@ -126,9 +126,9 @@ async def test_node_scores_equal_the_in_process_computation(graph: GraphClient, 
         return {n: float(combine(scores[e])) for n, e in whole.node_entities.items()}
 
     async def on_gds(seeds: str, nodes: list[str]) -> dict[str, float]:
-        found = await projections.node_scores(graph, [(DOC, "v1")], [f"{DOC}-{s}" for s in seeds], nodes,
+        found = await projections.node_scores(db, [(DOC, "v1")], [f"{DOC}-{s}" for s in seeds], nodes,
                                               budget_bytes=BUDGET, node_score=node_score, damping=0.5)
-        in_plugin = await reasoners.plugin_node_scores(graph, [DOC], [f"{DOC}-{s}" for s in seeds], nodes,
+        in_plugin = await reasoners.plugin_node_scores(db, [DOC], [f"{DOC}-{s}" for s in seeds], nodes,
                                                      node_score=node_score, damping=0.5)
         assert in_plugin == pytest.approx(found, abs=1e-12)
         return found
@@ -140,35 +140,35 @@ async def test_node_scores_equal_the_in_process_computation(graph: GraphClient, 
             assert await on_gds(seeds, list(LINKS)) == pytest.approx(expected(seeds), abs=1e-12)
         assert expected("a")[t1] > expected("a")[t3] > 0  # the walk crosses the bridge
         # another document's entity GT-Linked to t1 (not in this projection): joined through the GT-Links instead
-        await graph.run("CREATE (:Entity {key: $k, doc_key: $doc})-[:MENTIONED_IN]->(:TreeNode {key: $k, doc_key: $doc})",
+        await db.run("CREATE (:Entity {key: $k, doc_key: $doc})-[:MENTIONED_IN]->(:TreeNode {key: $k, doc_key: $doc})",
                         {"k": f"{OTHER}-x", "doc": OTHER})
-        await graph.run("MATCH (x:Entity {key: $k}), (n:TreeNode {key: $t1}) CREATE (x)-[:MENTIONED_IN]->(n)",
+        await db.run("MATCH (x:Entity {key: $k}), (n:TreeNode {key: $t1}) CREATE (x)-[:MENTIONED_IN]->(n)",
                         {"k": f"{OTHER}-x", "t1": t1})
         assert await on_gds("ag", list(LINKS)) == pytest.approx(expected("ag"), abs=1e-12)
         # no seed in the document, or no candidate GT-Linked: no walk, no scores
-        assert await projections.node_scores(graph, [(DOC, "v1")], [f"{OTHER}-x"], list(LINKS),
+        assert await projections.node_scores(db, [(DOC, "v1")], [f"{OTHER}-x"], list(LINKS),
                                              budget_bytes=BUDGET) == {}
-        assert await reasoners.plugin_node_scores(graph, [DOC], [f"{OTHER}-x"], list(LINKS)) == {}
+        assert await reasoners.plugin_node_scores(db, [DOC], [f"{OTHER}-x"], list(LINKS)) == {}
         assert await on_gds("a", [t5]) == {}
         # a later write to the graph: the plugin's graph, cached since its first call, is never served stale
-        await graph.run("MATCH (h:Entity {key: $h}), (z:Entity {key: $z}) CREATE (h)-[:RELATED {weight: 2.0}]->(z)",
+        await db.run("MATCH (h:Entity {key: $h}), (z:Entity {key: $z}) CREATE (h)-[:RELATED {weight: 2.0}]->(z)",
                         {"h": f"{DOC}-h", "z": f"{DOC}-z"})
-        whole = EntityGraph.from_rows(await graph.read_rows("retrieval/entity_graph", doc_key=DOC))
+        whole = EntityGraph.from_rows(await db.read_rows("retrieval/entity_graph", doc_key=DOC))
         assert expected("z")[t3] > 0  # z reaches the rest now
-        assert await reasoners.plugin_node_scores(graph, [DOC], [f"{DOC}-z"], list(LINKS), node_score=node_score,
+        assert await reasoners.plugin_node_scores(db, [DOC], [f"{DOC}-z"], list(LINKS), node_score=node_score,
                                                 damping=0.5) == pytest.approx(expected("z"), abs=1e-12)
     finally:
-        await drop_document_projections(graph, DOC)
+        await drop_document_projections(db, DOC)
 
 
 @pytest.mark.skipif(external(), reason="the plugin is loaded into the managed server only")
-async def test_default_engine_is_the_plugin_and_the_trace_records_it(graph: GraphClient, footlocker: str,
+async def test_default_engine_is_the_plugin_and_the_trace_records_it(db: Neo4jClient, footlocker: str,
                                                                      settings: Settings, offline_models: Models) -> None:
     assert type(Settings().bookrag).model_fields["ppr_engine"].default == "auto"
     runs = {}
     for configured in ("auto", "gds", "local"):
         chosen = settings.replace(ppr_engine=configured, skyline_min=3)
-        runs[configured] = await Retriever(graph, chosen, offline_models, use_llm=False).retrieve(QUESTION, [footlocker])
+        runs[configured] = await Retriever(db, chosen, offline_models, use_llm=False).retrieve(QUESTION, [footlocker])
     assert {c: [t.engine for t in e.trace if t.operator == "Graph_Reasoning"] for c, e in runs.items()} == {
         "auto": ["plugin"], "gds": ["gds"], "local": ["local"]}  # the test server has the plugin and GDS
     assert "(plugin)" in next(t.output for t in runs["auto"].trace if t.operator == "Graph_Reasoning")
@@ -183,80 +183,80 @@ async def test_default_engine_is_the_plugin_and_the_trace_records_it(graph: Grap
     doctor = await _graph_checks(settings)
     assert doctor["graph_reasoning"].ok
     assert doctor["graph_reasoning"].detail.startswith("PageRank on plugin: the server has bookrag-neo4j's plugin")
-    engine, why = await reasoners.choose_engine(graph, "auto")
+    engine, why = await reasoners.choose_engine(db, "auto")
     assert engine == "plugin" and why in doctor["graph_reasoning"].detail
-    assert (await reasoners.choose_engine(graph, "auto", plugin=False))[0] == "gds"  # every entity's score: GDS
-    assert (await reasoners.choose_engine(graph, "plugin", plugin=False))[0] == "gds"  # Graph_Rank, plugin configured
+    assert (await reasoners.choose_engine(db, "auto", plugin=False))[0] == "gds"  # every entity's score: GDS
+    assert (await reasoners.choose_engine(db, "plugin", plugin=False))[0] == "gds"  # Graph_Rank, plugin configured
     assert reasoners.ppr_engine("auto", True, False)[0] == "gds"  # a server without the plugin
     assert reasoners.ppr_engine("auto", False)[0] == "local"  # a server without either
     assert reasoners.ppr_engine("local", True, True)[0] == "local" and reasoners.ppr_engine("gds", False)[0] == "gds"
 
 
-async def test_the_questions_path_is_one_read(graph: GraphClient, footlocker: str) -> None:
-    (doc,) = await subtrees.scope_documents(graph, [footlocker])
-    nodes, sources = await tree_nodes(graph, footlocker), await seeds(graph, footlocker, 2)
+async def test_the_questions_path_is_one_read(db: Neo4jClient, footlocker: str) -> None:
+    (doc,) = await subtrees.scope_documents(db, [footlocker])
+    nodes, sources = await tree_nodes(db, footlocker), await seeds(db, footlocker, 2)
     projections = DocumentProjections()
-    first = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds", projections=projections)
-    assert projection_name(footlocker, doc.graph_version or "") in await held_projections(graph)
+    first = await reasoners.graph_reasoning(db, nodes, sources, documents=[doc], engine="gds", projections=projections)
+    assert projection_name(footlocker, doc.graph_version or "") in await held_projections(db)
     calls: list[tuple[str, str]] = []
     for method in ("read", "read_rows", "write", "write_rows", "run"):
-        real = getattr(graph, method)
+        real = getattr(db, method)
 
         def counting(name: str, *args, _method: str = method, _real=real, **params):
             calls.append((_method, name))
             return _real(name, *args, **params)
 
-        setattr(graph, method, counting)
-    again = await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="gds",
+        setattr(db, method, counting)
+    again = await reasoners.graph_reasoning(db, nodes, sources, documents=[doc], engine="gds",
                                             projections=DocumentProjections())  # a fresh process: no catalog check
     assert again == first
     assert calls == [("read_rows", "gds/node_pagerank")]
     calls.clear()
-    assert await reasoners.graph_reasoning(graph, nodes, sources, documents=[doc], engine="plugin") == first
+    assert await reasoners.graph_reasoning(db, nodes, sources, documents=[doc], engine="plugin") == first
     assert calls == [("read_rows", "plugin/node_pagerank")]
 
 
-async def test_a_question_after_the_catalog_lost_its_projection(graph: GraphClient, footlocker: str,
+async def test_a_question_after_the_catalog_lost_its_projection(db: Neo4jClient, footlocker: str,
                                                                settings: Settings, offline_models: Models) -> None:
     """A restarted server's catalog is empty while this process still holds the projection's name: the projection
     is dropped behind the client's back here, as a restart would (a restart itself, with the driver's reconnect:
     ``test_crashes.py`` and ``test_server.py``)."""
     on_gds = settings.replace(ppr_engine="gds", skyline_min=3)
-    agent = Retriever(graph, on_gds, offline_models, use_llm=False)
+    agent = Retriever(db, on_gds, offline_models, use_llm=False)
     before = await agent.retrieve(QUESTION, [footlocker])
-    (doc,) = await subtrees.scope_documents(graph, [footlocker])
+    (doc,) = await subtrees.scope_documents(db, [footlocker])
     name = projection_name(footlocker, doc.graph_version or "")
-    assert name in await held_projections(graph)
-    await graph.run("CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", {"name": name})
-    assert name not in await held_projections(graph)
+    assert name in await held_projections(db)
+    await db.run("CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", {"name": name})
+    assert name not in await held_projections(db)
     after = await agent.retrieve(QUESTION, [footlocker])
     assert [t.engine for t in after.trace if t.operator == "Graph_Reasoning"] == ["gds"]
     assert [(n.key, round(n.graph_score, 6)) for n in after.nodes] == [
         (n.key, round(n.graph_score, 6)) for n in before.nodes]
     assert any(n.graph_score > 0 for n in after.nodes)
-    assert name in await held_projections(graph)  # made again by the question
-    values, engine = await reasoners.reason_on_graph(graph, [n.key for n in after.nodes], after.seeds, documents=[doc],
+    assert name in await held_projections(db)  # made again by the question
+    values, engine = await reasoners.reason_on_graph(db, [n.key for n in after.nodes], after.seeds, documents=[doc],
                                                    configured="gds")
     assert engine == "gds" and any(v > 0 for v in values.values())
 
 
 @pytest.mark.skipif(external(), reason="the plugin is loaded into the managed server only")
-async def test_the_plugin_scores_as_cypher_does_and_never_from_stale_vectors(graph: GraphClient, footlocker: str,
+async def test_the_plugin_scores_as_cypher_does_and_never_from_stale_vectors(db: Neo4jClient, footlocker: str,
                                                                              offline_models: Models) -> None:
-    assert await plugin_version(graph, fresh=True) == PLUGIN_VERSION
-    (doc,) = await subtrees.scope_documents(graph, [footlocker])
-    blocks = await document_blocks(graph, doc, max_chars=4000)
+    assert await plugin_version(db, fresh=True) == PLUGIN_VERSION
+    (doc,) = await subtrees.scope_documents(db, [footlocker])
+    blocks = await document_blocks(db, doc, max_chars=4000)
     vectors = await offline_models.embedder.embed([QUESTION, "board of directors election", "net sales"])
 
     async def both(query: str, **params) -> list:
-        found = [await graph.read(f"{where}/{query}", **params) for where in ("retrieval", "plugin")]
+        found = [await db.read(f"{where}/{query}", **params) for where in ("retrieval", "plugin")]
         assert found[0] == found[1], query  # the same rows, in the same order
         return found[0]
 
     for vector in map(lambda v: list(map(float, v)), vectors):
-        cypher = await block_similarities(graph, doc, blocks, vector, engine="cypher")
+        cypher = await block_similarities(db, doc, blocks, vector, engine="cypher")
         for _ in range(2):  # the plugin's keys come once; then its scores alone, in the order they came in
-            assert np.array_equal(cypher, await block_similarities(graph, doc, blocks, vector, engine="plugin"),
+            assert np.array_equal(cypher, await block_similarities(db, doc, blocks, vector, engine="plugin"),
                                   equal_nan=True)
         for top in (1, 10, 10_000):
             await both("nearest_nodes", doc_keys=[footlocker], embedding=vector, top=top)
@@ -266,7 +266,7 @@ async def test_the_plugin_scores_as_cypher_does_and_never_from_stale_vectors(gra
                 zip(names, await offline_models.embedder.embed(names), strict=True)]
     for threshold in (0.5, 0.8, 0.95):
         assert await both("link_entities", doc_key=footlocker, entities=entities, threshold=threshold, top=5)
-    linked = [await link_entities(graph, doc, names, [e["vector"] for e in entities], threshold=0.8, top=3,
+    linked = [await link_entities(db, doc, names, [e["vector"] for e in entities], threshold=0.8, top=3,
                                   engine=e) for e in ("cypher", "plugin")]
     assert linked[0] == linked[1] and linked[0][0]  # "foot locker" links by its name
 
@@ -279,27 +279,27 @@ async def test_the_plugin_scores_as_cypher_does_and_never_from_stale_vectors(gra
     ties = [f"{footlocker}-0tie", f"{footlocker}-ztie"]
     try:
         for key in ties:
-            await graph.run(copy, {"key": key, "doc": footlocker, "best": best["key"]})
+            await db.run(copy, {"key": key, "doc": footlocker, "best": best["key"]})
         tied = await both("nearest_nodes", doc_keys=[footlocker], embedding=vector, top=3)
         assert [r["key"] for r in tied] == sorted([best["key"], *ties]) and len({r["score"] for r in tied}) == 1
-        assert np.array_equal(*[await block_similarities(graph, doc, blocks, vector, engine=e)
+        assert np.array_equal(*[await block_similarities(db, doc, blocks, vector, engine=e)
                                 for e in ("cypher", "plugin")], equal_nan=True)
         assert len(blocks.plugin_rows) == 2  # two keys more: a new order, whose keys came with it
-        await graph.run("MATCH (n:TreeNode {key: $key}) CALL db.create.setNodeVectorProperty(n, 'embedding', $v)",
+        await db.run("MATCH (n:TreeNode {key: $key}) CALL db.create.setNodeVectorProperty(n, 'embedding', $v)",
                         {"key": ties[0], "v": [-x for x in vector]})
         assert ties[0] not in [r["key"] for r in await both("nearest_nodes", doc_keys=[footlocker],
                                                             embedding=vector, top=3)]
     finally:
-        await graph.run("MATCH (n:TreeNode) WHERE n.key IN $keys DETACH DELETE n", {"keys": ties})
+        await db.run("MATCH (n:TreeNode) WHERE n.key IN $keys DETACH DELETE n", {"keys": ties})
     assert not {r["key"] for r in await both("nearest_nodes", doc_keys=[footlocker], embedding=vector,
                                              top=10_000)} & set(ties)
 
 
 async def test_a_question_gives_the_same_evidence_with_and_without_the_plugin(
-        graph: GraphClient, footlocker: str, settings: Settings, offline_models: Models) -> None:
+        db: Neo4jClient, footlocker: str, settings: Settings, offline_models: Models) -> None:
     found = []
     for engine in ("cypher", "auto"):
-        agent = Retriever(graph, settings.replace(vector_engine=engine), offline_models, use_llm=False)
+        agent = Retriever(db, settings.replace(vector_engine=engine), offline_models, use_llm=False)
         evidence = await agent.retrieve(QUESTION, [footlocker])
         found.append([(n.key, n.text_score, n.graph_score) for n in evidence.nodes])
     assert found[0] == found[1] and found[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.db.queries import load_query, split_statements
 from bookrag_neo4j.resources import resource_dir
 
@@ -15,10 +15,10 @@ QUERY_NAMES = sorted(
 
 
 @pytest.mark.parametrize("name", [n for n in QUERY_NAMES if n.rsplit("/", 1)[-1] != "schema"])  # multi-statement
-async def test_every_named_query_compiles(graph: GraphClient, name: str) -> None:
+async def test_every_named_query_compiles(db: Neo4jClient, name: str) -> None:
     (query,) = split_statements(load_query(name))
     if query.upper().startswith(("SHOW", "CALL DB.AWAITINDEXES")):  # cannot be EXPLAINed; harmless to run
         # $seconds: how long db.awaitIndexes may wait for indexes still populating (minutes on a busy machine)
-        await graph.run(query, {"seconds": 300})
+        await db.run(query, {"seconds": 300})
     else:
-        await graph.run("EXPLAIN " + query)
+        await db.run("EXPLAIN " + query)

@@ -10,7 +10,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.errors import QueryRefusedError, StepError
 from bookrag_neo4j.index.store import write_tree
 from bookrag_neo4j.library.catalogue import delete_document
@@ -75,19 +75,19 @@ EXTRACTIONS = {
 
 
 @pytest.fixture
-async def book(graph: GraphClient, settings, dimensions, schema, tmp_path) -> dict[str, str]:
+async def book(db: Neo4jClient, settings, dimensions, schema, tmp_path) -> dict[str, str]:
     """The hand-built BookIndex in Neo4j; returns node keys by short name."""
     from bookrag_neo4j.kg.build import GraphBuilder
     from bookrag_neo4j.llm.reranker import FusionReranker
 
     tree = hand_tree()
-    await delete_document(graph, DOC)
+    await delete_document(db, DOC)
     parsed = ParsedDocument(Path("handbook.pdf"), DOC, "Handbook", 5)
-    await write_tree(graph, tree, parsed, {"name": "handbook.pdf", "title": "Handbook"})
+    await write_tree(db, tree, parsed, {"name": "handbook.pdf", "title": "Handbook"})
     embedder = NearbyEmbedder(dimensions)
     models = Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder))
     local = settings.replace(cache_dir=tmp_path)
-    await GraphBuilder(graph, local, models, er_mode="basic", extractor=ScriptedExtractor(EXTRACTIONS)).build(DOC)
+    await GraphBuilder(db, local, models, er_mode="basic", extractor=ScriptedExtractor(EXTRACTIONS)).build(DOC)
     names = {}
     for node in tree.nodes():
         short = (node.title.split(" ", 1)[0] if node.kind == "section" else (node.text.split(" ")[0] or "im1"))
@@ -95,8 +95,8 @@ async def book(graph: GraphClient, settings, dimensions, schema, tmp_path) -> di
     return names
 
 
-async def entity(graph: GraphClient, name: str) -> str:
-    (row,) = await graph.run("MATCH (e:Entity {doc_key: $d, name: $n}) RETURN e.key AS k", {"d": DOC, "n": name})
+async def entity(db: Neo4jClient, name: str) -> str:
+    (row,) = await db.run("MATCH (e:Entity {doc_key: $d, name: $n}) RETURN e.key AS k", {"d": DOC, "n": name})
     return row["k"]
 
 
@@ -105,40 +105,40 @@ def named(book: dict[str, str], keys: list[str]) -> set[str]:
     return {back.get(k, k) for k in keys}
 
 
-async def test_selectors_return_the_known_subtrees(graph: GraphClient, book) -> None:
-    lyra = await entity(graph, "Lyra")
-    assert named(book, await subtrees.select_by_entity(graph, [lyra], depth=2)) == {"2", "t3", "eq1"}
-    region = await entity(graph, "Region")
-    assert named(book, await subtrees.select_by_entity(graph, [region], depth=2)) == {"1.1", "t1", "tb1"}
-    assert named(book, await subtrees.select_by_entity(graph, [region], depth=1)) == {
+async def test_selectors_return_the_known_subtrees(db: Neo4jClient, book) -> None:
+    lyra = await entity(db, "Lyra")
+    assert named(book, await subtrees.select_by_entity(db, [lyra], depth=2)) == {"2", "t3", "eq1"}
+    region = await entity(db, "Region")
+    assert named(book, await subtrees.select_by_entity(db, [region], depth=2)) == {"1.1", "t1", "tb1"}
+    assert named(book, await subtrees.select_by_entity(db, [region], depth=1)) == {
         "1", "1.1", "t1", "tb1", "1.2", "t2", "im1"}
-    assert named(book, await subtrees.select_by_section(graph, [book["1.2"]])) == {"1.2", "t2", "im1"}
-    assert named(book, await subtrees.subtrees_around(graph, [book["t3"]], depth=2)) == {"2", "t3", "eq1"}
+    assert named(book, await subtrees.select_by_section(db, [book["1.2"]])) == {"1.2", "t2", "im1"}
+    assert named(book, await subtrees.subtrees_around(db, [book["t3"]], depth=2)) == {"2", "t3", "eq1"}
     # the budget: the most specific entity's root first (always taken), the next only while within budget
-    (row,) = await graph.run("MATCH (e:Entity) WHERE e.key IN $k RETURN collect([e.key, e.mentions]) AS m",
+    (row,) = await db.run("MATCH (e:Entity) WHERE e.key IN $k RETURN collect([e.key, e.mentions]) AS m",
                              {"k": [lyra, region]})
     first, second = sorted([lyra, region], key=lambda k: (dict(row["m"])[k], k))
     subtree = {lyra: {"2", "t3", "eq1"}, region: {"1.1", "t1", "tb1"}}
-    assert named(book, await subtrees.select_by_entity(graph, [lyra, region], budget=6)) == subtree[first] | subtree[
+    assert named(book, await subtrees.select_by_entity(db, [lyra, region], budget=6)) == subtree[first] | subtree[
         second]
-    assert named(book, await subtrees.select_by_entity(graph, [lyra, region], budget=5)) == subtree[first]
-    assert named(book, await subtrees.select_by_entity(graph, [second, first], budget=1)) == subtree[first]
-    blocks = read_blocks(await graph.read_rows("retrieval/document_blocks", doc_key=DOC, max_chars=100))
+    assert named(book, await subtrees.select_by_entity(db, [lyra, region], budget=5)) == subtree[first]
+    assert named(book, await subtrees.select_by_entity(db, [second, first], budget=1)) == subtree[first]
+    blocks = read_blocks(await db.read_rows("retrieval/document_blocks", doc_key=DOC, max_chars=100))
     assert named(book, blocks.filtered(kinds=["table"])) == {"tb1"}
     assert named(book, blocks.filtered(page_from=3, page_to=5)) == {"t2", "im1", "t3", "eq1"}
-    beta = await subtrees.select_by_section(graph, [book["2"]])
+    beta = await subtrees.select_by_section(db, [book["2"]])
     assert named(book, blocks.filtered(kinds=["equation"], within=beta)) == {"eq1"}
     assert blocks.filtered() == sorted(blocks.keys, key=lambda k: blocks.nodes[k].order)  # every block, in order
-    toc = await subtrees.sections(graph, [DOC])
+    toc = await subtrees.sections(db, [DOC])
     assert named(book, subtrees.match_section_title(toc, "alpha two")) == {"1.2"}
 
 
-async def test_pagerank_in_process_and_in_gds_agree_with_a_reference(graph: GraphClient, book) -> None:
+async def test_pagerank_in_process_and_in_gds_agree_with_a_reference(db: Neo4jClient, book) -> None:
     nodes = [book[n] for n in ("t1", "tb1", "t2", "t3")]
-    ursa = await entity(graph, "Ursa")
-    docs = await subtrees.scope_documents(graph, [DOC])
-    local = await graph_reasoning(graph, nodes, [ursa], documents=docs, engine="local")
-    gds = await graph_reasoning(graph, nodes, [ursa], documents=docs, engine="gds")
+    ursa = await entity(db, "Ursa")
+    docs = await subtrees.scope_documents(db, [DOC])
+    local = await graph_reasoning(db, nodes, [ursa], documents=docs, engine="local")
+    gds = await graph_reasoning(db, nodes, [ursa], documents=docs, engine="gds")
     assert set(local) == set(gds) == set(nodes)
     for key in nodes:
         assert local[key] == pytest.approx(gds[key], abs=1e-4)
@@ -153,62 +153,62 @@ async def test_pagerank_in_process_and_in_gds_agree_with_a_reference(graph: Grap
     total = sum(ours.values())
     for n in "abcd":
         assert ours[n] / total == pytest.approx(reference[n], abs=1e-9)
-    assert await graph_reasoning(graph, nodes, ["not-an-entity"], documents=docs) == {}
+    assert await graph_reasoning(db, nodes, ["not-an-entity"], documents=docs) == {}
 
 
-def count_reads(graph: GraphClient) -> list[str]:
+def count_reads(db: Neo4jClient) -> list[str]:
     """The names of the queries ``graph.read_rows`` runs from now on (the list fills as they run)."""
     reads: list[str] = []
-    real_read_rows = graph.read_rows
+    real_read_rows = db.read_rows
 
     async def counting_read_rows(name: str, **params):
         reads.append(name)
         return await real_read_rows(name, **params)
 
-    graph.read_rows = counting_read_rows  # type: ignore[method-assign]
+    db.read_rows = counting_read_rows  # type: ignore[method-assign]
     return reads
 
 
-async def test_entity_graphs_are_read_once_per_graph_version(graph: GraphClient, book, settings, dimensions,
+async def test_entity_graphs_are_read_once_per_graph_version(db: Neo4jClient, book, settings, dimensions,
                                                              tmp_path) -> None:
     from bookrag_neo4j.kg.build import GraphBuilder
 
     graphs = EntityGraphCache(max_documents=1)
-    reads = count_reads(graph)
-    (doc,) = await subtrees.scope_documents(graph, [DOC])
+    reads = count_reads(db)
+    (doc,) = await subtrees.scope_documents(db, [DOC])
     assert doc.graph_version
-    first = await graphs.get(graph, doc)
-    assert await graphs.get(graph, doc) is first and reads.count("retrieval/entity_graph") == 1
+    first = await graphs.get(db, doc)
+    assert await graphs.get(db, doc) is first and reads.count("retrieval/entity_graph") == 1
     # a rebuilt graph has a new version: read again; a graph whose build is not complete is never kept
     models = Models(llm=None, vlm=None, embedder=NearbyEmbedder(dimensions), reranker=None)  # type: ignore[arg-type]
     local = settings.replace(cache_dir=tmp_path)
-    await GraphBuilder(graph, local, models, er_mode="basic", extractor=ScriptedExtractor(EXTRACTIONS)).build(
+    await GraphBuilder(db, local, models, er_mode="basic", extractor=ScriptedExtractor(EXTRACTIONS)).build(
         DOC, force=True)
-    (rebuilt,) = await subtrees.scope_documents(graph, [DOC])
+    (rebuilt,) = await subtrees.scope_documents(db, [DOC])
     assert rebuilt.graph_version != doc.graph_version
-    await graphs.get(graph, rebuilt)
+    await graphs.get(db, rebuilt)
     building = rebuilt.model_copy(update={"graph": None})  # graph_version None: a build not complete
-    await graphs.get(graph, building)
-    await graphs.get(graph, building)
+    await graphs.get(db, building)
+    await graphs.get(db, building)
     assert reads.count("retrieval/entity_graph") == 4
 
 
-async def test_tables_of_contents_are_read_once_per_tree_version(graph: GraphClient, book) -> None:
-    reads = count_reads(graph)
-    (doc,) = await subtrees.scope_documents(graph, [DOC])
+async def test_tables_of_contents_are_read_once_per_tree_version(db: Neo4jClient, book) -> None:
+    reads = count_reads(db)
+    (doc,) = await subtrees.scope_documents(db, [DOC])
     fresh = doc.model_copy(update={"indexed_at": "a tree indexed again"})
-    first = await subtrees.table_of_contents(graph, [fresh])
-    assert await subtrees.table_of_contents(graph, [fresh]) == first == await subtrees.sections(graph, [DOC])
+    first = await subtrees.table_of_contents(db, [fresh])
+    assert await subtrees.table_of_contents(db, [fresh]) == first == await subtrees.sections(db, [DOC])
     assert reads.count("retrieval/sections") == 2  # one read for the two calls, one by sections() itself
-    await subtrees.table_of_contents(graph, [doc.model_copy(update={"indexed_at": "and again"})])
+    await subtrees.table_of_contents(db, [doc.model_copy(update={"indexed_at": "and again"})])
     assert reads.count("retrieval/sections") == 3
 
 
-async def test_count_without_llm_and_citations(graph: GraphClient, book, settings, dimensions) -> None:
+async def test_count_without_llm_and_citations(db: Neo4jClient, book, settings, dimensions) -> None:
     from bookrag_neo4j.llm.reranker import FusionReranker
 
     embedder = NearbyEmbedder(dimensions)
-    agent = Retriever(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
+    agent = Retriever(db, settings, Models(llm=None, vlm=None, embedder=embedder,
                                               reranker=FusionReranker(embedder)))
     answer = await agent.ask("How many tables are in the document?", [DOC])
     assert answer.text == "1" and answer.extractive and answer.plan.category == "global"
@@ -221,12 +221,12 @@ async def test_count_without_llm_and_citations(graph: GraphClient, book, setting
     assert sections.count == 2  # top-level sections, cited first (no content block: not ranked, not cut)
     assert named(book, [n.key for n in sections.nodes[:2]]) == {"1", "2"}
     library = await agent.retrieve("How many tables are in the document?")  # no scope: the whole library
-    assert library.count >= int(answer.text) and DOC in [d.key for d in await subtrees.scope_documents(graph, None)]
+    assert library.count >= int(answer.text) and DOC in [d.key for d in await subtrees.scope_documents(db, None)]
     trace = [t.operator for t in answer.trace]
     assert trace[0] == "Plan" and "Count" in trace and answer.count == 1
 
 
-async def test_global_filters_too_narrow_are_filled_from_their_range(graph: GraphClient, book, settings,
+async def test_global_filters_too_narrow_are_filled_from_their_range(db: Neo4jClient, book, settings,
                                                                        dimensions) -> None:
     """Filters holding fewer pages than the Skyline's minimum are followed by the rest of their page range, ranked
     after them (a chart drawn as vector text is no image: "how many charts ..." must not come back empty); a
@@ -234,7 +234,7 @@ async def test_global_filters_too_narrow_are_filled_from_their_range(graph: Grap
     from bookrag_neo4j.llm.reranker import FusionReranker
 
     embedder = NearbyEmbedder(dimensions)
-    agent = Retriever(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
+    agent = Retriever(db, settings, Models(llm=None, vlm=None, embedder=embedder,
                                               reranker=FusionReranker(embedder)))
     said = await agent.retrieve("How many figures on pages 3 to 5 show Lyra growing?", [DOC])
     assert said.count is None and said.nodes[0].key == book["im1"]  # the filtered image first, then its range
@@ -248,11 +248,11 @@ async def test_global_filters_too_narrow_are_filled_from_their_range(graph: Grap
     assert shown.count == 1 and named(book, [n.key for n in shown.nodes]) == {"im1", "t3", "eq1"}
 
 
-async def test_single_hop_retrieval_without_llm(graph: GraphClient, book, settings, dimensions) -> None:
+async def test_single_hop_retrieval_without_llm(db: Neo4jClient, book, settings, dimensions) -> None:
     from bookrag_neo4j.llm.reranker import FusionReranker
 
     embedder = NearbyEmbedder(dimensions)
-    agent = Retriever(graph, settings.replace(skyline_min=2),
+    agent = Retriever(db, settings.replace(skyline_min=2),
                       Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)))
     evidence = await agent.retrieve("Where does Lyra grow?", [DOC])
     assert evidence.plan.category == "single-hop"
@@ -263,19 +263,19 @@ async def test_single_hop_retrieval_without_llm(graph: GraphClient, book, settin
             "Skyline_Ranker"} <= {t.operator for t in evidence.trace}
     # the engine is in the trace: the plugin by default where the server has it, in-process when asked
     assert [t.engine for t in evidence.trace if t.operator == "Graph_Reasoning"] in (["plugin"], ["gds"])
-    on_local = Retriever(graph, settings.replace(skyline_min=2, ppr_engine="local"), agent.models)
+    on_local = Retriever(db, settings.replace(skyline_min=2, ppr_engine="local"), agent.models)
     local = await on_local.retrieve("Where does Lyra grow?", [DOC])
     assert [t.engine for t in local.trace if t.operator == "Graph_Reasoning"] == ["local"]
     assert [(n.key, round(n.graph_score, 4)) for n in local.nodes] == [
         (n.key, round(n.graph_score, 4)) for n in evidence.nodes]
-    lyra = await entity(graph, "Lyra")
+    lyra = await entity(db, "Lyra")
     assert lyra in evidence.seeds  # the question's linked entities are a field, not trace text
     assert "Reduce" not in {t.operator for t in evidence.trace}  # retrieval runs only what the evidence needs
     answer = await agent.ask("Where does Lyra grow?", [DOC])
     assert answer.extractive and "— handbook.pdf" in answer.text
 
 
-async def test_ask_with_a_scripted_llm_cites_what_it_used(graph: GraphClient, book, settings, dimensions) -> None:
+async def test_ask_with_a_scripted_llm_cites_what_it_used(db: Neo4jClient, book, settings, dimensions) -> None:
     from bookrag_neo4j.llm.reranker import FusionReranker
 
     def reply(messages: list[dict]) -> str:
@@ -302,7 +302,7 @@ async def test_ask_with_a_scripted_llm_cites_what_it_used(graph: GraphClient, bo
 
     llm = ScriptedChatModel(reply)
     embedder = NearbyEmbedder(dimensions)
-    agent = Retriever(graph, settings.replace(skyline_min=2),
+    agent = Retriever(db, settings.replace(skyline_min=2),
                       Models(llm=llm, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)))
     answer = await agent.ask("Where does Lyra grow?", [DOC])
     assert not answer.extractive and answer.text.startswith("Lyra [")
@@ -323,30 +323,30 @@ async def test_ask_with_a_scripted_llm_cites_what_it_used(graph: GraphClient, bo
     assert multi.citations and multi.citations[0].node_key == book["t3"]
 
 
-async def test_bench_scale_grows_the_library(graph: GraphClient, book, settings, dimensions) -> None:
+async def test_bench_scale_grows_the_library(db: Neo4jClient, book, settings, dimensions) -> None:
     from bookrag_neo4j.eval.bench_scale import bench_scale
     from bookrag_neo4j.llm.reranker import FusionReranker
 
     embedder = NearbyEmbedder(dimensions)
-    agent = Retriever(graph, settings, Models(llm=None, vlm=None, embedder=embedder,
+    agent = Retriever(db, settings, Models(llm=None, vlm=None, embedder=embedder,
                                               reranker=FusionReranker(embedder)), use_llm=False)
-    library = [d for d in await subtrees.scope_documents(graph, None) if d.graph_version]
+    library = [d for d in await subtrees.scope_documents(db, None) if d.graph_version]
     rows = await bench_scale(agent, ["Where does Lyra grow?"], sizes=[1, 2, len(library) + 1], repeat=1)
     assert [r["documents"] for r in rows] == [n for n in (1, 2) if n <= len(library)]  # not beyond the library
     assert rows[-1]["tree_nodes"] >= rows[0]["tree_nodes"] > 0 and rows[-1]["entities"] >= rows[0]["entities"]
     assert all(r["with_model_inference"]["p50_ms"] >= r["without_model_inference"]["p50_ms"] > 0 for r in rows)
 
 
-def run_context(graph: GraphClient, settings, dimensions, documents) -> RunContext:
+def run_context(db: Neo4jClient, settings, dimensions, documents) -> RunContext:
     from bookrag_neo4j.llm.reranker import FusionReranker
 
     embedder = NearbyEmbedder(dimensions)
-    return RunContext(graph, settings, Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)),
+    return RunContext(db, settings, Models(llm=None, vlm=None, embedder=embedder, reranker=FusionReranker(embedder)),
                       None, documents)
 
 
-async def test_shared_search_operators(graph: GraphClient, book, settings, dimensions) -> None:
-    ctx = run_context(graph, settings, dimensions, await subtrees.scope_documents(graph, [DOC]))
+async def test_shared_search_operators(db: Neo4jClient, book, settings, dimensions) -> None:
+    ctx = run_context(db, settings, dimensions, await subtrees.scope_documents(db, [DOC]))
     lexical = await execute(Plan(question="q", steps=[
         PlanStep(id="lex", operator="Lexical_Search", params={"question": "Where did Vega (merge)?"})]), ctx)
     assert named(book, lexical.outputs["lex"].keys) == {"t2", "t3"}  # the full-text index, Lucene syntax escaped
@@ -357,14 +357,14 @@ async def test_shared_search_operators(graph: GraphClient, book, settings, dimen
     question = Question("What grows in Beta?", vector=(await ctx.models.embedder.embed(["What grows in Beta?"]))[0])
     hits = [hit for doc in ctx.documents for hit in (await ctx.blocks(doc)).nearest(
         await ctx.similarities(doc, question.vector), 1)]
-    near = await subtrees.subtrees_near(graph, hits, top=1, depth=2)
-    one = RunContext(graph, settings.replace(max_sections=1), ctx.models, None, ctx.documents)
+    near = await subtrees.subtrees_near(db, hits, top=1, depth=2)
+    one = RunContext(db, settings.replace(max_sections=1), ctx.models, None, ctx.documents)
     section = await execute(Plan(question="q", steps=[
         PlanStep(id="embed", operator="Embed", params={"question": question.text}),
         PlanStep(id="section", operator="Select_by_Section", after=["embed"])]), one)
     assert not {"t3", "eq1"} & named(book, near)  # the nearest block is elsewhere: the title brings "2 Beta"
     assert set(section.outputs["section"].keys) == set(near) | {book["2"], book["t3"], book["eq1"]}
-    rows = await graph.run("MATCH (a:TreeNode {key: $k})-[:NEXT]-(b) RETURN b.key AS k", {"k": book["t2"]})
+    rows = await db.run("MATCH (a:TreeNode {key: $k})-[:NEXT]-(b) RETURN b.key AS k", {"k": book["t2"]})
     expanded = await execute(Plan(question="q", steps=[
         PlanStep(id="lex", operator="Lexical_Search", params={"question": "merged", "top": 1}),
         PlanStep(id="next", operator="Expand", params={"relation": "next", "budget": 10}, after=["lex"])]), ctx)
@@ -377,12 +377,12 @@ async def test_shared_search_operators(graph: GraphClient, book, settings, dimen
         await execute(Plan(question="q", steps=[PlanStep(id="cypher", operator="Guarded_Read", params={
             "query": "MATCH (n:TreeNode) WHERE n.doc_key IN $doc_keys SET n.x = 1 RETURN n.key AS key"})]), ctx)
     assert isinstance(refused.value.__cause__, QueryRefusedError)
-    assert not await graph.run("MATCH (n:TreeNode {doc_key: $d}) WHERE n.x IS NOT NULL RETURN n", {"d": DOC})
+    assert not await db.run("MATCH (n:TreeNode {doc_key: $d}) WHERE n.x IS NOT NULL RETURN n", {"d": DOC})
 
 
-async def test_a_selection_also_takes_the_documents_own_best_blocks(graph: GraphClient, book, settings,
+async def test_a_selection_also_takes_the_documents_own_best_blocks(db: Neo4jClient, book, settings,
                                                                    dimensions) -> None:
-    documents = await subtrees.scope_documents(graph, [DOC])
+    documents = await subtrees.scope_documents(db, [DOC])
     plan = Plan(question="q", steps=[  # a selection elsewhere than the answer: section 1.2 for a question on Lyra
         PlanStep(id="toc", operator="TOC_Select", params={"question": "alpha two", "top": 1}),
         PlanStep(id="embed", operator="Embed", params={"question": "Where does Lyra grow?"}),
@@ -390,14 +390,14 @@ async def test_a_selection_also_takes_the_documents_own_best_blocks(graph: Graph
     found = {}
     for hits in (0, 1):
         local = settings.replace(selection_hits=hits, skyline_min=1)  # never widened to the scope
-        found[hits] = named(book, (await execute(plan, run_context(graph, local, dimensions, documents))
+        found[hits] = named(book, (await execute(plan, run_context(db, local, dimensions, documents))
                                    ).outputs["fetch"].keys)
     assert found[0] == {"t2", "im1"}  # the selection alone
     assert found[1] == {"t2", "im1", "t3"}  # and the block BM25 ranks first (t3: "Lyra", "grows"; no embeddings here)
 
 
-async def test_filters_chain_into_one_selection(graph: GraphClient, book, settings, dimensions) -> None:
-    ctx = run_context(graph, settings, dimensions, await subtrees.scope_documents(graph, [DOC]))
+async def test_filters_chain_into_one_selection(db: Neo4jClient, book, settings, dimensions) -> None:
+    ctx = run_context(db, settings, dimensions, await subtrees.scope_documents(db, [DOC]))
     run = await execute(Plan(question="q", steps=[
         PlanStep(id="pages", operator="Filter_Range", params={"type": "page", "value": "3-5"}),
         PlanStep(id="section", operator="Filter_Range", params={"type": "section", "value": "Beta"}, after=["pages"]),
@@ -411,22 +411,22 @@ async def test_filters_chain_into_one_selection(graph: GraphClient, book, settin
     assert run.outputs["count"].count == 2 and [t.output for t in run.trace][-1] == "2 evidence nodes, count 2"
 
 
-async def test_a_run_computes_a_documents_similarities_once(graph: GraphClient, book, settings, dimensions,
+async def test_a_run_computes_a_documents_similarities_once(db: Neo4jClient, book, settings, dimensions,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Select_by_Section, Fetch and Text_Reasoning read the question's similarities to a document's blocks from
     one query of the run (computed in Neo4j), and the steps that miss the blocks' cache at once share one read."""
     from bookrag_neo4j.retrieval.document_blocks import BLOCKS
 
-    ctx = run_context(graph, settings, dimensions, [])
-    agent = Retriever(graph, settings, ctx.models, use_llm=False)
+    ctx = run_context(db, settings, dimensions, [])
+    agent = Retriever(db, settings, ctx.models, use_llm=False)
     asked: list[str] = []
-    read_rows = graph.read_rows
+    read_rows = db.read_rows
 
     async def counted(name: str, **params: object) -> list:
         asked.append(name)
         return await read_rows(name, **params)
 
-    monkeypatch.setattr(graph, "read_rows", counted)
+    monkeypatch.setattr(db, "read_rows", counted)
     BLOCKS.keep(0)  # nothing kept: the first run reads the blocks
     BLOCKS.keep(settings.retrieval.cache_documents)
     reads = []

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.library.cards import DocumentCard
 from bookrag_neo4j.library.documents import Document
 from bookrag_neo4j.retrieval.routing import ROUTE, Routing, route
@@ -19,53 +19,53 @@ from ..helpers.pdfs import tiny_pdf
 from ..helpers.timeouts import LONG_TEST
 
 
-async def test_the_blocks_that_rank_best_choose_the_documents(graph: GraphClient, dimensions, schema) -> None:
+async def test_the_blocks_that_rank_best_choose_the_documents(db: Neo4jClient, dimensions, schema) -> None:
     axis = [[1.0 if i == j else 0.0 for i in range(dimensions)] for j in range(4)]
     texts = ["quartz zebra harbour tariffs", "plain words", "other plain words", "more plain words"]
     for i, (text, vector) in enumerate(zip(texts, axis, strict=True)):
-        await graph.run("CREATE (n:TreeNode:Text {key: $doc + '-b', doc_key: $doc, kind: 'text', order: 0, text: $text}) "
+        await db.run("CREATE (n:TreeNode:Text {key: $doc + '-b', doc_key: $doc, kind: 'text', order: 0, text: $text}) "
                         "WITH n CALL db.create.setNodeVectorProperty(n, 'embedding', $vector)",
                         {"doc": f"test-route-{i}", "text": text, "vector": vector})
     documents = [Document(key=f"test-route-{i}", name=f"doc{i}.pdf") for i in range(4)]
     # the words lead to doc0, the vector to doc2: both are kept, the words' and the vector's first
-    routing = await route(graph, documents, "Which quartz zebra tariffs?", axis[2], keep=2)
+    routing = await route(db, documents, "Which quartz zebra tariffs?", axis[2], keep=2)
     assert {d.key for d in routing.documents} == {"test-route-0", "test-route-2"}
     (step,) = routing.steps
     assert step.operator == ROUTE and step.output.startswith("2 of 4 documents") and len(step.details) == 2
     # a scope within the limit is read whole, with no step
-    assert await route(graph, documents[:2], "Which quartz?", axis[2], keep=2) == Routing(documents[:2])
+    assert await route(db, documents[:2], "Which quartz?", axis[2], keep=2) == Routing(documents[:2])
     # neither index finds a block of the scope: the first by name are read
     none = [Document(key="test-route-none-a", name="a.pdf"), Document(key="test-route-none-b", name="b.pdf"),
             Document(key="test-route-none-c", name="c.pdf")]
-    assert (await route(graph, none, "quartz", axis[0], keep=2)).documents == none[:2]
+    assert (await route(db, none, "quartz", axis[0], keep=2)).documents == none[:2]
 
 
 
 async def test_a_document_scores_per_square_root_of_its_size_and_more_when_its_year_is_named(
-        graph: GraphClient, dimensions, schema) -> None:
+        db: Neo4jClient, dimensions, schema) -> None:
     """Blocks at ranks 1 and 3 (big, 400 tree nodes) against 2 and 4 (small, 100): the big one's fused score is
     higher, the small one's per square root of its size; a year the question names on a card doubles its score."""
     axis = [0.0] * (dimensions - 1) + [1.0]  # a direction the other tests' vectors do not take
     for name, size, similarities in (("big", 400, (0.99, 0.97)), ("small", 100, (0.98, 0.96))):
-        await graph.run("CREATE (:Document {key: $doc, name: $doc, tree_nodes: $size})", {"doc": f"test-size-{name}",
+        await db.run("CREATE (:Document {key: $doc, name: $doc, tree_nodes: $size})", {"doc": f"test-size-{name}",
                                                                                           "size": size})
         for i, cosine in enumerate(similarities):
             vector = [0.0] * (dimensions - 2) + [(1 - cosine ** 2) ** 0.5, cosine]
-            await graph.run("CREATE (n:TreeNode:Text {key: $doc + $i, doc_key: $doc, kind: 'text', order: 0, "
+            await db.run("CREATE (n:TreeNode:Text {key: $doc + $i, doc_key: $doc, kind: 'text', order: 0, "
                             "text: 'zz'}) WITH n CALL db.create.setNodeVectorProperty(n, 'embedding', $vector)",
                             {"doc": f"test-size-{name}", "i": str(i), "vector": vector})
-    ranked = await graph.read_rows("retrieval/route_documents", doc_keys=["test-size-big", "test-size-small"],
+    ranked = await db.read_rows("retrieval/route_documents", doc_keys=["test-size-big", "test-size-small"],
                                    vector=axis, query="nowordhere", top=4, k=60)
     assert [key for key, _ in ranked] == ["test-size-small", "test-size-big"]
     library = [Document(key="test-size-big", name="big.pdf", card=DocumentCard(years=[2019])),
                Document(key="test-size-small", name="small.pdf", card=DocumentCard(years=[2021])),
                Document(key="test-size-none", name="none.pdf")]
-    routing = await route(graph, library, "What changed in FY2019?", axis, keep=1)
+    routing = await route(db, library, "What changed in FY2019?", axis, keep=1)
     assert [d.name for d in routing.documents] == ["big.pdf"] and "(its period is named)" in routing.steps[0].details[0]
     assert routing.lead is None  # 2 × 0.0323 / 20 against 0.0318 / 10: close
-    routing = await route(graph, library, "What changed?", axis, keep=1)
+    routing = await route(db, library, "What changed?", axis, keep=1)
     assert [d.name for d in routing.documents] == ["small.pdf"] and routing.lead is None  # 0.0318 / 10, 0.0323 / 20
-    routing = await route(graph, library, "What changed in 2021?", axis, keep=1)
+    routing = await route(db, library, "What changed in 2021?", axis, keep=1)
     assert routing.lead == "test-size-small" and "(leads: 2× the next or more)" in routing.steps[0].details[0]
 
 @pytest.fixture

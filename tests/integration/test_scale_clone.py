@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.db.client import ConnectionInfo, Neo4jClient
 from bookrag_neo4j.eval.scale_clone import (
     NODE_LABELS,
     check_source,
@@ -60,7 +60,7 @@ async def source(conn: ConnectionInfo, settings: Settings, offline_models: Model
                  tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Document]:
     """Twelve pages of R-data.pdf indexed with every layer (tree, knowledge graph, layout layer, content graph)."""
     pdf = excerpt(R_DATA, tmp_path_factory.mktemp("clone") / "r-data-12.pdf", 1, 12)
-    async with GraphClient(conn) as client:
+    async with Neo4jClient(conn) as client:
         report = await Indexer(client, settings, offline_models, use_llm=False).index(pdf)
         assert report.graph and report.layout and report.content_graph
         doc = await get_document(client, report.doc_key)
@@ -80,8 +80,8 @@ def remap(value: object, source: str, clone: str) -> object:
     return value
 
 
-async def database_counts(graph: GraphClient) -> tuple[Counter, Counter]:
-    (row,) = await graph.run(COUNTS)
+async def database_counts(db: Neo4jClient) -> tuple[Counter, Counter]:
+    (row,) = await db.run(COUNTS)
     return Counter(row["labels"]), Counter(row["types"])
 
 
@@ -91,23 +91,23 @@ def evidence_of(evidence: object, doc_key: str) -> list[tuple]:
              round(n.text_score, 6), n.doc_key == doc_key) for n in evidence.nodes]  # type: ignore[attr-defined]
 
 
-async def test_clones_are_complete_copies_under_new_keys(graph: GraphClient, settings: Settings,
+async def test_clones_are_complete_copies_under_new_keys(db: Neo4jClient, settings: Settings,
                                                          offline_models: Models, source: Document) -> None:
-    before = await database_counts(graph)
-    made = await grow_library(graph, [source], documents=4)
+    before = await database_counts(db)
+    made = await grow_library(db, [source], documents=4)
     assert [(c.number, c.reused) for c in made] == [(1, False), (2, False), (3, False)]
-    assert [c.name for c in await list_clones(graph)] == [f"CLONE-{n:04d}-{source.name}" for n in (1, 2, 3)]
-    expected = await check_source(graph, source)
+    assert [c.name for c in await list_clones(db)] == [f"CLONE-{n:04d}-{source.name}" for n in (1, 2, 3)]
+    expected = await check_source(db, source)
     assert expected.labels["Entity"] > 0 and expected.labels["Passage"] > 0 and expected.labels["ContentNode"] > 0
     assert expected.outgoing.get("HAS_KEYWORD shared", 0) > 0 and expected.outgoing["RELATED own"] > 0
 
-    source_nodes = {r["key"]: r for r in await graph.run(NODES, {"doc": source.key})}
-    source_edges = await graph.run(RELATIONSHIPS, {"doc": source.key})
+    source_nodes = {r["key"]: r for r in await db.run(NODES, {"doc": source.key})}
+    source_edges = await db.run(RELATIONSHIPS, {"doc": source.key})
     assert {label for r in source_nodes.values() for label in r["labels"]} - {"Document"} <= set(NODE_LABELS)
     for report in made:
         key = report.key
-        assert key == clone_key(source.key, report.number) and await document_shape(graph, key) == expected
-        nodes = {r["key"]: r for r in await graph.run(NODES, {"doc": key})}
+        assert key == clone_key(source.key, report.number) and await document_shape(db, key) == expected
+        nodes = {r["key"]: r for r in await db.run(NODES, {"doc": key})}
         assert len(nodes) == len(source_nodes) == report.nodes
         for old, row in source_nodes.items():
             copy = nodes[remap(old, source.key, key)]  # type: ignore[index]
@@ -117,7 +117,7 @@ async def test_clones_are_complete_copies_under_new_keys(graph: GraphClient, set
                 want |= {"name": report.name, "clone_of": source.key, "clone_number": report.number,
                          "clone_status": "complete"}
             assert copy["props"] == want, old
-        edges = await graph.run(RELATIONSHIPS, {"doc": key})
+        edges = await db.run(RELATIONSHIPS, {"doc": key})
         keywords = {r["target"] for r in source_edges if r["type"] == "HAS_KEYWORD"}
         assert sorted((r["source"], r["type"], r["target"], sorted(r["props"].items())) for r in edges) == sorted(
             (remap(r["source"], source.key, key), r["type"],
@@ -125,10 +125,10 @@ async def test_clones_are_complete_copies_under_new_keys(graph: GraphClient, set
              sorted({p: remap(v, source.key, key) for p, v in r["props"].items()}.items())) for r in source_edges)
         assert len(edges) == report.relationships
 
-    after = await database_counts(graph)
+    after = await database_counts(db)
     for label, count in before[0].items():  # every label but the shared ones grew by three copies
         assert after[0][label] == count + (3 * expected.labels.get(label, 0)), label
-    retriever = Retriever(graph, settings, offline_models, use_llm=False)
+    retriever = Retriever(db, settings, offline_models, use_llm=False)
     clone = made[1]
     for method in METHODS:
         for question in QUESTIONS:
@@ -149,27 +149,27 @@ async def test_clones_are_complete_copies_under_new_keys(graph: GraphClient, set
     # --drop-clones: the database as it was, label by label and type by type
     dropped = run_cli(settings, "bench", "scale", "--drop-clones")
     assert dropped.returncode == 0 and "dropped 3 clones" in dropped.stdout + dropped.stderr, dropped.stderr[-500:]
-    assert await database_counts(graph) == before and await list_clones(graph) == []
+    assert await database_counts(db) == before and await list_clones(db) == []
 
 
-async def test_a_half_made_clone_is_made_again_and_a_larger_library_s_are_dropped(graph: GraphClient,
+async def test_a_half_made_clone_is_made_again_and_a_larger_library_s_are_dropped(db: Neo4jClient,
                                                                                   source: Document) -> None:
-    before = await database_counts(graph)
-    await grow_library(graph, [source], documents=3)
-    (first, second) = await list_clones(graph)
+    before = await database_counts(db)
+    await grow_library(db, [source], documents=3)
+    (first, second) = await list_clones(db)
     # an interrupted copy: the second clone's Document and half its nodes, nothing else
-    await graph.run("MATCH (d:Document {key: $key}) SET d.clone_status = 'copying'", {"key": second.key})
-    await graph.run("MATCH (n:TreeNode {doc_key: $key}) WITH n SKIP 10 DETACH DELETE n", {"key": second.key})
-    again = await grow_library(graph, [source], documents=3)
+    await db.run("MATCH (d:Document {key: $key}) SET d.clone_status = 'copying'", {"key": second.key})
+    await db.run("MATCH (n:TreeNode {doc_key: $key}) WITH n SKIP 10 DETACH DELETE n", {"key": second.key})
+    again = await grow_library(db, [source], documents=3)
     assert [(c.number, c.reused) for c in again] == [(1, True), (2, False)]
-    assert await document_shape(graph, second.key) == await check_source(graph, source)
-    assert [c.clone_status for c in await list_clones(graph)] == ["complete", "complete"]
+    assert await document_shape(db, second.key) == await check_source(db, source)
+    assert [c.clone_status for c in await list_clones(db)] == ["complete", "complete"]
 
-    smaller = await grow_library(graph, [source], documents=2)  # clone 2 belongs to a larger library
+    smaller = await grow_library(db, [source], documents=2)  # clone 2 belongs to a larger library
     assert [(c.number, c.reused) for c in smaller] == [(1, True)]
-    assert [c.key for c in await list_clones(graph)] == [first.key]
-    assert await graph.run("MATCH (n:TreeNode {doc_key: $key}) RETURN count(n) AS n", {"key": second.key}) == [
+    assert [c.key for c in await list_clones(db)] == [first.key]
+    assert await db.run("MATCH (n:TreeNode {doc_key: $key}) RETURN count(n) AS n", {"key": second.key}) == [
         {"n": 0}]
-    await grow_library(graph, [source], documents=1)
-    assert await list_clones(graph) == [] and await database_counts(graph) == before
+    await grow_library(db, [source], documents=1)
+    assert await list_clones(db) == [] and await database_counts(db) == before
 

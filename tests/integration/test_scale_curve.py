@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.db.client import ConnectionInfo, Neo4jClient
 from bookrag_neo4j.eval.scale_clone import list_clones
 from bookrag_neo4j.eval.scale_curve import ColdProcess, bench_scale_clone
 from bookrag_neo4j.eval.scale_run import CurveConfig, CurveRow, CurveRun
@@ -47,7 +47,7 @@ async def curve(conn: ConnectionInfo, settings: Settings, offline_models: Models
     out = tmp_path_factory.mktemp("curve")
     pdf = tiny_pdf(out.parent / SOURCE, "Acme Curveworks", "Ada Quill", "Chile", "copper")
     settings = settings.replace(route_documents=ROUTE)
-    async with GraphClient(conn) as client:
+    async with Neo4jClient(conn) as client:
         report = await Indexer(client, settings, offline_models, use_llm=False).index(pdf)
         retriever = Retriever(client, settings, offline_models, use_llm=False)
         config = CurveConfig(questions=["Who leads Acme Curveworks?"], method="bookrag", repeat=2,

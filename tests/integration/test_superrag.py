@@ -10,7 +10,7 @@ import json
 import pytest
 
 from bookrag_neo4j.browse import answer_trace_params, browser_query
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.library.documents import find_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
@@ -49,8 +49,8 @@ def test_template_intents() -> None:
     assert template_query("Who founded the company?") is None
 
 
-async def test_every_method_runs_and_cites_pages(graph: GraphClient, settings, models, paper) -> None:
-    retriever = Retriever(graph, settings, models, use_llm=False)
+async def test_every_method_runs_and_cites_pages(db: Neo4jClient, settings, models, paper) -> None:
+    retriever = Retriever(db, settings, models, use_llm=False)
     for method in METHODS:
         answer = await retriever.ask("Which model performs best in the closed-book setting?", [paper], method=method)
         assert answer.evidence and answer.citations, method
@@ -67,7 +67,7 @@ async def test_every_method_runs_and_cites_pages(graph: GraphClient, settings, m
     for method in ("hybrid", "g2"):  # g2's content graph may be another test's (LLM evolution): built here
         await retriever.retrieve(question, [paper], method=method)
     reads: list[str] = []
-    real_read, real_read_rows = graph.read, graph.read_rows
+    real_read, real_read_rows = db.read, db.read_rows
 
     async def counting_read(name: str, **params):
         reads.append(name)
@@ -77,29 +77,29 @@ async def test_every_method_runs_and_cites_pages(graph: GraphClient, settings, m
         reads.append(name)
         return await real_read_rows(name, **params)
 
-    graph.read, graph.read_rows = counting_read, counting_read_rows  # type: ignore[method-assign]
+    db.read, db.read_rows = counting_read, counting_read_rows  # type: ignore[method-assign]
     try:
         for method in ("hybrid", "g2"):
             await retriever.retrieve(question, [paper], method=method)
     finally:
-        del graph.read, graph.read_rows
+        del db.read, db.read_rows
     assert "library/list_documents" in reads and "library/find_document" not in reads
     # `bookrag browse --answer-trace` shows SuperRAG's evidence: passages with the blocks they cover
     params = answer_trace_params(answer.model_dump(mode="json"))
-    rows = await graph.run_user_query(browser_query("answer_neighbourhood", params))
+    rows = await db.run_user_query(browser_query("answer_neighbourhood", params))
     passages = [n.key for n in answer.evidence if n.kind == "passage"]
     shown = {r["unit"][0]["key"] for r in rows if r["unit"]}  # a path: [passage, "COVERS", block]
     assert passages and set(passages) <= shown
 
 
-async def test_offline_templates_answer_page_and_table_questions(graph: GraphClient, settings, models, paper) -> None:
-    retriever = Retriever(graph, settings, models, use_llm=False)
+async def test_offline_templates_answer_page_and_table_questions(db: Neo4jClient, settings, models, paper) -> None:
+    retriever = Retriever(db, settings, models, use_llm=False)
     table = await retriever.retrieve("What does Table 3 show?", [paper], method="superrag")
     first = table.nodes[0]
     assert first.kind == "table" and first.page_start == 8, first
     cypher = next(t for t in table.trace if t.operator == "Text2Cypher")
     assert cypher.output == "1 nodes (template superrag/captioned)"
-    (label,) = await graph.run("MATCH (p:Page {doc_key: $d, number: 12}) RETURN p.label AS label", {"d": paper})
+    (label,) = await db.run("MATCH (p:Page {doc_key: $d, number: 12}) RETURN p.label AS label", {"d": paper})
     page = await retriever.retrieve(f"What is on page {label['label'] or 12}?", [paper], method="superrag")
     assert page.nodes[0].kind == "passage" and page.nodes[0].page_start <= 12 <= page.nodes[0].page_end
     # `bookrag cypher` shows the query written for the question and its rows; stats report the layer
@@ -112,7 +112,7 @@ async def test_offline_templates_answer_page_and_table_questions(graph: GraphCli
     assert layout["status"] == "complete" and layout["passages"] > 0 and layout["toc_entries"] > 0
 
 
-async def test_llm_written_cypher_runs_only_through_the_gate(graph: GraphClient, settings, paper) -> None:
+async def test_llm_written_cypher_runs_only_through_the_gate(db: Neo4jClient, settings, paper) -> None:
     queries = iter([
         "LOAD CSV FROM 'http://127.0.0.1:7474/' AS row WITH row WHERE $doc_keys IS NOT NULL RETURN row[0] AS key",
         "MATCH (t:Table) WHERE t.doc_key IN $doc_keys AND t.caption STARTS WITH 'Table 3' RETURN t.key AS key",
@@ -131,7 +131,7 @@ async def test_llm_written_cypher_runs_only_through_the_gate(graph: GraphClient,
 
     models = Models.from_settings(settings.replace(llm_provider="none"))
     llm = ScriptedChatModel(reply)
-    retriever = Retriever(graph, settings, Models(llm=llm, vlm=None, embedder=models.embedder,
+    retriever = Retriever(db, settings, Models(llm=llm, vlm=None, embedder=models.embedder,
                                                   reranker=models.reranker))
     refused = await retriever.retrieve("What does Table 3 show?", [paper], method="superrag")
     step = next(t for t in refused.trace if t.operator == "Text2Cypher")
@@ -143,13 +143,13 @@ async def test_llm_written_cypher_runs_only_through_the_gate(graph: GraphClient,
     assert ran.nodes[0].kind == "table" and ran.nodes[0].page_start == 8
 
 
-async def test_the_cypher_schema_lists_what_the_database_holds(graph: GraphClient, settings, paper) -> None:
+async def test_the_cypher_schema_lists_what_the_database_holds(db: Neo4jClient, settings, paper) -> None:
     """The schema text2Cypher shows, read from a sample of each label, lists every property the full scan finds."""
-    full = await graph.run("""
+    full = await db.run("""
         CALL db.schema.nodeTypeProperties() YIELD nodeLabels, propertyName
         UNWIND nodeLabels AS label WITH label, propertyName WHERE label IN $labels AND propertyName IS NOT NULL
         RETURN label, collect(DISTINCT propertyName) AS properties""", {"labels": SCHEMA_LABELS})
-    ctx = RunContext(graph, settings, Models(llm=None, vlm=None, embedder=None, reranker=None), None, [])
+    ctx = RunContext(db, settings, Models(llm=None, vlm=None, embedder=None, reranker=None), None, [])
     listed = {line.split(" ", 1)[0].removeprefix("(:"): line for line in (await schema_description(ctx)).splitlines()
               if line.startswith("(:") and " {" in line and "->" not in line}
     assert {r["label"] for r in full} == set(listed) and {"Passage", "Table", "Page"} <= set(listed)
@@ -158,16 +158,16 @@ async def test_the_cypher_schema_lists_what_the_database_holds(graph: GraphClien
         assert shown == set(row["properties"]) - set(HIDDEN_PROPERTIES), row["label"]
 
 
-async def test_toc_sections_bring_their_passages_most_similar_to_the_question(graph: GraphClient, models,
+async def test_toc_sections_bring_their_passages_most_similar_to_the_question(db: Neo4jClient, models,
                                                                               paper) -> None:
     """A chosen section brings its passages (its subsections' too) nearest the question first, not its first."""
     (vector,) = await models.embedder.embed(["closed-book accuracy of the models"])
-    (row,) = await graph.run("""
+    (row,) = await db.run("""
         MATCH (p:Passage {doc_key: $doc}) WITH p.section_key AS key, count(*) AS n ORDER BY n DESC, key
         RETURN key LIMIT 1""", {"doc": paper})
-    (result,) = await graph.read("superrag/section_passages", keys=[row["key"]], per=50, question_vector=list(vector))
+    (result,) = await db.read("superrag/section_passages", keys=[row["key"]], per=50, question_vector=list(vector))
     (keys,) = result["rows"]
-    subtree = await graph.run("""
+    subtree = await db.run("""
         MATCH (:TreeNode {key: $key})-[:HAS_CHILD*0..]->(c:Section) MATCH (p:Passage {section_key: c.key})
         RETURN p.key AS key, p.ordinal AS ordinal, vector.similarity.cosine(p.embedding, $v) AS score""",
                               {"key": row["key"], "v": list(vector)})
@@ -177,33 +177,33 @@ async def test_toc_sections_bring_their_passages_most_similar_to_the_question(gr
     assert keys != [r["key"] for r in sorted(subtree, key=lambda r: r["ordinal"])]  # not reading order here
 
 
-async def test_units_name_the_block_they_start_with(graph: GraphClient, models, paper) -> None:
+async def test_units_name_the_block_they_start_with(db: Neo4jClient, models, paper) -> None:
     """Each unit names the block whose label the reasoners read with it: a passage its first block in reading
     order, a table row its table, a block itself."""
     (vector,) = await models.embedder.embed(["closed-book accuracy"])
-    expected = {r["key"]: r["first"] for r in await graph.run("""
+    expected = {r["key"]: r["first"] for r in await db.run("""
         MATCH (p:Passage {doc_key: $doc})-[:COVERS]->(b) WITH p, b ORDER BY b.order
         RETURN p.key AS key, collect(b.key)[0] AS first
         UNION
         MATCH (t:TreeNode {doc_key: $doc})-[:HAS_ROW]->(r:TableChunk) RETURN r.key AS key, t.key AS first
         UNION
         MATCH (b:TreeNode {doc_key: $doc, kind: 'table'}) RETURN b.key AS key, b.key AS first""", {"doc": paper})}
-    rows = await graph.read_rows("layout/unit_candidates", keys=list(expected), question_vector=list(vector),
+    rows = await db.read_rows("layout/unit_candidates", keys=list(expected), question_vector=list(vector),
                                  max_chars=100)
     assert {r["key"]: r["first"] for r in rows} == expected
     assert any(k != first for k, first in expected.items()) and len({*expected.values()}) > 3
 
 
-async def test_the_reranker_reads_bm25_statistics_of_the_whole_document(graph: GraphClient, settings, models,
+async def test_the_reranker_reads_bm25_statistics_of_the_whole_document(db: Neo4jClient, settings, models,
                                                                        paper) -> None:
     """SuperRAG's offline reranker takes IDF and mean length from every passage of the document (heading path and
     text, as it reads them), not from the 20-odd candidates; read once per layout build."""
-    await Retriever(graph, settings, models, use_llm=False).retrieve("closed-book accuracy", [paper],
+    await Retriever(db, settings, models, use_llm=False).retrieve("closed-book accuracy", [paper],
                                                                     method="superrag")  # the layer is built
-    doc = await find_document(graph, paper)
-    rows = await graph.run("MATCH (p:Passage {doc_key: $doc}) RETURN p.heading AS heading, p.text AS text",
+    doc = await find_document(db, paper)
+    rows = await db.run("MATCH (p:Passage {doc_key: $doc}) RETURN p.heading AS heading, p.text AS text",
                            {"doc": paper})
-    stats = await passage_lexicon(graph, doc)
+    stats = await passage_lexicon(db, doc)
     assert stats == LexicalStats.of([f"{r['heading'] or ''}\n{r['text'] or ''}".strip() for r in rows])
     assert stats.blocks == len(rows) > 20
-    assert await passage_lexicon(graph, doc) is stats
+    assert await passage_lexicon(db, doc) is stats

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 
 
 def unit(vector: list[float]) -> list[float]:
@@ -13,17 +13,17 @@ def unit(vector: list[float]) -> list[float]:
     return [x / norm for x in vector]
 
 
-async def test_vector_index_returns_nearest(graph: GraphClient, dimensions, schema) -> None:
+async def test_vector_index_returns_nearest(db: Neo4jClient, dimensions, schema) -> None:
     rng = random.Random(7)
     dims = dimensions
     vectors = {f"e{i}": unit([rng.gauss(0, 1) for _ in range(dims)]) for i in range(50)}
-    await graph.run(
+    await db.run(
         "UNWIND $rows AS row CREATE (:Entity {key: row.key, doc_key: 'test-vec', embedding: row.embedding})",
         {"rows": [{"key": f"test-vec-{k}", "embedding": v} for k, v in vectors.items()]},
     )
     target = vectors["e17"]
     query = unit([x + rng.gauss(0, 0.01) for x in target])  # a noisy copy of e17
-    rows = await graph.run(  # k = 50 then filtered, as the product does: HNSW search is approximate, and
+    rows = await db.run(  # k = 50 then filtered, as the product does: HNSW search is approximate, and
         # the index may hold many other entities (this server keeps the documents indexed on it)
         "CALL db.index.vector.queryNodes('entity_embedding', 50, $q) YIELD node, score "
         "WHERE node.doc_key = 'test-vec' RETURN node.key AS key, score ORDER BY score DESC LIMIT 5",

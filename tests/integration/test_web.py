@@ -31,8 +31,8 @@ def web(settings, offline_models, schema, tmp_path: Path):
         yield base, tmp_path / "uploads"
 
 
-async def count_documents(graph) -> int:
-    return (await graph.run("MATCH (d:Document) RETURN count(d) AS n", read=True))[0]["n"]
+async def count_documents(db) -> int:
+    return (await db.run("MATCH (d:Document) RETURN count(d) AS n", read=True))[0]["n"]
 
 
 def test_every_request_needs_the_token(web) -> None:
@@ -48,9 +48,9 @@ def test_every_request_needs_the_token(web) -> None:
         assert refused.status_code == 403
 
 
-async def test_bad_uploads_get_a_message_and_write_nothing(web, graph, tmp_path: Path) -> None:
+async def test_bad_uploads_get_a_message_and_write_nothing(web, db, tmp_path: Path) -> None:
     base, uploads = web
-    before = await count_documents(graph)
+    before = await count_documents(db)
     encrypted = tmp_path / "secret.pdf"
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 72), "confidential")
@@ -67,7 +67,7 @@ async def test_bad_uploads_get_a_message_and_write_nothing(web, graph, tmp_path:
         reply = httpx.post(base + "/upload", files={"pdf": (name, data, "application/pdf")}, headers=auth)
         assert reply.status_code == status, (name, reply.text[:300])
         assert text in reply.text and "Traceback" not in reply.text, name
-    assert await count_documents(graph) == before
+    assert await count_documents(db) == before
     assert not uploads.exists() or not any(p.is_file() for p in uploads.rglob("*"))
     assert httpx.get(base + "/api/jobs", headers=auth).json() == []
 
@@ -87,7 +87,7 @@ def test_errors_are_messages(web) -> None:
     assert page.status_code in (400, 404) and "Traceback" not in page.text
 
 
-async def test_the_json_api_asks_and_retrieves_with_the_mcp_results(web, graph, settings, offline_models,
+async def test_the_json_api_asks_and_retrieves_with_the_mcp_results(web, db, settings, offline_models,
                                                                       tmp_path: Path) -> None:
     base, _ = web
     auth = {"Authorization": "Bearer s3cret"}
@@ -98,7 +98,7 @@ async def test_the_json_api_asks_and_retrieves_with_the_mcp_results(web, graph, 
                  "The stores expect more customers in 2018. Prices stay the same."):
         doc.new_page().insert_text((72, 90), text, fontsize=11)
     doc.save(pdf)
-    report = await Indexer(graph, settings, offline_models, use_llm=False).index(pdf, knowledge_graph=False, layout=False)
+    report = await Indexer(db, settings, offline_models, use_llm=False).index(pdf, knowledge_graph=False, layout=False)
     try:
         schema = api.get(base + "/openapi.json", headers=auth).json()
         assert {"/api/ask", "/api/retrieve", "/api/documents", "/api/upload", "/api/jobs"} <= set(schema["paths"])
@@ -127,14 +127,14 @@ async def test_the_json_api_asks_and_retrieves_with_the_mcp_results(web, graph, 
         junk = api.post(base + "/api/upload", files={"pdf": ("junk.pdf", b"not a pdf", "application/pdf")}, headers=auth)
         assert junk.status_code == 400 and "junk.pdf" in junk.json()["error"]
     finally:
-        await delete_document(graph, report.doc_key)
+        await delete_document(db, report.doc_key)
 
 
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.timeout(LONG_TEST)
 @pytest.mark.skipif(external(), reason="the browser path is checked on the managed server")
-async def test_upload_index_and_ask_in_chromium(settings, offline_models, schema, graph, tmp_path: Path) -> None:
+async def test_upload_index_and_ask_in_chromium(settings, offline_models, schema, db, tmp_path: Path) -> None:
     from playwright.async_api import async_playwright
 
     from bookrag_neo4j.keys import file_key
@@ -142,7 +142,7 @@ async def test_upload_index_and_ask_in_chromium(settings, offline_models, schema
     from ..helpers.browser import CHROMIUM_FLAGS, chromium_path
 
     pdf = need(R_DATA)
-    await delete_document(graph, file_key(pdf))  # a fresh index: the page must show it being built
+    await delete_document(db, file_key(pdf))  # a fresh index: the page must show it being built
     shots = Path(os.environ.get("BOOKRAG_SCREENSHOTS") or tmp_path)
     app = create_app(settings, models=offline_models, use_llm=False, upload_dir=tmp_path / "uploads")
     try:
@@ -215,4 +215,4 @@ async def test_upload_index_and_ask_in_chromium(settings, offline_models, schema
                 await page.screenshot(path=str(shots / "web_followup.png"))
                 await chromium.close()
     finally:
-        await delete_document(graph, file_key(pdf))
+        await delete_document(db, file_key(pdf))

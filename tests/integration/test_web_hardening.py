@@ -44,8 +44,8 @@ def open_web(settings, offline_models, schema, tmp_path: Path):
         yield base, tmp_path / "uploads"
 
 
-async def exists(graph, key: str) -> bool:
-    return bool(await graph.run("MATCH (d:Document {key: $key}) RETURN d.key AS k", {"key": key}, read=True))
+async def exists(db, key: str) -> bool:
+    return bool(await db.run("MATCH (d:Document {key: $key}) RETURN d.key AS k", {"key": key}, read=True))
 
 
 def upload_error(reply: httpx.Response) -> str:
@@ -59,20 +59,20 @@ def files_under(folder: Path) -> list[Path]:
     return sorted(folder.rglob("*")) if folder.exists() else []
 
 
-async def test_a_foreign_host_is_refused_before_any_handler(open_web, graph) -> None:
+async def test_a_foreign_host_is_refused_before_any_handler(open_web, db) -> None:
     base, _ = open_web
     port = urlsplit(base).port
-    await add_document(graph, "test-web-rebind")
+    await add_document(db, "test-web-rebind")
     rebound = httpx.post(f"{base}/documents/test-web-rebind/delete",  # a DNS-rebinding page's same-origin form
                          headers={"Host": f"evil.example:{port}", "Origin": f"http://evil.example:{port}"})
     assert rebound.status_code == 400 and "evil.example" in rebound.text
-    assert await exists(graph, "test-web-rebind")
+    assert await exists(db, "test-web-rebind")
     assert httpx.get(base + "/", headers={"Host": f"evil.example:{port}"}).status_code == 400
     assert httpx.get(base + "/healthz", headers={"Host": "127.0.0.1.evil.example"}).status_code == 400
     for host in (f"localhost:{port}", f"127.0.0.2:{port}", f"[::1]:{port}", "LOCALHOST", f"{ALLOWED}:{port}"):
         assert httpx.get(base + "/", headers={"Host": host}).status_code == 200, host
     own = httpx.post(f"{base}/documents/test-web-rebind/delete", headers={"Origin": base})
-    assert own.status_code == 303 and not await exists(graph, "test-web-rebind")
+    assert own.status_code == 303 and not await exists(db, "test-web-rebind")
 
 
 def read_reply_head(sock: socket.socket) -> bytes:
@@ -125,7 +125,7 @@ def index_upload(base: str, name: str, pdf: Path) -> dict:
 
 
 @pytest.mark.timeout(LONG_TEST)
-async def test_a_300_character_file_name_is_kept_shortened(open_web, graph, tmp_path: Path) -> None:
+async def test_a_300_character_file_name_is_kept_shortened(open_web, db, tmp_path: Path) -> None:
     base, uploads = open_web
     pdf = tiny_pdf(tmp_path / "long.pdf", "Quillon Works", "Ida Marsh", "Peru", "lanterns")
     name = "ä" * 150 + "x" * 146 + ".pdf"  # 300 characters, 450 bytes
@@ -136,11 +136,11 @@ async def test_a_300_character_file_name_is_kept_shortened(open_web, graph, tmp_
         assert stored.name.endswith(".pdf") and len(stored.name.encode()) <= MAX_NAME_BYTES
         assert stored.name.startswith("ä" * 60) and stored.read_bytes() == pdf.read_bytes()
     finally:
-        await delete_document(graph, file_key(pdf))
+        await delete_document(db, file_key(pdf))
 
 
 @pytest.mark.timeout(LONG_TEST)
-async def test_uploads_are_kept_per_server_and_database(settings, offline_models, schema, graph,
+async def test_uploads_are_kept_per_server_and_database(settings, offline_models, schema, db,
                                                         tmp_path: Path) -> None:
     other = settings.replace(neo4j_instance=f"{settings.neo4j.instance}-other")
     mine = create_app(settings, models=offline_models, use_llm=False)
@@ -151,7 +151,7 @@ async def test_uploads_are_kept_per_server_and_database(settings, offline_models
     try:
         with serving(mine) as base:
             job = index_upload(base, "shared.pdf", pdf)
-            path = Path((await graph.run("MATCH (d:Document {key: $k}) RETURN d.path AS p", {"k": job["doc_key"]},
+            path = Path((await db.run("MATCH (d:Document {key: $k}) RETURN d.path AS p", {"k": job["doc_key"]},
                                          read=True))[0]["p"])
             assert path.is_relative_to(mine.state.uploads)
             copy = theirs.state.uploads / path.relative_to(mine.state.uploads)  # the same PDF uploaded there
@@ -160,7 +160,7 @@ async def test_uploads_are_kept_per_server_and_database(settings, offline_models
             assert httpx.post(f"{base}/documents/{job['doc_key']}/delete", headers={"Origin": base}).status_code == 303
             assert not path.exists() and copy.read_bytes() == pdf.read_bytes()
     finally:
-        await delete_document(graph, file_key(pdf))
+        await delete_document(db, file_key(pdf))
         shutil.rmtree(theirs.state.uploads, ignore_errors=True)
         with contextlib.suppress(OSError):
             theirs.state.uploads.parent.rmdir()
@@ -171,13 +171,13 @@ def png_size(png: bytes) -> tuple[int, int]:
     return struct.unpack(">II", png[16:24])
 
 
-async def test_a_huge_page_renders_within_the_pixel_budget(open_web, graph, tmp_path: Path) -> None:
+async def test_a_huge_page_renders_within_the_pixel_budget(open_web, db, tmp_path: Path) -> None:
     base, _ = open_web
     pdf = tmp_path / "poster.pdf"
     doc = pymupdf.open()
     doc.new_page(width=14_400, height=14_400).insert_text((72, 7200), "a poster", fontsize=400)
     doc.save(pdf)
-    await add_document(graph, "test-web-huge", path=str(pdf), pages=1)
+    await add_document(db, "test-web-huge", path=str(pdf), pages=1)
     healthy: list[float] = []
 
     def probe() -> None:  # /healthz answers while pages render
@@ -202,11 +202,11 @@ async def test_a_huge_page_renders_within_the_pixel_budget(open_web, graph, tmp_
     assert healthy and max(healthy) < 2.0, healthy
 
 
-async def test_a_partial_document_shows_partial_and_a_failed_one_its_reason(open_web, graph) -> None:
+async def test_a_partial_document_shows_partial_and_a_failed_one_its_reason(open_web, db) -> None:
     base, _ = open_web
-    await add_document(graph, "test-web-partial", g2_status="building")  # its content graph build not done
-    await add_document(graph, "test-web-complete", g2_status="complete")
-    await add_document(graph, "test-web-failed", g2_status="building", error="ValueError: the content graph broke")
+    await add_document(db, "test-web-partial", g2_status="building")  # its content graph build not done
+    await add_document(db, "test-web-complete", g2_status="complete")
+    await add_document(db, "test-web-failed", g2_status="building", error="ValueError: the content graph broke")
     page = httpx.get(base + "/").text
     status = dict(re.findall(r'<tr data-key="(test-web-[a-z]+)">.*?<td class="status">(\w+)', page, re.S))
     assert status == {"test-web-partial": "partial", "test-web-complete": "complete", "test-web-failed": "failed"}

@@ -59,12 +59,12 @@ async def test_the_ask_page_shows_the_answers_warnings(web, conn, settings, offl
         assert INCOMPLETE in shown and name in shown, shown
 
 
-async def test_a_page_of_a_file_named_in_bytes_that_are_not_utf8_fails_cleanly(web, graph, tmp_path: Path) -> None:
+async def test_a_page_of_a_file_named_in_bytes_that_are_not_utf8_fails_cleanly(web, db, tmp_path: Path) -> None:
     base, _ = web
     raw = os.fsencode(tmp_path) + b"/bad\xff\xfename.pdf"
     os.rename(tiny_pdf(tmp_path / "plain.pdf", "Quill Co", "Ada Marsh", "Peru", "pens"), raw)
     pdf = Path(os.fsdecode(raw))
-    await add_document(graph, "test-web-raw-name", path=stored_path(pdf), name=stored_name(pdf), pages=3)
+    await add_document(db, "test-web-raw-name", path=stored_path(pdf), name=stored_name(pdf), pages=3)
     page = f"{base}/documents/test-web-raw-name/pages"
     assert httpx.get(f"{page}/1.png").content[:4] == b"\x89PNG"  # the file is found under its raw name
     missing_page = httpx.get(f"{page}/99.png")
@@ -77,7 +77,7 @@ async def test_a_page_of_a_file_named_in_bytes_that_are_not_utf8_fails_cleanly(w
 
 
 @pytest.mark.timeout(LONG_TEST)
-async def test_a_failed_upload_leaves_no_file_unless_a_document_uses_it(web, graph, tmp_path: Path) -> None:
+async def test_a_failed_upload_leaves_no_file_unless_a_document_uses_it(web, db, tmp_path: Path) -> None:
     base, uploads = web
     blank = pymupdf.open()
     blank.new_page()
@@ -89,14 +89,14 @@ async def test_a_failed_upload_leaves_no_file_unless_a_document_uses_it(web, gra
     blank_copy = tmp_path / "blank.pdf"
     blank_copy.write_bytes(data)
     kept = uploads / file_key(blank_copy)[:16] / "blank.pdf"  # where the upload lands: <uploads>/<hash>/<name>
-    await add_document(graph, "test-web-uses-upload", path=stored_path(kept))
+    await add_document(db, "test-web-uses-upload", path=stored_path(kept))
     job = upload(base, "blank.pdf", data)
     assert job["state"] == "failed", job
     assert files_under(uploads) == [kept.absolute()]
 
 
 @pytest.mark.timeout(LONG_TEST)
-async def test_an_upload_already_indexed_says_under_which_name(web, graph, tmp_path: Path) -> None:
+async def test_an_upload_already_indexed_says_under_which_name(web, db, tmp_path: Path) -> None:
     base, uploads = web
     pdf = tiny_pdf(tmp_path / "first.pdf", "Orrin Mills", "Bea Stone", "Chile", "kettles")
     try:
@@ -108,7 +108,7 @@ async def test_an_upload_already_indexed_says_under_which_name(web, graph, tmp_p
         assert "already indexed as FIRST.pdf" in html.unescape(httpx.get(base + "/").text)
         assert [p.name for p in files_under(uploads)] == ["FIRST.pdf"]  # the duplicate is not kept
     finally:
-        await delete_document(graph, file_key(pdf))
+        await delete_document(db, file_key(pdf))
 
 
 def answer_shown(reply: httpx.Response) -> bool:
@@ -161,11 +161,11 @@ def timed_get(url: str) -> tuple[httpx.Response, float]:
 
 
 async def test_neo4j_gone_under_a_running_app_is_503_in_about_a_second(settings, offline_models, schema, conn,
-                                                                       graph, tmp_path: Path) -> None:
+                                                                       db, tmp_path: Path) -> None:
     """The app reaches Neo4j through a relay, answers, then the relay stops (as when the server went down)."""
     host, port = conn.uri.split("://")[1].rsplit(":", 1)
     relay = Relay(host, int(port))
-    await add_document(graph, "test-web-gone", path=str(tiny_pdf(tmp_path / "gone.pdf", "A", "B", "C", "d")), pages=3)
+    await add_document(db, "test-web-gone", path=str(tiny_pdf(tmp_path / "gone.pdf", "A", "B", "C", "d")), pages=3)
     through = settings.replace(neo4j_uri=f"bolt://127.0.0.1:{relay.port}", neo4j_username=conn.username,
                                neo4j_password=conn.password, neo4j_database=conn.database)
     app = create_app(through, models=offline_models, use_llm=False, upload_dir=tmp_path / "uploads")

@@ -26,7 +26,7 @@ import pytest
 from neo4j import AsyncGraphDatabase
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.db.client import ConnectionInfo, Neo4jClient
 from bookrag_neo4j.errors import LeaseLostError
 from bookrag_neo4j.index.leases import LeaseManager, worker_id
 from bookrag_neo4j.index.pipeline import Indexer
@@ -66,38 +66,38 @@ def fast(settings: Settings, ttl: float = 30.0) -> Settings:
     return settings.replace(llm_provider="none", index_lease_seconds=ttl)
 
 
-async def forget(graph: GraphClient, keys: list[str]) -> None:
+async def forget(db: Neo4jClient, keys: list[str]) -> None:
     for key in keys:
-        await delete_document(graph, key)
-    await graph.run("MATCH (l:IndexLease) WHERE l.key IN $keys DELETE l", {"keys": keys})
+        await delete_document(db, key)
+    await db.run("MATCH (l:IndexLease) WHERE l.key IN $keys DELETE l", {"keys": keys})
 
 
-async def doc_counts(graph: GraphClient, key: str) -> dict[str, int]:
+async def doc_counts(db: Neo4jClient, key: str) -> dict[str, int]:
     """A document's nodes by label and its outgoing relationships by type."""
-    nodes = await graph.run("MATCH (n) WHERE n.doc_key = $key OR (n:Document AND n.key = $key) UNWIND labels(n) AS "
+    nodes = await db.run("MATCH (n) WHERE n.doc_key = $key OR (n:Document AND n.key = $key) UNWIND labels(n) AS "
                             "label RETURN label, count(*) AS n", {"key": key})
-    rels = await graph.run("MATCH (n)-[r]->() WHERE n.doc_key = $key OR (n:Document AND n.key = $key) "
+    rels = await db.run("MATCH (n)-[r]->() WHERE n.doc_key = $key OR (n:Document AND n.key = $key) "
                            "RETURN type(r) AS label, count(*) AS n", {"key": key})
     return {f"{kind}:{r['label']}": r["n"] for kind, rows in (("node", nodes), ("rel", rels)) for r in rows}
 
 
-async def test_of_many_concurrent_claims_exactly_one_wins(conn: ConnectionInfo, graph: GraphClient, schema) -> None:
+async def test_of_many_concurrent_claims_exactly_one_wins(conn: ConnectionInfo, db: Neo4jClient, schema) -> None:
     key = f"test-lease-{uuid.uuid4().hex[:8]}"
-    clients = [GraphClient(conn) for _ in range(8)]
+    clients = [Neo4jClient(conn) for _ in range(8)]
     try:
         managers = [LeaseManager(c, ttl=30) for c in clients]
         claims = await asyncio.gather(*(m.claim(key, name="race.pdf") for m in managers))
         winners = [m for m, c in zip(managers, claims, strict=True) if c.claimed]
         assert len(winners) == 1 and all(c.owner == winners[0].owner for c in claims)
         assert not any(c.takeover for c in claims)
-        (row,) = await graph.run("MATCH (l:IndexLease {key: $key}) RETURN count(l) AS n, l.name AS name", {"key": key})
+        (row,) = await db.run("MATCH (l:IndexLease {key: $key}) RETURN count(l) AS n, l.name AS name", {"key": key})
         assert row == {"n": 1, "name": "race.pdf"}
         losers = [m for m in managers if m is not winners[0]]
         assert not await losers[0].renew(claims[0]) and not await losers[0].release(claims[0])
         assert (await winners[0].claim(key)).claimed  # claiming again what it holds
         assert await winners[0].renew(claims[0]) and await winners[0].release(claims[0])
         assert (await losers[0].claim(key)).claimed  # free again
-        await graph.run("MATCH (l:IndexLease {key: $key}) SET l.owner = 'dead:1:abc', l.expires = datetime() - "
+        await db.run("MATCH (l:IndexLease {key: $key}) SET l.owner = 'dead:1:abc', l.expires = datetime() - "
                         "duration('PT1S')", {"key": key})
         claims = await asyncio.gather(*(m.claim(key) for m in managers))  # all race for a dead worker's lease
         assert sum(c.claimed for c in claims) == 1 and sum(c.takeover for c in claims) == 1
@@ -105,15 +105,15 @@ async def test_of_many_concurrent_claims_exactly_one_wins(conn: ConnectionInfo, 
     finally:
         for c in clients:
             await c.close()
-        await graph.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
+        await db.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
 
 
-async def test_a_claim_that_waited_on_a_release_claims_the_lease_anew(conn: ConnectionInfo, graph: GraphClient,
+async def test_a_claim_that_waited_on_a_release_claims_the_lease_anew(conn: ConnectionInfo, db: Neo4jClient,
                                                                       schema) -> None:
     """A claim that queued behind a release's lock finds the lease deleted when it gets the lock: it must claim
     a new one, not return a claim without an expiry (the soak test's four clients once met this)."""
     key = f"test-lease-{uuid.uuid4().hex[:8]}"
-    holder, claimer = LeaseManager(graph, ttl=30, owner="holder:1:a"), LeaseManager(graph, ttl=30, owner="claimer:1:b")
+    holder, claimer = LeaseManager(db, ttl=30, owner="holder:1:a"), LeaseManager(db, ttl=30, owner="claimer:1:b")
     assert (await holder.claim(key)).claimed
     async with AsyncGraphDatabase.driver(conn.uri, auth=(conn.username, conn.password)) as driver:
         async with driver.session(database=conn.database) as session:
@@ -125,45 +125,45 @@ async def test_a_claim_that_waited_on_a_release_claims_the_lease_anew(conn: Conn
             claim = await asyncio.wait_for(waiting, 30)
     try:
         assert claim.claimed and claim.owner == "claimer:1:b" and claim.expires is not None
-        (row,) = await graph.run("MATCH (l:IndexLease {key: $key}) RETURN count(l) AS n, l.owner AS owner",
+        (row,) = await db.run("MATCH (l:IndexLease {key: $key}) RETURN count(l) AS n, l.owner AS owner",
                                  {"key": key})
         assert row == {"n": 1, "owner": "claimer:1:b"}
     finally:
-        await graph.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
+        await db.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
 
 
 async def test_a_lease_whose_process_is_gone_from_this_machine_is_taken_over_before_it_expires(
-        graph: GraphClient, schema) -> None:
+        db: Neo4jClient, schema) -> None:
     key = f"test-lease-{uuid.uuid4().hex[:8]}"
     machine = worker_id().rsplit(":", 2)[0]
     finished = subprocess.Popen(["true"])  # a process of this machine, gone (and reaped) after the wait
     assert finished.wait() == 0
     gone, alive = f"{machine}:{finished.pid}:abc", f"{machine}:{os.getpid()}:abc"
     elsewhere = f"another-host/1:{finished.pid}:abc"  # gone here says nothing about another machine
-    claimer = LeaseManager(graph, ttl=30)
+    claimer = LeaseManager(db, ttl=30)
     try:
         for owner, taken in ((alive, False), (elsewhere, False), (gone, True)):
-            await graph.run("MERGE (l:IndexLease {key: $key}) SET l.owner = $owner, l.expires = datetime() + "
+            await db.run("MERGE (l:IndexLease {key: $key}) SET l.owner = $owner, l.expires = datetime() + "
                             "duration('PT1H')", {"key": key, "owner": owner})
             claim = await claimer.claim(key)
             assert (claim.claimed, claim.takeover) == (taken, taken), owner
             assert claim.owner == (claimer.owner if taken else owner)
         assert claim.previous == gone and claimer.takeovers == 1
     finally:
-        await graph.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
+        await db.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
 
 
-async def test_an_expired_lease_is_taken_over_and_a_lost_lease_stops_the_work(graph: GraphClient, schema) -> None:
+async def test_an_expired_lease_is_taken_over_and_a_lost_lease_stops_the_work(db: Neo4jClient, schema) -> None:
     key = f"test-lease-{uuid.uuid4().hex[:8]}"
     try:
-        dead, alive = LeaseManager(graph, ttl=0.3), LeaseManager(graph, ttl=0.6)
+        dead, alive = LeaseManager(db, ttl=0.3), LeaseManager(db, ttl=0.6)
         first = await dead.claim(key)
         assert first.claimed and not (await alive.claim(key)).claimed  # held, not expired
         await asyncio.sleep(0.5)  # `dead` never renews
         taken = await alive.claim(key)
         assert taken.claimed and taken.takeover and taken.previous == dead.owner and alive.takeovers == 1
         assert await alive.hold(taken, asyncio.sleep(1.0, "done")) == "done"
-        (row,) = await graph.run("MATCH (l:IndexLease {key: $key}) RETURN l.expires AS expires", {"key": key})
+        (row,) = await db.run("MATCH (l:IndexLease {key: $key}) RETURN l.expires AS expires", {"key": key})
         assert row["expires"].to_native() > taken.expires  # renewed while the work ran past the 0.6 s
         stopped = asyncio.Event()
 
@@ -176,47 +176,47 @@ async def test_an_expired_lease_is_taken_over_and_a_lost_lease_stops_the_work(gr
 
         async def steal() -> None:
             await asyncio.sleep(0.1)
-            await graph.run("MATCH (l:IndexLease {key: $key}) SET l.owner = 'another:1:abc'", {"key": key})
+            await db.run("MATCH (l:IndexLease {key: $key}) SET l.owner = 'another:1:abc'", {"key": key})
 
         began = time.perf_counter()
         with pytest.raises(LeaseLostError, match="lost the indexing lease"):
             await asyncio.gather(alive.hold(taken, work()), steal())
         assert stopped.is_set() and time.perf_counter() - began < 5  # at the next renewal, not after the work
     finally:
-        await graph.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
+        await db.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
 
 
 @pytest.mark.timeout(LONG_TEST)
 async def test_two_workers_index_four_documents_once_with_a_sequential_runs_counts(
-        graph: GraphClient, settings: Settings, offline_models, schema, tmp_path: Path) -> None:
+        db: Neo4jClient, settings: Settings, offline_models, schema, tmp_path: Path) -> None:
     pdfs = [make_pdf(tmp_path / f"workers-{i}.pdf", seed=i, pages=3) for i in range(4)]
     keys = [file_key(p) for p in pdfs]
-    await forget(graph, keys)
+    await forget(db, keys)
     try:
-        indexer = Indexer(graph, fast(settings), offline_models, use_llm=False)
+        indexer = Indexer(db, fast(settings), offline_models, use_llm=False)
         for pdf in pdfs:
             await indexer.index(pdf, **STAGES)
-        sequential = {key: await doc_counts(graph, key) for key in keys}
+        sequential = {key: await doc_counts(db, key) for key in keys}
         assert all(c["node:Entity"] > 10 and c["rel:MENTIONED_IN"] > 10 for c in sequential.values())
-        await forget(graph, keys)
+        await forget(db, keys)
         events: list[WorkerEvent] = []
         summary = await aindex_many(fast(settings), pdfs, workers=2, options=OPTIONS, on_event=events.append)
         indexed = [e.outcome for e in events if e.outcome and e.outcome.status == "indexed"]
         assert sorted(o.doc_key for o in indexed) == sorted(keys)  # each document indexed once
         assert len({o.worker for o in indexed}) == 2  # by two workers (processes)
         assert (summary.indexed, summary.failed, summary.taken_over) == (4, 0, 0) and summary.pages == 12
-        assert {key: await doc_counts(graph, key) for key in keys} == sequential
-        assert not await graph.run("MATCH (l:IndexLease) WHERE l.key IN $keys RETURN l.key", {"keys": keys})
+        assert {key: await doc_counts(db, key) for key in keys} == sequential
+        assert not await db.run("MATCH (l:IndexLease) WHERE l.key IN $keys RETURN l.key", {"keys": keys})
     finally:
-        await forget(graph, keys)
+        await forget(db, keys)
 
 
-async def _wait_mid_document(graph: GraphClient, key: str, proc: subprocess.Popen[bytes]) -> str:
+async def _wait_mid_document(db: Neo4jClient, key: str, proc: subprocess.Popen[bytes]) -> str:
     """Poll until the worker holds the lease and the document is half done: its tree being written (preferred)
     or its graph not built yet; that state."""
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline and proc.poll() is None:
-        rows = await graph.run("OPTIONAL MATCH (l:IndexLease {key: $key}) OPTIONAL MATCH (d:Document {key: $key}) "
+        rows = await db.run("OPTIONAL MATCH (l:IndexLease {key: $key}) OPTIONAL MATCH (d:Document {key: $key}) "
                                "RETURN l IS NOT NULL AS leased, d.status AS tree, d.graph_status AS graph", {"key": key})
         state = rows[0]
         if state["leased"] and state["tree"] == TreeStatus.WRITING:
@@ -229,10 +229,10 @@ async def _wait_mid_document(graph: GraphClient, key: str, proc: subprocess.Pope
 
 @pytest.mark.timeout(LONG_TEST)
 async def test_a_worker_killed_mid_document_is_taken_over_with_a_clean_runs_counts(
-        graph: GraphClient, settings: Settings, offline_models, schema, tmp_path: Path) -> None:
+        db: Neo4jClient, settings: Settings, offline_models, schema, tmp_path: Path) -> None:
     pdf = make_pdf(tmp_path / "workers-killed.pdf", seed=7, pages=30)
     key = file_key(pdf)
-    await forget(graph, [key])
+    await forget(db, [key])
     env = {**os.environ, "BOOKRAG_NEO4J_INSTANCE": settings.neo4j.instance, "BOOKRAG_NEO4J_RUNTIME": "local",
            "BOOKRAG_NEO4J_BOLT_PORT": str(settings.neo4j.bolt_port), "BOOKRAG_LLM_PROVIDER": "none",
            "BOOKRAG_NEO4J_HTTP_PORT": str(settings.neo4j.http_port), "BOOKRAG_INDEX_LEASE_SECONDS": "5"}
@@ -240,14 +240,14 @@ async def test_a_worker_killed_mid_document_is_taken_over_with_a_clean_runs_coun
     proc = subprocess.Popen([BOOKRAG, "index", "--no-llm", "--stage", "all", str(pdf)], env=env, stdout=log,
                             stderr=subprocess.STDOUT)
     try:
-        state = await _wait_mid_document(graph, key, proc)
+        state = await _wait_mid_document(db, key, proc)
         proc.send_signal(signal.SIGKILL)
         assert proc.wait() == -signal.SIGKILL
         # as if it had run on another machine: its lease is then taken over only once expired (this machine's
         # would be at once: test_a_lease_whose_process_is_gone_from_this_machine_is_taken_over_before_it_expires)
-        (lease,) = await graph.run("MATCH (l:IndexLease {key: $key}) SET l.owner = 'another-host/1:' + l.owner "
+        (lease,) = await db.run("MATCH (l:IndexLease {key: $key}) SET l.owner = 'another-host/1:' + l.owner "
                                    "RETURN l.owner AS owner", {"key": key})
-        doc = await get_document(graph, key)
+        doc = await get_document(db, key)
         assert doc is not None and GraphStatus.COMPLETE != doc.graph, state
         events: list[WorkerEvent] = []
         summary = await aindex_many(fast(settings, ttl=3), [pdf], options=IndexOptions(use_llm=False),
@@ -255,23 +255,23 @@ async def test_a_worker_killed_mid_document_is_taken_over_with_a_clean_runs_coun
         assert [e.outcome.held_by for e in events if e.outcome and e.outcome.status == "leased"] == [lease["owner"]]
         assert [e.took_over_from for e in events if e.kind == "started"] == [lease["owner"]]
         assert (summary.indexed, summary.taken_over, summary.failed) == (1, 1, 0), summary
-        taken_over = await doc_counts(graph, key)
-        doc = await get_document(graph, key)
+        taken_over = await doc_counts(db, key)
+        doc = await get_document(db, key)
         assert doc is not None and doc.tree is TreeStatus.COMPLETE and doc.graph is GraphStatus.COMPLETE
-        await forget(graph, [key])
-        await Indexer(graph, fast(settings), offline_models, use_llm=False).index(pdf)  # a clean run
-        assert taken_over == await doc_counts(graph, key), state
+        await forget(db, [key])
+        await Indexer(db, fast(settings), offline_models, use_llm=False).index(pdf)  # a clean run
+        assert taken_over == await doc_counts(db, key), state
     finally:
         if proc.poll() is None:
             proc.kill()
         log.close()
-        await forget(graph, [key])
+        await forget(db, [key])
 
 
 async def test_a_deadlock_between_two_writes_is_retried_and_both_succeed(
-        conn: ConnectionInfo, graph: GraphClient, caplog: pytest.LogCaptureFixture) -> None:
+        conn: ConnectionInfo, db: Neo4jClient, caplog: pytest.LogCaptureFixture) -> None:
     tag = f"test-deadlock-{uuid.uuid4().hex[:8]}"
-    await graph.run("UNWIND ['a', 'b', 'gate-a', 'gate-b'] AS name CREATE (:DeadlockProbe {key: $tag + name, "
+    await db.run("UNWIND ['a', 'b', 'gate-a', 'gate-b'] AS name CREATE (:DeadlockProbe {key: $tag + name, "
                     "doc_key: $tag, n: 0})", {"tag": tag})
     # Lock `first`, wait at `gate`, then lock `second`: two such writes in opposite orders deadlock.
     crossing = ("MATCH (first:DeadlockProbe {key: $first}) SET first.n = first.n + 1 "
@@ -279,7 +279,7 @@ async def test_a_deadlock_between_two_writes_is_retried_and_both_succeed(
                 "WITH first MATCH (second:DeadlockProbe {key: $second}) SET second.n = second.n + 1 RETURN second.n AS n")
     caplog.set_level(logging.WARNING, logger="neo4j")
     driver = AsyncGraphDatabase.driver(conn.uri, auth=(conn.username, conn.password))
-    one, two = GraphClient(conn), GraphClient(conn)
+    one, two = Neo4jClient(conn), Neo4jClient(conn)
     try:
         async with driver.session(database=conn.database) as session:
             gates = await session.begin_transaction()  # holds both gates until the two writes hold their first node
@@ -289,7 +289,7 @@ async def test_a_deadlock_between_two_writes_is_retried_and_both_succeed(
                 one.run(crossing, {"first": tag + "a", "gate": tag + "gate-a", "second": tag + "b"}),
                 two.run(crossing, {"first": tag + "b", "gate": tag + "gate-b", "second": tag + "a"}))
             for _ in range(600):
-                rows = await graph.run("SHOW TRANSACTIONS YIELD currentQuery, status WHERE currentQuery CONTAINS "
+                rows = await db.run("SHOW TRANSACTIONS YIELD currentQuery, status WHERE currentQuery CONTAINS "
                                        "'DeadlockProbe {key: $first}' AND status STARTS WITH 'Blocked' RETURN count(*) AS n")
                 if rows[0]["n"] == 2:
                     break
@@ -297,7 +297,7 @@ async def test_a_deadlock_between_two_writes_is_retried_and_both_succeed(
             assert rows[0]["n"] == 2, "the two writes did not both wait at their gates"
             await gates.rollback()
             await asyncio.wait_for(writes, 60)
-        rows = await graph.run("MATCH (p:DeadlockProbe {doc_key: $tag}) RETURN p.key AS key, p.n AS n", {"tag": tag})
+        rows = await db.run("MATCH (p:DeadlockProbe {doc_key: $tag}) RETURN p.key AS key, p.n AS n", {"tag": tag})
         assert {r["key"][len(tag):]: r["n"] for r in rows} == {"a": 2, "b": 2, "gate-a": 1, "gate-b": 1}
         retried = [r.getMessage() for r in caplog.records if "will be retried" in r.getMessage()]
         assert any("DeadlockDetected" in m for m in retried), retried
@@ -307,18 +307,18 @@ async def test_a_deadlock_between_two_writes_is_retried_and_both_succeed(
         await two.close()
 
 
-async def test_writes_shared_between_documents_hold_under_contention(conn: ConnectionInfo, graph: GraphClient,
+async def test_writes_shared_between_documents_hold_under_contention(conn: ConnectionInfo, db: Neo4jClient,
                                                                      schema) -> None:
     from bookrag_neo4j.db.schema import apply_schema
 
-    await apply_schema(graph, dimensions=384, name="layout/schema")  # the :Keyword and :Stem constraints
+    await apply_schema(db, dimensions=384, name="layout/schema")  # the :Keyword and :Stem constraints
     tag = f"test-shared-{uuid.uuid4().hex[:8]}"
     docs = [f"{tag}-a", f"{tag}-b"]
     words = [f"{tag}-w{i}" for i in range(120)]
-    clients = [GraphClient(conn) for _ in range(6)]
+    clients = [Neo4jClient(conn) for _ in range(6)]
     try:
         for doc in docs:
-            await graph.run("UNWIND range(0, 19) AS i CREATE (:Passage {key: $doc + '-p' + i, doc_key: $doc}) "
+            await db.run("UNWIND range(0, 19) AS i CREATE (:Passage {key: $doc + '-p' + i, doc_key: $doc}) "
                             "CREATE (:Entity {key: $doc + '-e' + i, doc_key: $doc, name_key: $tag + '-n' + i})",
                             {"doc": doc, "tag": tag})
 
@@ -335,7 +335,7 @@ async def test_writes_shared_between_documents_hold_under_contention(conn: Conne
                   "RETURN count(n) AS nodes, count(DISTINCT n.key) AS keys, "
                   "COUNT { MATCH (:Keyword)-[r:HAS_STEM]->(s:Stem) WHERE s.key STARTS WITH $tag } AS stem_links, "
                   "COUNT { MATCH (p:Passage)-[r:HAS_KEYWORD]->() WHERE p.doc_key STARTS WITH $tag } AS keyword_links")
-        (row,) = await graph.run(counts, {"tag": tag})
+        (row,) = await db.run(counts, {"tag": tag})
         assert row == {"nodes": 240, "keys": 240, "stem_links": 120, "keyword_links": 2 * 120}
         # One document's rebuild deletes the keywords and stems only it uses while the other links to them.
         for trial in range(5):
@@ -345,37 +345,37 @@ async def test_writes_shared_between_documents_hold_under_contention(conn: Conne
             await asyncio.gather(clients[0].write("layout/delete_keywords", doc_key=docs[0]), clients[1].write(
                 "layout/write_keywords", rows=[{**r, "stem": r["keyword"] + "-stem"} for part in range(3)
                                                for r in rows(docs[1], part, extra)]))
-            (row,) = await graph.run("MATCH (p:Passage {doc_key: $doc})-[:HAS_KEYWORD]->(k)-[:HAS_STEM]->(s) "
+            (row,) = await db.run("MATCH (p:Passage {doc_key: $doc})-[:HAS_KEYWORD]->(k)-[:HAS_STEM]->(s) "
                                      "WHERE k.key ENDS WITH $extra RETURN count(*) AS links, count(DISTINCT s) AS stems",
                                      {"doc": docs[1], "extra": extra})
             assert row == {"links": 120, "stems": 120}, trial
-        (row,) = await graph.run("MATCH (p:Passage {doc_key: $doc})-[:HAS_KEYWORD]->() RETURN count(*) AS n",
+        (row,) = await db.run("MATCH (p:Passage {doc_key: $doc})-[:HAS_KEYWORD]->() RETURN count(*) AS n",
                                  {"doc": docs[0]})
         assert row["n"] == 0
         # SAME_AS between the documents, linked by both at once: one edge a pair.
         settled = await asyncio.gather(*(c.write("kg/link_same_as", doc_key=doc)
                                          for c, doc in zip(clients[:2], docs, strict=True)))
         assert [r[0]["linked"] for r in settled] == [20, 20]
-        (row,) = await graph.run("MATCH (a:Entity {doc_key: $a})-[r:SAME_AS]-(b:Entity {doc_key: $b}) "
+        (row,) = await db.run("MATCH (a:Entity {doc_key: $a})-[r:SAME_AS]-(b:Entity {doc_key: $b}) "
                                  "RETURN count(r) AS edges, count(DISTINCT [a, b]) AS pairs", {"a": docs[0], "b": docs[1]})
         assert row == {"edges": 20, "pairs": 20}
     finally:
         for c in clients:
             await c.close()
-        await graph.run("MATCH (n) WHERE (n:Keyword OR n:Stem) AND n.key STARTS WITH $tag DETACH DELETE n", {"tag": tag})
+        await db.run("MATCH (n) WHERE (n:Keyword OR n:Stem) AND n.key STARTS WITH $tag DETACH DELETE n", {"tag": tag})
 
 
 HOLDER = """
 import asyncio, sys, time
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.index.leases import LeaseManager
 from bookrag_neo4j.server import instance_settings
 from bookrag_neo4j.server.manager import connection_info
 
 async def main():
-    async with GraphClient(connection_info(instance_settings(Settings()))) as graph:
-        leases = LeaseManager(graph, ttl=float(sys.argv[2]))
+    async with Neo4jClient(connection_info(instance_settings(Settings()))) as db:
+        leases = LeaseManager(db, ttl=float(sys.argv[2]))
         claim = await leases.claim(sys.argv[1])
         async def stage():  # CPU-bound work that never gives the event loop back
             print("holding" if claim.claimed else "refused", flush=True)
@@ -387,7 +387,7 @@ asyncio.run(main())
 
 
 async def test_a_stage_that_blocks_the_event_loop_keeps_its_lease_until_its_process_dies(
-        graph: GraphClient, settings: Settings, schema) -> None:
+        db: Neo4jClient, settings: Settings, schema) -> None:
     """The renewals run on a thread of their own: while a holder's stage blocks its event loop for many times the
     lease's time to live, no other worker takes the document; once the holder is killed, one does."""
     from ..helpers.cli import cli_env
@@ -395,7 +395,7 @@ async def test_a_stage_that_blocks_the_event_loop_keeps_its_lease_until_its_proc
     key, ttl = f"test-lease-{uuid.uuid4().hex[:8]}", 3.0  # renewals every ttl/3 even on two saturated cores
     holder = subprocess.Popen([str(Path(BOOKRAG).parent / "python"), "-c", HOLDER, key, str(ttl)],
                               env=cli_env(settings), stdout=subprocess.PIPE, text=True)
-    claimer = LeaseManager(graph, ttl=ttl)
+    claimer = LeaseManager(db, ttl=ttl)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
         began = time.monotonic()
@@ -409,4 +409,4 @@ async def test_a_stage_that_blocks_the_event_loop_keeps_its_lease_until_its_proc
     finally:
         holder.kill()
         holder.wait(timeout=30)
-        await graph.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})
+        await db.run("MATCH (l:IndexLease {key: $key}) DELETE l", {"key": key})

@@ -54,7 +54,7 @@ if "Test_Keys" not in OPERATORS:
 
 
 def ctx(lead: str | None = None) -> RunContext:
-    return RunContext(graph=None, settings=None, models=None, llm=None, documents=[], lead=lead)  # type: ignore[arg-type]
+    return RunContext(db=None, settings=None, models=None, llm=None, documents=[], lead=lead)  # type: ignore[arg-type]
 
 
 def plan(*steps: PlanStep, output: str = "") -> Plan:

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from bookrag_neo4j.cli import one_line
-from bookrag_neo4j.db.client import ConnectionInfo, GraphClient
+from bookrag_neo4j.db.client import ConnectionInfo, Neo4jClient
 from bookrag_neo4j.errors import Neo4jUnavailableError, QuestionError
 from bookrag_neo4j.methods.retriever import checked_question
 
@@ -36,9 +36,9 @@ def _closed_port() -> int:
 async def test_a_server_that_is_down_fails_the_first_call_at_once_with_a_hint() -> None:
     conn = ConnectionInfo(f"bolt://127.0.0.1:{_closed_port()}", "neo4j", "password1")
     began = time.perf_counter()
-    async with GraphClient(conn) as graph:  # the default retry time (30 s) must not apply to the first contact
+    async with Neo4jClient(conn) as db:  # the default retry time (30 s) must not apply to the first contact
         with pytest.raises(Neo4jUnavailableError, match=r"not reachable .*bookrag neo4j start.*NEO4J_URI"):
-            await graph.read("server/versions")
+            await db.read("server/versions")
     assert time.perf_counter() - began < 5.0
 
 

@@ -11,7 +11,7 @@ from bookrag_neo4j.ops.values import Ranking
 
 
 async def test_fuse_sums_reciprocal_ranks() -> None:
-    ctx = RunContext(graph=None, settings=None, models=None, llm=None, documents=[])  # type: ignore[arg-type]
+    ctx = RunContext(db=None, settings=None, models=None, llm=None, documents=[])  # type: ignore[arg-type]
     a, b = Ranking(keys=["x", "y", "z"]), Ranking(keys=["y", "w"])
     fused = await fuse(ctx, FuseParams(k=60, top=3), [a, b])
     assert fused.keys == ["y", "x", "w"]  # y: 1/62 + 1/61 beats x: 1/61

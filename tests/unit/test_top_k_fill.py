@@ -19,7 +19,7 @@ async def test_filtered_first_then_the_rest_of_their_range_on_other_pages() -> N
     rows = [block("n1", 3, 4), block("n2", 4, 4), block("n3", 5, 5), block("n4", 0, 0), block("n5", 0, 0),
             block("n6", 6, 6)]
     text = Scores(by="text", values={"n1": 0.1, "n2": 0.9, "n3": 0.8, "n4": 0.7, "n5": 0.6, "n6": 0.5})
-    ctx = RunContext(graph=None, settings=Settings(skyline_min=4), models=None, llm=None, documents=[])  # type: ignore[arg-type]
+    ctx = RunContext(db=None, settings=Settings(skyline_min=4), models=None, llm=None, documents=[])  # type: ignore[arg-type]
     ranked = await top_k(ctx, TopKParams(by="text", budget="global"), Candidates(rows=rows), [text],
                          Selection(keys=["n1"]))
     # n1 first though it scores least; n2 starts on page 4, which n1 shows; pageless blocks are no page shown;

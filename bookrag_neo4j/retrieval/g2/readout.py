@@ -1,8 +1,8 @@
 """G²-Reader's structured subgraph readout (paper §3.2.3) to a node budget k, in one named Cypher query a document.
 
-    keys = await readout(graph, docs, question, vector, k=10)                  # the evolved graph
-    keys = await readout(graph, docs, question, vector, k=10, neighbours=0)    # top-k, no neighbours
-    keys = await readout(graph, docs, question, vector, k=10, evolved=False)   # h(0) and window links (T = 0)
+    keys = await readout(db, docs, question, vector, k=10)                  # the evolved graph
+    keys = await readout(db, docs, question, vector, k=10, neighbours=0)    # top-k, no neighbours
+    keys = await readout(db, docs, question, vector, k=10, evolved=False)   # h(0) and window links (T = 0)
 
 The probe ranks content nodes by cosine to the question (exact, per document) and by the full-text index, 5 semantic to
 3 lexical hits as in the reference code, scaled to k, fused by reciprocal rank. Best hit first, each hit joins the
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...db.client import GraphClient
+from ...db.client import Neo4jClient
 from ...db.lucene import lucene_in_documents
 from ...db.vectors import use_plugin
 from ...library.documents import Document
@@ -41,18 +41,18 @@ def _matrices(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     return matrix("embedding"), matrix("initial")
 
 
-async def _similarities(graph: GraphClient, doc: Document, vector: Sequence[float], *,
+async def _similarities(db: Neo4jClient, doc: Document, vector: Sequence[float], *,
                         evolved: bool, engine: str) -> dict[str, float]:
     """Each content node's cosine to the question, in reading order: exact, in the plugin where the server has it
     (``engine``), else on the embeddings read once per build."""
     build = f"{doc.g2_config}|{doc.g2_built_at}"
-    if await use_plugin(graph, engine=engine):
-        keys, _ = await read_per_build(graph, doc, "content/keys", lambda rows: None, build=build)
-        scored = dict(await graph.read_rows("plugin/content_similarities", doc_key=doc.key,
+    if await use_plugin(db, engine=engine):
+        keys, _ = await read_per_build(db, doc, "content/keys", lambda rows: None, build=build)
+        scored = dict(await db.read_rows("plugin/content_similarities", doc_key=doc.key,
                                             embedding=list(map(float, vector)),
                                             property="g2_embedding" if evolved else "g2_embedding0"))
         return {key: 2.0 * scored[key] - 1.0 for key in keys if key in scored}
-    keys, (h, h0) = await read_per_build(graph, doc, "content/vectors", _matrices, build=build)
+    keys, (h, h0) = await read_per_build(db, doc, "content/vectors", _matrices, build=build)
     if not keys:
         return {}
     return dict(zip(keys, ((h if evolved else h0) @ np.asarray(vector, dtype=np.float32)).tolist(), strict=True))
@@ -83,16 +83,16 @@ def fill(hits: Sequence[tuple[str, Sequence[str]]], k: int) -> list[str]:
     return sorted(out, key=lambda node: (0, rank[node]) if node in rank else (1, out.index(node)))
 
 
-async def readout(graph: GraphClient, docs: Sequence[Document], question: str, vector: Sequence[float], *,
+async def readout(db: Neo4jClient, docs: Sequence[Document], question: str, vector: Sequence[float], *,
                   k: int, neighbours: int = 3, evolved: bool = True, engine: str = "auto") -> list[str]:
     """The readout of ``question`` over the documents' content graphs: at most ``k`` content-node keys."""
     semantic, lexical = probe_sizes(k)
     kinds = ["window", "knn", "llm"] if evolved else ["window"]
     scored: list[tuple[float, int, dict]] = []
     for doc in docs:
-        similarity = await _similarities(graph, doc, vector, evolved=evolved, engine=engine)
+        similarity = await _similarities(db, doc, vector, evolved=evolved, engine=engine)
         keys = sorted(similarity, key=lambda key: -similarity[key])[:semantic]  # stable: ties in reading order
-        rows = await graph.read_rows("content/readout", semantic=keys, query=lucene_in_documents(question, [doc.key]),
+        rows = await db.read_rows("content/readout", semantic=keys, query=lucene_in_documents(question, [doc.key]),
                                      lexical=lexical, kinds=kinds)
         for row in rows:
             row["neighbours"] = sorted(row["neighbours"], key=lambda key: -similarity.get(key, -1.0))[:neighbours]
@@ -101,18 +101,18 @@ async def readout(graph: GraphClient, docs: Sequence[Document], question: str, v
     return fill([(row["key"], row["neighbours"]) for _, _, row in scored], k)
 
 
-async def flat_readout(graph: GraphClient, docs: Sequence[Document], question: str, vector: Sequence[float], *,
+async def flat_readout(db: Neo4jClient, docs: Sequence[Document], question: str, vector: Sequence[float], *,
                        k: int, engine: str = "auto") -> list[str]:
     """The same probe over the layout layer's passages alone (their stored embeddings and the passage full-text
     index), fused by reciprocal rank, top k: no summaries, keywords, evolution or links."""
     semantic, lexical = probe_sizes(k)
     fused: dict[str, float] = {}
     for doc in docs:
-        passages, _ = await passage_texts(graph, doc)
+        passages, _ = await passage_texts(db, doc)
         known = set(passages)
-        vector_hits = [key for key, _ in await nearest_units(graph, doc, vector, kind="passage", top=semantic,
+        vector_hits = [key for key, _ in await nearest_units(db, doc, vector, kind="passage", top=semantic,
                                                              engine=engine)]
-        rows = await graph.read_rows("layout/lexical_units", query=lucene_in_documents(question, [doc.key]),
+        rows = await db.read_rows("layout/lexical_units", query=lucene_in_documents(question, [doc.key]),
                                      top=lexical * 3)
         lexical_hits = [r["key"] for r in rows if r["key"] in known][:lexical]
         for hits in (vector_hits, lexical_hits):

@@ -3,14 +3,14 @@ import asyncio
 import sys
 import time
 
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.server import connection_info
 from bookrag_neo4j.testing import managed_settings
 
 
 async def main(queries, gated):
     s = managed_settings()
-    async with GraphClient(connection_info(s)) as g:
+    async with Neo4jClient(connection_info(s)) as g:
         for q in queries:
             t = time.monotonic()
             try:

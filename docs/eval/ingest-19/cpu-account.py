@@ -24,10 +24,10 @@ from bookrag_neo4j.llm.factory import Models
 
 
 async def main(path):
-    rag = library(); graph = await rag.agraph()
+    rag = library(); db = await rag.aclient()
     with tempfile.TemporaryDirectory() as d:
-        idx = Indexer(graph, rag.settings.model_copy(update={"cache_dir": Path(d)}), Models.from_settings(rag.settings), use_llm=False)
-        await delete_document(graph, file_key(path))
+        idx = Indexer(db, rag.settings.model_copy(update={"cache_dir": Path(d)}), Models.from_settings(rag.settings), use_llm=False)
+        await delete_document(db, file_key(path))
         j = java(); j0 = sum(cpu(p) for p in j); m0 = machine(); s0 = cpu(os.getpid()); t0 = time.perf_counter()
         r = await idx.index(path, layout=False, content_graph=False)
         wall = time.perf_counter() - t0; m1 = machine(); s1 = cpu(os.getpid()); j1 = sum(cpu(p) for p in j)

@@ -25,7 +25,7 @@ def timed(label: str, work) -> object:  # noqa: ANN001
 
 async def main(path: Path) -> None:
     rag = library()
-    nodes = await load_tree_nodes(await rag.agraph(), file_key(path))
+    nodes = await load_tree_nodes(await rag.aclient(), file_key(path))
     texts = [p.text for p in passages(nodes).values()]
     load_spacy()
     extractions = timed(f"spaCy, {len(texts)} passages", lambda: SpacyExtractor().extract_sync(texts))

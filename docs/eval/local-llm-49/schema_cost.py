@@ -8,7 +8,7 @@ import asyncio
 import time
 
 from bookrag_neo4j.config import Settings
-from bookrag_neo4j.db.client import GraphClient
+from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.ops.superrag import HIDDEN_PROPERTIES, SCHEMA_LABELS, SCHEMA_SAMPLE
 from bookrag_neo4j.server.manager import connection_info
 
@@ -18,13 +18,13 @@ RETURN label, collect(DISTINCT propertyName) AS properties"""
 
 
 async def main() -> None:
-    async with GraphClient(connection_info(Settings())) as graph:
-        (nodes,) = await graph.run("MATCH (n) RETURN count(n) AS n")
+    async with Neo4jClient(connection_info(Settings())) as db:
+        (nodes,) = await db.run("MATCH (n) RETURN count(n) AS n")
         began = time.perf_counter()
         full = {r["label"]: set(r["properties"]) - set(HIDDEN_PROPERTIES)
-                for r in await graph.run(FULL, {"labels": SCHEMA_LABELS})}
+                for r in await db.run(FULL, {"labels": SCHEMA_LABELS})}
         middle = time.perf_counter()
-        sampled = {r["label"]: set(r["properties"]) for r in await graph.read(
+        sampled = {r["label"]: set(r["properties"]) for r in await db.read(
             "superrag/schema_properties", labels=SCHEMA_LABELS, hidden=HIDDEN_PROPERTIES, sample=SCHEMA_SAMPLE)}
         end = time.perf_counter()
         print(f"{nodes['n']} nodes; full scan {middle - began:.2f} s, sample {end - middle:.2f} s; "

@@ -9,7 +9,7 @@ from bookrag_neo4j.retrieval.document_blocks import block_similarities, document
 from bookrag_neo4j.retrieval.linking import link_entities
 async def main():
     rag = BookRAG.from_env(use_llm=False)
-    g = await rag.agraph()
+    g = await rag.aclient()
     docs = await rag.adocuments()
     qs = ["What was the total revenue?", "How many people use the internet?", "Which model performs best?"]
     vecs = await rag.models.embedder.embed(qs)

@@ -13,22 +13,22 @@ async def question_params(question, document):
     """Ask ``question`` of ``document`` once and return (rag, graph client, document, the parameters of its
     Graph_Reasoning read, either engine's), with the trace's engine printed."""
     rag = BookRAG.from_env(use_llm=False)
-    graph = await rag.agraph()
+    db = await rag.aclient()
     captured = {}
-    read_rows = graph.read_rows
+    read_rows = db.read_rows
 
     async def spy(name, **params):
         if name.endswith("node_pagerank"):
             captured[name] = params
         return await read_rows(name, **params)
 
-    graph.read_rows = spy
+    db.read_rows = spy
     doc = [d for d in await rag.adocuments() if d.name == document][0]
     evidence = await rag.aretrieve(question, doc.key)
-    graph.read_rows = read_rows
+    db.read_rows = read_rows
     print("engines", [t.engine for t in evidence.trace if t.operator == "Graph_Reasoning"], list(captured))
     (params,) = captured.values()
-    return rag, graph, doc, params
+    return rag, db, doc, params
 
 
 async def timed(label, call, n):

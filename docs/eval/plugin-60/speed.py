@@ -7,7 +7,7 @@ import asyncio, time
 from bookrag_neo4j.sdk import BookRAG
 async def main():
     rag = BookRAG.from_env(use_llm=False)
-    g = await rag.agraph()
+    g = await rag.aclient()
     docs = sorted(await rag.adocuments(), key=lambda d: -(d.tree_nodes or 0))[:2]
     (v,) = await rag.models.embedder.embed(["What was the total revenue?"])
     v = list(map(float, v))

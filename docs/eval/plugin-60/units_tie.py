@@ -6,7 +6,7 @@ import asyncio, json, sys
 from bookrag_neo4j.sdk import BookRAG
 from bookrag_neo4j.layout.vectors import nearest_units
 async def main(q, name):
-    rag = BookRAG.from_env(use_llm=False); g = await rag.agraph()
+    rag = BookRAG.from_env(use_llm=False); g = await rag.aclient()
     doc = [d for d in await rag.adocuments() if d.name == name][0]
     (v,) = await rag.models.embedder.embed([q])
     for kind in ("passage", "row"):

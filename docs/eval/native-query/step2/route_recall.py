@@ -20,7 +20,7 @@ KEEP = (1, 3, 5, 10)
 
 async def main() -> None:
     async with BookRAG(use_llm=False) as rag:
-        graph = await rag.agraph()
+        db = await rag.aclient()
         documents = await rag.adocuments()
         by_name = {d.name: d for d in documents}
         results = {}
@@ -31,7 +31,7 @@ async def main() -> None:
                 if q.doc not in by_name:
                     continue
                 (vector,) = await rag.models.embedder.embed([q.question])
-                ranked, _ = await route(graph, documents, q.question, vector, keep=len(documents) - 1)
+                ranked, _ = await route(db, documents, q.question, vector, keep=len(documents) - 1)
                 order = [d.name for d in ranked]
                 ranks[half(q.doc)].append(order.index(q.doc) + 1 if q.doc in order else len(documents))
             results[name] = {h: {"questions": len(r), **{f"within {k}": round(sum(x <= k for x in r) / len(r), 3)

@@ -25,7 +25,7 @@ WITH doc_key, score ORDER BY score DESC, doc_key
 RETURN collect([doc_key, score]) AS rows"""
 async def main():
     async with BookRAG(use_llm=False) as rag:
-        graph = await rag.agraph(); docs = await rag.adocuments(); by_name = {d.name: d for d in docs}; keys=[d.key for d in docs]
+        db = await rag.aclient(); docs = await rag.adocuments(); by_name = {d.name: d for d in docs}; keys=[d.key for d in docs]
         qs=[]
         for name in ("financebench","mmlongbench"):
             for q in load_benchmark(SETS/name).questions:
@@ -35,7 +35,7 @@ async def main():
             for top in (50, 100, 300):
                 res={}
                 for name,h,q,v in qs:
-                    rows=(await graph.run(variant(agg,sections,top), {"doc_keys":keys,"vector":list(map(float,v)),"query":lucene_terms(q.question),"top":top,"k":60}, read=True))[0]["rows"]
+                    rows=(await db.run(variant(agg,sections,top), {"doc_keys":keys,"vector":list(map(float,v)),"query":lucene_terms(q.question),"top":top,"k":60}, read=True))[0]["rows"]
                     order=[k for k,_ in rows]; key=by_name[q.doc].key
                     r=order.index(key)+1 if key in order else 99
                     res.setdefault((name,h),[]).append(r)

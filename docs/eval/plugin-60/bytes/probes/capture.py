@@ -6,13 +6,13 @@ QS = ["What was PepsiCo's net revenue in 2021?", "How many tables are in the rep
       "Which is larger, the Frito-Lay North America or the Quaker Foods North America operating profit?",
       "What does the company say about climate change?"]
 calls = []
-orig = dbc.GraphClient._rows
+orig = dbc.Neo4jClient._rows
 async def _rows(self, name, params, routing):
     r = await orig(self, name, params, routing); calls.append((name, params, len(r) if isinstance(r, list) else -1)); return r
-dbc.GraphClient._rows = _rows
+dbc.Neo4jClient._rows = _rows
 rag = library(None, use_llm=False)
 async def main():
-    g = await rag.agraph(); doc = await rag.adocument("PEPSICO_2021_10K.pdf"); r = rag.retriever(g)
+    g = await rag.aclient(); doc = await rag.adocument("PEPSICO_2021_10K.pdf"); r = rag.retriever(g)
     for q in QS: await r.retrieve(q, [doc.key], method="bookrag")
     calls.clear()
     for q in QS: await r.retrieve(q, [doc.key], method="bookrag")

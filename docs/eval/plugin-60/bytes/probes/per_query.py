@@ -8,17 +8,17 @@ QS = ["What was PepsiCo's net revenue in 2021?", "How many tables are in the rep
       "Which is larger, the Frito-Lay North America or the Quaker Foods North America operating profit?",
       "What does the company say about climate change?"]
 times = defaultdict(list)
-orig_rows = dbc.GraphClient._rows
-orig_run = dbc.GraphClient.run
+orig_rows = dbc.Neo4jClient._rows
+orig_run = dbc.Neo4jClient.run
 async def _rows(self, name, params, routing):
     t = time.perf_counter(); r = await orig_rows(self, name, params, routing)
     times[name].append(time.perf_counter() - t); return r
-dbc.GraphClient._rows = _rows
+dbc.Neo4jClient._rows = _rows
 rag = library(None, use_llm=False)
 async def main():
-    graph = await rag.agraph()
+    db = await rag.aclient()
     doc = await rag.adocument("PEPSICO_2021_10K.pdf")
-    r = rag.retriever(graph)
+    r = rag.retriever(db)
     for q in QS:
         for _ in range(3): await r.retrieve(q, [doc.key], method="bookrag")
     times.clear()

@@ -6,7 +6,7 @@ calls = pickle.load(open("calls.pkl", "rb"))
 rag = library(None, use_llm=False)
 R = neo4j.RoutingControl.READ
 async def main():
-    g = await rag.agraph(); d = g._driver
+    g = await rag.aclient(); d = g._driver
     p = [p for n, p, k in calls if n == "retrieval/select_by_section"][1]
     q = load_query("retrieval/select_by_section")
     async def eq(): await d.execute_query(q, p, routing_=R)

@@ -4,7 +4,7 @@ from bookrag_neo4j.cli.common import library
 rag = library(None, use_llm=False)
 R = neo4j.RoutingControl.READ
 async def main():
-    g = await rag.agraph(); d = g._driver
+    g = await rag.aclient(); d = g._driver
     doc = await rag.adocument("PEPSICO_2021_10K.pdf")
     v = [float(x) for x in np.random.default_rng(0).normal(size=384)]
     Q = {"RETURN 1": "RETURN 1 AS rows",
