@@ -7,10 +7,15 @@ prefix + the field's name (``BOOKRAG_G2_ROUNDS`` is ``g2.rounds``), or the stand
 
 from __future__ import annotations
 
+import logging
+import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr
+from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field, SecretStr
+
+log = logging.getLogger(__name__)
 
 # The default entity types (BOOKRAG_ENTITY_TYPES sets others). Structural types mark entities made from the
 # tree itself (a section title, a table, an image, a formula).
@@ -19,6 +24,18 @@ ENTITY_TYPES = (
     "WORK", "GROUP", "FACILITY", "LANGUAGE", "CONCEPT",
     "SECTION_TITLE", "TABLE", "IMAGE", "EQUATION",
 )
+
+
+def _regions(name: str) -> Callable[[Any], Any]:
+    """``layout``, the former value of ``regions`` (PyMuPDF's layout analysis), still works and warns: "layout"
+    names SuperRAG's layer."""
+    def former(value: Any) -> Any:
+        if value != "layout":
+            return value
+        warnings.warn(f"BOOKRAG_{name.upper()}=layout is now 'regions'", DeprecationWarning, stacklevel=2)
+        log.warning("BOOKRAG_%s=layout is now 'regions' (the same model); 'layout' will stop working", name.upper())
+        return "regions"
+    return former
 
 
 def research(default: Any, description: str, **constraints: Any) -> Any:
@@ -122,14 +139,14 @@ class ModelSettings(Group):
 class IndexingSettings(Group):
     title: ClassVar[str] = "Indexing: parsing, sections, OCR, parallel workers"
 
-    tables: Literal["layout", "lines", "off"] = Field(
-        "layout", description="Table detection: layout (PyMuPDF's layout model, best), lines (ruled tables, "
+    tables: Annotated[Literal["regions", "lines", "off"], BeforeValidator(_regions("tables"))] = Field(
+        "regions", description="Table detection: regions (PyMuPDF's region model, best), lines (ruled tables, "
         "faster), off.")
     parse_workers: int = Field(
         0, ge=0, description="Processes that find tables side by side: 0 one per core (at most 8), 1 in-process.")
-    headings: Literal["auto", "learned", "layout", "heuristic"] = Field(
+    headings: Annotated[Literal["auto", "learned", "regions", "heuristic"], BeforeValidator(_regions("headings"))] = Field(
         "auto", description="Section detection without an outline or LLM: auto (the learned classifier, with the "
-        "layout model on pages where it is unsure), learned, layout (the layout model on every page), heuristic.")
+        "region model on pages where it is unsure), learned, regions (the region model on every page), heuristic.")
     heading_model: Path | None = Field(
         None, description="A heading classifier made by `bookrag train headings` (default: the one shipped).")
     ocr: Literal["auto", "off", "force"] = Field(
@@ -140,6 +157,7 @@ class IndexingSettings(Group):
     index_lease_seconds: float = Field(
         120.0, gt=0, description="Seconds a document's indexing lease lasts unless renewed (every third of it); a "
         "dead worker's documents are taken over this long after it stopped (`bookrag index --workers N`).")
+
 
 
 class KnowledgeGraphSettings(Group):

@@ -122,8 +122,8 @@ def bench_models_cmd(
 @bench_app.command("ingest")
 def bench_ingest_cmd(
     paths: PdfPathsArg,
-    tables: Annotated[str, typer.Option(help="Table detection: layout, lines or off.")] = "layout",
-    headings: Annotated[str, typer.Option(help="Section detector: auto, learned, layout or heuristic.")] = "auto",
+    tables: Annotated[str, typer.Option(help="Table detection: regions, lines or off.")] = "regions",
+    headings: Annotated[str, typer.Option(help="Section detector: auto, learned, regions or heuristic.")] = "auto",
     all_stages: Annotated[bool, typer.Option(
         "--all-stages", help="The whole pipeline (embeddings, knowledge graph), seconds and throughput per stage.")
     ] = False,
@@ -165,7 +165,7 @@ def bench_ingest_cmd(
 @bench_app.command("tables")
 def bench_tables_cmd(
     paths: PdfPathsArg,
-    tables: Annotated[str, typer.Option(help="Table detection: layout or lines.")] = "layout",
+    tables: Annotated[str, typer.Option(help="Table detection: regions or lines.")] = "regions",
     workers: Annotated[int | None, typer.Option(help="Table-finder processes (default: one per core).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -173,8 +173,8 @@ def bench_tables_cmd(
     from ..eval.bench_tables import bench_tables
     from ..parsing.table_pool import pool_size
 
-    if tables not in ("layout", "lines"):
-        raise typer.BadParameter("--tables is layout or lines")
+    if tables not in ("regions", "lines"):
+        raise typer.BadParameter("--tables is regions or lines")
     with console.status("Finding tables on every page..."):
         report = bench_tables(pdf_paths(paths), mode=tables, workers=pool_size(workers or 0))  # type: ignore[arg-type]
     print_json(report if as_json else {k: v for k, v in report.items() if k != "per_document"})
@@ -315,11 +315,11 @@ def bench_headings_cmd(
     corpus: Annotated[Path | None, typer.Option(
         help="Also train without each family of this corpus (FAMILY=PATH lines) and score on it.")] = None,
     detectors: Annotated[str, typer.Option(help="The detectors to score beside the default, comma-separated.")] = (
-        "heuristic,learned,layout"),
+        "heuristic,learned,regions"),
     as_json: JsonOpt = False,
 ) -> None:
     """Section detection with the outline hidden, scored against the outline: precision, recall, F1, levels, for
-    each detector (heuristic, learned, layout) and the default (BOOKRAG_HEADINGS)."""
+    each detector (heuristic, learned, regions) and the default (BOOKRAG_HEADINGS)."""
     from ..eval.bench_headings import BENCH_DETECTORS, bench_headings, leave_one_family_out
     from ..llm.factory import build_llm
     from ..tree.learned import HeadingModel

@@ -34,7 +34,7 @@ def train_headings(
     corpus: Annotated[Path | None, typer.Option(help="A file of FAMILY=PATH lines (the shipped model's: "
                                                      "bookrag_neo4j/tree/heading-corpus.txt).")] = None,
     out: Annotated[Path, typer.Option(help="Where to write the model (JSON).")] = Path("heading-model.json"),
-    layout_pages: Annotated[int, typer.Option(help="Pages a document read by the layout model, so that the "
+    region_pages: Annotated[int, typer.Option(help="Pages a document read by the region model, so that the "
                                                    "classifier learns its classes (0: none).")] = 12,
     stages: Annotated[int, typer.Option(help="Boosting stages of each model.")] = 100,
     folds: Annotated[int, typer.Option(help="Cross-validation folds over the documents that choose the decision "
@@ -49,11 +49,11 @@ def train_headings(
     with console.status("Reading the corpus...") as status:
         for n, (path, family) in enumerate(found, 1):
             status.update(f"Reading {path.name} ({n}/{len(found)})")
-            if (doc := labelled(path, family, layout_pages=layout_pages)) is not None:
+            if (doc := labelled(path, family, region_pages=region_pages)) is not None:
                 docs.append(doc)
         status.update("Training...")
         model = fit(docs, stages=stages, folds=folds, progress=console.print)
-    model.training.update({"layout_pages": layout_pages, "corpus": str(corpus) if corpus else None})
+    model.training.update({"region_pages": region_pages, "corpus": str(corpus) if corpus else None})
     model.save(out)
     console.print(f"{len(docs)} of {len(found)} PDFs taught the model ({model.training['headings']} headings); "
                   f"threshold {model.threshold:.2f}; written to {out}")

@@ -2,10 +2,10 @@
 
     rows = await bench_headings([Path("R-intro.pdf")])
     rows[0]["default"]["f1"], rows[0]["heuristic"]["f1"]
-    families = leave_one_family_out(corpus_paths(["manuals=/usr/share/doc/r-doc-pdf"]), layout_pages=12)
+    families = leave_one_family_out(corpus_paths(["manuals=/usr/share/doc/r-doc-pdf"]), region_pages=12)
 
 For each PDF with an outline: hide it, detect sections with each offline detector (``heuristic``, ``learned``,
-``layout``, and ``default``, what ``BOOKRAG_HEADINGS`` selects; the LLM too when asked), and match them one-to-one to
+``regions``, and ``default``, what ``BOOKRAG_HEADINGS`` selects; the LLM too when asked), and match them one-to-one to
 the outline's entries (same page, title similarity >= 0.8, numbering ignored). Reports precision, recall, F1, level
 accuracy and seconds; documents the shipped classifier was trained on are marked ``in_training``. **Leave one family
 out** (``--corpus``): train anew on all families of a corpus but one, and score that one.
@@ -30,7 +30,7 @@ from ..tree.learned import HeadingModel
 from ..tree.model import Heading
 from ..tree.training import Labelled, fit, labelled
 
-BENCH_DETECTORS: tuple[Detector, ...] = ("heuristic", "learned", "layout")
+BENCH_DETECTORS: tuple[Detector, ...] = ("heuristic", "learned", "regions")
 MATCHING = 0.8  # share of bookmarks matching a heading block of their own: an outline of the printed headings
 
 
@@ -84,7 +84,7 @@ async def bench_headings(paths: list[Path], llm: ChatModel | None = None, *, def
         with pdf:
             if len(read_outline(pdf)[0]) < MIN_OUTLINE:  # before the (slow) table finder
                 continue
-        parsed = await asyncio.to_thread(parse_pdf, path, tables="layout", workers=workers)
+        parsed = await asyncio.to_thread(parse_pdf, path, tables="regions", workers=workers)
         row: dict[str, Any] = {"document": path.name, "pages": parsed.page_count,
                                "in_training": parsed.content_hash in trained_on}
         for detector in (*detectors, "default"):
@@ -107,7 +107,7 @@ def _mean(values: Iterable[float]) -> float:
     return round(sum(values) / len(values), 3) if values else 0.0
 
 
-def leave_one_family_out(corpus: list[tuple[Path, str]], *, layout_pages: int = 12, workers: int = 0,
+def leave_one_family_out(corpus: list[tuple[Path, str]], *, region_pages: int = 12, workers: int = 0,
                          progress: Callable[[str], None] | None = None) -> dict[str, dict[str, float]]:
     """Per family: the mean F1 and level accuracy of a classifier trained without that family (``learned``
     and ``auto``), beside the heuristics', over the family's documents; and the mean F1 over those whose outline
@@ -116,7 +116,7 @@ def leave_one_family_out(corpus: list[tuple[Path, str]], *, layout_pages: int = 
     from ..tree.detect import from_auto
     from ..tree.learned import headings_from_scores, score_candidates
 
-    docs: list[Labelled] = [d for path, family in corpus if (d := labelled(path, family, layout_pages=layout_pages))]
+    docs: list[Labelled] = [d for path, family in corpus if (d := labelled(path, family, region_pages=region_pages))]
     families: dict[str, dict[str, float]] = {}
     for family in sorted({d.family for d in docs}):
         held_out = [d for d in docs if d.family == family]

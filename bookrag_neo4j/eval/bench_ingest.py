@@ -37,7 +37,7 @@ from ..tree.detect import Detector, detect_headings
 from ..tree.learned import HeadingModel
 
 
-async def bench_ingest(db: Neo4jClient, paths: list[Path], *, dimensions: int, tables: str = "layout",
+async def bench_ingest(db: Neo4jClient, paths: list[Path], *, dimensions: int, tables: str = "regions",
                        workers: int = 1, headings: Detector = "auto",
                        model: HeadingModel | None = None) -> dict[str, Any]:
     """Parse, sections and a fresh tree write of each PDF, timed apart. Each tree is written under a key of its

@@ -27,7 +27,7 @@ def _ratio(part: int, whole: int) -> float | None:
     return round(part / whole, 3) if whole else None
 
 
-def bench_tables(paths: list[Path], *, mode: TableMode = "layout", workers: int = 1) -> dict[str, Any]:
+def bench_tables(paths: list[Path], *, mode: TableMode = "regions", workers: int = 1) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for path in paths:
         try:

@@ -23,7 +23,7 @@ class Block:
     detection reads (the dominant span's; 0/False where the parser measures no fonts, as MinerU). ``heading_level`` is a
     parser's own level for a title (MinerU's ``text_level``), ``None`` when it has none: without a PDF outline
     it gives the sections (``bookrag_neo4j.tree.headings.from_parser``), and the LLM section filter reads it
-    with ``bbox``. ``layout_class`` is set by the heading detectors that run the layout model
+    with ``bbox``. ``region_class`` is set by the heading detectors that run the region model
     (:mod:`bookrag_neo4j.tree.layout_model`).
     """
 
@@ -38,7 +38,7 @@ class Block:
     line_height: float = 0.0
     lines: int = 1
     heading_level: int | None = None
-    layout_class: str = ""  # PyMuPDF's layout model on the block's page ("section-header", "text" ...), "" if not run
+    region_class: str = ""  # PyMuPDF's region model on the block's page ("section-header", "text" ...), "" if not run
     caption: str = ""
     table_markdown: str = ""
     table_html: str = ""
@@ -72,4 +72,4 @@ class ParsedDocument:
     page_sizes: dict[int, tuple[float, float]] = field(default_factory=dict)
     parser: str = "pymupdf"
     warnings: list[str] = field(default_factory=list)
-    layout_skipped: list[int] = field(default_factory=list)  # pages too dense for the layout model
+    region_skipped: list[int] = field(default_factory=list)  # pages too dense for the region model

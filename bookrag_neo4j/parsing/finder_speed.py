@@ -4,7 +4,7 @@
         tables = page.find_tables(use_layout=True).tables
 
 ``find_tables(use_layout=True)`` spends its CPU in three places (docs/eval/indexing.md): :func:`boxes_only` turns off
-the table-grid model that the layout model runs on each table, as the finder reads only boxes; :func:`make_chars` does
+the table-grid model that the region model runs on each table, as the finder reads only boxes; :func:`make_chars` does
 ``pymupdf.table.make_chars``' per-character float32 transforms in one numpy pass; :func:`chars_in_rect` tests all
 characters at once. Each returns exactly what PyMuPDF's code returns (``tests/integration/test_finder_speed.py``) and is
 used only where PyMuPDF's function is the one it was written against. Uses nest and may come from several threads: the
@@ -71,14 +71,14 @@ def layout_model() -> Any | None:
         model = inspect.getclosurevars(pymupdf._get_layout).nonlocals["MODEL"]._model
         model.table_grid_extractor  # noqa: B018  (the attribute boxes_only sets)
     except (TypeError, KeyError, AttributeError):
-        log.info("PyMuPDF's layout model is not where bookrag-neo4j looks: its table grids stay on")
+        log.info("PyMuPDF's region model is not where bookrag-neo4j looks: its table grids stay on")
         return None
     return model
 
 
 @contextmanager
 def boxes_only() -> Iterator[None]:
-    """The layout model without its table-grid model for the duration."""
+    """The region model without its table-grid model for the duration."""
     model = layout_model()
     if model is None:
         yield

@@ -1,7 +1,7 @@
 """Bounds on what a PDF may make of the index: the outline is read without recursion and kept to
 :data:`MAX_OUTLINE_DEPTH` levels, a text block longer than :data:`MAX_BLOCK_CHARS` is split into blocks at
 paragraph, sentence or word boundaries (a page of one 95,000-character block made every lookup on it slow), the
-layout model skips a page of more than :data:`MAX_LAYOUT_FRAGMENTS` text fragments (its cost grows faster than the
+region model skips a page of more than :data:`MAX_REGION_FRAGMENTS` text fragments (its cost grows faster than the
 fragments), a page or figure is never rendered to more than :data:`MAX_RENDER_PIXELS` (a 12 KB PDF can declare a
 page of 200 by 200 inches: at 150 dpi that is 900 million pixels), and a warning that would repeat for many pages is
 one warning naming the pages (:func:`page_list`).
@@ -25,9 +25,9 @@ from .blocks import Block, OutlineEntry, ParsedDocument
 
 MAX_OUTLINE_DEPTH = 32  # outline levels kept; deeper entries are dropped with a warning
 MAX_BLOCK_CHARS = 4000  # longest text block; a longer one is split (every kind of text block: text, list, ...)
-# Text fragments (lines) on a page above which the layout model is not run there: its cost grows faster than the
+# Text fragments (lines) on a page above which the region model is not run there: its cost grows faster than the
 # fragments (a minute and more for 10,000 on two cores); the densest pages of the dev benchmarks have under 450.
-MAX_LAYOUT_FRAGMENTS = 2000
+MAX_REGION_FRAGMENTS = 2000
 # Pixels of one rendering (OCR, a figure's image file): a US Letter page at 150 dpi is 2.1 million, A3 4.4 million;
 # a larger page is rendered at a lower resolution. The web app's page images keep the same cap.
 MAX_RENDER_PIXELS = 8_000_000
@@ -140,7 +140,7 @@ def page_list(pages: list[int]) -> str:
 
 def pages_warning(pages: list[int], singular: str, plural: str, tail: str = "") -> list[str]:
     """One warning for something true of many pages: ``["page 4 is empty"]``, ``["3 pages are empty (pages 2, 4,
-    9)"]``, or none without pages; ``tail`` follows (``": the layout model is not run there"``)."""
+    9)"]``, or none without pages; ``tail`` follows (``": the region model is not run there"``)."""
     if not pages:
         return []
     if len(pages) == 1:

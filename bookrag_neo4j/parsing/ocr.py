@@ -7,7 +7,7 @@ searchable text, kept apart from its caption.
     read_figures(doc, blocks, set(scanned), options)               # each big figure's image_text
 
 A scanned page's photos and charts are the regions Tesseract's layout analysis leaves without words; its words
-and their boxes (:class:`ScannedPage`) let the table finder read the page (:mod:`.scan_layout`).
+and their boxes (:class:`ScannedPage`) let the table finder read the page (:mod:`.scan_regions`).
 
 Tesseract (Debian ``tesseract-ocr``) was chosen by measuring it against RapidOCR on rendered pages of the dev
 PDFs whose text is known (``docs/eval/ocr/``): better words on every kind of page and faster on 2 cores. It runs

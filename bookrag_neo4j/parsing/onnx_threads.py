@@ -1,6 +1,6 @@
 """ONNX Runtime on one thread without spin-waiting, for the table finder's worker processes.
 
-``import pymupdf`` (with ``pymupdf_layout`` installed) loads the layout model and builds its ONNX sessions at
+``import pymupdf`` (with ``pymupdf_layout`` installed) loads the region model and builds its ONNX sessions at
 once, each with a thread per core that spin-waits between operators. The pool, not ONNX, spreads the work over
 the cores, so each worker's sessions must run on one thread; and the options must change *before* PyMuPDF is
 imported in the worker. This module imports no PyMuPDF, so the pool's initializer can live here: unpickling it
@@ -9,7 +9,7 @@ whose import loads PyMuPDF: the workers' sessions kept two spinning threads, 0.3
 of 0.28, the same regions. ``docs/eval/indexing.md``.)
 
     single_threaded_sessions()        # first thing in a worker
-    import pymupdf                    # the layout model's sessions now run on one thread
+    import pymupdf                    # the region model's sessions now run on one thread
     assert set(session_threads()) == {1}
 """
 
@@ -38,9 +38,9 @@ def single_threaded_sessions() -> None:
 
 
 def session_threads() -> list[int]:
-    """The intra-op threads of the ONNX sessions alive in this process once PyMuPDF's layout model is loaded
+    """The intra-op threads of the ONNX sessions alive in this process once PyMuPDF's region model is loaded
     (0 means one per core)."""
-    import pymupdf  # noqa: F401  (loads the layout model where pymupdf_layout is installed)
+    import pymupdf  # noqa: F401  (loads the region model where pymupdf_layout is installed)
 
     return sorted(s.get_session_options().intra_op_num_threads for s in gc.get_objects()
                   if isinstance(s, ort.InferenceSession))

@@ -7,7 +7,7 @@ heading glued to its paragraph becomes its own block), raster images, tables (``
 page: only on pages whose layout can hold a table, on worker processes, :mod:`.table_pool`), captions attached to
 their table or figure (a "Figure N" caption without a raster image above it marks a vector figure), equations (math fonts),
 list items, the PDF outline. Running headers, footers and page numbers are removed; reading order handles
-two-column pages. A page of more than ``MAX_LAYOUT_FRAGMENTS`` text fragments (lines) skips the layout model (its
+two-column pages. A page of more than ``MAX_REGION_FRAGMENTS`` text fragments (lines) skips the region model (its
 tables are found by their ruling lines), with one warning naming such pages; empty pages are one warning too.
 """
 
@@ -29,7 +29,7 @@ from ..errors import DocumentError
 from ..keys import image_file_name, stored_name, stored_text
 from . import ocr
 from .blocks import Block, ParsedDocument
-from .limits import MAX_LAYOUT_FRAGMENTS, pages_warning, read_outline, render_zoom
+from .limits import MAX_REGION_FRAGMENTS, pages_warning, read_outline, render_zoom
 from .page_rules import (
     BULLET,
     CAPTION,
@@ -45,7 +45,7 @@ from .page_rules import (
 )
 from .refine import dehyphenate, refine
 from .regions import assign_classes
-from .scan_layout import row_cells, scanned_tables
+from .scan_regions import row_cells, scanned_tables
 from .table_pool import table_finder
 from .tables import TableMode, set_table
 
@@ -263,12 +263,12 @@ class _Pages:
     table_signal: dict[int, bool]
     body_size: float
     fragments: dict[int, int]
-    scanned: dict[int, ocr.ScannedPage]  # the pages OCR'd: their tables are found on sandwiches (.scan_layout)
+    scanned: dict[int, ocr.ScannedPage]  # the pages OCR'd: their tables are found on sandwiches (.scan_regions)
     furniture_only: set[int]  # pages whose only text was running headers, footers or page numbers
 
     def dense(self) -> list[int]:
-        """The pages too dense for the layout model (more than ``MAX_LAYOUT_FRAGMENTS`` text fragments)."""
-        return [n for n, count in self.fragments.items() if count > MAX_LAYOUT_FRAGMENTS]
+        """The pages too dense for the region model (more than ``MAX_REGION_FRAGMENTS`` text fragments)."""
+        return [n for n, count in self.fragments.items() if count > MAX_REGION_FRAGMENTS]
 
     def table_candidates(self) -> list[int]:
         """The table prefilter: pages that can hold a table. ``bookrag bench tables`` measures it against
@@ -326,27 +326,27 @@ def table_candidate_pages(path: Path) -> list[int]:
         return _read_pages(doc, path, None).table_candidates()
 
 
-def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | bool = "layout",
+def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | bool = "regions",
               on_page: Callable[[int, int], None] | None = None, workers: int = 0,
               ocr_options: ocr.OcrOptions = ocr.NO_OCR) -> ParsedDocument:
     """Parse a PDF into blocks in reading order (see the module docstring).
 
-    ``tables``: ``"layout"`` (PyMuPDF's layout model decides, the most accurate, ~0.35 CPU-s a candidate page;
+    ``tables``: ``"regions"`` (PyMuPDF's region model decides, the most accurate, ~0.35 CPU-s a candidate page;
     ``"lines"`` on a page too dense for it), ``"lines"`` (ruled tables only, several times faster) or ``"off"``.
     ``workers``: processes that find tables side by side (:mod:`.table_pool`; 0: one per core, 1: in-process).
     ``on_page(done, total)`` is called as pages are read and again as they are laid out (``total`` counts both
     passes). ``ocr_options``: mode ``auto`` OCRs the pages that look scanned and the words inside figures,
     ``force`` every page too, ``off`` nothing (:mod:`.ocr`)."""
-    mode: TableMode = "layout" if tables is True else "off" if tables is False else tables
+    mode: TableMode = "regions" if tables is True else "off" if tables is False else tables
     doc, content_hash = open_pdf(path)
     with doc:
         outline, warnings = read_outline(doc)
         first = _read_pages(doc, path, on_page, ocr_options)
         dense = first.dense()
-        warnings += pages_warning(dense, f"has more than {MAX_LAYOUT_FRAGMENTS:,} text fragments",
-                                  f"have more than {MAX_LAYOUT_FRAGMENTS:,} text fragments",
-                                  ": the layout model is not run there" + (
-                                      " (tables found by their ruling lines only)" if mode == "layout" else ""))
+        warnings += pages_warning(dense, f"has more than {MAX_REGION_FRAGMENTS:,} text fragments",
+                                  f"have more than {MAX_REGION_FRAGMENTS:,} text fragments",
+                                  ": the region model is not run there" + (
+                                      " (tables found by their ruling lines only)" if mode == "regions" else ""))
         candidates = set(first.table_candidates()) if mode != "off" else set()
         find_tables = table_finder(path, content_hash, doc, sorted(candidates - set(first.scanned)), mode, workers,
                                    lines_only=set(dense))
@@ -364,7 +364,7 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
             page_found = on_scans.get(number) if number in first.scanned else (
                 find_tables(number) if number in candidates else None)
             if page_found is not None:
-                if page_found.regions is not None:  # the layout model ran: keep its classes for heading detection
+                if page_found.regions is not None:  # the region model ran: keep its classes for heading detection
                     assign_classes(blocks, {number: page_found.regions})
                 if found := page_found.tables:
                     blocks = [b for b in blocks if not any(_inside(b, t) for t in found) or b.kind == "caption"] + found
@@ -397,5 +397,5 @@ def parse_pdf(path: Path, *, image_dir: Path | None = None, tables: TableMode | 
             page_sizes=first.sizes,
             parser="pymupdf",
             warnings=warnings,
-            layout_skipped=dense,
+            region_skipped=dense,
         )

@@ -1,14 +1,14 @@
-"""PyMuPDF's layout model (``pymupdf.layout``, the ONNX model behind ``pymupdf4llm``) as a heading signal.
+"""PyMuPDF's region model (``pymupdf.layout``, the ONNX model behind ``pymupdf4llm``) as a heading signal.
 
-    parsed = parse_pdf(Path("paper.pdf"), tables="off")     # "layout" classifies the table pages already
+    parsed = parse_pdf(Path("paper.pdf"), tables="off")     # "regions" classifies the table pages already
     classify_pages(parsed, [1, 2])
-    [b.text for b in parsed.blocks if b.layout_class == "section-header"]   # ['I. INTRODUCTION', ...]
+    [b.text for b in parsed.blocks if b.region_class == "section-header"]   # ['I. INTRODUCTION', ...]
 
 The model classifies page regions (``title``, ``section-header``, ``text``, ``table``, ``page-header`` ...). The layout
 table finder runs it anyway on pages that can hold a table, and the parser keeps its classes there
 (:func:`assign_classes`); :func:`classify_pages` runs it on more pages and stores on each text block the class of the
-region covering most of it (:attr:`Block.layout_class`). Costly per page (docs/eval/indexing.md), it runs on every page
-(``layout``) or only where the classifier is unsure (``auto``), in the table finder's workers (:mod:`.table_pool`).
+region covering most of it (:attr:`Block.region_class`). Costly per page (docs/eval/indexing.md), it runs on every page
+(``regions``) or only where the classifier is unsure (``auto``), in the table finder's workers (:mod:`.table_pool`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import pymupdf
 from .blocks import Block, ParsedDocument
 from .finder_speed import boxes_only
 from .table_pool import MIN_POOL_PAGES, drop_pool, get_pool, main_module_hidden, pool_size, worker_document
-from .tables import Region, layout_regions
+from .tables import Region, regions_left
 
 log = logging.getLogger(__name__)
 
@@ -30,10 +30,10 @@ HEADING_CLASSES = ("title", "section-header")
 
 
 def page_regions(page: pymupdf.Page) -> list[Region]:
-    """The layout model's regions of one page: ``(x0, y0, x1, y1, class)``."""
+    """The region model's regions of one page: ``(x0, y0, x1, y1, class)``."""
     with boxes_only():
         page.get_layout()
-    return layout_regions(page)
+    return regions_left(page)
 
 
 def _worker_regions(path: str, content_hash: str, numbers: list[int]) -> dict[int, list[Region]]:
@@ -43,9 +43,9 @@ def _worker_regions(path: str, content_hash: str, numbers: list[int]) -> dict[in
 
 
 def regions(doc: ParsedDocument, pages: Iterable[int], workers: int = 0) -> dict[int, list[Region]]:
-    """The layout model's regions of ``pages`` of a PDF parsed by PyMuPDF (empty for other parsers); pages too
-    dense for the model (:attr:`ParsedDocument.layout_skipped`) are left out."""
-    numbers = sorted(set(pages) - set(doc.layout_skipped))
+    """The region model's regions of ``pages`` of a PDF parsed by PyMuPDF (empty for other parsers); pages too
+    dense for the model (:attr:`ParsedDocument.region_skipped`) are left out."""
+    numbers = sorted(set(pages) - set(doc.region_skipped))
     if not numbers or doc.parser != "pymupdf" or not doc.path.is_file():
         return {}
     size = pool_size(workers)
@@ -75,14 +75,14 @@ def _overlap(block: Block, box: Region) -> float:
 
 
 def assign_classes(blocks: list[Block], found: dict[int, list[Region]]) -> None:
-    """Set :attr:`Block.layout_class` on the text blocks of the pages in ``found`` ("none" where no region
+    """Set :attr:`Block.region_class` on the text blocks of the pages in ``found`` ("none" where no region
     covers half of a block)."""
     for block in blocks:
         boxes = found.get(block.page)
         if boxes is None or block.kind not in ("text", "title", "list", "caption"):
             continue
         best = max(boxes, key=lambda box: _overlap(block, box), default=None)
-        block.layout_class = best[4] if best is not None and _overlap(block, best) >= 0.5 else "none"
+        block.region_class = best[4] if best is not None and _overlap(block, best) >= 0.5 else "none"
 
 
 def spread(pages: list[int], n: int) -> set[int]:
@@ -92,8 +92,8 @@ def spread(pages: list[int], n: int) -> set[int]:
 
 
 def classify_pages(doc: ParsedDocument, pages: Iterable[int], workers: int = 0) -> int:
-    """Run the layout model on ``pages`` and set the classes of their blocks; returns how many pages it read."""
+    """Run the region model on ``pages`` and set the classes of their blocks; returns how many pages it read."""
     found = regions(doc, pages, workers)
     assign_classes(doc.blocks, found)
-    log.debug("layout model read %d pages of %s", len(found), doc.path.name)
+    log.debug("region model read %d pages of %s", len(found), doc.path.name)
     return len(found)

@@ -1,6 +1,6 @@
 """PyMuPDF's table finder on a pool of worker processes, one page a task.
 
-    find = table_finder(path, content_hash, doc, pages=[3, 7, 8], mode="layout", workers=2)
+    find = table_finder(path, content_hash, doc, pages=[3, 7, 8], mode="regions", workers=2)
     tables_on_page_7 = find(7).tables   # waits for that page only; the others keep running
 
 The layout table finder costs about 0.35 CPU-seconds a candidate page, nearly all of a PDF's parse time. In one
@@ -113,14 +113,14 @@ def main_module_hidden() -> Iterator[None]:
 def table_finder(path: Path, content_hash: str, doc: pymupdf.Document, pages: list[int], mode: TableMode,
                  workers: int, lines_only: Collection[int] = ()) -> Callable[[int], PageTables]:
     """Start finding the tables of ``pages`` (1-based) and return ``find(page)``, which waits for one page's
-    tables (and, in layout mode, the layout model's regions).
+    tables (and, in layout mode, the region model's regions).
 
     ``doc`` is the open document, used in-process (``workers`` 1, few pages, or a worker lost); ``workers`` 0 is
-    one per core (:func:`pool_size`). The pages in ``lines_only`` are read in ``lines`` mode (no layout model)."""
+    one per core (:func:`pool_size`). The pages in ``lines_only`` are read in ``lines`` mode (no region model)."""
     workers = pool_size(workers)
 
     def page_mode(number: int) -> TableMode:
-        return "lines" if mode == "layout" and number in lines_only else mode
+        return "lines" if mode == "regions" and number in lines_only else mode
 
     if workers <= 1 or len(pages) < MIN_POOL_PAGES:
         return lambda number: find_on_page(doc[number - 1], number, page_mode(number))

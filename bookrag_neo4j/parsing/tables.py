@@ -17,7 +17,7 @@ from .finder_speed import fast_finder
 
 log = logging.getLogger(__name__)
 
-TableMode = Literal["layout", "lines", "off"]
+TableMode = Literal["regions", "lines", "off"]
 
 
 def clean_cells(rows: list[list[str | None]]) -> list[list[str]]:
@@ -65,35 +65,35 @@ def set_table(block: Block, cells: list[list[str]]) -> Block:
     return block
 
 
-Region = tuple[float, float, float, float, str]  # a region of the layout model: x0, y0, x1, y1, class
+Region = tuple[float, float, float, float, str]  # a region of the region model: x0, y0, x1, y1, class
 
 
 @dataclass
 class PageTables:
-    """What the table finder found on a page: its tables, and the layout model's regions where it ran."""
+    """What the table finder found on a page: its tables, and the region model's regions where it ran."""
 
     tables: list[Block]
     regions: list[Region] | None = None
 
 
-def layout_regions(page: pymupdf.Page) -> list[Region]:
-    """The layout model's regions left on a page by ``find_tables(use_layout=True)`` or ``get_layout()``."""
+def regions_left(page: pymupdf.Page) -> list[Region]:
+    """The region model's regions left on a page by ``find_tables(use_layout=True)`` or ``get_layout()``."""
     return [(float(r[0]), float(r[1]), float(r[2]), float(r[3]), str(r[4])) for r in page.layout_information or []]
 
 
 def find_on_page(page: pymupdf.Page, number: int, mode: TableMode) -> PageTables:
-    """:func:`page_tables`, with the layout model's regions in ``layout`` mode."""
+    """:func:`page_tables`, with the region model's regions in ``regions`` mode."""
     with fast_finder():
         tables = page_tables(page, number, mode)
-    return PageTables(tables, layout_regions(page) if mode == "layout" else None)
+    return PageTables(tables, regions_left(page) if mode == "regions" else None)
 
 
 def page_tables(page: pymupdf.Page, number: int, mode: TableMode) -> list[Block]:
     """The tables PyMuPDF finds on a page (``mode`` layout or lines), as table blocks; noise (one row or column,
-    mostly empty cells) is dropped. In ``layout`` mode the layout model's regions stay on the page
+    mostly empty cells) is dropped. In ``regions`` mode the region model's regions stay on the page
     (``page.layout_information``)."""
     try:
-        tables = page.find_tables(use_layout=mode == "layout").tables
+        tables = page.find_tables(use_layout=mode == "regions").tables
     except Exception as exc:  # a damaged page must not stop the document
         log.warning("table detection failed on page %d: %s", number, exc)
         return []

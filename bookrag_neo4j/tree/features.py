@@ -7,7 +7,7 @@ where a whole line's size, weight or slant changes, so a heading is a block of i
 relative to the document so they carry across documents: size against body text and its rank; bold, italic, capitals;
 numbering style and depth, length, a trailing period or colon; indentation, centring, position, space above and below;
 the font change from the previous block; how common its style is, how often its text recurs; and the parser's verdicts
-(title candidate, MinerU's ``text_level``, the layout model's class).
+(title candidate, MinerU's ``text_level``, the region model's class).
 """
 
 from __future__ import annotations
@@ -110,8 +110,8 @@ def candidate_features(doc: ParsedDocument) -> tuple[list[int], np.ndarray]:
             len(text_pages[_norm(text)]),
             b.kind == "title",
             b.heading_level if b.heading_level is not None else -1,
-            b.layout_class in ("title", "section-header"),
-            bool(b.layout_class),
+            b.region_class in ("title", "section-header"),
+            bool(b.region_class),
             doc_numbered, b.page in skip, b.page == 1,
         ))
     return candidates, np.asarray(rows, dtype=np.float32)

@@ -5,7 +5,7 @@
    the outline so far; it gives a level or -1 (not a section); a failed batch keeps the fallback's verdicts.
 3. **The parser's heading levels** (MinerU's ``text_level``), renumbered 1, 2, 3 ...; a lone top-level title at the
    start is the document's title; where all share one level, numbering gives the levels.
-4. **Offline detectors** (:mod:`.detect`): :mod:`.learned`, the layout model, or :func:`from_layout`'s font sizes.
+4. **Offline detectors** (:mod:`.detect`): :mod:`.learned`, the region model, or :func:`from_typography`'s font sizes.
 
     headings = from_parser(load_mineru_output(Path("tests/fixtures/mineru_unnumbered")))   # MinerU's text_level
     [(h.level, h.title) for h in headings]   # [(1, 'Introduction'), (1, 'Background'), (2, 'Capacitive and ...'), ...]
@@ -107,7 +107,7 @@ def from_parser(doc: ParsedDocument) -> list[Heading]:
     return [Heading(i, min(levels[lvl], 6), b.text, b.page) for i, lvl, b in raw]
 
 
-def from_layout(doc: ParsedDocument) -> list[Heading]:
+def from_typography(doc: ParsedDocument) -> list[Heading]:
     body = body_font_size(doc.blocks)
     skip_pages = _toc_and_cover_pages(doc)
     candidates = [(i, b) for i, b in enumerate(doc.blocks) if b.kind == "title" and b.page not in skip_pages]
@@ -180,7 +180,7 @@ async def from_llm(doc: ParsedDocument, llm: ChatModel, *, batch_size: int = LLM
     ``scores``: the heading classifier's probability of each block position, shown to the LLM; a block the
     classifier rates at least ``MIN_SCORE`` is a candidate even when the parser did not mark it a title."""
     if fallback is None:
-        fallback = from_parser(doc) if has_parser_levels(doc) else from_layout(doc)
+        fallback = from_parser(doc) if has_parser_levels(doc) else from_typography(doc)
     by_position = {h.position: h for h in fallback}
     scores = scores or {}
     candidates = [(i, b) for i, b in enumerate(doc.blocks) if b.kind == "title" or scores.get(i, 0.0) >= MIN_SCORE]

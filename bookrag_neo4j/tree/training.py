@@ -68,18 +68,18 @@ def corpus_paths(arguments: list[str]) -> list[tuple[Path, str]]:
     return found
 
 
-def labelled(path: Path, family: str, *, layout_pages: int = 0) -> Labelled | None:
-    """The training rows of one PDF, or ``None`` when its outline teaches nothing. ``layout_pages``: run the
-    layout model on up to that many pages with candidates (evenly spread), so the model learns its class."""
+def labelled(path: Path, family: str, *, region_pages: int = 0) -> Labelled | None:
+    """The training rows of one PDF, or ``None`` when its outline teaches nothing. ``region_pages``: run the
+    region model on up to that many pages with candidates (evenly spread), so the model learns its class."""
     try:
         parsed = parse_pdf(path, tables="off")
     except DocumentError as exc:
         log.info("skipping %s: %s", path.name, exc)
         return None
-    return labelled_parsed(parsed, path.name, family, layout_pages=layout_pages)
+    return labelled_parsed(parsed, path.name, family, region_pages=region_pages)
 
 
-def labelled_parsed(parsed: ParsedDocument, name: str, family: str, *, layout_pages: int = 0) -> Labelled | None:
+def labelled_parsed(parsed: ParsedDocument, name: str, family: str, *, region_pages: int = 0) -> Labelled | None:
     """:func:`labelled` of a PDF parsed already."""
     if len(parsed.outline) < MIN_OUTLINE:
         return None
@@ -89,10 +89,10 @@ def labelled_parsed(parsed: ParsedDocument, name: str, family: str, *, layout_pa
     if len(own) < MIN_MATCHED * len(parsed.outline):
         log.info("skipping %s: %d of %d bookmarks match a heading block", name, len(own), len(parsed.outline))
         return None
-    # the layout model's classes go on copies: ``parsed`` stays as indexing sees it, for held-out scoring
+    # the region model's classes go on copies: ``parsed`` stays as indexing sees it, for held-out scoring
     hidden = dataclasses.replace(parsed, outline=[], blocks=[dataclasses.replace(b) for b in parsed.blocks])
-    if layout_pages:
-        classify_pages(hidden, spread(sorted({b.page for b in hidden.blocks}), layout_pages))
+    if region_pages:
+        classify_pages(hidden, spread(sorted({b.page for b in hidden.blocks}), region_pages))
     positions, x = candidate_features(hidden)
     keep = [k for k, p in enumerate(positions) if p not in mixed]
     levels = np.asarray([min(own.get(positions[k], 0), MAX_LEVEL) for k in keep], dtype=np.int64)

@@ -1,6 +1,6 @@
 """The table finder on worker processes (:mod:`bookrag_neo4j.parsing.table_pool`): the same blocks as in-process,
 a dead worker costs nothing, a script without a ``__main__`` guard is not run again in the workers, and the
-layout model runs without its table-grid model."""
+region model runs without its table-grid model."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_pool_gives_the_same_blocks_as_in_process(always_pool: None) -> None:
 
 
 def test_pool_workers_run_onnx_on_one_thread() -> None:
-    """``import pymupdf`` builds the layout model's ONNX sessions: a worker's must be single-threaded (the pool
+    """``import pymupdf`` builds the region model's ONNX sessions: a worker's must be single-threaded (the pool
     spreads the pages), so its initializer runs before PyMuPDF is imported there."""
     from bookrag_neo4j.parsing.onnx_threads import session_threads
 
@@ -49,11 +49,11 @@ def test_a_dead_worker_falls_back_to_in_process(always_pool: None) -> None:
     pages = table_candidate_pages(path)
     doc, content_hash = open_pdf(path)
     with doc:
-        find = table_pool.table_finder(path, content_hash, doc, pages, "layout", 2)
+        find = table_pool.table_finder(path, content_hash, doc, pages, "regions", 2)
         for process in list(table_pool._pool._processes.values()):  # workers still loading their models
             process.kill()
         found = {n: find(n).tables for n in pages}
-        expected = {n: page_tables(doc[n - 1], n, "layout") for n in pages}
+        expected = {n: page_tables(doc[n - 1], n, "regions") for n in pages}
     assert table_pool._pool is None  # dropped: the next document starts a new pool
     assert {n: [asdict(b) for b in t] for n, t in found.items()} == {n: [asdict(b) for b in t] for n, t in expected.items()}
     assert any(found.values())
@@ -75,13 +75,13 @@ def test_a_script_without_a_main_guard_runs_once(tmp_path: Path) -> None:
 
 
 def test_the_finder_runs_the_layout_model_without_its_table_grids(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The finder reads only the layout model's table boxes: its table-grid model is off while we call it (same
+    """The finder reads only the region model's table boxes: its table-grid model is off while we call it (same
     tables, same regions, less CPU) and on again after, for a caller's own ``pymupdf4llm``."""
     from bookrag_neo4j.parsing.finder_speed import layout_model
-    from bookrag_neo4j.parsing.tables import find_on_page, layout_regions
+    from bookrag_neo4j.parsing.tables import find_on_page, regions_left
 
     model = layout_model()
-    assert model is not None, "PyMuPDF moved its layout model: boxes_only no longer turns the table grids off"
+    assert model is not None, "PyMuPDF moved its region model: boxes_only no longer turns the table grids off"
     grids = model.table_grid_extractor
     calls: list[int] = []
     predict = grids.predict
@@ -93,9 +93,9 @@ def test_the_finder_runs_the_layout_model_without_its_table_grids(monkeypatch: p
         with_grids = {}
         for n in pages:
             page = doc[n - 1]
-            with_grids[n] = ([asdict(b) for b in page_tables(page, n, "layout")], layout_regions(page))
+            with_grids[n] = ([asdict(b) for b in page_tables(page, n, "regions")], regions_left(page))
         grid_calls = len(calls)
-        found = {n: find_on_page(doc[n - 1], n, "layout") for n in pages}
+        found = {n: find_on_page(doc[n - 1], n, "regions") for n in pages}
     assert grid_calls > 0 and len(calls) == grid_calls  # the grids ran without boxes_only, never inside it
     assert {n: ([asdict(b) for b in f.tables], f.regions) for n, f in found.items()} == with_grids
     assert any(t for t, _ in with_grids.values())

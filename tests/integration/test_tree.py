@@ -11,7 +11,7 @@ from bookrag_neo4j.eval.bench_headings import score
 from bookrag_neo4j.parsing.blocks import ParsedDocument
 from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
 from bookrag_neo4j.tree.build import build_tree
-from bookrag_neo4j.tree.headings import from_layout, from_outline
+from bookrag_neo4j.tree.headings import from_outline, from_typography
 
 from ..helpers.pdfs import R_INTRO, need
 
@@ -42,5 +42,5 @@ def test_outline_tree_matches_the_bookmarks(r_intro: ParsedDocument) -> None:
 
 def test_heuristics_recover_the_manual_outline(r_intro: ParsedDocument) -> None:
     hidden = dataclasses.replace(r_intro, outline=[])
-    result = score(from_layout(hidden), r_intro.outline)
+    result = score(from_typography(hidden), r_intro.outline)
     assert result["f1"] >= 0.9 and result["level_accuracy"] >= 0.9, result

@@ -1,5 +1,5 @@
-"""``auto``'s second opinion: where the classifier's headings and the layout model's barely agree on the pages the
-model read, the layout model's headings are taken; where they agree, the classifier's stay. The layout model's
+"""``auto``'s second opinion: where the classifier's headings and the region model's barely agree on the pages the
+model read, the region model's headings are taken; where they agree, the classifier's stay. The region model's
 verdicts are written on the blocks here (every page counts as read), so the test needs no model run."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def _hidden(tmp_path: Path):
 
 def _layout_says(doc, headings: set[int]) -> None:
     for i, block in enumerate(doc.blocks):
-        block.layout_class = "section-header" if i in headings else "text"
+        block.region_class = "section-header" if i in headings else "text"
 
 
 def test_agreement_is_the_f1_of_the_two_detectors_and_the_share_the_model_confirms(tmp_path: Path) -> None:
@@ -54,12 +54,12 @@ def test_auto_keeps_the_classifier_where_the_layout_model_agrees(tmp_path: Path)
 def test_auto_takes_the_layout_models_headings_where_the_two_disagree(tmp_path: Path) -> None:
     doc = _hidden(tmp_path)
     learned = from_learned(dataclasses.replace(doc, blocks=[dataclasses.replace(b) for b in doc.blocks]))
-    one = learned[-1].position  # the layout model calls one of the classifier's ten headings a heading
+    one = learned[-1].position  # the region model calls one of the classifier's ten headings a heading
     _layout_says(doc, {one})
     assert agreement(doc, learned)[0] < MIN_AGREEMENT
     headings, _, source = from_auto(doc)
-    assert [h.position for h in headings] == [one] and source == "layout"
-    _layout_says(doc, set())  # a layout model that finds no heading leaves the classifier's
+    assert [h.position for h in headings] == [one] and source == "regions"
+    _layout_says(doc, set())  # a region model that finds no heading leaves the classifier's
     assert [h.title for h in from_auto(doc)[0]] == [h.title for h in learned]
 
 
@@ -68,7 +68,7 @@ def test_leave_one_family_out_scores_the_documents_whose_outline_matches_their_h
 
     corpus = [(bookmarked_pdf(tmp_path / f"r{k}.pdf", seed=k, style=k % 3), ("memos", "reports")[k // 3])
               for k in range(6)]
-    families = leave_one_family_out(corpus, layout_pages=0)
+    families = leave_one_family_out(corpus, region_pages=0)
     assert set(families) == {"memos", "reports"}
     for summary in families.values():
         assert summary["documents"] == summary["matching_documents"] == 3 and summary["training_documents"] == 3

@@ -112,3 +112,16 @@ def test_research_knobs_are_marked_and_everyday_settings_are_not() -> None:
 
     assert is_research(field_of("er_gradient")) and is_research(field_of("g2_alpha"))
     assert not is_research(field_of("neo4j_uri")) and not is_research(field_of("route_documents"))
+
+
+def test_layout_the_former_name_of_the_region_model_still_works_and_warns(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOOKRAG_TABLES", "layout")
+    monkeypatch.setenv("BOOKRAG_HEADINGS", "layout")
+    with pytest.warns(DeprecationWarning) as said:
+        settings = Settings()
+    assert {"BOOKRAG_TABLES=layout is now 'regions'", "BOOKRAG_HEADINGS=layout is now 'regions'"} <= \
+        {str(w.message) for w in said}
+    assert (settings.indexing.tables, settings.indexing.headings) == ("regions", "regions")
+    monkeypatch.setenv("BOOKRAG_TABLES", "lines")
+    monkeypatch.delenv("BOOKRAG_HEADINGS")
+    assert (Settings().indexing.tables, Settings().indexing.headings) == ("lines", "auto")

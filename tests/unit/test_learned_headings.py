@@ -19,7 +19,7 @@ from bookrag_neo4j.errors import ConfigurationError, DocumentError
 from bookrag_neo4j.eval.bench_headings import score
 from bookrag_neo4j.parsing.pymupdf_parser import parse_pdf
 from bookrag_neo4j.tree.detect import detect_headings
-from bookrag_neo4j.tree.headings import from_layout
+from bookrag_neo4j.tree.headings import from_typography
 from bookrag_neo4j.tree.learned import FEATURES, HeadingModel, from_learned
 from bookrag_neo4j.tree.training import (
     THRESHOLDS,
@@ -133,7 +133,7 @@ async def test_detectors_and_their_sources(tmp_path: Path) -> None:
         headings, found, failed = await detect_headings(hidden, detector=detector)
         assert found == source and failed == 0 and headings
     assert [h.title for h in (await detect_headings(hidden, detector="heuristic"))[0]] == \
-        [h.title for h in from_layout(hidden)]
+        [h.title for h in from_typography(hidden)]
 
 
 def test_bench_headings_json_has_the_default_detector(tmp_path: Path) -> None:
@@ -143,10 +143,10 @@ def test_bench_headings_json_has_the_default_detector(tmp_path: Path) -> None:
     report = json.loads(result.output)
     row = report["documents"][0]
     assert report["default_detector"] == "auto"
-    assert {"heuristic", "learned", "layout", "default"} <= row.keys() and row["default"]["outline"] == 12
+    assert {"heuristic", "learned", "regions", "default"} <= row.keys() and row["default"]["outline"] == 12
     assert row["in_training"] is False and row["default"]["f1"] >= 0.8
     only = json.loads(CliRunner().invoke(app, ["bench", "headings", str(pdf), "--detectors", "learned", "--json"]).output)
-    assert only["documents"][0].keys() >= {"learned", "default"} and "layout" not in only["documents"][0]
+    assert only["documents"][0].keys() >= {"learned", "default"} and "regions" not in only["documents"][0]
     assert CliRunner().invoke(app, ["bench", "headings", str(pdf), "--detectors", "magic"]).exit_code != 0
     # BOOKRAG_HEADING_MODEL: the bench scores (and marks in_training by) that model, not the shipped one
     mine = HeadingModel.shipped()

@@ -11,7 +11,7 @@ from bookrag_neo4j.llm import ScriptedChatModel
 from bookrag_neo4j.parsing.blocks import Block, ParsedDocument
 from bookrag_neo4j.tree.build import build_tree
 from bookrag_neo4j.tree.detect import detect_headings, offline_headings
-from bookrag_neo4j.tree.headings import from_layout, from_llm
+from bookrag_neo4j.tree.headings import from_llm, from_typography
 
 
 def synthetic() -> ParsedDocument:
@@ -31,7 +31,7 @@ def synthetic() -> ParsedDocument:
 
 def test_tree_assembly_from_headings() -> None:
     doc = synthetic()
-    headings = from_layout(doc)
+    headings = from_typography(doc)
     assert [(h.title, h.level) for h in headings] == [("1 Introduction", 1), ("1.1 Scope", 2), ("2 Methods", 1)]
     tree = build_tree(doc, headings, "heuristic")
     root = tree.root

@@ -1,8 +1,8 @@
 """Tables on scanned pages: the page's OCR'd words laid as invisible text over its image (a "sandwich" page, in
-memory), so that PyMuPDF's layout model and table finder, which read a PDF's own text, read a scan too.
+memory), so that PyMuPDF's region model and table finder, which read a PDF's own text, read a scan too.
 
     scanned = read_scanned_pages(doc, name, pages, options)          # {page: ScannedPage}
-    found = scanned_tables(doc, scanned, [3, 7], "layout")           # {page: PageTables}
+    found = scanned_tables(doc, scanned, [3, 7], "regions")           # {page: PageTables}
 
 Only the layout finder reads a scan (a scanned table's ruling lines are pixels, not drawings), and only on the
 pages whose OCR'd lines look like a table (:func:`row_cells`, as the parser's signal on a text page); each costs
@@ -61,9 +61,9 @@ def sandwich(doc: pymupdf.Document, scanned: dict[int, ScannedPage], numbers: It
 
 def scanned_tables(doc: pymupdf.Document, scanned: dict[int, ScannedPage], pages: list[int],
                    mode: TableMode) -> dict[int, PageTables]:
-    """The tables (and the layout model's regions) of the scanned ``pages``, found in-process on their
-    sandwiches; nothing unless ``mode`` is ``layout``."""
-    if mode != "layout" or not pages:
+    """The tables (and the region model's regions) of the scanned ``pages``, found in-process on their
+    sandwiches; nothing unless ``mode`` is ``regions``."""
+    if mode != "regions" or not pages:
         return {}
     with sandwich(doc, scanned, pages) as laid:
         found = {number: find_on_page(laid[i], number, mode) for i, number in enumerate(pages)}
