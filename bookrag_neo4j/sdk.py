@@ -16,7 +16,8 @@
 
 ``doc`` is one document (key, key prefix or file name), several, or ``None`` for the whole library;
 ``use_llm=False`` runs LLM-free. The sync methods work in Jupyter too (inside a running event loop they run on a
-worker thread). The library: ``documents``, ``toc``, ``stats``, ``build_graph``, ``bi``, ``evaluate``, ``delete``.
+worker thread). Indexing (``index``, ``index_many``, ``build_graph`` ...): :mod:`.sdk_index`. The library: ``documents``,
+``toc``, ``stats``, ``bi``, ``evaluate``, ``delete``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import EllipsisType
-from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from .browse import answer_trace_params
 from .config import Settings
@@ -38,32 +39,27 @@ from .db.reply_cap import UserRows
 from .errors import QueryNotFoundError, QuestionError
 from .eval.benchmark import Benchmark, load_benchmark
 from .index.on_demand import OnDemandLayers
-from .keys import file_key
 from .library.cards import DocumentCard
 from .library.catalogue import delete_document, table_of_contents
 from .library.documents import Document, find_document, list_documents
 from .library.stats import document_stats
 from .llm.factory import Models
 from .methods import METHODS, Method, Retriever
-from .progress import ProgressCallback
 from .resources import resource_dir
 from .retrieval.plan import Plan
 from .retrieval.planner_replies import QueryCategory
 from .retrieval.results import Answer, Evidence, Turn
 from .sdk_gds import GdsAccess
+from .sdk_index import ErMode, IndexAccess
 from .server import connection_info, instance_settings
 
 if TYPE_CHECKING:  # the indexing pipeline and the evaluation load on first use: a question needs neither
     from graphdatascience import GraphDataScience
 
-    from .content.build import ContentGraphReport, Evolution
-    from .index.pipeline import Indexer, IndexReport
-    from .kg.build import GraphReport
-    from .layout.build import LayoutReport
+    from .index.pipeline import Indexer
     from .ops.superrag import CypherRun
 
 Docs = str | Sequence[str] | None
-ErMode = Literal["gradient", "basic"] | None
 T = TypeVar("T")
 P = ParamSpec("P")
 
@@ -89,7 +85,7 @@ def _top(top_k: int | None) -> int | None:
     return top_k
 
 
-class BookRAG(GdsAccess):
+class BookRAG(IndexAccess, GdsAccess):
     """Index and ask over one Neo4j database (a library of documents)."""
 
     def __init__(self, settings: Settings | None = None, *, models: Models | None = None, use_llm: bool = True) -> None:
@@ -139,30 +135,6 @@ class BookRAG(GdsAccess):
         if self._db is None:
             self._db = Neo4jClient(connection_info(self.settings))
         return self._db
-
-    async def aindex(self, path: str | Path | None = None, *, parser: Literal["pymupdf", "mineru"] = "pymupdf",
-                     mineru_output: Path | None = None, embed: bool = True, knowledge_graph: bool = True,
-                     layout: bool = True, content_graph: bool | None = None, force: bool = False,
-                     replace: bool = False, er_mode: ErMode = None, progress: ProgressCallback | None = None,
-                     graph: bool | None = None) -> IndexReport:
-        """Index a PDF: its tree, block embeddings (``embed``), knowledge graph (``knowledge_graph``; ``graph``, its
-        former name, still works and warns), layout layer (``layout``) and content graph (``content_graph``;
-        default: with the layout layer). An unchanged file is a
-        no-op unless ``force``; ``replace`` replaces the indexed documents of the same file name wherever their
-        file was. ``parser="mineru"`` parses through MinerU, or pass ``mineru_output=FOLDER`` of a MinerU run;
-        ``er_mode`` "basic" skips gradient entity resolution; ``progress`` receives stage updates. Bad input raises
-        a ``DocumentError`` before anything is written."""
-        if graph is not None:
-            warnings.warn("BookRAG.index(graph=...) is now knowledge_graph=...", DeprecationWarning, stacklevel=2)
-            knowledge_graph = graph
-        if path is not None and parser == "mineru":
-            from .parsing.mineru import run_mineru
-
-            path, mineru_output = None, run_mineru(Path(path), self.settings.cache_dir / "mineru")
-        indexer = await self._indexer(er_mode, progress)
-        return await indexer.index(None if path is None else Path(path), mineru_output=mineru_output, embed=embed,
-                                   knowledge_graph=knowledge_graph, layout=layout, content_graph=content_graph,
-                                   force=force, replace=replace)
 
     async def aretrieve(self, question: str, doc: Docs = None, *, method: str = "bookrag", top_k: int | None = None,
                         category: QueryCategory | None = None, plan: Plan | None = None,
@@ -236,28 +208,6 @@ class BookRAG(GdsAccess):
         return await (await self._client()).read("retrieval/evidence_graph", **params, limit=limit)
 
     # --- the library: its documents, schema, BI queries and evaluation (async, then the sync twins) ---
-    async def abuild_graph(self, doc: str | Path, *, force: bool = False, er_mode: ErMode = None,
-                           progress: ProgressCallback | None = None) -> GraphReport:
-        """(Re)build the knowledge graph of an indexed document (key, key prefix, file name or its PDF)."""
-        key = file_key(Path(doc)) if Path(doc).is_file() else (await self.adocument(str(doc))).key
-        return await (await self._indexer(er_mode, progress)).build_graph(key, force=force)
-
-    async def abuild_layout(self, doc: str | Path, *, force: bool = False,
-                            progress: ProgressCallback | None = None) -> LayoutReport:
-        """(Re)build the layout layer (SuperRAG's ToC, passages, table rows, SIMILAR) of an indexed document."""
-        key = file_key(Path(doc)) if Path(doc).is_file() else (await self.adocument(str(doc))).key
-        return await (await self._indexer(None, progress)).build_layout(key, force=force)
-
-    async def abuild_content_graph(self, doc: str | Path, *, evolution: Evolution | None = None, force: bool = False,
-                                   progress: ProgressCallback | None = None) -> ContentGraphReport:
-        """(Re)build G²-Reader's content graph of an indexed document (``evolution``: lite, llm or off)::
-
-            rag.build_content_graph("report.pdf")                     # Lite evolution, no model
-            rag.build_content_graph("report.pdf", evolution="llm")    # the paper's prompts (an LLM configured)
-        """
-        key = file_key(Path(doc)) if Path(doc).is_file() else (await self.adocument(str(doc))).key
-        return await (await self._indexer(None, progress)).build_content_graph(key, evolution=evolution, force=force)
-
     async def adocuments(self) -> list[Document]:
         """Every indexed document, by file name."""
         return await list_documents(await self._client())
@@ -274,10 +224,6 @@ class BookRAG(GdsAccess):
         card = (found.card or DocumentCard()).edit(**fields)
         await store_card(await self._client(), found.key, card, self.models.embedder)
         return card
-
-    async def aread_card(self, doc: str) -> DocumentCard:
-        """Read a document's card again from its first pages and its file (what the user set stays)."""
-        return await (await self._indexer(None, None)).card((await self.adocument(doc)).key)
 
     async def adelete(self, doc: str) -> dict[str, Any]:
         """Delete a document's index and images: its ``key``, ``name`` and how many nodes were ``deleted``."""
@@ -340,33 +286,26 @@ class BookRAG(GdsAccess):
         return self._run(work)
 
     # --- the sync facade: each async method's blocking twin, with its signature and docstring ---
-    index = sync_twin(aindex)
+    index = sync_twin(IndexAccess.aindex)
+    index_many = sync_twin(IndexAccess.aindex_many)
     retrieve = sync_twin(aretrieve)
     ask = sync_twin(aask)
     cypher = sync_twin(acypher)
     run_cypher = sync_twin(arun_cypher)
     evidence_graph = sync_twin(aevidence_graph)
-    build_graph = sync_twin(abuild_graph)
-    build_layout = sync_twin(abuild_layout)
-    build_content_graph = sync_twin(abuild_content_graph)
+    build_graph = sync_twin(IndexAccess.abuild_graph)
+    build_layout = sync_twin(IndexAccess.abuild_layout)
+    build_content_graph = sync_twin(IndexAccess.abuild_content_graph)
     documents = sync_twin(adocuments)
     document = sync_twin(adocument)
     set_card = sync_twin(aset_card)
-    read_card = sync_twin(aread_card)
+    read_card = sync_twin(IndexAccess.aread_card)
     delete = sync_twin(adelete)
     stats = sync_twin(astats)
     toc = sync_twin(atoc)
     apply_schema = sync_twin(aapply_schema)
     bi = sync_twin(abi)
     evaluate = sync_twin(aevaluate)
-
-    async def _indexer(self, er_mode: ErMode, progress: ProgressCallback | None) -> Indexer:
-        from .index.pipeline import Indexer
-        if er_mode not in self._indexers:
-            self._indexers[er_mode] = Indexer(await self._client(), self.settings, self.models, use_llm=self.use_llm,
-                                              er_mode=er_mode)
-        self._indexers[er_mode].progress = progress
-        return self._indexers[er_mode]
 
     # --- internals ---
     def _run(self, work: Any) -> Any:

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
-from ..index.workers import IndexOptions, IndexSummary, WorkerEvent, aindex_many
+from ..index.workers import IndexOptions, IndexSummary, WorkerEvent
 from ..keys import stored_name
 from .common import console
 
 if TYPE_CHECKING:
+    from ..index.pipeline import IndexReport
     from ..progress import ProgressCallback
     from ..sdk import BookRAG
 
@@ -54,7 +55,7 @@ def summary_line(summary: IndexSummary) -> str:
 
 
 async def index_pdfs(rag: BookRAG, pdfs: list[Path], *, workers: int, options: IndexOptions, quiet: bool,
-                     progress: ProgressCallback | None, print_report: Callable[[dict], None]) -> IndexSummary:
+                     progress: ProgressCallback | None, print_report: Callable[[IndexReport], None]) -> IndexSummary:
     """Index ``pdfs`` with ``workers`` workers, printing a line an event (not when ``quiet``, for ``--json``) and
     each report (one worker) and the summary (more than one document or worker)."""
 
@@ -65,10 +66,9 @@ async def index_pdfs(rag: BookRAG, pdfs: list[Path], *, workers: int, options: I
         if (line := event_line(event, workers)) is not None:
             console.print(line, soft_wrap=True)  # one line, however long the file's name (as the error line)
         if workers == 1 and o is not None and o.report is not None and not quiet:
-            print_report(o.report.model_dump())
+            print_report(o.report)
 
-    summary = await aindex_many(rag.settings, pdfs, workers=workers, options=options, on_event=show,
-                                models=rag.models if workers == 1 else None, progress=progress)
+    summary = await rag.aindex_many(pdfs, workers=workers, options=options, on_event=show, progress=progress)
     if not quiet and (workers > 1 or len(pdfs) > 1):
         console.print(summary_line(summary), soft_wrap=True)
     return summary

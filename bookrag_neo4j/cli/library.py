@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 from rich.markup import escape
 
 from .common import DocArg, InstanceOpt, JsonOpt, catalogue, console, library, pdf_paths, print_json, render
 from .progress_bars import RichProgress
+
+if TYPE_CHECKING:  # the reports' types; the pipeline itself is imported when a command runs
+    from pydantic import BaseModel
+
+    from ..content.build import ContentGraphReport
+    from ..index.pipeline import IndexReport
+    from ..kg.build import GraphReport
+    from ..layout.build import LayoutReport
 
 docs_app = typer.Typer(help="The documents in the library.", no_args_is_help=True)
 
@@ -48,7 +56,7 @@ def index(
 ) -> None:
     """Index PDFs into the BookIndex (tree, knowledge graph, GT-Links in Neo4j); unchanged files are a no-op."""
     rag = library(instance, use_llm=not no_llm, ocr=ocr)
-    options: dict[str, Any] = {"er_mode": er, "progress": None if as_json else RichProgress(), "force": force}
+    progress = None if as_json else RichProgress()
     sources: list[tuple[Path | None, Path | None]] = [(None, mineru_output)] if mineru_output else []
     layer = stage in ("graph", "layout", "content-graph", "card")  # a stage over documents already indexed
     leased = not layer and parser == "pymupdf"  # PDFs by their file's key: claimed under leases (index/workers.py)
@@ -59,46 +67,48 @@ def index(
         raise typer.BadParameter("give PDF files, --mineru-output DIR, or (with --stage graph|layout|content-graph|"
                                  "card) documents")
 
-    async def work() -> tuple[list[dict], int]:
-        reports, failed = [], 0
+    async def work() -> tuple[list[BaseModel], int]:
+        reports: list[BaseModel] = []
         for doc in (paths or []) if layer else []:
             if stage == "card":
                 card = await rag.aread_card(doc)
-                reports.append(card.model_dump())
+                reports.append(card)
                 if not as_json:
                     console.print(f"{escape(doc)}: {escape(card.issuer or '-')}, {card.kind}, {card.period or '-'}")
-                continue
-            if stage == "graph":
-                reports.append((await rag.abuild_graph(doc, **options)).model_dump())
+            elif stage == "graph":
+                reports.append(graph := await rag.abuild_graph(doc, er_mode=er, force=force, progress=progress))
+                if not as_json:
+                    _print_graph_report(graph)
             elif stage == "layout":
-                reports.append((await rag.abuild_layout(doc, force=force, progress=options["progress"])).model_dump())
+                reports.append(built := await rag.abuild_layout(doc, force=force, progress=progress))
+                if not as_json:
+                    _print_layout_report(built)
             else:
-                reports.append((await rag.abuild_content_graph(doc, evolution=evolution, force=force,
-                                                               progress=options["progress"])).model_dump())
-            if not as_json:
-                {"graph": _print_graph_report, "layout": _print_layout_report,
-                 "content-graph": _print_content_graph_report}[stage](reports[-1])
+                reports.append(content := await rag.abuild_content_graph(doc, evolution=evolution, force=force,
+                                                                         progress=progress))
+                if not as_json:
+                    _print_content_graph_report(content)
         for pdf, folder in [] if layer else sources:
-            reports.append((await rag.aindex(pdf, mineru_output=folder, parser=parser, embed=not no_embed,
-                                             knowledge_graph=stage == "all", layout=stage == "all", replace=replace,
-                                             **options)).model_dump())
+            reports.append(report := await rag.aindex(pdf, mineru_output=folder, parser=parser, embed=not no_embed,
+                                                      knowledge_graph=stage == "all", layout=stage == "all",
+                                                      replace=replace, er_mode=er, force=force, progress=progress))
             if not as_json:
-                _print_report(reports[-1])
-        if leased and pdfs:
-            from ..index.workers import IndexOptions  # the pipeline: imported when the command runs
-            from .indexing import index_pdfs
+                _print_report(report)
+        if not (leased and pdfs):
+            return reports, 0
+        from ..index.workers import IndexOptions
+        from .indexing import index_pdfs
 
-            summary = await index_pdfs(rag, pdfs, workers=workers, quiet=as_json, progress=options["progress"],
-                                       print_report=_print_report, options=IndexOptions(
-                                           embed=not no_embed, knowledge_graph=stage == "all", layout=stage == "all",
-                                           force=force, replace=replace, er_mode=er, use_llm=not no_llm))
-            reports += [d.report.model_dump() for d in summary.documents if d.report is not None]
-            failed = summary.failed
-        return reports, failed
+        summary = await index_pdfs(rag, pdfs, workers=workers, quiet=as_json, progress=progress,
+                                   print_report=_print_report, options=IndexOptions(
+                                       embed=not no_embed, knowledge_graph=stage == "all", layout=stage == "all",
+                                       force=force, replace=replace, er_mode=er, use_llm=not no_llm))
+        return reports + [d.report for d in summary.documents if d.report is not None], summary.failed
 
     reports, failed = rag.run(work())
     if as_json and reports:
-        print_json(reports if len(reports) > 1 else reports[0])
+        dumped = [r.model_dump() for r in reports]
+        print_json(dumped if len(dumped) > 1 else dumped[0])
     if failed:
         raise typer.Exit(1)
 
@@ -110,67 +120,70 @@ def check_workers(workers: int, *, leased: bool, mineru_output: bool) -> None:
                                  "--stage graph|layout|content-graph, --parser mineru or --mineru-output")
 
 
-def _print_usage(llm_usage: dict) -> None:
+def _print_usage(llm_usage: dict[str, dict[str, int]]) -> None:
     for stage, usage in llm_usage.items():
         console.print(f"  LLM {stage}: {usage['calls']} calls, {usage['prompt_tokens']}+{usage['completion_tokens']} "
                       f"tokens, {usage.get('cached_calls', 0)} cached")
 
 
-def _print_timings_usage_warnings(r: dict, extra: str = "") -> None:
-    console.print("  time: " + ", ".join(f"{k} {v:.2f}s" for k, v in r["seconds"].items()) + extra)
-    _print_usage(r["llm_usage"])
-    for warning in r["warnings"]:
+def _print_seconds(seconds: dict[str, float], extra: str = "") -> None:
+    if seconds:
+        console.print("  time: " + ", ".join(f"{k} {v:.2f}s" for k, v in seconds.items()) + extra)
+
+
+def _print_warnings(warnings: list[str]) -> None:
+    for warning in warnings:
         console.print(f"  [yellow]warning:[/] {warning}")
 
 
-def _print_report(r: dict) -> None:
-    if r["status"] == "unchanged":
-        console.print(f"[yellow]{r['name']}[/] is already indexed and unchanged (key {r['doc_key']}).")
+def _print_report(r: IndexReport) -> None:
+    if r.status == "unchanged":
+        console.print(f"[yellow]{r.name}[/] is already indexed and unchanged (key {r.doc_key}).")
     else:
-        total = sum(r["seconds"].values()) or 1e-9
-        console.print(f"[green]{r['status']}[/] {r['name']} (key {r['doc_key']}): {r['pages']} pages, "
-                      f"sections from {r['heading_source']} {r['sections_by_level']}, blocks {r['blocks_by_type']}")
-        _print_timings_usage_warnings(r, f" ({r['pages'] / total:.1f} pages/s); wrote {r['nodes_written']} nodes, "
-                                         f"{r['relationships_written']} relationships; embedded {r['embedded']} blocks")
-    if r.get("graph"):
-        _print_graph_report(r["graph"])
-    if r.get("layout"):
-        _print_layout_report(r["layout"])
-    if r.get("content_graph"):
-        _print_content_graph_report(r["content_graph"])
+        total = sum(r.seconds.values()) or 1e-9
+        console.print(f"[green]{r.status}[/] {r.name} (key {r.doc_key}): {r.pages} pages, "
+                      f"sections from {r.heading_source} {r.sections_by_level}, blocks {r.blocks_by_type}")
+        _print_seconds(r.seconds, f" ({r.pages / total:.1f} pages/s); wrote {r.nodes_written} nodes, "
+                                  f"{r.relationships_written} relationships; embedded {r.embedded} blocks")
+        _print_usage(r.llm_usage)
+        _print_warnings(r.warnings)
+    if r.graph:
+        _print_graph_report(r.graph)
+    if r.layout:
+        _print_layout_report(r.layout)
+    if r.content_graph:
+        _print_content_graph_report(r.content_graph)
 
 
-def _print_content_graph_report(r: dict) -> None:
-    c = r["counts"]
-    head = "[green]content graph[/]" if r["status"] == "built" else "content graph unchanged"
-    console.print(f"  {head} ({r['evolution']}): {c['nodes']} nodes, {c['window_links']} window, {c['knn_links']} "
-                  f"knn and {c['llm_links']} llm links")
-    if r["seconds"]:
-        console.print("  time: " + ", ".join(f"{k} {v:.2f}s" for k, v in r["seconds"].items()))
+def _print_content_graph_report(r: ContentGraphReport) -> None:
+    c = r.counts
+    head = "[green]content graph[/]" if r.status == "built" else "content graph unchanged"
+    console.print(f"  {head} ({r.evolution}): {c.nodes} nodes, {c.window_links} window, {c.knn_links} knn and "
+                  f"{c.llm_links} llm links")
+    _print_seconds(r.seconds)
 
 
-def _print_layout_report(r: dict) -> None:
-    c = r["counts"]
-    head = "[green]layout[/]" if r["status"] == "built" else "layout unchanged"
-    console.print(f"  {head}: {c['toc_entries']} ToC entries, {c['passages']} passages, {c['table_rows']} table rows, "
-                  f"{c['refers_to']} REFERS_TO, {c['similar']} SIMILAR, {c['labelled_pages']} labelled pages")
-    if r["seconds"]:
-        console.print("  time: " + ", ".join(f"{k} {v:.2f}s" for k, v in r["seconds"].items()))
-    for warning in r["warnings"]:
-        console.print(f"  [yellow]warning:[/] {warning}")
+def _print_layout_report(r: LayoutReport) -> None:
+    c = r.counts
+    head = "[green]layout[/]" if r.status == "built" else "layout unchanged"
+    console.print(f"  {head}: {c.toc_entries} ToC entries, {c.passages} passages, {c.table_rows} table rows, "
+                  f"{c.refers_to} REFERS_TO, {c.similar} SIMILAR, {c.labelled_pages} labelled pages")
+    _print_seconds(r.seconds)
+    _print_warnings(r.warnings)
 
 
-def _print_graph_report(g: dict) -> None:
-    if g["status"] == "unchanged":
-        console.print(f"  graph unchanged: {g['entities']} entities, {g['relations']} relations, "
-                      f"{g['gt_links']} GT-Links")
+def _print_graph_report(g: GraphReport) -> None:
+    if g.status == "unchanged":
+        console.print(f"  graph unchanged: {g.entities} entities, {g.relations} relations, {g.gt_links} GT-Links")
         return
-    er = g["er"]
-    console.print(f"  [green]graph[/]: {g['entities']} entities from {g['extracted_mentions']} mentions, "
-                  f"{g['relations']} relations, {g['contained_in']} CONTAINED_IN, {g['gt_links']} GT-Links; "
+    er = g.er
+    console.print(f"  [green]graph[/]: {g.entities} entities from {g.extracted_mentions} mentions, "
+                  f"{g.relations} relations, {g.contained_in} CONTAINED_IN, {g.gt_links} GT-Links; "
                   f"ER merges {er.get('merges', 0)} (exact {er.get('exact', 0)}), "
                   f"{er.get('lookup_ms_mean', 0)} ms per candidate lookup")
-    _print_timings_usage_warnings(g)
+    _print_seconds(g.seconds)
+    _print_usage(g.llm_usage)
+    _print_warnings(g.warnings)
 
 
 def graph_state(row: dict) -> str:

@@ -196,7 +196,10 @@ async def under_lease(leases: LeaseManager, key: str, work: Callable[[], Awaitab
             try:
                 return None if done is not None and await done() else await leases.hold(claim, work())
             finally:
-                await leases.release(claim)
+                try:
+                    await leases.release(claim)
+                except Exception as exc:  # Neo4j gone: the lease expires by itself; the work's own error stands
+                    log.warning("could not release the lease of %s: %s", name or key, exc)
         await asyncio.sleep(POLL_SECONDS)
         if done is not None and await done():
             return None

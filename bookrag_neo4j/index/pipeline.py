@@ -150,6 +150,15 @@ class Indexer:
         await self.db.write("library/clear_failure", key=report.doc_key)
         return report
 
+    async def index_file(self, path: Path, **options: Any) -> IndexReport:
+        """:meth:`index` of a PDF under its file's lease, as every door indexes (the workers of ``bookrag index``
+        hold it themselves): while another process indexes the file this waits, then finds it indexed."""
+        check_file(path)  # a bad file is refused before any lease
+        key = await asyncio.to_thread(file_key, path)
+        leases = LeaseManager(self.db, ttl=self.settings.indexing.index_lease_seconds)
+        report = await under_lease(leases, key, lambda: self.index(path, **options), name=stored_name(path))
+        return cast(IndexReport, report)
+
     async def _record_failure(self, path: Path | None, exc: Exception) -> None:
         """Best effort: the reason on the document's node, if it has one (a rejected file writes nothing)."""
         if path is None or not path.is_file():

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..config import Settings
 from ..db.client import Neo4jClient
@@ -44,7 +44,9 @@ Status = Literal["indexed", "unchanged", "failed", "leased"]
 
 
 class IndexOptions(BaseModel):
-    """What each document gets: the sequential ``bookrag index``'s options."""
+    """What each document gets: the sequential ``bookrag index``'s options (a misspelt one is an error)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     embed: bool = True
     knowledge_graph: bool = True

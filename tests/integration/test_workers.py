@@ -211,6 +211,39 @@ async def test_two_workers_index_four_documents_once_with_a_sequential_runs_coun
         await forget(db, keys)
 
 
+async def test_the_sdk_indexes_a_pdf_under_its_lease_waiting_while_another_worker_holds_it(
+        db: Neo4jClient, settings: Settings, offline_models, schema, tmp_path: Path) -> None:
+    """Every door indexes through the SDK, under the file's lease: a PDF another process is indexing is waited for,
+    then indexed (here: no one indexed it meanwhile), and the lease released."""
+    from bookrag_neo4j.sdk import BookRAG
+
+    pdf = make_pdf(tmp_path / "leased.pdf", seed=7, pages=1)
+    key = file_key(pdf)
+    await forget(db, [key])
+    other = LeaseManager(db, ttl=30.0, owner="another-machine:1:abc")
+    claim = await other.claim(key, name=pdf.name)
+    assert claim.claimed
+    rag = BookRAG(fast(settings), models=offline_models, use_llm=False)
+    try:
+        indexing = asyncio.create_task(rag.aindex(pdf, knowledge_graph=False, layout=False))
+        await asyncio.sleep(2.0)
+        assert not indexing.done() and await get_document(db, key) is None  # waiting, nothing written
+        assert await other.release(claim)
+        report = await asyncio.wait_for(indexing, 300)
+        assert report.status == "indexed" and report.doc_key == key
+        assert not await db.run("MATCH (l:IndexLease {key: $key}) RETURN l", {"key": key})  # released after
+    finally:
+        await rag.aclose()
+        await forget(db, [key])
+
+
+def test_a_misspelt_index_option_is_an_error() -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="knowlege_graph"):
+        IndexOptions(knowlege_graph=False)  # type: ignore[call-arg]
+
+
 async def _wait_mid_document(db: Neo4jClient, key: str, proc: subprocess.Popen[bytes]) -> str:
     """Poll until the worker holds the lease and the document is half done: its tree being written (preferred)
     or its graph not built yet; that state."""
