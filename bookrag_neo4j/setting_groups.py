@@ -206,12 +206,12 @@ class RetrievalSettings(Group):
                                   "run_cypher raises, or with truncate=True (as read_cypher) returns the rows that "
                                   "fit, the next one's long values cut, and a note saying so.")
     domains: str = Field(
-        "finance", description="Domain packs, comma-separated: shipped names (finance) or folders with a "
-        "glossary.json; '' for none (docs/asking.md, 'Domain packs').")
+        "finance", description="Domain packs, comma-separated: shipped names (finance: 10-Ks, 10-Qs, 8-Ks, 20-Fs, "
+        "earnings releases, annual reports) or folders with a glossary.json; each applies to the documents whose "
+        "card is of a kind it names (all, if it names none); '' for none (docs/asking.md, 'Domain packs').")
     glossary: str = Field(
-        "shipped", description="The glossary that decomposes a question naming metrics without an LLM ('return on "
-        "assets': net income, total assets): shipped (the domain packs'), a JSON file of the same shape, or '' "
-        "for none.")
+        "shipped", description="Deprecated (warns): a glossary JSON file used alone for every document, or '' for "
+        "none; a pack folder in BOOKRAG_DOMAINS does this now.")
 
 
 class BookRAGSettings(Group):

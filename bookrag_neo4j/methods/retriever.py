@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from ..config import Settings
 from ..db.client import Neo4jClient
-from ..domains import glossary_for
+from ..domains import domains_of
 from ..errors import DocumentNotFoundError, PlanError, QuestionError
 from ..library.document_cache import keep_documents
 from ..library.documents import Document
@@ -89,19 +89,26 @@ class Retriever:
         self.settings = settings
         self.models = models
         self.llm = models.llm if use_llm else None
-        self.planner = Planner(self.llm, glossary_for(settings.retrieval.domains, settings.retrieval.glossary))
         keep_documents(settings.retrieval.cache_documents)  # the process's per-document caches
 
     async def plan(self, question: str, *, method: str = "bookrag", category: QueryCategory | None = None) -> Plan:
         """The method's plan for ``question`` (what :meth:`retrieve` and :meth:`ask` run)."""
         checked = checked_question(question, self.settings.retrieval.max_question_chars)
-        return (await self._plan(checked, method, category))[0]
+        return (await self._plan(checked, method, category, None))[0]
 
-    async def _plan(self, question: str, method: str, category: QueryCategory | None) -> tuple[Plan, TraceStep]:
+    def planner(self, documents: Sequence[Document] | None) -> Planner:
+        """The planner of a question over ``documents``: with the glossary of the domain packs that apply to them
+        by their cards' kinds (``None``: not known yet, every pack)."""
+        retrieval = self.settings.retrieval
+        kinds = None if documents is None else [d.card.kind if d.card else "" for d in documents]
+        return Planner(self.llm, domains_of(retrieval.domains, retrieval.glossary).glossary_for(kinds))
+
+    async def _plan(self, question: str, method: str, category: QueryCategory | None,
+                    documents: Sequence[Document] | None) -> tuple[Plan, TraceStep]:
         chosen = get_method(method)
         began = time.perf_counter()
         with track_usage() as ledger:
-            plan = await chosen.plan(question, self.planner, category)
+            plan = await chosen.plan(question, self.planner(documents), category)
         seconds, usage = time.perf_counter() - began, ledger.total()
         trace = TraceStep(step="plan", operator="Plan", seconds=round(seconds, 4),
                           model_seconds=round(seconds, 4) if usage.calls else 0.0, llm_calls=usage.calls,
@@ -144,7 +151,7 @@ class Retriever:
         planned = scope_warnings(documents)
         if plan is None:
             question = await standalone(self.llm, history, question)
-            plan, step = await self._plan(question, method, category)
+            plan, step = await self._plan(question, method, category, documents)
             planned.append(step)
         carried = carried_documents(history) if doc_keys is None else []
         routing = await self._route(plan, question, documents, carried)

@@ -30,12 +30,14 @@ from pydantic import BaseModel, ConfigDict
 
 from ..config import Settings
 from ..db.client import Neo4jClient
+from ..domains import domains_of
 from ..library.document_cache import shared
 from ..library.documents import Document
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..retrieval import subtrees
 from ..retrieval.document_blocks import DocumentBlocks, block_similarities, document_blocks
+from ..retrieval.glossary import Glossary
 from ..retrieval.reasoners import MAX_TEXT_CHARS
 
 T = typing.TypeVar("T")
@@ -67,6 +69,13 @@ class RunContext:
         """The scope's table of contents (key, doc_key, title, level, path, pages), read once a process
         and tree (:func:`~bookrag_neo4j.retrieval.subtrees.table_of_contents`)."""
         return await subtrees.table_of_contents(self.db, self.documents)
+
+    def glossary(self, doc: Document | None = None) -> Glossary:
+        """The glossary of the domain packs that apply to ``doc`` by its card's kind (``None``: to any document of
+        the scope)."""
+        retrieval = self.settings.retrieval
+        return domains_of(retrieval.domains, retrieval.glossary).glossary_for(
+            (d.card.kind if d.card else "") for d in ([doc] if doc else self.documents))
 
     async def each_document(self, work: Callable[[Document], Awaitable[T]]) -> list[T]:
         """``work`` on every document of the scope, :data:`DOCUMENTS_AT_ONCE` at a time (their queries run side

@@ -13,7 +13,6 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..domains import glossary_for
 from ..library.documents import Document
 from ..retrieval.document_blocks import DocumentBlocks
 from ..retrieval.entity_graph import best_first
@@ -66,7 +65,7 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
     if p.widen and selections:
         top = ctx.settings.bookrag.selection_hits
         for doc, held in zip(ctx.documents, blocks, strict=True):
-            keys += named(ctx, held, question) + (await first_stage(
+            keys += named(ctx, doc, held, question) + (await first_stage(
                 ctx, doc, held, question, await ctx.similarities(doc, question.vector), top) if top else [])
         keys = list(dict.fromkeys(keys))
     found = await candidates(keys)
@@ -188,9 +187,8 @@ async def text_reasoning_op(ctx: RunContext, p: NoParams, candidates: Candidates
 async def named_first(ctx: RunContext, question: Question, values: dict[str, float]) -> Scores:
     """The text scores ``values``, 1 added to those of the blocks the question names by number (which thus rank
     first; the trace counts them); the best of each name's blocks by text score leads (the Skyline keeps it)."""
-    titles = glossary_for(ctx.settings.retrieval.domains, ctx.settings.retrieval.glossary).titles(question.text)
     groups = [[key for key in group if key in values] for doc in ctx.documents for group in
-              (await ctx.blocks(doc)).named_groups(question.text, titles)]
+              (await ctx.blocks(doc)).named_groups(question.text, ctx.glossary(doc).titles(question.text))]
     found = list(dict.fromkeys(key for group in groups for key in group))
     leads = list(dict.fromkeys(max(group, key=lambda key: values[key]) for group in groups if group))
     first = set(found)
@@ -198,11 +196,10 @@ async def named_first(ctx: RunContext, question: Question, values: dict[str, flo
                   leads=leads)
 
 
-def named(ctx: RunContext, held: DocumentBlocks, question: Question) -> list[str]:
-    """The blocks of ``held`` the question names: a figure or table by number, a page, or a statement of the
-    glossary (:meth:`~bookrag_neo4j.retrieval.document_blocks.DocumentBlocks.named`)."""
-    retrieval = ctx.settings.retrieval
-    return held.named(question.text, glossary_for(retrieval.domains, retrieval.glossary).titles(question.text))
+def named(ctx: RunContext, doc: Document, held: DocumentBlocks, question: Question) -> list[str]:
+    """The blocks of ``doc`` (``held``) the question names: a figure or table by number, a page, or a statement of
+    its domain packs' glossary (:meth:`~bookrag_neo4j.retrieval.document_blocks.DocumentBlocks.named`)."""
+    return held.named(question.text, ctx.glossary(doc).titles(question.text))
 
 
 def by_best_row(table: Candidate, lexical: float, row_lexical: float, row_similarity: float | None,

@@ -14,6 +14,7 @@ from bookrag_neo4j.errors import ConfigurationError
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
 from bookrag_neo4j.ops.evidence import MergeParams, merge
+from bookrag_neo4j.ops.operator_registry import RunContext
 from bookrag_neo4j.ops.reason import named
 from bookrag_neo4j.ops.values import EvidenceSet, Question
 from bookrag_neo4j.retrieval.document_blocks import read_blocks
@@ -111,15 +112,20 @@ async def test_merge_takes_each_sub_questions_evidence_in_turn() -> None:
     assert [g.keys for g in merged.groups] == [["1", "2", "3"], ["2", "4"], ["5"]]
 
 
-def test_the_reasoners_name_the_statement_of_the_settings_glossary() -> None:
+def test_the_reasoners_name_the_statements_of_the_packs_of_the_documents_kind() -> None:
     rows = [{"key": "k1", "doc_key": "d", "order": 1, "kind": "text", "section_path": "Item 8", "title": "",
              "text": "CONSOLIDATED BALANCE SHEETS", "page_start": 1, "page_end": 1},
             {"key": "k2", "doc_key": "d", "order": 2, "kind": "table", "section_path": "Item 8", "title": "",
              "text": "| Total assets | 1,000 |", "page_start": 1, "page_end": 1}]
     question = Question(text="Based on the balance sheet, what were total assets?", vector=[])
-    shipped = SimpleNamespace(settings=Settings(glossary="shipped"))
-    assert named(shipped, read_blocks(rows), question) == ["k2"]  # type: ignore[arg-type]
-    assert named(SimpleNamespace(settings=Settings(glossary="")), read_blocks(rows), question) == []  # type: ignore[arg-type]
+    filing, paper = (SimpleNamespace(key="d", card=SimpleNamespace(kind=kind)) for kind in ("10-K", "paper"))
+
+    def ctx(**settings: str) -> RunContext:
+        return RunContext(db=None, settings=Settings(**settings), models=None, llm=None,  # type: ignore[arg-type]
+                          documents=[filing])  # type: ignore[list-item]
+    assert named(ctx(), filing, read_blocks(rows), question) == ["k2"]  # type: ignore[arg-type]
+    assert named(ctx(), paper, read_blocks(rows), question) == []  # type: ignore[arg-type]  # finance: filings
+    assert named(ctx(domains=""), filing, read_blocks(rows), question) == []  # type: ignore[arg-type]
 
 
 async def test_the_best_table_of_each_statement_named_is_kept() -> None:
@@ -140,8 +146,8 @@ async def test_the_best_table_of_each_statement_named_is_kept() -> None:
     async def held(doc: object) -> object:
         return blocks
 
-    ctx = SimpleNamespace(settings=Settings(glossary="shipped", skyline_min=1, skyline_max=10),
-                          documents=[SimpleNamespace(key="d")], graph=None, blocks=held)
+    ctx = SimpleNamespace(settings=Settings(skyline_min=1, skyline_max=10), documents=[SimpleNamespace(key="d")],
+                          blocks=held, glossary=lambda doc=None: Glossary.load("shipped"))
     question = Question(text="From the P&L statement and the statement of cash flows, what is D&A margin?", vector=[])
     text = await reason.named_first(ctx, question, {"k2": 0.2, "k4": 0.5, "k5": 0.9})  # type: ignore[arg-type]
     assert text.named == ["k2", "k4"] and text.leads == ["k2", "k4"]
