@@ -9,7 +9,8 @@
 * two ``bookrag index`` processes on one document at once: the result equals a clean index;
 * four clients asking a document whose layout layer is not built yet, and ``index --stage layout``, at once: it is
   built once, all get evidence;
-* a soak: 4 concurrent clients ask 1,000 questions in all (BookRAG and the BM25, dense and hybrid baselines), with
+* a soak: 4 concurrent clients ask 400 questions in all (``BOOKRAG_SOAK_QUESTIONS``: 1,000 for the figures in
+  docs/reliability.md; BookRAG and the BM25, dense and hybrid baselines), with
   no error; heap after GC and p95 at start and end.
 """
 
@@ -243,7 +244,7 @@ async def test_askers_arriving_together_build_a_missing_layout_layer_once(settin
         await writer.aclose()
 
 
-SOAK_QUESTIONS = 1000
+SOAK_QUESTIONS = int(os.environ.get("BOOKRAG_SOAK_QUESTIONS", "400"))  # `make test`'s; 1,000 for the long soak
 SOAK_CLIENTS = 4
 SOAK_METHODS = ("bookrag", "bm25", "dense", "hybrid")  # the layout layer they read is built by the first asker
 TEMPLATES = ("Who leads {org}?", "What did {org} ship in {year}?", "Which bank does {org} work with?",
@@ -266,7 +267,7 @@ def _heap_after_gc(settings: Settings) -> int | None:
     return int(row["used"])
 
 
-async def test_soak_four_clients_ask_a_thousand_questions(settings: Settings, offline_models: Models, schema,
+async def test_soak_four_clients_ask_hundreds_of_questions(settings: Settings, offline_models: Models, schema,
                                                           tmp_path: Path) -> None:
     pdf = tiny_pdf(tmp_path / "acme-soak.pdf", "Acme Soakworks", "Ada Quill", "Norway", "valves")
     writer = BookRAG(settings.replace(llm_provider="none"), models=offline_models, use_llm=False)
@@ -304,13 +305,13 @@ async def test_soak_four_clients_ask_a_thousand_questions(settings: Settings, of
         return statistics.quantiles(values, n=20)[-1] * 1000
 
     report = {"questions": len(seconds), "clients": SOAK_CLIENTS, "errors": len(errors), "wall_s": round(wall, 1),
-              "p95_ms_first_100": round(p95(seconds[:window]), 1), "p95_ms_last_100": round(p95(seconds[-window:]), 1),
+              "p95_ms_first_tenth": round(p95(seconds[:window]), 1), "p95_ms_last_tenth": round(p95(seconds[-window:]), 1),
               "heap_after_gc_mb_start": heap_start and round(heap_start / 2 ** 20, 1),
               "heap_after_gc_mb_end": heap_end and round(heap_end / 2 ** 20, 1)}
     print("soak:", json.dumps(report))
     (Path(os.environ.get("BOOKRAG_SOAK_REPORT", tmp_path / "soak.json"))).write_text(json.dumps(report, indent=2))
     assert not errors, errors[:5]
     assert len(seconds) == SOAK_QUESTIONS
-    assert report["p95_ms_last_100"] <= 3 * report["p95_ms_first_100"] + 50, report  # no slow-down as it runs
+    assert report["p95_ms_last_tenth"] <= 3 * report["p95_ms_first_tenth"] + 50, report  # no slow-down as it runs
     if heap_start and heap_end:
         assert heap_end <= heap_start + 256 * 2 ** 20, report  # no leak on the server: within 256 MiB after GC
