@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from .db.reply_cap import UserRows
 from .library.cards import DocumentCard
+from .library.catalogue import TocEntry
 from .retrieval.results import Answer, Citation, Evidence, EvidenceNode, by_document
 
 if TYPE_CHECKING:
@@ -48,13 +49,6 @@ class DocumentInfo(BaseModel):
 
 class DocumentList(BaseModel):
     documents: list[DocumentInfo]
-
-
-class TocEntry(BaseModel):
-    title: str
-    level: int
-    page: int | None = None
-    key: str
 
 
 class TableOfContents(BaseModel):

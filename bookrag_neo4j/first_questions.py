@@ -7,8 +7,11 @@ its table of contents, so that the demo and the quickstart notebook ask about th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .library.catalogue import TocEntry
 
 R_INTRO = "R-intro.pdf"
 R_INTRO_QUESTIONS: list[tuple[str, str]] = [
@@ -18,12 +21,12 @@ R_INTRO_QUESTIONS: list[tuple[str, str]] = [
 ]
 
 
-def first_questions(name: str, toc: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """(category, question) three times for the document named ``name`` whose table of contents is ``toc``
-    (rows with ``title`` and ``level``): R-intro's own, else about its first and last top-level sections."""
+def first_questions(name: str, toc: Sequence[TocEntry]) -> list[tuple[str, str]]:
+    """(category, question) three times for the document named ``name`` whose table of contents is ``toc``:
+    R-intro's own, else about its first and last top-level sections."""
     if name == R_INTRO:
         return list(R_INTRO_QUESTIONS)
-    titles = [str(row["title"]) for row in toc if row.get("level") == 1 and row.get("title")]
+    titles = [entry.title for entry in toc if entry.level == 1 and entry.title]
     first, last = (titles[0], titles[-1]) if titles else (name, name)
     return [("single-hop", f'What does the section "{first}" say?'),
             ("multi-hop", f'What is the difference between "{first}" and "{last}"?'),

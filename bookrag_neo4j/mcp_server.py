@@ -36,7 +36,6 @@ from .api_models import (
     DocumentList,
     RetrieveResult,
     TableOfContents,
-    TocEntry,
     ask_result,
     retrieve_result,
 )
@@ -202,7 +201,7 @@ def build_server(rag: BookRAG) -> MCPServer:
         await reach()
         found = await rag.adocument(name)
         return TableOfContents(document=found.name, key=found.key,
-                               sections=[TocEntry.model_validate(row) for row in await rag.atoc(found.key)])
+                               sections=await rag.atoc(found.key))
 
     @_tool_errors
     async def retrieve(question: Question, docs: Docs = None, method: MethodName = "bookrag",

@@ -40,7 +40,7 @@ from .errors import QueryNotFoundError, QuestionError
 from .eval.benchmark import Benchmark, load_benchmark
 from .index.on_demand import OnDemandLayers
 from .library.cards import DocumentCard
-from .library.catalogue import delete_document, table_of_contents
+from .library.catalogue import Deletion, TocEntry, delete_document, table_of_contents
 from .library.documents import Document, find_document, list_documents
 from .library.stats import document_stats
 from .llm.factory import Models
@@ -225,11 +225,11 @@ class BookRAG(IndexAccess, GdsAccess):
         await store_card(await self._client(), found.key, card, self.models.embedder)
         return card
 
-    async def adelete(self, doc: str) -> dict[str, Any]:
+    async def adelete(self, doc: str) -> Deletion:
         """Delete a document's index and images: its ``key``, ``name`` and how many nodes were ``deleted``."""
         found = await self.adocument(doc)
         deleted = await delete_document(await self._client(), found.key, self.settings.image_dir)
-        return {"key": found.key, "name": found.name, "deleted": deleted}
+        return Deletion(key=found.key, name=found.name, deleted=deleted)
 
     async def astats(self, doc: str, *, with_graph: bool = True) -> dict[str, Any]:
         """A document's counts (pages, sections, blocks) and its knowledge graph's statistics; ``partial`` is
@@ -238,7 +238,7 @@ class BookRAG(IndexAccess, GdsAccess):
         return {**await document_stats(await self._client(), d.key, with_graph=with_graph),
                 "status": d.status, "error": d.error, "partial": bool(d.partial), "incomplete": d.partial}
 
-    async def atoc(self, doc: str) -> list[dict[str, Any]]:
+    async def atoc(self, doc: str) -> list[TocEntry]:
         """A document's table of contents: each section's title, level and first page, in reading order."""
         return await table_of_contents(await self._client(), (await self.adocument(doc)).key)
 

@@ -234,7 +234,7 @@ def docs_set(
 def docs_delete(doc: DocArg, instance: InstanceOpt = None) -> None:
     """Delete one document's index (its nodes and what only it references)."""
     deleted = catalogue(instance).delete(doc)
-    console.print(f"Deleted {deleted['name']}: {deleted['deleted']} nodes.")
+    console.print(f"Deleted {deleted.name}: {deleted.deleted} nodes.")
 
 
 def stats(doc: DocArg, instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
@@ -257,10 +257,10 @@ def toc(doc: DocArg, instance: InstanceOpt = None, as_json: JsonOpt = False) -> 
     """The recovered table of contents: title, level and first page of each section, in reading order."""
     rows = catalogue(instance).toc(doc)
     if as_json:
-        print_json([{k: r[k] for k in ("title", "level", "page")} for r in rows])
+        print_json([r.model_dump(include={"title", "level", "page"}) for r in rows])
         return
     for r in rows:
-        sys.stdout.write(f"{'  ' * (r['level'] - 1)}{r['title']}  ... {r['page']}\n")
+        sys.stdout.write(f"{'  ' * (r.level - 1)}{r.title}  ... {r.page}\n")
 
 
 COMMANDS = {"index": index, "stats": stats, "toc": toc}

@@ -10,7 +10,8 @@ reading its table of contents.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+
+from pydantic import BaseModel
 
 from ..db.batching import delete_in_batches
 from ..db.client import Neo4jClient
@@ -63,5 +64,23 @@ async def delete_document(db: Neo4jClient, doc_key: str, image_dir: Path | None 
     return deleted + row["deleted"]
 
 
-async def table_of_contents(db: Neo4jClient, doc_key: str) -> list[dict[str, Any]]:
-    return await db.read("library/toc", doc_key=doc_key)
+class TocEntry(BaseModel):
+    """One section of a table of contents: its title, level (1 the top), first page and key."""
+
+    title: str
+    level: int
+    page: int | None = None
+    key: str
+
+
+class Deletion(BaseModel):
+    """What deleting a document removed: its ``key`` and ``name``, and how many nodes were ``deleted``."""
+
+    key: str
+    name: str
+    deleted: int
+
+
+async def table_of_contents(db: Neo4jClient, doc_key: str) -> list[TocEntry]:
+    """A document's sections in reading order."""
+    return [TocEntry.model_validate(row) for row in await db.read("library/toc", doc_key=doc_key)]

@@ -164,7 +164,7 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
     @app.get("/documents/{key}", response_class=HTMLResponse, dependencies=neo4j)
     async def document(request: Request, key: str) -> HTMLResponse:
         found = await rag.adocument(key)
-        toc = _nest(await rag.atoc(found.key))
+        toc = _nest([entry.model_dump() for entry in await rag.atoc(found.key)])
         link = browser_url(browser, "toc", {"doc": found.name}) if browser else None
         return page(request, "document.html", doc=found, toc=toc, toc_link=link)
 

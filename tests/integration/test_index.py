@@ -94,7 +94,7 @@ async def test_manual_tree_in_neo4j(db: Neo4jClient, indexer: Indexer, delete_af
     stats = await document_stats(db, key)
     assert stats["pages"] == 113 and stats["sections_by_level"] == {"L1": 21, "L2": 86, "L3": 38}
     toc = await table_of_contents(db, key)
-    assert [(t["title"], t["level"], t["page"]) for t in toc[:3]] == [
+    assert [(t.title, t.level, t.page) for t in toc[:3]] == [
         ("Preface", 1, 7), ("1 Introduction and preliminaries", 1, 8), ("The R environment", 2, 8)]
 
     before = await count(db, key)
