@@ -3,6 +3,7 @@
     domains = load_domains(("finance", "/path/to/legal-pack"))           # a shipped pack and one of your own
     domains.glossary_for(["10-K"]).sub_questions("What is Acme's return on assets?")   # net income, total assets
     domains.glossary_for(["paper"]).entries                              # []: finance is for filings and reports
+    glossary_of(settings.retrieval, documents)                          # a question's: its documents' packs
 
 A pack is a folder with ``glossary.json`` (metrics decomposed into line items, and the statements that report them, in
 :mod:`bookrag_neo4j.retrieval.glossary`'s format: BookRAG's planner decomposes with it and ranks statement tables
@@ -17,13 +18,18 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError
 from ..retrieval.glossary import Glossary
+
+if TYPE_CHECKING:
+    from ..library.documents import Document
+    from ..setting_groups import RetrievalSettings
 
 SHIPPED = Path(__file__).parent
 
@@ -82,6 +88,13 @@ def _pack(name: str) -> Pack:
                                  "or a folder with a glossary.json)")
     kinds = json.loads(path.read_text(encoding="utf-8")).get("kinds")
     return Pack(name, Glossary.load(str(path)), None if kinds is None else frozenset(k.lower() for k in kinds))
+
+
+def glossary_of(retrieval: RetrievalSettings, documents: Sequence[Document] | None) -> Glossary:
+    """The glossary a question over ``documents`` gets: the settings' packs that apply to them by their cards'
+    kinds (``None``: documents not known yet, every pack)."""
+    kinds = None if documents is None else [d.card.kind if d.card else "" for d in documents]
+    return domains_of(retrieval.domains, retrieval.glossary).glossary_for(kinds)
 
 
 def domains_of(domains: str, glossary: str = "shipped") -> Domains:

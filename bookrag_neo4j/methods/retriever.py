@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from ..config import Settings
 from ..db.client import Neo4jClient
-from ..domains import domains_of
+from ..domains import glossary_of
 from ..errors import DocumentNotFoundError, PlanError, QuestionError
 from ..library.document_cache import keep_documents
 from ..library.documents import Document
@@ -99,9 +99,7 @@ class Retriever:
     def planner(self, documents: Sequence[Document] | None) -> Planner:
         """The planner of a question over ``documents``: with the glossary of the domain packs that apply to them
         by their cards' kinds (``None``: not known yet, every pack)."""
-        retrieval = self.settings.retrieval
-        kinds = None if documents is None else [d.card.kind if d.card else "" for d in documents]
-        return Planner(self.llm, domains_of(retrieval.domains, retrieval.glossary).glossary_for(kinds))
+        return Planner(self.llm, glossary_of(self.settings.retrieval, documents))
 
     async def _plan(self, question: str, method: str, category: QueryCategory | None,
                     documents: Sequence[Document] | None) -> tuple[Plan, TraceStep]:

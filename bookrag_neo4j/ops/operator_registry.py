@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..config import Settings
 from ..db.client import Neo4jClient
-from ..domains import domains_of
+from ..domains import glossary_of
 from ..library.document_cache import shared
 from ..library.documents import Document
 from ..llm.chat import ChatModel
@@ -73,9 +73,7 @@ class RunContext:
     def glossary(self, doc: Document | None = None) -> Glossary:
         """The glossary of the domain packs that apply to ``doc`` by its card's kind (``None``: to any document of
         the scope)."""
-        retrieval = self.settings.retrieval
-        return domains_of(retrieval.domains, retrieval.glossary).glossary_for(
-            (d.card.kind if d.card else "") for d in ([doc] if doc else self.documents))
+        return glossary_of(self.settings.retrieval, [doc] if doc else self.documents)
 
     async def each_document(self, work: Callable[[Document], Awaitable[T]]) -> list[T]:
         """``work`` on every document of the scope, :data:`DOCUMENTS_AT_ONCE` at a time (their queries run side
