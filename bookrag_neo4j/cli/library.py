@@ -155,21 +155,24 @@ def _print_report(r: IndexReport) -> None:
         _print_content_graph_report(r.content_graph)
 
 
+def _print_layer(name: str, built: bool, figures: str, seconds: dict[str, float], warnings: list[str]) -> None:
+    """A layer build's line: built (green) or unchanged, its figures, then its time and warnings."""
+    console.print(f"  {f'[green]{name}[/]' if built else f'{name} unchanged'}{figures}")
+    _print_seconds(seconds)
+    _print_warnings(warnings)
+
+
 def _print_content_graph_report(r: ContentGraphReport) -> None:
     c = r.counts
-    head = "[green]content graph[/]" if r.status == "built" else "content graph unchanged"
-    console.print(f"  {head} ({r.evolution}): {c.nodes} nodes, {c.window_links} window, {c.knn_links} knn and "
-                  f"{c.llm_links} llm links")
-    _print_seconds(r.seconds)
+    _print_layer("content graph", r.status == "built", f" ({r.evolution}): {c.nodes} nodes, {c.window_links} window, "
+                 f"{c.knn_links} knn and {c.llm_links} llm links", r.seconds, [])
 
 
 def _print_layout_report(r: LayoutReport) -> None:
     c = r.counts
-    head = "[green]layout[/]" if r.status == "built" else "layout unchanged"
-    console.print(f"  {head}: {c.toc_entries} ToC entries, {c.passages} passages, {c.table_rows} table rows, "
-                  f"{c.refers_to} REFERS_TO, {c.similar} SIMILAR, {c.labelled_pages} labelled pages")
-    _print_seconds(r.seconds)
-    _print_warnings(r.warnings)
+    _print_layer("layout", r.status == "built", f": {c.toc_entries} ToC entries, {c.passages} passages, "
+                 f"{c.table_rows} table rows, {c.refers_to} REFERS_TO, {c.similar} SIMILAR, {c.labelled_pages} "
+                 "labelled pages", r.seconds, r.warnings)
 
 
 def _print_graph_report(g: GraphReport) -> None:
