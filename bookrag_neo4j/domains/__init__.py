@@ -97,9 +97,11 @@ def glossary_of(retrieval: RetrievalSettings, documents: Sequence[Document] | No
     return domains_of(retrieval.domains, retrieval.glossary).glossary_for(kinds)
 
 
+@cache
 def domains_of(domains: str, glossary: str = "shipped") -> Domains:
-    """The packs the settings choose: ``BOOKRAG_DOMAINS``'s; ``BOOKRAG_GLOSSARY``, its former second half, still
-    works and warns (a file: that glossary alone, for every document; ``""``: none)."""
+    """The packs the settings choose, once a process (the glossaries merged for them are cached by it):
+    ``BOOKRAG_DOMAINS``'s; ``BOOKRAG_GLOSSARY``, its former second half, still works and warns (a file: that
+    glossary alone, for every document; ``""``: none)."""
     if glossary == "shipped":
         return load_domains(names_of(domains))
     warnings.warn("BOOKRAG_GLOSSARY is now part of BOOKRAG_DOMAINS (a pack folder with a glossary.json)",
