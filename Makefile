@@ -129,6 +129,7 @@ dev-library: neo4j
 # pytest starts (or reuses) its own server instance "test" on ports 17687/17474.
 test: install plugin local-model manuals ocr chromium jdbc mcp-inspector
 	$(BIN)/ruff check bookrag_neo4j tests
+	$(BIN)/mypy bookrag_neo4j
 	@$(BIN)/python -m pytest -n 2 --dist loadfile; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure"; fi; \
 	exit $$rc

@@ -53,6 +53,7 @@ def browser_query(name: str, params: Mapping[str, Any] | None = None) -> str:
     if wanted != set(params or {}):
         raise ValueError(f"browser/{name} takes parameters {sorted(wanted)}, not {sorted(params or {})}")
     if binding:
+        assert params is not None
         lines[0] = "WITH " + ", ".join(f"{cypher_literal(params[p])} AS {v}" for p, v in _BOUND.findall(lines[0]))
     if set("\n".join(lines[1:])) & {"$", *_CUTS}:
         raise ValueError(f"browser/{name} uses '$', '&' or '#' after its binding line")

@@ -37,7 +37,8 @@ class Neo4jUnavailableError(BookRAGError):
 
 
 class SchemaError(BookRAGError):
-    """The database schema cannot be applied or does not match the configuration."""
+    """The database schema cannot be applied, or does not match the configuration or what the code reads (a named
+    query's columns)."""
 
 
 class QueryNotFoundError(BookRAGError, KeyError):

@@ -25,7 +25,7 @@ import difflib
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar, cast
 
 from pydantic import ConfigDict, Field, ValidationError
 
@@ -46,6 +46,7 @@ from .mcp_pages import add_pages_and_prompts
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.tools import Tool
+    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 
     from .methods.method_registry import Method
     from .sdk import BookRAG
@@ -160,8 +161,8 @@ def strict_tool(fn: Callable[..., Any], **kwargs: Any) -> Tool:
     (``additionalProperties: false``); a call with an unknown argument is refused before validation."""
     tool = _strict_tool_class().from_function(fn, **kwargs)
     lenient = tool.fn_metadata.arg_model
-    forbidding = type(lenient.__name__, (lenient,), {"__module__": lenient.__module__,
-                                                     "model_config": ConfigDict(extra="forbid")})
+    forbidding = cast("type[ArgModelBase]", type(lenient.__name__, (lenient,), {
+        "__module__": lenient.__module__, "model_config": ConfigDict(extra="forbid")}))
     tool.fn_metadata.arg_model = forbidding
     tool.parameters = forbidding.model_json_schema(by_alias=True)
     return tool

@@ -13,7 +13,7 @@ is answered with a JSON-RPC error response, ``id`` null (the id could not be rea
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +35,7 @@ def error_response(exc: Exception) -> JSONRPCError | None:
     from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 
     errors = exc.errors() if isinstance(exc, ValidationError) else []
-    first = errors[0] if errors else {}
+    first: Mapping[str, Any] = errors[0] if errors else {}
     if first.get("type") == "json_invalid":
         if not str(first.get("input", "")).strip():
             return None
@@ -51,7 +51,7 @@ def error_response(exc: Exception) -> JSONRPCError | None:
 
 def _request_id(errors: list[Any]) -> str | int | None:
     """The ``id`` of the message the errors are about (some errors carry the whole message), if usable."""
-    message = next((e["input"] for e in errors if isinstance(e.get("input"), dict)), {})
+    message: dict[str, Any] = next((e["input"] for e in errors if isinstance(e.get("input"), dict)), {})
     found = message.get("id")
     return found if isinstance(found, str | int) and not isinstance(found, bool) else None
 

@@ -36,16 +36,17 @@ from .browse import answer_trace_params
 from .config import Settings
 from .db.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, Neo4jClient
 from .db.reply_cap import UserRows
-from .errors import QueryNotFoundError, QuestionError
+from .errors import QuestionError
 from .eval.benchmark import Benchmark, load_benchmark
+from .eval.scored import EvalRow
 from .index.on_demand import OnDemandLayers
+from .library.bi import BiTable, bi_queries, bi_table
 from .library.cards import DocumentCard
 from .library.catalogue import Deletion, TocEntry, delete_document, table_of_contents
 from .library.documents import Document, find_document, list_documents
-from .library.stats import document_stats
+from .library.stats import DocumentStats, document_stats
 from .llm.factory import Models
 from .methods import METHODS, Method, Retriever
-from .resources import resource_dir
 from .retrieval.plan import Plan
 from .retrieval.planner_replies import QueryCategory
 from .retrieval.results import Answer, Evidence, Turn
@@ -231,12 +232,14 @@ class BookRAG(IndexAccess, GdsAccess):
         deleted = await delete_document(await self._client(), found.key, self.settings.image_dir)
         return Deletion(key=found.key, name=found.name, deleted=deleted)
 
-    async def astats(self, doc: str, *, with_graph: bool = True) -> dict[str, Any]:
-        """A document's counts (pages, sections, blocks) and its knowledge graph's statistics; ``partial`` is
-        true while a layer's build has not completed (``incomplete`` names them): its counts are not final."""
+    async def astats(self, doc: str, *, with_graph: bool = True) -> DocumentStats:
+        """A document's counts (pages, sections, blocks, its layers') and its knowledge graph's statistics
+        (``graph``); ``partial`` is true while a layer's build has not completed (``incomplete`` names them): its
+        counts are not final."""
         d = await self.adocument(doc)
-        return {**await document_stats(await self._client(), d.key, with_graph=with_graph),
-                "status": d.status, "error": d.error, "partial": bool(d.partial), "incomplete": d.partial}
+        stats = await document_stats(await self._client(), d.key, with_graph=with_graph)
+        return stats.model_copy(update={"status": d.status, "error": d.error, "partial": bool(d.partial),
+                                        "incomplete": d.partial})
 
     async def atoc(self, doc: str) -> list[TocEntry]:
         """A document's table of contents: each section's title, level and first page, in reading order."""
@@ -255,16 +258,16 @@ class BookRAG(IndexAccess, GdsAccess):
     @staticmethod
     def bi_queries() -> list[str]:
         """The names of the BI queries (``cypher/bi/``): flat, read-only tables."""
-        return sorted(p.stem for p in (resource_dir("cypher") / "bi").glob("*.cypher"))
+        return bi_queries()
 
-    async def abi(self, name: str, *, doc: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
-        """The rows of a BI query (one document's by file name, or the library's); QueryNotFoundError otherwise."""
-        if name not in (names := self.bi_queries()):
-            raise QueryNotFoundError(f"{name!r} is not a BI query: {', '.join(names)}")
-        return await (await self._client()).read(f"bi/{name}", doc=doc, limit=limit)
+    async def abi(self, name: str, *, doc: str | None = None, limit: int = 20) -> BiTable:
+        """A BI query's table (one document's rows by file name, or the library's): its ``columns`` and ``rows``,
+        ``records()`` as dicts; QueryNotFoundError for a name that is not a BI query."""
+        return await bi_table(await self._client(), name, doc=doc, limit=limit)
 
-    async def aevaluate(self, benchmark: Benchmark | str | Path, **options: Any) -> list[dict[str, Any]]:
-        """One scored row per (question, method) of a benchmark (a folder or a loaded one): see
+    async def aevaluate(self, benchmark: Benchmark | str | Path, **options: Any) -> list[EvalRow]:
+        """One scored :class:`~bookrag_neo4j.eval.rows.EvalRow` per (question, method) of a benchmark (a folder or a
+        loaded one): see
         :func:`bookrag_neo4j.eval.runner.evaluate` for the options (methods, mode, only_indexed, judge, progress)."""
         from .eval.runner import evaluate
         bench = benchmark if isinstance(benchmark, Benchmark) else load_benchmark(Path(benchmark))
@@ -308,8 +311,8 @@ class BookRAG(IndexAccess, GdsAccess):
     evaluate = sync_twin(aevaluate)
 
     # --- internals ---
-    def _run(self, work: Any) -> Any:
-        async def go() -> Any:
+    def _run(self, work: Awaitable[T]) -> T:
+        async def go() -> T:
             try:
                 return await work
             finally:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from pandas import DataFrame
 
     from .config import Settings
+    from .library.documents import Document
 
 
 class GdsAccess:
@@ -27,6 +28,11 @@ class GdsAccess:
 
     settings: Settings
     _gds: GraphDataScience | None
+
+    if TYPE_CHECKING:
+        def document(self, doc: str) -> Document: ...
+
+        async def adocument(self, doc: str) -> Document: ...
 
     @property
     def gds(self) -> GraphDataScience:

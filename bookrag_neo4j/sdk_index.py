@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .keys import file_key
 
@@ -31,22 +31,25 @@ if TYPE_CHECKING:  # the pipeline loads on first use: a question needs none of i
 
 ErMode = Literal["gradient", "basic"] | None
 
+Parser = Literal["pymupdf", "mineru"]  # embedded PDF text, or MinerU's output
 
 class IndexAccess:
     """The indexing part of the SDK; the class using it has ``settings``, ``models``, ``use_llm``, ``_indexers``,
     ``_client`` and ``adocument``."""
 
     settings: Settings
-    models: Models
     use_llm: bool
     _indexers: dict[ErMode, Indexer]
 
     if TYPE_CHECKING:
+        @property
+        def models(self) -> Models: ...
+
         async def _client(self) -> Neo4jClient: ...
 
         async def adocument(self, doc: str) -> Document: ...
 
-    async def aindex(self, path: str | Path | None = None, *, parser: Literal["pymupdf", "mineru"] = "pymupdf",
+    async def aindex(self, path: str | Path | None = None, *, parser: Parser = "pymupdf",
                      mineru_output: Path | None = None, embed: bool = True, knowledge_graph: bool = True,
                      layout: bool = True, content_graph: bool | None = None, force: bool = False,
                      replace: bool = False, er_mode: ErMode = None, progress: ProgressCallback | None = None,
@@ -64,9 +67,10 @@ class IndexAccess:
         if path is not None and parser == "mineru":
             from .parsing.mineru import run_mineru
 
-            path, mineru_output = None, run_mineru(Path(path), self.settings.cache_dir / "mineru")
+            mineru_output = run_mineru(Path(path), self.settings.cache_dir / "mineru")
+            path = None
         indexer = await self._indexer(er_mode, progress)
-        options = {"embed": embed, "knowledge_graph": knowledge_graph, "layout": layout,
+        options: dict[str, Any] = {"embed": embed, "knowledge_graph": knowledge_graph, "layout": layout,
                    "content_graph": content_graph, "force": force, "replace": replace}
         if path is None:  # a MinerU output folder: its key is known once it is read
             return await indexer.index(None, mineru_output=mineru_output, **options)

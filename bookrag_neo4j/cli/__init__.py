@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 import logging
 import os
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.logging import RichHandler
@@ -29,8 +29,8 @@ from .common import console
 app = typer.Typer(help="BookRAG on Neo4j: index long documents, ask questions with cited evidence.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
 
-_COMMANDS = (server.COMMANDS | library.COMMANDS | ask.COMMANDS | evaluate.COMMANDS | explore.COMMANDS
-             | web.COMMANDS)
+_COMMANDS: dict[str, Any] = (server.COMMANDS | library.COMMANDS | ask.COMMANDS | evaluate.COMMANDS
+                             | explore.COMMANDS | web.COMMANDS)
 for _name in ("doctor", "index", "ask", "retrieve", "cypher", "query", "methods", "eval", "stats", "toc", "browse",
               "bi", "demo", "serve"):  # help order
     app.command(_name)(_COMMANDS[_name])

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, cast
 
 import typer
 from rich.markup import escape
@@ -136,11 +136,11 @@ def _question_command(answer: bool) -> Callable[..., None]:
         if explain and not as_json:
             _explain(result.plan, result.trace)
         if not answer:
-            _show_evidence(result, as_json)
+            _show_evidence(cast("Evidence", result), as_json)
         elif as_json:
-            print_json(_answer_json(result))
+            print_json(_answer_json(cast("Answer", result)))
         else:
-            _show_answer(result)
+            _show_answer(cast("Answer", result))
 
     command.__doc__ = ("Answer a question about indexed documents, citing document, section path and pages."
                        if answer else

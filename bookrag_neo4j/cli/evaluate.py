@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
@@ -29,6 +29,7 @@ from .scale import bench_scale_cmd
 
 if TYPE_CHECKING:
     from ..db.client import Neo4jClient
+    from ..tree.detect import Detector
 
 PARTIAL_EXIT = 3  # bookrag eval: some questions were misses because a document or a method failed
 
@@ -76,7 +77,7 @@ def eval_cmd(
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task(f"{bench.name}: questions", total=len(bench.questions))
             rows = library(instance, use_llm=not no_llm).evaluate(
-                bench, methods=chosen, mode=mode, scope=scope, only_indexed=only_indexed,  # type: ignore[arg-type]
+                bench, methods=chosen, mode=mode, scope=scope, only_indexed=only_indexed,
                 judge=judge, progress=lambda _: bar.advance(task))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
@@ -245,7 +246,7 @@ def bench_query_cmd(
             return {"document": f"the library ({len(documents)} documents)", "pages": sum(d.pages or 0 for d in documents),
                     **await bench_query(rag.retriever(db), None, list(question or [])[:limit], repeat=repeat,
                                         method=method)}
-        found = await rag.adocument(doc)
+        found = await rag.adocument(cast(str, doc))  # a document unless --library
         asked = list(question or [])
         if questions is not None:
             asked += [q.question for q in load_benchmark(questions).questions if q.doc == found.name]
@@ -333,7 +334,8 @@ def bench_headings_cmd(
     model = build_llm(settings) if llm else None
     with console.status("Detecting sections..."):
         rows = asyncio.run(bench_headings(pdf_paths(paths), model, default=settings.indexing.headings,
-                                          workers=settings.indexing.parse_workers, detectors=chosen,
+                                          workers=settings.indexing.parse_workers,
+                                          detectors=cast("tuple[Detector, ...]", chosen),
                                           model=HeadingModel.shipped(settings.indexing.heading_model)))
     families = None
     if corpus is not None:

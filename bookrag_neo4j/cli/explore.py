@@ -78,19 +78,15 @@ def bi_cmd(
     """Run a BI query (a flat table, read-only) and print it as a table or CSV."""
     import csv
 
-    from ..db.queries import documented_columns
-
     try:
-        rows = catalogue(instance).bi(name, doc=doc, limit=limit)
+        table = catalogue(instance).bi(name, doc=doc, limit=limit)
     except QueryNotFoundError as exc:
         raise typer.BadParameter(str(exc)) from None
-    columns = documented_columns(f"bi/{name}")
     if as_csv:
-        writer = csv.DictWriter(sys.stdout, fieldnames=columns, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerows([table.columns, *table.rows])
         return
-    render(rows, columns, ([row[c] for c in columns] for row in rows), as_json=False)
+    render(table.records(), table.columns, table.rows, as_json=False)
 
 
 def demo(

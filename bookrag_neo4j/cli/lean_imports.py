@@ -47,7 +47,7 @@ class _HidingLoader(importlib.abc.Loader):
             for name in blocked:
                 sys.modules[name] = None  # type: ignore[assignment]  # the documented way to make an import fail
             try:
-                self.loader.exec_module(module)  # type: ignore[attr-defined]
+                self.loader.exec_module(module)
             finally:
                 for name in blocked:
                     if sys.modules.get(name, 0) is None:

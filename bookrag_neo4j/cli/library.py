@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, cast
 
 import typer
 from rich.markup import escape
@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # the reports' types; the pipeline itself is imported when a 
     from ..index.pipeline import IndexReport
     from ..kg.build import GraphReport
     from ..layout.build import LayoutReport
+    from ..library.documents import Document
+    from ..sdk_index import Parser
 
 docs_app = typer.Typer(help="The documents in the library.", no_args_is_help=True)
 
@@ -55,6 +57,8 @@ def index(
     as_json: JsonOpt = False,
 ) -> None:
     """Index PDFs into the BookIndex (tree, knowledge graph, GT-Links in Neo4j); unchanged files are a no-op."""
+    if parser not in ("pymupdf", "mineru"):
+        raise typer.BadParameter("--parser is pymupdf or mineru")
     rag = library(instance, use_llm=not no_llm, ocr=ocr)
     progress = None if as_json else RichProgress()
     sources: list[tuple[Path | None, Path | None]] = [(None, mineru_output)] if mineru_output else []
@@ -89,7 +93,8 @@ def index(
                 if not as_json:
                     _print_content_graph_report(content)
         for pdf, folder in [] if layer else sources:
-            reports.append(report := await rag.aindex(pdf, mineru_output=folder, parser=parser, embed=not no_embed,
+            reports.append(report := await rag.aindex(pdf, mineru_output=folder, parser=cast("Parser", parser),
+                                                      embed=not no_embed,
                                                       knowledge_graph=stage == "all", layout=stage == "all",
                                                       replace=replace, er_mode=er, force=force, progress=progress))
             if not as_json:
@@ -189,22 +194,22 @@ def _print_graph_report(g: GraphReport) -> None:
     _print_warnings(g.warnings)
 
 
-def graph_state(row: dict) -> str:
+def graph_state(doc: Document) -> str:
     """The graph column: its state, and how many nodes had no LLM extraction when some failed."""
-    failed = row["graph_llm_failed"]
-    return (row["graph"] or "-") + (f" ({failed} nodes without LLM entities: the LLM did not answer)" if failed else "")
+    failed = doc.graph_counts.llm_failed
+    return (doc.graph or "-") + (f" ({failed} nodes without LLM entities: the LLM did not answer)" if failed else "")
 
 
 @docs_app.command("list")
 def docs_list(instance: InstanceOpt = None, as_json: JsonOpt = False) -> None:
     """List the indexed documents."""
-    rows = [d.listing() for d in catalogue(instance).documents()]
-    render(rows, ("key", "name", "pages", "status", "kind", "issuer", "period", "sections from", "graph", "layout",
-                  "g2", "indexed"),
-           ((r["key"][:16], escape(r["name"]), r["pages"], escape(r["status"] + (f": {r['error']}" if r["error"] else "")),
-             *(escape((r["card"] or {}).get(f) or "-") for f in ("kind", "issuer", "period")),
-             r["heading_source"], graph_state(r), r["layout"] or "-", r["content_graph"] or "-", r["indexed_at"])
-            for r in rows), as_json)
+    documents = catalogue(instance).documents()
+    render([d.listing() for d in documents], ("key", "name", "pages", "status", "kind", "issuer", "period",
+                                              "sections from", "graph", "layout", "g2", "indexed"),
+           ((d.key[:16], escape(d.name), d.pages, escape(d.status + (f": {d.error}" if d.error else "")),
+             *(escape(getattr(d.card, f, None) or "-") for f in ("kind", "issuer", "period")),
+             d.heading_source, graph_state(d), d.layout or "-", d.g2 or "-", d.indexed_at)
+            for d in documents), as_json)
 
 
 @docs_app.command("set")
@@ -244,15 +249,15 @@ def stats(doc: DocArg, instance: InstanceOpt = None, as_json: JsonOpt = False) -
     """Counts of an indexed document: pages, sections by level, blocks by type, its knowledge graph (entities,
     relations, GT-Links, ER merges, density, components, largest-component diameter), layout layer and content
     graph."""
-    result = catalogue(instance).stats(doc)
+    result = catalogue(instance).stats(doc).model_dump(mode="json")
     if as_json:
         print_json(result)
         return
     for key, value in result.items():
-        if key in ("graph", "layout", "content_graph"):
+        if isinstance(value, dict) and key != "sections_by_level" and key != "blocks_by_type":
             for gkey, gvalue in value.items():
                 console.print(f"{key}.{gkey:24} {gvalue}")
-        else:
+        elif value is not None or key != "graph":
             console.print(f"{key:30} {value}")
 
 

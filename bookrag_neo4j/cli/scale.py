@@ -146,7 +146,7 @@ def _scale_ingest(rag: BookRAG, paths: list[Path], sizes: list[int], stages: str
     if stages not in ("tree", "graph", "all") or order not in ("given", "pages"):
         raise typer.BadParameter("--stages is tree, graph or all; --order is given or pages")
     plan = plan_documents(pdf_paths(paths), order=order)  # type: ignore[arg-type]
-    config = ScaleConfig(stages=stages, questions=questions, method=method, repeat=repeat,  # type: ignore[arg-type]
+    config = ScaleConfig(stages=stages, questions=questions, method=method, repeat=repeat,
                          llm=rag.use_llm, checkpoint=checkpoint)
     console.print(f"{len(plan)} distinct PDFs, {sum(d.pages for d in plan):,} pages; sizes {sizes}; run folder {out}")
 

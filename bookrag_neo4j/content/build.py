@@ -102,6 +102,7 @@ class ContentGraphBuilder:
         if doc.layout is not LayoutStatus.COMPLETE:
             await LayoutBuilder(self.db, self.settings, self.embedder, progress=self.progress).build(doc_key)
             doc = await get_document(self.db, doc_key)
+            assert doc is not None
         config = self.config(doc, evolution)
         if self.current(doc, evolution) and not force:
             return ContentGraphReport(doc_key=doc_key, name=doc.name, status="unchanged", config=config,
@@ -115,6 +116,7 @@ class ContentGraphBuilder:
         nodes = [ContentNode(**row) for row in await self.db.read_rows("content/nodes", doc_key=doc_key)]
         use_llm = evolution == "llm"
         if use_llm:
+            assert self.llm is not None
             attributes = await llm_steps.node_attributes(self.llm, nodes, progress=self.progress)
         else:
             attributes = await asyncio.to_thread(offline_attributes, nodes, keywords=self.settings.g2.keywords)
@@ -131,6 +133,7 @@ class ContentGraphBuilder:
             links += [{"a": nodes[i].key, "b": nodes[j].key, "kind": "knn", "score": link.score, "t": link.t}
                       for (i, j), link in sorted(result.links.items())]
         elif use_llm and len(nodes) > 1:
+            assert self.llm is not None
             evolution_run = await llm_steps.evolve(self.llm, self.embedder, nodes, attributes, initial,
                                                    rounds=rounds, k=self.settings.g2.k, progress=self.progress)
             attributes, evolved = evolution_run.attributes, evolution_run.vectors

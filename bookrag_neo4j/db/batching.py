@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .client import Neo4jClient
+from .client import Deleted, Neo4jClient
 
 BATCH_SIZE = 2000
 DELETE_BATCH = 5000
@@ -27,7 +27,7 @@ async def delete_in_batches(db: Neo4jClient, query: str, **params: Any) -> int:
     the number deleted in all."""
     deleted = 0
     while True:
-        (row,) = await db.write(query, **params, batch=DELETE_BATCH)
-        deleted += row["deleted"]
-        if row["deleted"] < DELETE_BATCH:
+        (row,) = await db.write_as(Deleted, query, **params, batch=DELETE_BATCH)
+        deleted += row.deleted
+        if row.deleted < DELETE_BATCH:
             return deleted

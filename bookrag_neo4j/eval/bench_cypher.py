@@ -20,7 +20,7 @@ from ..methods import Retriever
 
 async def bench_cypher(retriever: Retriever, asked: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """Run text2Cypher on (doc_key, question) pairs; the shares and one row per question."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for doc_key, question in asked:
         began = time.perf_counter()
         run = await retriever.cypher(question, [doc_key])

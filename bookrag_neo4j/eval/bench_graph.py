@@ -67,7 +67,7 @@ async def bench_graph(db: Neo4jClient, settings: Settings, paths: list[Path], *,
             indexer.er_mode = mode
             report = await indexer.build_graph(tree.doc_key)
             stats = await graph_statistics(db, tree.doc_key)
-            row[mode] = {**{k: stats.get(k, 0) for k in FIGURE_KEYS}, "seconds": report.seconds, "er": report.er,
+            row[mode] = {**{k: getattr(stats, k) for k in FIGURE_KEYS}, "seconds": report.seconds, "er": report.er,
                          "llm_usage": report.llm_usage}
         row["entity_change"] = round(row["gradient"]["entities"] / max(row["basic"]["entities"], 1) - 1, 4)
         row["density_change"] = round(row["gradient"]["density"] / max(row["basic"]["density"], 1e-12) - 1, 4)

@@ -18,7 +18,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ..llm.chat import ChatModel
 from ..parsing.blocks import OutlineEntry, ParsedDocument
@@ -87,10 +87,14 @@ async def bench_headings(paths: list[Path], llm: ChatModel | None = None, *, def
         parsed = await asyncio.to_thread(parse_pdf, path, tables="regions", workers=workers)
         row: dict[str, Any] = {"document": path.name, "pages": parsed.page_count,
                                "in_training": parsed.content_hash in trained_on}
-        for detector in (*detectors, "default"):
+        columns: tuple[Detector | Literal["default"], ...] = (*detectors, "default")
+        for detector in columns:
             chosen = default if detector == "default" else detector
-            row[detector] = await asyncio.to_thread(
-                _timed, parsed, lambda doc, d=chosen: offline_headings(doc, d, workers, model)[0])
+
+            def offline(doc: ParsedDocument, d: Detector = chosen) -> list[Heading]:
+                return offline_headings(doc, d, workers, model)[0]
+
+            row[detector] = await asyncio.to_thread(_timed, parsed, offline)
         if llm is not None:
             began = time.perf_counter()
             hidden = _hidden(parsed)
@@ -126,9 +130,16 @@ def leave_one_family_out(corpus: list[tuple[Path, str]], *, region_pages: int = 
         if progress:
             progress(f"training without {family} ({len(rest)} documents)")
         model = fit(rest, stages=100)
+
+        def learned(doc: ParsedDocument, m: HeadingModel = model) -> list[Heading]:
+            return headings_from_scores(doc, m, *score_candidates(doc, m))
+
+        def auto(doc: ParsedDocument, m: HeadingModel = model) -> list[Heading]:
+            return from_auto(doc, m, workers)[0]
+
         runs: dict[str, Callable[[ParsedDocument], list[Heading]]] = {
-            "learned": lambda doc, m=model: headings_from_scores(doc, m, *score_candidates(doc, m)),
-            "auto": lambda doc, m=model: from_auto(doc, m, workers)[0],
+            "learned": learned,
+            "auto": auto,
             "heuristic": lambda doc: offline_headings(doc, "heuristic")[0],
         }
         matching = [d.matched >= MATCHING for d in held_out]

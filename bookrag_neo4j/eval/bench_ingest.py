@@ -20,7 +20,7 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..config import Settings
 from ..db.client import Neo4jClient
@@ -32,6 +32,7 @@ from ..keys import file_key
 from ..library.catalogue import delete_document
 from ..llm.factory import Models
 from ..parsing.pymupdf_parser import parse_pdf
+from ..parsing.tables import TableMode
 from ..tree.build import build_tree
 from ..tree.detect import Detector, detect_headings
 from ..tree.learned import HeadingModel
@@ -50,7 +51,7 @@ async def bench_ingest(db: Neo4jClient, paths: list[Path], *, dimensions: int, t
     for path in paths:
         began = time.perf_counter()
         try:
-            parsed = await asyncio.to_thread(parse_pdf, path, tables=tables, workers=workers)
+            parsed = await asyncio.to_thread(parse_pdf, path, tables=cast(TableMode, tables), workers=workers)
         except DocumentError as exc:
             rows.append({"document": path.name, "error": str(exc)})
             continue

@@ -112,8 +112,8 @@ def mmlongbench_score(prediction: str, gold: str, answer_format: str) -> float:
             return 0.0
         unused = list(preds)
         matched = 0
-        for g in golds:
-            hit = next((p for p in unused if anls(p, g) > 0 or numbers_match(p, g)), None)
+        for expected in golds:
+            hit = next((p for p in unused if anls(p, expected) > 0 or numbers_match(p, expected)), None)
             if hit is not None:
                 unused.remove(hit)
                 matched += 1

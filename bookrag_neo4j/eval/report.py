@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .parts import PartEffect, parts_section
+from .scored import EvalRow
 
 log = logging.getLogger(__name__)
 
@@ -82,11 +83,11 @@ def _cell(value: Any) -> str:
     return f"{value:,.0f}"  # counts and large means (tokens)
 
 
-def write_report(out: Path, rows: Sequence[dict[str, Any]], summary: dict[str, Any]) -> dict[str, Path]:
+def write_report(out: Path, rows: Sequence[EvalRow], summary: dict[str, Any]) -> dict[str, Path]:
     """Write ``questions.jsonl``, ``summary.json``, ``report.md`` and the plots into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     paths = {"questions": out / "questions.jsonl", "summary": out / "summary.json", "markdown": out / "report.md"}
-    paths["questions"].write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    paths["questions"].write_text("".join(json.dumps(r.record(), ensure_ascii=False) + "\n" for r in rows))
     paths["summary"].write_text(json.dumps(summary, indent=2) + "\n")
     paths["markdown"].write_text(f"# Evaluation: {summary['questions']} questions\n\n" + report_body(summary))
     try:

@@ -2,6 +2,7 @@
 
     bench = load_benchmark(Path("benchmarks/my-benchmark"), limit=10)
     rows = await evaluate(db, settings, models, bench, methods=["bookrag", "bm25"], mode="retrieval")
+    rows[0].recall_at_5p, rows[0].retrieved[0].pages
     summary = summarise(rows)            # then report.write_report(out, rows, summary)
 
 Missing documents are indexed first. Per question and method: the retrieved units with their pages, page recall (all,
@@ -32,12 +33,13 @@ from ..library.documents import find_document
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
 from ..llm.usage import track_usage
-from ..methods import METHODS, Retriever
+from ..methods import METHODS, Retriever, method_name
 from ..retrieval import subtrees
 from .answers import extract_answer, judge_answer
 from .benchmark import HALVES, Benchmark, BenchQuestion, half
 from .metrics import exact_match, financebench_score, inclusion, mmlongbench_score, page_recall, page_recall_within, token_f1
 from .parts import part_effects
+from .scored import EvalRow, RetrievedUnit
 
 log = logging.getLogger(__name__)
 
@@ -46,18 +48,19 @@ Scope = Literal["document", "library"]
 DOC_RANKS = (1, 3, 5)  # how often the question's own document comes first, within 3, within 5
 PAGE_BUDGET = 5  # recall@5p: recall within the first 5 distinct pages shown, the same budget for every unit
 WIDE_PAGE_BUDGET = 10  # recall@10p: within the first 10 distinct pages
-DEFAULT_METHODS = ("bookrag", "bm25", "dense", "layout", "graphranker")
+DEFAULT_METHODS = ("bookrag", "bm25", "dense", "layout-vanilla", "graphranker")
 
 
 async def evaluate(db: Neo4jClient, settings: Settings, models: Models, bench: Benchmark, *,
                    methods: Sequence[str] = DEFAULT_METHODS, mode: Mode = "retrieval", scope: Scope = "document",
                    use_llm: bool = True, only_indexed: bool = False, judge: bool = False,
-                   progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+                   progress: Callable[[str], None] | None = None) -> list[EvalRow]:
     """One row per (question, method); see the module docstring. ``methods``: names of the method registry
     (``bookrag methods``). ``scope``: ask each question of its own document, or of the whole library.
     ``only_indexed``: index no new document and keep the graphs as they are (e.g. built offline, then evaluated
     with an LLM); the questions about documents whose tree and graph are not complete are misses. ``judge``: also
     ask the LLM judge (needs an LLM). Only Neo4j going away ends the run."""
+    methods = [method_name(m) for m in methods]
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
@@ -101,7 +104,7 @@ async def evaluate(db: Neo4jClient, settings: Settings, models: Models, bench: B
 
 
 async def _run_one(retriever: Retriever, llm: ChatModel | None, question: BenchQuestion, doc_key: str, method: str,
-                   *, mode: Mode, scope: Scope, judge: bool, bench: str) -> dict[str, Any]:
+                   *, mode: Mode, scope: Scope, judge: bool, bench: str) -> EvalRow:
     """One (question, method) row: retrieval (and in qa mode the answer and its scores)."""
     began = time.perf_counter()
     asked = [doc_key] if scope == "document" else None
@@ -112,51 +115,55 @@ async def _run_one(retriever: Retriever, llm: ChatModel | None, question: BenchQ
             answer, nodes = result.text, result.evidence
         else:
             nodes = (await retriever.retrieve(question.question, asked, method=method)).nodes
-        units = [{"key": n.key, "kind": n.kind, "pages": n.pages, "doc": n.doc_key} for n in nodes]
+        units = [RetrievedUnit(key=n.key, kind=n.kind, pages=n.pages, doc=n.doc_key) for n in nodes]
     seconds, usage = time.perf_counter() - began, ledger.total()
     row = _score(bench, question, method, units, seconds, usage.calls, usage.total_tokens,
                  own=doc_key if scope == "library" else None)
     if answer is not None:
-        extracted = await extract_answer(llm, question.question, answer, answer_format=question.answer_format)
-        row.update(_score_answer(question, answer, extracted))
+        extracted = await extract_answer(llm, question.question, answer, answer_format=question.answer_format or "")
+        scored = _score_answer(question, answer, extracted)
         if judge and llm is not None:
             verdict = await judge_answer(llm, question.question, question.answer, answer)
-            row["judge"] = None if verdict is None else float(verdict)
+            scored["judge"] = None if verdict is None else float(verdict)
+        for name, value in scored.items():
+            setattr(row, name, value)  # set: the row's record has them
     return row
 
 
-def _miss(bench: str, q: BenchQuestion, method: str, why: str) -> dict[str, Any]:
+def _miss(bench: str, q: BenchQuestion, method: str, why: str) -> EvalRow:
     """A row with nothing retrieved (page recall 0) and ``error``: why."""
-    return _score(bench, q, method, [], 0.0, 0, 0) | {"error": why}
+    row = _score(bench, q, method, [], 0.0, 0, 0)
+    row.error = why
+    return row
 
 
-def _score(bench: str, q: BenchQuestion, method: str, units: list[dict[str, Any]], seconds: float, calls: int,
-           tokens: int, own: str | None = None) -> dict[str, Any]:
+def _score(bench: str, q: BenchQuestion, method: str, units: list[RetrievedUnit], seconds: float, calls: int,
+           tokens: int, own: str | None = None) -> EvalRow:
     """The row's measures; ``own``: the question's document in a library-wide run, whose pages alone count (a
     page is then a (document, page) pair, so another document's page 12 is not the own document's)."""
     gold: list[Any] = list(q.evidence_pages)
-    pages: list[list[Any]] = [u["pages"] for u in units]
+    pages: list[list[Any]] = [list(u.pages) for u in units]
     extra: dict[str, Any] = {}
     if own is not None:
         gold = [(own, p) for p in gold]
-        pages = [[(u.get("doc"), p) for p in u["pages"]] for u in units]
-        documents = list(dict.fromkeys(u.get("doc") for u in units))
+        pages = [[(u.doc, p) for p in u.pages] for u in units]
+        documents = list(dict.fromkeys(u.doc for u in units))
         extra = {"scope": "library", "doc_rank": documents.index(own) + 1 if own in documents else None,
                  "documents": len(documents)}
-    return extra | {
-        "benchmark": bench, "id": q.id, "doc": q.doc, "method": method, "question": q.question,
-        "category": q.category, "sources": q.sources, "doc_type": q.doc_type,
-        "gold_answer": q.answer, "gold_pages": q.evidence_pages,
-        "retrieved": units, "units": len(units),
-        "retrieved_pages": sorted({p for u in units if own is None or u.get("doc") == own for p in u["pages"]}),
-        "recall": page_recall(gold, pages),
-        "recall@5": page_recall(gold, pages, budget=5),
-        "recall@10": page_recall(gold, pages, budget=10),
-        "pages": len({p for ps in pages for p in ps}),
-        "recall@5p": page_recall_within(gold, pages, PAGE_BUDGET),
-        "recall@10p": page_recall_within(gold, pages, WIDE_PAGE_BUDGET),
-        "seconds": round(seconds, 4), "llm_calls": calls, "tokens": tokens,
-    }
+    return EvalRow(
+        **extra, benchmark=bench, id=q.id, doc=q.doc, method=method, question=q.question,
+        category=q.category, sources=q.sources, doc_type=q.doc_type,
+        gold_answer=q.answer, gold_pages=q.evidence_pages,
+        retrieved=units, units=len(units),
+        retrieved_pages=sorted({p for u in units if own is None or u.doc == own for p in u.pages}),
+        recall=page_recall(gold, pages),
+        recall_at_5=page_recall(gold, pages, budget=5),
+        recall_at_10=page_recall(gold, pages, budget=10),
+        pages=len({p for ps in pages for p in ps}),
+        recall_at_5p=page_recall_within(gold, pages, PAGE_BUDGET),
+        recall_at_10p=page_recall_within(gold, pages, WIDE_PAGE_BUDGET),
+        seconds=round(seconds, 4), llm_calls=calls, tokens=tokens,
+    )
 
 
 def _score_answer(q: BenchQuestion, answer: str, extracted: str) -> dict[str, Any]:
@@ -166,14 +173,14 @@ def _score_answer(q: BenchQuestion, answer: str, extracted: str) -> dict[str, An
             "f1": token_f1(extracted, q.answer), "inclusion": inclusion(answer, q.answer)}
 
 
-def own_document_ranks(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
+def own_document_ranks(rows: Sequence[EvalRow]) -> dict[str, dict[str, float]]:
     """In a library-wide run, the share of questions whose own document comes first among the evidence's
     documents, within 3 and within 5: over all rows and by half."""
-    def shares(group: list[dict[str, Any]]) -> dict[str, float]:
-        ranks = [r.get("doc_rank") for r in group]
+    def shares(group: list[EvalRow]) -> dict[str, float]:
+        ranks = [r.doc_rank for r in group]
         return {f"top{k}": round(sum(1 for x in ranks if x is not None and x <= k) / len(ranks), 4)
                 for k in DOC_RANKS} if ranks else {}
-    by_half = {h: [r for r in rows if half(r["doc"]) == h] for h in HALVES}
+    by_half = {h: [r for r in rows if half(r.doc) == h] for h in HALVES}
     return {"all": shares(list(rows))} | {h: shares(group) for h, group in by_half.items() if group}
 
 
@@ -181,37 +188,38 @@ MEASURES = ("recall", "recall@5", "recall@10", "units", "pages", "recall@5p", "r
             "tokens", "score", "em", "f1", "inclusion", "judge")
 
 
-def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def summarise(rows: Sequence[EvalRow]) -> dict[str, Any]:
     """Means per method, and page recall per method broken down by category, evidence source and doc type;
     ``errors``: each reason rows were misses for, with its documents and number of rows."""
-    by_method: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_method: dict[str, list[EvalRow]] = defaultdict(list)
     for row in rows:
-        by_method[row["method"]].append(row)
+        by_method[row.method].append(row)
     errors: dict[str, dict[str, Any]] = {}
     for row in rows:
-        if row.get("error"):
-            entry = errors.setdefault(row["error"], {"documents": [], "rows": 0})
+        if row.error:
+            entry = errors.setdefault(row.error, {"documents": [], "rows": 0})
             entry["rows"] += 1
-            if row["doc"] not in entry["documents"]:
-                entry["documents"].append(row["doc"])
-    summary: dict[str, Any] = {"questions": len({(r["benchmark"], r["id"]) for r in rows}), "partial": bool(errors),
+            if row.doc not in entry["documents"]:
+                entry["documents"].append(row.doc)
+    summary: dict[str, Any] = {"questions": len({(r.benchmark, r.id) for r in rows}), "partial": bool(errors),
                                "errors": errors, "methods": {}}
     for method, group in by_method.items():
-        values = {m: [r[m] for r in group if r.get(m) is not None] for m in MEASURES}  # a failed judge is None
+        records = [r.record() for r in group]
+        values = {m: [r[m] for r in records if r.get(m) is not None] for m in MEASURES}  # a failed judge is None
         means = {m: round(statistics.mean(v), 4) for m, v in values.items() if v}
         breakdown: dict[str, dict[str, float]] = {}
         for field in ("category", "sources", "doc_type"):
             buckets: dict[str, list[float]] = defaultdict(list)
-            for r in group:
+            for r in records:
                 for value in (r[field] if isinstance(r[field], list) else [r[field]]):
                     buckets[value].append(r["recall"])
             breakdown[field] = {k: round(statistics.mean(v), 4) for k, v in sorted(buckets.items())}
         halves: dict[str, list[float]] = defaultdict(list)
-        for r in group:
-            halves[half(r["doc"])].append(r["recall@5p"])
+        for row in group:
+            halves[half(row.doc)].append(row.recall_at_5p)
         summary["methods"][method] = {"n": len(group), **means, "recall_by": breakdown,
                                       "halves": {h: round(statistics.mean(halves[h]), 4) for h in HALVES if halves[h]}}
-        if any(r.get("scope") == "library" for r in group):
+        if any(r.scope == "library" for r in group):
             summary["methods"][method]["own_document"] = own_document_ranks(group)
     ablates = {m.name: (m.ablates, m.description) for m in METHODS.values() if m.ablates}
     summary["parts"] = [e.model_dump() | {"verdict": e.verdict} for e in part_effects(summary, ablates)]

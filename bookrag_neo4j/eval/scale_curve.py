@@ -205,10 +205,10 @@ async def bench_scale_clone(db: Neo4jClient, retriever: Retriever, settings: Set
                             progress: Callable[[str], None] | None = None) -> CurveRun:
     """Grow the library by clones to each of ``sizes`` and measure it there (see the module docstring)."""
     say = progress or log.info
-    sources = [await get_document(db, key) for key in config.sources]
-    if missing := [key for key, doc in zip(config.sources, sources, strict=True) if doc is None or doc.status != "complete"]:
+    found = [await get_document(db, key) for key in config.sources]
+    if missing := [key for key, doc in zip(config.sources, found, strict=True) if doc is None or doc.status != "complete"]:
         raise ScaleRunError(f"the run's source documents {missing} are not (completely) indexed here; use another --out")
-    sources = [doc for doc in sources if doc is not None]
+    sources = [doc for doc in found if doc is not None]
     if min(sizes) < len(sources):
         raise ScaleRunError(f"the library holds {len(sources)} indexed documents: sizes start there, not at "
                             f"{min(sizes)}")

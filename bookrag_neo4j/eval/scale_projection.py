@@ -113,8 +113,8 @@ def project(rows: Sequence[ScaleRow], *, documents: int, deadline_hours: float =
     per_doc_unit = pages_per_document if basis == "pages" else 1.0
     metrics = []
     for name, unit, value in _metrics():
-        points = [(r.pages if basis == "pages" else r.documents, value(r)) for r in rows]
-        points = [(x, float(y)) for x, y in points if y is not None and x > 0]
+        raw = [(r.pages if basis == "pages" else r.documents, value(r)) for r in rows]
+        points = [(x, float(y)) for x, y in raw if y is not None and x > 0]
         if not points:
             continue
         xs, ys = [x for x, _ in points], [y for _, y in points]

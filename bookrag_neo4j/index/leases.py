@@ -22,7 +22,9 @@ import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from neo4j.time import DateTime
 
 from ..db.client import Neo4jClient
 from ..errors import LeaseLostError
@@ -69,6 +71,21 @@ def heartbeat_interval(ttl: float) -> float:
     return ttl / 3
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimRow:
+    """What ``index/claim_lease`` answers: whether the lease is ``claimed`` now, its ``owner`` and ``expires`` (None
+    when the claim found it deleted), the ``previous`` owner and expiry, whether it was a ``takeover`` and whether the
+    previous owner's process was ``gone``."""
+
+    claimed: bool
+    takeover: bool
+    gone: bool
+    previous: str | None
+    previous_expires: DateTime | None
+    owner: str | None
+    expires: DateTime | None
+
+
 @dataclass(frozen=True)
 class Claim:
     """The answer to a claim: ``claimed`` (the lease is ours now), the ``owner`` and ``expires`` after it, the
@@ -99,25 +116,27 @@ class LeaseManager:
         """Claim document ``key``'s lease (``name``: the file, for whoever looks at the lease). A claim that queued
         behind a release finds the lease deleted once it holds the lock (no expiry comes back): it claims anew."""
         for _ in range(CLAIM_ATTEMPTS):
-            (row,) = await self._claim(key, name, gone=None)
-            if not row["claimed"] and owner_is_gone(row["owner"]):  # still that owner's: ours now, else as it is
-                (row,) = await self._claim(key, name, gone=row["owner"])
-            if row["expires"] is not None:
+            row = await self._claim(key, name, gone=None)
+            # still that owner's: ours now, else as it is
+            if not row.claimed and row.owner is not None and owner_is_gone(row.owner):
+                row = await self._claim(key, name, gone=row.owner)
+            if row.expires is not None:
                 break
         else:
             raise LeaseLostError(f"{name or key}: the lease was deleted under {CLAIM_ATTEMPTS} claims in a row")
-        claim = Claim(key=key, claimed=row["claimed"], owner=row["owner"], expires=row["expires"].to_native(),
-                      previous=row["previous"], takeover=row["takeover"])
+        claim = Claim(key=key, claimed=row.claimed, owner=row.owner or "", expires=row.expires.to_native(),
+                      previous=row.previous, takeover=row.takeover)
         if claim.takeover:
             self.takeovers += 1
+            expired = row.previous_expires.to_native() if row.previous_expires is not None else None
             log.warning("%s: took over the lease of %s, %s", name or key, claim.previous,
-                        f"which expired at {row['previous_expires'].to_native()}" if not row["gone"]
-                        else "whose process is gone")
+                        f"which expired at {expired}" if not row.gone else "whose process is gone")
         return claim
 
-    async def _claim(self, key: str, name: str, *, gone: str | None) -> list:
-        return await self.db.write("index/claim_lease", key=key, owner=self.owner, doc_name=name,
-                                      ttl_ms=self._ttl_ms, gone=gone)
+    async def _claim(self, key: str, name: str, *, gone: str | None) -> ClaimRow:
+        (row,) = await self.db.write_as(ClaimRow, "index/claim_lease", key=key, owner=self.owner, doc_name=name,
+                                        ttl_ms=self._ttl_ms, gone=gone)
+        return row
 
     async def renew(self, claim: Claim) -> bool:
         """Extend the lease if this worker still holds it; ``False`` when it is gone or another worker's."""
@@ -126,7 +145,7 @@ class LeaseManager:
     async def release(self, claim: Claim) -> bool:
         """Delete the lease if this worker holds it (``False``: it was not ours any more)."""
         (row,) = await self.db.write("index/release_lease", key=claim.key, owner=self.owner)
-        return row["released"] > 0
+        return bool(row["released"] > 0)
 
     async def hold(self, claim: Claim, work: Awaitable[T]) -> T:
         """Run ``work`` while renewing the lease every third of its time to live, from a thread of its own with its
@@ -147,7 +166,8 @@ class LeaseManager:
         task = asyncio.ensure_future(work)
         beat.start()
         try:
-            await asyncio.wait({task, lost}, return_when=asyncio.FIRST_COMPLETED)
+            waiting: set[asyncio.Future[Any]] = {task, lost}
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             if not task.done():  # the heartbeat reports only a failed renewal
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)

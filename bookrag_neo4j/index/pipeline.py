@@ -232,12 +232,14 @@ class Indexer:
             check_file(path)
             key = file_key(path)  # known before parsing: an unchanged PDF is not parsed again
         else:
+            assert mineru_output is not None
             parsed = await asyncio.to_thread(load_mineru_output, mineru_output)
             key = document_key(parsed.content_hash)
         existing = await get_document(self.db, key)
         if existing is not None and existing.tree is TreeStatus.COMPLETE and not force:
             return await self._unchanged(existing, embed)
         if parsed is None:
+            assert path is not None
             with stage(self.progress, f"parsing {stored_name(path)}") as parsing:
                 try:
                     parsed = await asyncio.to_thread(
@@ -260,8 +262,8 @@ class Indexer:
         stats = await document_stats(self.db, existing.key)
         log.info("%s is already indexed and unchanged", existing.name)
         return IndexReport(doc_key=existing.key, name=existing.name, title=existing.title,
-                           status="unchanged", pages=stats["pages"], heading_source=existing.heading_source,
-                           blocks_by_type=stats["blocks_by_type"], sections_by_level=stats["sections_by_level"],
+                           status="unchanged", pages=stats.pages, heading_source=existing.heading_source,
+                           blocks_by_type=stats.blocks_by_type, sections_by_level=stats.sections_by_level,
                            embedded=embedded)
 
     async def _index_parsed(self, parsed: ParsedDocument, timings: dict[str, float], *, embed: bool,

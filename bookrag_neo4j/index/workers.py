@@ -217,8 +217,11 @@ async def work_through(worker: IndexWorker, paths: Sequence[Path], *, number: in
             if str(path) in settled():
                 pending.remove(path)
                 continue
-            outcome = await worker.index_one(path, on_start=lambda previous, path=path: emit(WorkerEvent(
-                worker=number, kind="started", path=str(path), took_over_from=previous)))
+
+            def started(previous: str | None, path: Path = path) -> None:
+                emit(WorkerEvent(worker=number, kind="started", path=str(path), took_over_from=previous))
+
+            outcome = await worker.index_one(path, on_start=started)
             if outcome.status == "leased":
                 if path not in told:  # say it once, not at every look
                     told.add(path)

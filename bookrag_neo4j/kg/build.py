@@ -161,7 +161,7 @@ class GraphBuilder:
         entities = list(resolver.entities.values())
         descriptions = await self._descriptions(entities)
         rows = _relation_rows(relations)
-        writes = [
+        writes: list[tuple[str, list[dict[str, Any]]]] = [
             ("kg/merge_entities", [{"key": e.key, "props": {
                 **resolver.properties(e), "description": descriptions[e.key], "aliases": e.aliases,
                 "merges": e.merges, "merged_from": e.merged_from, "mentions": len(e.mentions)}} for e in entities]),
@@ -208,7 +208,8 @@ class GraphBuilder:
     async def _descriptions(self, entities: Sequence[Entity]) -> dict[str, str]:
         """Distinct descriptions joined; with an LLM, a summary for entities described many times."""
         out = {e.key: " | ".join(e.descriptions[:MAX_DESCRIPTIONS])[:1500] for e in entities}
-        if self.llm is None:
+        llm = self.llm
+        if llm is None:
             return out
         many = [e for e in entities if len(e.descriptions) >= self.settings.kg.er_summarize_after]
 
@@ -216,8 +217,8 @@ class GraphBuilder:
             prompt = render_prompt("entity_summary", entity_name=entity.name, entity_type=entity.type,
                                    descriptions="\n".join(f"- {d}" for d in entity.descriptions[:20]))
             try:
-                out[entity.key] = (await self.llm.complete(prompt, DescriptionSummary,
-                                                           stage="kg.summary")).value.description
+                out[entity.key] = (await llm.complete(prompt, DescriptionSummary,
+                                                      stage="kg.summary")).value.description
             except ModelError as exc:
                 log.warning("description summary of %r failed (%s); descriptions joined", entity.name, exc)
 

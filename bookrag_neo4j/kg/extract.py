@@ -38,8 +38,10 @@ class Extractor(Protocol):
     """Extracts from passages: ``batch_size`` passages a call (an LLM extractor takes 1, so that one failed
     reply costs one node); ``fingerprint`` identifies its output in the store."""
 
-    fingerprint: str
     batch_size: int
+
+    @property
+    def fingerprint(self) -> str: ...
 
     async def extract(self, passages: Sequence[Passage]) -> list[Extraction]: ...
 
@@ -161,6 +163,7 @@ async def extract_nodes(
     batch = extractor.batch_size if extractor is not None else 1
 
     async def run(chunk: list[int]) -> None:
+        assert extractor is not None
         async with semaphore:
             try:
                 results: list[Extraction | None] = list(await extractor.extract([todo[i] for i in chunk]))

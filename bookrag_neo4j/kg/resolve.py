@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -163,7 +163,7 @@ class Resolver:
         """Resolve one node's entities; returns lower-cased entity name -> canonical key."""
         resolved: dict[str, str] = {}
         visible = len(self.matrix)  # entities of earlier nodes: this node's own are not candidates
-        pending: list[tuple[ExtractedEntity, list[float] | None]] = []
+        pending: list[tuple[ExtractedEntity, list[float]]] = []
         for entity, vector in zip(extraction.entities, embeddings, strict=True):
             if entity.type in NODE_ENTITY_TYPES:
                 resolved[entity.name.lower()] = self._create(entity, vector, node_key, f"node:{node_key}:{entity.type}")
@@ -188,7 +188,7 @@ class Resolver:
 
     def properties(self, entity: Entity) -> dict:
         """What ``kg/merge_entities`` sets of an entity's identity (name, type, keys, embedding)."""
-        props = {"key": entity.key, "name": entity.name, "type": entity.type, "name_key": entity.name_key,
+        props: dict[str, Any] = {"key": entity.key, "name": entity.name, "type": entity.type, "name_key": entity.name_key,
                  "doc_key": self.doc_key}
         if entity.embedding is not None:
             props["embedding"] = entity.embedding
@@ -214,6 +214,7 @@ class Resolver:
         return found
 
     async def _resolve(self, entity: ExtractedEntity, vector: list[float], keys: list[str], node_key: str) -> str:
+        assert self.scorer is not None
         identity = name_key(entity.name, entity.type)
         if not keys:
             self.stats.decisions["new"] += 1
@@ -226,7 +227,7 @@ class Resolver:
             min_score=self.min_score, single_candidate_score=self.single_candidate_score,
         )
         target: str | None = None
-        outcome = decision.action
+        outcome: str = decision.action
         if decision.action == "merge":
             target = decision.kept[0].key
         elif decision.action == "judge":
@@ -253,6 +254,7 @@ class Resolver:
         listing = "\n".join(f"id {i}: {e.name} ({e.type}): {(e.descriptions or [''])[0][:300]}"
                             for i, e in enumerate(kept))
         prompt = render_prompt("er_judge", new_entity=new.as_text(), candidates=listing)
+        assert self.llm is not None
         try:
             reply: ERJudgement = (await self.llm.complete(prompt, ERJudgement, stage="kg.er_judge")).value
         except ModelError as exc:

@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ..db.batching import delete_in_batches
-from ..db.client import Neo4jClient
+from ..db.client import Deleted, Neo4jClient
 from ..db.projections import drop_document_projections
 from ..keys import image_file_glob
 from .layers import clear_state
@@ -31,10 +31,10 @@ async def delete_content_graph(db: Neo4jClient, doc_key: str) -> int:
     """Delete a document's content graph (:mod:`bookrag_neo4j.content.build`): its G2_LINK edges, the keyword
     links it added (and keywords no one else uses), the ``:ContentNode`` label and ``g2_`` properties, and the
     Document's ``g2_status``. Its passages, tables and images stay."""
-    (row,) = await db.write("content/delete", doc_key=doc_key)
+    (row,) = await db.write_as(Deleted, "content/delete", doc_key=doc_key)
     await db.write("content/delete_orphan_keywords")
     await clear_state(db, doc_key, "g2")
-    return row["deleted"]
+    return row.deleted
 
 
 async def delete_layout(db: Neo4jClient, doc_key: str) -> int:
@@ -42,8 +42,8 @@ async def delete_layout(db: Neo4jClient, doc_key: str) -> int:
     passages: its keywords and stems that no other document uses, its passages and table rows (in batches), its
     ToC and the layer's edges and labels on its tree."""
     await delete_content_graph(db, doc_key)
-    (row,) = await db.write("layout/delete_keywords", doc_key=doc_key)
-    deleted = row["deleted"] + await delete_in_batches(db, "layout/delete_units_batch", doc_key=doc_key)
+    (row,) = await db.write_as(Deleted, "layout/delete_keywords", doc_key=doc_key)
+    deleted = row.deleted + await delete_in_batches(db, "layout/delete_units_batch", doc_key=doc_key)
     await db.write("layout/delete_structure", doc_key=doc_key)
     return deleted
 
@@ -54,14 +54,14 @@ async def delete_document(db: Neo4jClient, doc_key: str, image_dir: Path | None 
     database still references."""
     deleted = await delete_entities(db, doc_key) + await delete_layout(db, doc_key)
     deleted += await delete_in_batches(db, "library/delete_tree_batch", doc_key=doc_key)
-    (row,) = await db.write("library/delete_pages_and_document", doc_key=doc_key)
+    (row,) = await db.write_as(Deleted, "library/delete_pages_and_document", doc_key=doc_key)
     if image_dir is not None and image_dir.is_dir():
         images = {str(p): p for p in image_dir.glob(image_file_glob(doc_key))}
         kept = set(await db.read_rows("library/referenced_images", paths=list(images))) if images else set()
         for name, image in images.items():
             if name not in kept:
                 image.unlink(missing_ok=True)
-    return deleted + row["deleted"]
+    return deleted + row.deleted
 
 
 class TocEntry(BaseModel):

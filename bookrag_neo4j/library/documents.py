@@ -51,7 +51,7 @@ class Counts(BaseModel):
 
     def properties(self) -> dict[str, int]:
         """As the Document node stores them (of a subclass too: only these counts)."""
-        counts = next(c for c in type(self).__mro__ if "prefix" in vars(c))  # the class that names the layer
+        counts: type[Counts] = next(c for c in type(self).__mro__ if "prefix" in vars(c))  # the class naming the layer
         return {f"{self.prefix}_{name}": getattr(self, name) for name in counts.model_fields}
 
 

@@ -69,4 +69,5 @@ def render_page(path: Path, number: int, *, scale: float = 1.0) -> bytes:
     with _LOCK:
         page = _page(path, number)
         scale = fit_scale(page.rect.width, page.rect.height, scale)
-        return page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
+        png: bytes = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
+        return png

@@ -74,7 +74,7 @@ def gelu(x: np.ndarray) -> np.ndarray:
     z = x * SQRT_HALF
     a = np.abs(z)
     t = np.float32(1) / (ERF_P * a + np.float32(1))
-    poly = ERF_A[0]
+    poly: np.floating | np.ndarray = ERF_A[0]
     for coefficient in ERF_A[1:]:
         poly = poly * t + coefficient
     erf = np.copysign(np.float32(1) - poly * t * np.exp(-(a * a)), z)

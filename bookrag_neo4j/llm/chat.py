@@ -176,13 +176,13 @@ class ChatModel(ABC):
             temperature=temperature, max_tokens=max_tokens, prompt=prompt_id,
         )
         if self.cache is not None and use_cache and (hit := self.cache.get(key)) is not None:
-            value = parse_reply(hit[0], response_model) if response_model else hit[0]
+            value: Any = parse_reply(hit[0], response_model) if response_model else hit[0]
             return self._done(stage, Completion(value, Usage(cached_calls=1)))
 
         usage = Usage()
         reply = await self._call(msgs, schema, temperature, max_tokens)
         usage += Usage(calls=1, prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens)
-        value: Any = reply.text
+        value = reply.text
         if response_model is not None:
             try:
                 value = parse_reply(reply.text, response_model)
@@ -244,7 +244,8 @@ class ChatModel(ABC):
                     wait=self._wait,
                     retry=retry_if_exception_type(TransientModelError),
                     reraise=True,
-                    before_sleep=lambda s: log.info("retrying %s after: %s", self.model, s.outcome.exception()),
+                    before_sleep=lambda s: log.info("retrying %s after: %s", self.model,
+                                                     s.outcome.exception() if s.outcome else None),
                 ):
                     with attempt:
                         return await self._generate(

@@ -13,9 +13,10 @@ connection or an unknown host is an :class:`~bookrag_neo4j.errors.EndpointDownEr
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 
 import openai
+from openai.types.chat import ChatCompletionMessageParam
 
 from ..errors import EndpointDownError, ModelError, TransientModelError
 from .chat import ChatModel, Messages, RawReply, unreachable, with_schema_instruction
@@ -70,6 +71,7 @@ class OpenAIChatModel(ChatModel):
             request: dict[str, Any] = {"model": self.model, "temperature": temperature, "max_tokens": max_tokens}
             msgs = messages
             if mode == "json_schema":
+                assert json_schema is not None
                 request["response_format"] = {
                     "type": "json_schema",
                     "json_schema": {"name": json_schema.get("title", "reply"), "schema": json_schema},
@@ -79,7 +81,9 @@ class OpenAIChatModel(ChatModel):
                 if mode == "json_object":
                     request["response_format"] = {"type": "json_object"}
             try:
-                response = await self._client.chat.completions.create(messages=msgs, **request)
+                response = await self._client.chat.completions.create(
+                    messages=cast(list[ChatCompletionMessageParam], msgs), **request
+                )
             except openai.BadRequestError as exc:
                 if i + 1 < len(modes):
                     log.info("%s rejected structured output %r (%s); trying %r", self.base_url or "OpenAI",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import numpy as np
@@ -45,7 +45,7 @@ class Reranker(ABC):
 def _ranks(values: Sequence[float]) -> list[int]:
     """Competition ranks (1 = best; ties share the better rank)."""
     order = sorted(values, reverse=True)
-    first = {}
+    first: dict[float, int] = {}
     for i, v in enumerate(order):
         first.setdefault(v, i + 1)
     return [first[v] for v in values]
@@ -81,7 +81,7 @@ class FusionReranker(Reranker):
         not depend on which others were selected with it."""
         if not passages:
             return []
-        known = list(similarities) if similarities is not None else [None] * len(passages)
+        known: list[float | None] = list(similarities) if similarities is not None else [None] * len(passages)
         missing = [i for i, s in enumerate(known) if s is None]
         if missing:  # embed only the passages without a precomputed similarity (e.g. blocks never embedded)
             vectors = np.asarray(await self.embedder.embed([query, *(passages[i] for i in missing)]))
@@ -89,8 +89,9 @@ class FusionReranker(Reranker):
                 known[i] = (1.0 + value) / 2.0  # the scale of the given ones: a raw cosine ranked below them all
         bm25 = list(lexical) if lexical is not None else bm25_scores(query, passages)
         best = 2.0 / (self.k + 1)
-        by_similarity, by_bm25 = (_ranks(known), _ranks(bm25)) if population is None else \
-            (_ranks_among(known, population[0]), _ranks_among(bm25, population[1]))
+        filled = cast(list[float], known)
+        by_similarity, by_bm25 = (_ranks(filled), _ranks(bm25)) if population is None else \
+            (_ranks_among(filled, population[0]), _ranks_among(bm25, population[1]))
         return [(1.0 / (self.k + rc) + 1.0 / (self.k + rb)) / best
                 for rc, rb in zip(by_similarity, by_bm25, strict=True)]
 

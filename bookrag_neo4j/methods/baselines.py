@@ -3,7 +3,8 @@
 - ``bm25``: Okapi BM25 over the layout layer's passages (~400 words of whole blocks within one section; the
   paper's ~500-token chunks, shared with SuperRAG and G²-Reader), IDF per document;
 - ``dense``: the same passages embedded, exact cosine within each document;
-- ``layout``: Layout+Vanilla, dense retrieval over the tree's content blocks (``tree_node_embedding``);
+- ``layout-vanilla``: Layout+Vanilla, dense retrieval over the tree's content blocks (``tree_node_embedding``;
+  its former name ``layout`` still works and warns);
 - ``graphranker``: personalized PageRank over each document's whole entity graph from the question's linked
   entities (no selector), nodes scored by the sum of their entities' scores.
 
@@ -42,8 +43,8 @@ async def dense(question: str, planner: Planner, category: QueryCategory | None)
                                                        params={"over": "passage"}, after=["embed"])], unit="layout")
 
 
-@method("layout", "Layout+Vanilla, the tree's content blocks nearest to the question", baseline=True)
-async def layout(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
+@method("layout-vanilla", "Layout+Vanilla, the tree's content blocks nearest to the question", baseline=True)
+async def layout_vanilla(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
     return _plan(question, [_embed(question), PlanStep(id="search", operator="Vector_Search", after=["embed"])])
 
 

@@ -2,13 +2,17 @@
 shared operators. Everything that runs a method (``bookrag ask|retrieve --method``, the SDK's ``method=``,
 ``bookrag eval --methods``, ``bookrag methods``) reads this registry and nothing else::
 
-    @method("layout", "Layout+Vanilla, the tree's content blocks nearest to the question", baseline=True)
-    async def layout(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
-        return Plan(question=question, method="layout", steps=[...], output="evidence", answer="reduce")
+    @method("layout-vanilla", "Layout+Vanilla, the tree's content blocks nearest to the question", baseline=True)
+    async def layout_vanilla(question: str, planner: Planner, category: QueryCategory | None) -> Plan:
+        return Plan(question=question, steps=[...], output="evidence", answer="reduce")
+
+A renamed method keeps its former name (:data:`RENAMED`): it still runs, and warns.
 """
 
 from __future__ import annotations
 
+import logging
+import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -21,7 +25,10 @@ from ..retrieval.plan import Plan
 from ..retrieval.planner import Planner
 from ..retrieval.planner_replies import QueryCategory
 
+log = logging.getLogger(__name__)
+
 PlanBuilder = Callable[[str, Planner, QueryCategory | None], Awaitable[Plan]]
+RENAMED = {"layout": "layout-vanilla"}  # a method's former name -> its name ("layout" names SuperRAG's layer)
 
 
 class LayerBuilder(Protocol):
@@ -82,8 +89,17 @@ def method(name: str, description: str, *, needs: Layer | None = None,
     return register
 
 
+def method_name(name: str) -> str:
+    """The registered name of method ``name``: ``name``, or the name a renamed method has now (with a warning)."""
+    if (new := RENAMED.get(name)) is None:
+        return name
+    warnings.warn(f"the method {name!r} is now {new!r}", DeprecationWarning, stacklevel=3)
+    log.warning("the method %r is now %r", name, new)
+    return new
+
+
 def get_method(name: str) -> Method:
     try:
-        return METHODS[name]
+        return METHODS[method_name(name)]
     except KeyError:
         raise PlanError(f"unknown method {name!r}; known: {', '.join(METHODS)}") from None

@@ -129,6 +129,8 @@ class Retriever:
         asked = checked_question(question if plan is None else plan.question, self.settings.retrieval.max_question_chars)
         plan, run = await self._run(question, doc_keys, method, category, plan, answer=True, history=history)
         evidence = self._evidence(plan, run)
+        if plan.answer is None:
+            raise PlanError("the plan has no answer step: it retrieves only")
         draft = run.outputs[plan.answer]
         if not isinstance(draft, Draft):
             raise PlanError(f"the plan's answer step {plan.answer!r} gives {type(draft).__name__}, not a Draft")

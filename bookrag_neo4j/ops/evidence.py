@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,24 +19,22 @@ from ..keys import key_prefix
 from ..library.documents import Document
 from ..retrieval import subtrees
 from ..retrieval.results import EvidenceGroup, EvidenceNode
+from ..retrieval.subtrees import NodeRow
 from .operator_registry import NoParams, RunContext, operator
 from .values import Candidates, EvidenceSet, Ranking, Selection
 
 
-def evidence_node(row: dict[str, Any], graph_score: float = 0.0, text_score: float = 0.0) -> EvidenceNode:
-    """An evidence node from a ``retrieval/nodes`` row (or a ``layout/units`` row, which may list ``pages``)."""
-    pages = row.get("pages") or []
+def evidence_node(row: NodeRow, graph_score: float = 0.0, text_score: float = 0.0) -> EvidenceNode:
+    """An evidence node from a ``retrieval/nodes`` or ``layout/units`` row."""
     return EvidenceNode(
-        key=row["key"], doc_key=row["doc_key"], document=row["document"], kind=row["kind"],
-        title=row.get("title") or "", text=row["text"] or "",
-        page_start=row.get("page_start") or (min(pages) if pages else 0),
-        page_end=row.get("page_end") or (max(pages) if pages else 0), page_list=pages,
-        section_path=row.get("section_path") or "", bbox=row.get("bbox"), order=row.get("order") or 0,
+        key=row.key, doc_key=row.doc_key, document=row.document, kind=row.kind, title=row.title or "",
+        text=row.text or "", page_start=row.page_start or 0, page_end=row.page_end or 0,
+        section_path=row.section_path or "", bbox=row.bbox, order=row.order or 0,
         graph_score=graph_score, text_score=text_score,
     )
 
 
-def _unit(rows: dict[str, dict[str, Any]], key: str, ranking: Ranking) -> EvidenceNode:
+def _unit(rows: dict[str, NodeRow], key: str, ranking: Ranking) -> EvidenceNode:
     """The evidence node of a ranked key, with the nodes merged into it (on its pages) after it in reading
     order: one unit, cited by its first node."""
     node = evidence_node(rows[key], ranking.graph.get(key, 0.0), ranking.text.get(key, 0.0))
@@ -50,16 +48,16 @@ def _unit(rows: dict[str, dict[str, Any]], key: str, ranking: Ranking) -> Eviden
     return node.model_copy(update={"text": text, "page_list": pages, "page_start": pages[0], "page_end": pages[-1]})
 
 
-async def fetch_units(ctx: RunContext, keys: Sequence[str], unit: str) -> dict[str, dict[str, Any]]:
+async def fetch_units(ctx: RunContext, keys: Sequence[str], unit: str) -> dict[str, NodeRow]:
     """Rows to show and cite, by key: tree nodes (``node``), or the layout layer's passages and table rows with
     tree nodes for the other keys (``layout``)."""
     if unit == "layout":
-        rows = await ctx.db.read_rows("layout/units", keys=list(keys))
-        found = {r["key"] for r in rows}
+        rows = await ctx.db.read_rows_as(NodeRow, "layout/units", keys=list(keys))
+        found = {r.key for r in rows}
         rows += await subtrees.fetch_nodes(ctx.db, [k for k in keys if k not in found])
     else:
         rows = await subtrees.fetch_nodes(ctx.db, keys)
-    return {r["key"]: r for r in rows}
+    return {r.key: r for r in rows}
 
 
 class FetchParams(BaseModel):
@@ -86,8 +84,8 @@ def per_document(documents: Sequence[Document], keys: Sequence[str]) -> dict[str
     """How many of ``keys`` (tree-node keys, which start with their document's key prefix) each document holds,
     by document key, most first; empty when a key belongs to none of ``documents``."""
     owner = {key_prefix(d.key): d.key for d in documents}
-    found = Counter(owner.get(key_prefix(k)) for k in keys)
-    return {} if None in found else dict(found.most_common())
+    found = Counter(owner.get(key_prefix(k), "") for k in keys)
+    return {} if "" in found else dict(found.most_common())
 
 
 @operator("Count", family="evidence")

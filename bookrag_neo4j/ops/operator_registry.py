@@ -65,9 +65,9 @@ class RunContext:
     def scope(self) -> list[str]:
         return [d.key for d in self.documents]
 
-    async def toc(self) -> list[dict[str, Any]]:
-        """The scope's table of contents (key, doc_key, title, level, path, pages), read once a process
-        and tree (:func:`~bookrag_neo4j.retrieval.subtrees.table_of_contents`)."""
+    async def toc(self) -> list[subtrees.SectionRow]:
+        """The scope's table of contents, read once a process and tree
+        (:func:`~bookrag_neo4j.retrieval.subtrees.table_of_contents`)."""
         return await subtrees.table_of_contents(self.db, self.documents)
 
     def glossary(self, doc: Document | None = None) -> Glossary:

@@ -7,7 +7,7 @@ PageRank from the linked entities), Text_Reasoning (the reranker), Skyline_Ranke
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -43,12 +43,13 @@ async def fetch(ctx: RunContext, p: FetchParams, selections: list[Selection], ra
     minimum are joined by every block of their page range (the scope without a range), which Top_K ranks after
     them (:func:`top_k`): a chart drawn as vector text is no image, and "how many charts ..." must not come back
     empty."""
-    keys = list(dict.fromkeys(k for found in [*selections, *rankings] for k in found.keys))
+    keys = list(dict.fromkeys(k for found in [*(s.keys for s in selections), *(r.keys for r in rankings)]
+                              for k in found))
     if p.unit == "layout":
-        rows = await ctx.db.read_rows("layout/unit_candidates", keys=keys, question_vector=question.vector,
-                                         max_chars=MAX_TEXT_CHARS)
+        rows = await ctx.db.read_rows_as(UnitCandidateRow, "layout/unit_candidates", keys=keys,
+                                         question_vector=question.vector, max_chars=MAX_TEXT_CHARS)
         position = {k: i for i, k in enumerate(keys)}  # the order they were found in, whatever the server's
-        rows.sort(key=lambda r: position[r["key"]])  # (ties downstream are broken by it: the same run twice)
+        rows.sort(key=lambda r: position[r.key])  # (ties downstream are broken by it: the same run twice)
         return Candidates(rows=await labelled(ctx, rows))
     blocks = await ctx.each_document(ctx.blocks)
     by_document = {doc.key: held for doc, held in zip(ctx.documents, blocks, strict=True)}
@@ -106,19 +107,36 @@ def table_heads(tables: TableRows, nodes: list[Candidate]) -> list[str]:
     return [f"{tables.headings[n.key]} {n.label}" for n in nodes]
 
 
-async def labelled(ctx: RunContext, rows: list[dict]) -> list[Candidate]:
+@dataclass(frozen=True, slots=True)
+class UnitCandidateRow:
+    """A passage, table row or tree node as ``layout/unit_candidates`` returns it: what the reasoners read, its
+    similarity to the question, and ``first``, the block it starts with (whose label it takes)."""
+
+    key: str
+    doc_key: str
+    order: int | None
+    title: str | None
+    section_path: str | None
+    text: str | None
+    page_start: int | None
+    page_end: int | None
+    first: str | None
+    similarity: float | None
+
+
+async def labelled(ctx: RunContext, rows: list[UnitCandidateRow]) -> list[Candidate]:
     """Candidates from ``layout/unit_candidates`` rows, each with the label of the block it starts with
     (:func:`bookrag_neo4j.retrieval.document_blocks.labels`: the short naming line above it in its section)."""
-    holding = {r["doc_key"] for r in rows}
+    holding = {r.doc_key for r in rows}
     nodes = {d.key: (await ctx.blocks(d)).nodes for d in ctx.documents if d.key in holding}
 
-    def label(row: dict) -> str:
-        first = nodes.get(row["doc_key"], {}).get(row.get("first") or row["key"])
+    def label(row: UnitCandidateRow) -> str:
+        first = nodes.get(row.doc_key, {}).get(row.first or row.key)
         return first.label if first is not None else ""
 
-    return [Candidate(key=r["key"], doc_key=r["doc_key"], order=r["order"] or 0, title=r["title"] or "",
-                      section_path=r["section_path"] or "", text=r["text"] or "", similarity=r["similarity"],
-                      page_start=r.get("page_start") or 0, page_end=r.get("page_end") or 0, label=label(r))
+    return [Candidate(key=r.key, doc_key=r.doc_key, order=r.order or 0, title=r.title or "",
+                      section_path=r.section_path or "", text=r.text or "", similarity=r.similarity,
+                      page_start=r.page_start or 0, page_end=r.page_end or 0, label=label(r))
             for r in rows]
 
 

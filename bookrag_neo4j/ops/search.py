@@ -8,10 +8,12 @@ fusion), Rerank, Expand (typed neighbours), TOC_Select, Graph_Rank
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..db.client import KeyScore
 from ..db.lucene import lucene_in_documents, lucene_terms
 from ..db.vectors import vector_query
 from ..llm.reranker import FusionReranker
@@ -26,6 +28,14 @@ from .values import Candidates, Entities, Question, Ranking, Selection
 TOP_K = 10  # the paper's top-k for the baselines
 
 
+@dataclass(frozen=True, slots=True)
+class Neighbours:
+    """A node and the nodes next to it in reading order (``retrieval/next_neighbours``)."""
+
+    key: str
+    neighbours: list[str]
+
+
 class SearchParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
     over: Literal["block", "passage", "row"] = "block"  # passage, row: the layout layer's, exact per document
@@ -33,10 +43,11 @@ class SearchParams(BaseModel):
 
 
 
-def _best(scored: list[tuple[str, float]], top: int, *, by: str = "text") -> Ranking:
+def _best(scored: list[tuple[str, float]], top: int, *, by: Literal["text", "graph"] = "text") -> Ranking:
     """The ``top`` keys by score (a stable sort: ties keep their order), scores kept as ``by``."""
     best = sorted(scored, key=lambda x: -x[1])[:top]
-    return Ranking(keys=[k for k, _ in best], **{by: dict(best)})
+    keys = [k for k, _ in best]
+    return Ranking(keys=keys, text=dict(best)) if by == "text" else Ranking(keys=keys, graph=dict(best))
 
 
 @operator("Vector_Search", family="search", params=SearchParams)
@@ -50,9 +61,9 @@ async def vector_search(ctx: RunContext, p: SearchParams, question: Question) ->
                                           engine=ctx.settings.retrieval.vector_engine)
         return _best(scored, p.top)
     query = await vector_query(ctx.db, "retrieval/nearest_nodes", engine=ctx.settings.retrieval.vector_engine)
-    for doc in ctx.scope:
-        rows = await ctx.db.read(query, doc_keys=[doc], embedding=question.vector, top=p.top)
-        scored += [(r["key"], r["score"]) for r in rows]
+    for key in ctx.scope:
+        rows = await ctx.db.read_as(KeyScore, query, doc_keys=[key], embedding=question.vector, top=p.top)
+        scored += [(r.key, r.score) for r in rows]
     return _best(scored, p.top)
 
 
@@ -83,12 +94,12 @@ async def lexical_search(ctx: RunContext, p: LexicalParams) -> Ranking:
     """The blocks (or passages and table rows) the Neo4j full-text index ranks best for the question (Lucene,
     ``tree_node_text`` or ``passage_text``)."""
     if p.over == "passage":
-        rows = await ctx.db.read_rows("layout/lexical_units", query=lucene_in_documents(p.question, ctx.scope),
-                                         top=p.top)
+        rows = await ctx.db.read_rows_as(KeyScore, "layout/lexical_units",
+                                         query=lucene_in_documents(p.question, ctx.scope), top=p.top)
     else:
-        rows = await ctx.db.read("retrieval/lexical_nodes", query=lucene_terms(p.question), doc_keys=ctx.scope,
-                                    top=p.top)
-    return _best([(r["key"], r["score"]) for r in rows], p.top)
+        rows = await ctx.db.read_as(KeyScore, "retrieval/lexical_nodes", query=lucene_terms(p.question),
+                                    doc_keys=ctx.scope, top=p.top)
+    return _best([(r.key, r.score) for r in rows], p.top)
 
 
 class FuseParams(BaseModel):
@@ -155,8 +166,8 @@ async def expand(ctx: RunContext, p: ExpandParams, ranking: Ranking | None, sele
     while the total stays within ``budget``."""
     keys = ranking.keys if ranking is not None else selection.keys if selection is not None else []
     if p.relation == "next":
-        rows = await ctx.db.read_rows("retrieval/next_neighbours", keys=keys)
-        around = {r["key"]: r["neighbours"] for r in rows}
+        rows = await ctx.db.read_rows_as(Neighbours, "retrieval/next_neighbours", keys=keys)
+        around = {r.key: r.neighbours for r in rows}
     else:
         around = {k: await subtrees.subtrees_around(ctx.db, [k], depth=ctx.settings.bookrag.section_depth) for k in keys}
     chosen: dict[str, None] = {}

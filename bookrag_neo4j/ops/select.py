@@ -39,9 +39,9 @@ class FilterParams(BaseModel):
 
 async def _apply(ctx: RunContext, f: NodeFilter) -> list[str]:
     if f.top_sections and f.kinds is None:  # "which sections ...": the level-1 sections themselves
-        return [t["key"] for t in await ctx.toc() if t["level"] == 1 and (f.within is None or t["key"] in f.within)
-                and (f.page_from is None or (t["page_start"] or 0) >= f.page_from)
-                and (f.page_to is None or (t["page_start"] or 0) <= f.page_to)]
+        return [t.key for t in await ctx.toc() if t.level == 1 and (f.within is None or t.key in f.within)
+                and (f.page_from is None or (t.page_start or 0) >= f.page_from)
+                and (f.page_to is None or (t.page_start or 0) <= f.page_to)]
     return await ctx.filtered(kinds=f.kinds, page_from=f.page_from, page_to=f.page_to, within=f.within)
 
 
@@ -90,7 +90,7 @@ async def select_by_section(ctx: RunContext, p: NoParams, question: Question) ->
     if ctx.llm is not None:
         sections = (await ctx.toc())[:TOC_LIMIT]
         if sections:
-            lines = [f"{i}: {t['path']} (p. {t['page_start']})" for i, t in enumerate(sections)]
+            lines = [f"{i}: {t.path} (p. {t.page_start})" for i, t in enumerate(sections)]
             while len(lines) > 1 and sum(len(line) + 1 for line in lines) > TOC_CHARS:
                 lines.pop()
             prompt = render_prompt("select_sections", question=question.text, toc="\n".join(lines),
@@ -99,7 +99,7 @@ async def select_by_section(ctx: RunContext, p: NoParams, question: Question) ->
                 with model_time():
                     choice: SectionChoice = (await ctx.llm.complete(prompt, SectionChoice,
                                                                     stage="query.select")).value
-                picked = [sections[i]["key"] for i in choice.section_ids[:s.bookrag.max_sections] if 0 <= i < len(sections)]
+                picked = [sections[i].key for i in choice.section_ids[:s.bookrag.max_sections] if 0 <= i < len(sections)]
                 return Selection(keys=await subtrees.select_by_section(ctx.db, picked))
             except ModelError as exc:
                 log.warning("section selection failed (%s); using the nearest blocks", exc)

@@ -21,12 +21,13 @@ from ..db.vectors import use_plugin
 from ..errors import ModelError, UserQueryError
 from ..llm.prompts import render_prompt
 from ..retrieval.reasoners import text_reasoning
+from ..retrieval.subtrees import NodeRow
 from ..retrieval.units import read_per_build
 from ..text.grammar import quoted_section_title
 from ..text.lexical import bm25_scores
 from ..text.references import caption_pattern, mentions, pages
 from .operator_registry import NoParams, RunContext, model_time, operator
-from .reason import labelled
+from .reason import UnitCandidateRow, labelled
 from .values import Candidates, EvidenceSet, Question, Ranking, Selection
 
 log = logging.getLogger(__name__)
@@ -40,16 +41,42 @@ class TocSearchParams(BaseModel):
     k: int = Field(60, ge=1)  # reciprocal-rank fusion's constant
 
 
+@dataclass(frozen=True, slots=True)
+class Expansion:
+    """A table or image a hit leads to (``superrag/expansion_candidates``): its key, and the hit's."""
+
+    key: str
+    hit: str
+
+
+@dataclass(frozen=True, slots=True)
+class RowTable:
+    """A table row and its table (``layout/row_tables``)."""
+
+    row: str
+    table: str
+
+
+@dataclass(frozen=True, slots=True)
+class TocTitle:
+    """A section as the ToC retriever reads it."""
+
+    key: str
+    path: str | None
+    title: str | None
+
+
 @dataclass(frozen=True)
 class TocEntries:
-    rows: list[dict[str, Any]]  # key, path, title
+    rows: list[TocTitle]
     vectors: np.ndarray  # unit title embeddings, one row a section (zeros without one)
 
 
-def _toc(rows: list[dict]) -> TocEntries:
+def _toc(rows: list[dict[str, Any]]) -> TocEntries:
+    """From ``superrag/toc_entries`` or ``toc_sections`` rows: key, path, title and embedding."""
     dim = next((len(r["embedding"]) for r in rows if r["embedding"]), 1)
     vectors = np.array([r["embedding"] or [0.0] * dim for r in rows], dtype=np.float32).reshape(len(rows), dim)
-    return TocEntries([{k: r[k] for k in ("key", "path", "title")} for r in rows], vectors)
+    return TocEntries([TocTitle(r["key"], r["path"], r["title"]) for r in rows], vectors)
 
 
 class SectionChoice(BaseModel):
@@ -71,28 +98,28 @@ async def toc_search(ctx: RunContext, p: TocSearchParams, question: Question) ->
         if in_server:  # the titles scored where they are stored; a section without one scores 0, as a zero vector
             scored = dict(await ctx.db.read_rows("plugin/title_similarities", doc_key=doc.key,
                                                     embedding=list(map(float, question.vector))))
-            cosine += [2.0 * scored[r["key"]] - 1.0 if r["key"] in scored else 0.0 for r in entries.rows]
+            cosine += [2.0 * scored[r.key] - 1.0 if r.key in scored else 0.0 for r in entries.rows]
     if not rows:
         return Ranking(keys=[])
     if not in_server:
         cosine = (np.vstack(vectors) @ np.asarray(question.vector)).tolist()
     chosen: list[str] = []
     if ctx.llm is not None:
-        listing = "\n".join(f"{i}: {r['path'] or r['title']}" for i, r in enumerate(rows[:400]))
+        listing = "\n".join(f"{i}: {r.path or r.title}" for i, r in enumerate(rows[:400]))
         prompt = render_prompt("superrag_toc", question=p.question, toc=listing, max_sections=p.sections)
         try:
             with model_time():
                 reply = (await ctx.llm.complete(prompt, SectionChoice, stage="superrag.toc")).value
-            chosen = [rows[i]["key"] for i in reply.section_ids if 0 <= i < len(rows)][:p.sections]
+            chosen = [rows[i].key for i in reply.section_ids if 0 <= i < len(rows)][:p.sections]
         except ModelError as exc:
             log.warning("ToC prompt failed (%s); ranking the ToC without the LLM", exc)
     if not chosen:
-        lexical = bm25_scores(p.question, [r["path"] or r["title"] or "" for r in rows])
+        lexical = bm25_scores(p.question, [r.path or r.title or "" for r in rows])
         fused = [0.0] * len(rows)
         for scores in (lexical, cosine):
             for rank, i in enumerate(sorted(range(len(rows)), key=lambda i: -scores[i]), 1):
                 fused[i] += 1.0 / (p.k + rank)
-        chosen = [rows[i]["key"] for i in sorted(range(len(rows)), key=lambda i: -fused[i])[:p.sections]]
+        chosen = [rows[i].key for i in sorted(range(len(rows)), key=lambda i: -fused[i])[:p.sections]]
     passages = await ctx.db.read_rows("superrag/section_passages", keys=chosen, per=p.per_section,
                                          question_vector=question.vector)
     return Ranking(keys=list(dict.fromkeys(k for found in passages for k in found)))
@@ -132,11 +159,11 @@ async def expand_tables(ctx: RunContext, p: ExpandTablesParams, ranking: Ranking
     question needs them, and only those the reranker ranks among the hits (the score gate)."""
     if p.top == 0 or not ranking.keys or (p.reflect and not await needs_tables(ctx, p.question)):
         return ranking
-    found = await ctx.db.read_rows("superrag/expansion_candidates", keys=ranking.keys)
-    source = {r["key"]: r["hit"] for r in found if r["key"] not in ranking.keys}
+    found = await ctx.db.read_rows_as(Expansion, "superrag/expansion_candidates", keys=ranking.keys)
+    source = {r.key: r.hit for r in found if r.key not in ranking.keys}
     if not source:
         return ranking
-    rows = await ctx.db.read_rows("layout/unit_candidates", keys=[*ranking.keys, *source],
+    rows = await ctx.db.read_rows_as(UnitCandidateRow, "layout/unit_candidates", keys=[*ranking.keys, *source],
                                      question_vector=question.vector, max_chars=2000)
     candidates = Candidates(rows=await labelled(ctx, rows))
     with model_time():
@@ -173,20 +200,21 @@ async def merge_pages(ctx: RunContext, p: MergePagesParams, evidence: EvidenceSe
     section goes on at the top of the next page) becomes one unit spanning both (its key and rank stay; the
     next passage is not repeated). A passage that ends where its text ends stays as it is."""
     passages = [n.key for n in evidence.nodes if n.kind == "passage"]
-    rows = {r["key"]: r for r in await ctx.db.read_rows("layout/units", keys=passages)} if passages else {}
+    rows = {r.key: r for r in await ctx.db.read_rows_as(NodeRow, "layout/units", keys=passages)} if passages else {}
     merged, taken = [], set()
     for node in evidence.nodes:
         if node.key in taken:  # merged into the hit before it
             continue
         taken.add(node.key)
-        nxt = (rows.get(node.key) or {}).get("next")
-        if nxt and nxt["key"] not in taken and nxt["section"] == rows[node.key]["section"] \
-                and nxt["page_start"] == node.page_end + 1 and continues(node.text, nxt["text"] or ""):
+        row = rows.get(node.key)
+        nxt = row.next if row is not None else None
+        if row is not None and nxt is not None and nxt.key not in taken and nxt.section == row.section \
+                and nxt.page_start == node.page_end + 1 and continues(node.text, nxt.text or ""):
             pages = sorted(set(node.page_list or range(node.page_start, node.page_end + 1)) |
-                           set(range(nxt["page_start"], nxt["page_end"] + 1)))
-            node = node.model_copy(update={"text": f"{node.text}\n{nxt['text']}"[:p.max_chars],
-                                           "page_end": nxt["page_end"], "page_list": pages})
-            taken.add(nxt["key"])
+                           set(range(nxt.page_start, nxt.page_end + 1)))
+            node = node.model_copy(update={"text": f"{node.text}\n{nxt.text}"[:p.max_chars],
+                                           "page_end": nxt.page_end, "page_list": pages})
+            taken.add(nxt.key)
         merged.append(node)
     return replace(evidence, nodes=merged)
 
@@ -299,7 +327,7 @@ async def text2cypher(ctx: RunContext, p: Text2CypherParams) -> Selection:
 @operator("Rows_To_Tables", family="rank")
 async def rows_to_tables(ctx: RunContext, p: NoParams, ranking: Ranking) -> Ranking:
     """Each table row replaced by its table (first place kept): a row finds the table, the table is the unit."""
-    tables = {r["row"]: r["table"] for r in await ctx.db.read_rows("layout/row_tables", keys=ranking.keys)}
+    tables = {r.row: r.table for r in await ctx.db.read_rows_as(RowTable, "layout/row_tables", keys=ranking.keys)}
     keys = list(dict.fromkeys(tables.get(k, k) for k in ranking.keys))
     best: dict[str, float] = {}
     for key, value in ranking.text.items():
@@ -315,6 +343,7 @@ class ConcatParams(BaseModel):
 @operator("Concat", family="rank", params=ConcatParams)
 async def concat(ctx: RunContext, p: ConcatParams, selections: list[Selection], rankings: list[Ranking]) -> Ranking:
     """The selections' keys, then the rankings' (each key once, first place kept), cut at ``top``."""
-    keys = list(dict.fromkeys(k for found in [*selections, *rankings] for k in found.keys))[:p.top]
+    keys = list(dict.fromkeys(k for found in [*(s.keys for s in selections), *(r.keys for r in rankings)]
+                              for k in found))[:p.top]
     text = {k: v for r in rankings for k, v in r.text.items()}
     return Ranking(keys=keys, text={k: text[k] for k in keys if k in text})

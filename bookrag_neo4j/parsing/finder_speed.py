@@ -17,10 +17,10 @@ import hashlib
 import inspect
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pymupdf
@@ -68,7 +68,7 @@ def layout_model() -> Any | None:
     import pymupdf.layout  # noqa: F401  (registers the model with PyMuPDF)
 
     try:
-        model = inspect.getclosurevars(pymupdf._get_layout).nonlocals["MODEL"]._model
+        model = inspect.getclosurevars(cast(Callable[..., Any], pymupdf._get_layout)).nonlocals["MODEL"]._model
         model.table_grid_extractor  # noqa: B018  (the attribute boxes_only sets)
     except (TypeError, KeyError, AttributeError):
         log.info("PyMuPDF's region model is not where bookrag-neo4j looks: its table grids stay on")
@@ -111,7 +111,7 @@ def fast_finder() -> Iterator[None]:
 
 def _transform(x: np.ndarray, y: np.ndarray, m: pymupdf.Matrix) -> tuple[np.ndarray, np.ndarray]:
     """MuPDF's ``fz_transform_point`` in its float32 arithmetic: ``x*a + y*c + e``, ``x*b + y*d + f``."""
-    a, b, c, d, e, f = (np.float32(v) for v in m)
+    a, b, c, d, e, f = (np.float32(v) for v in (m.a, m.b, m.c, m.d, m.e, m.f))
     return (x * a + y * c) + e, (x * b + y * d) + f
 
 

@@ -104,7 +104,7 @@ def read_page_furniture(path: Path, ocr_options: OcrOptions | None = None) -> di
         pages: dict[int, list[Block]] = {}
         heights: dict[int, float] = {}
         labels: dict[int, str] = {}
-        for page in doc:
+        for page in doc.pages():
             number = page.number + 1
             heights[number] = page.rect.height
             labels[number] = page.get_label() or ""

@@ -72,7 +72,7 @@ class BlockBuilder:
             caption = _join(captions)
             footnote = _join(footnotes, sep="\n")
             text = _lines(caption, footnote, _clean(item.get("content")), _clean(item.get("text")))
-            fields = {"text": text, "caption": caption, "image_path": self._image_path(item)}
+            fields: dict[str, Any] = {"text": text, "caption": caption, "image_path": self._image_path(item)}
             return "image", fields, "image", f"{caption} {footnote}"
         if item_type == "table":
             # middle.json keeps the cells in the span's "html", not in "content": match on caption and footnote
@@ -108,7 +108,8 @@ class BlockBuilder:
 
     def _table(self, item: dict[str, Any]) -> dict[str, Any]:
         caption = _join(item.get("table_caption"))
-        body = item.get("table_body") if isinstance(item.get("table_body"), str) else ""
+        raw = item.get("table_body")
+        body = raw if isinstance(raw, str) else ""
         fields: dict[str, Any] = {"caption": caption, "image_path": self._image_path(item)}
         rows = html_table_to_rows(body) if "<table" in body.lower() else []
         if rows:

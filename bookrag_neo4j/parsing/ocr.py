@@ -237,10 +237,10 @@ def _scanned_page(reading: _Reading, number: int, area: float) -> ScannedPage:
         height = median(line.rect.height for line in lines)
         text = "\n".join(" ".join(line.words) for line in lines)
         kind: BlockKind = "caption" if CAPTION.match(text) else "list" if BULLET.match(text) else "text"
-        blocks.append(Block(kind=kind, text=text, page=number, bbox=tuple(box), font_size=round(height, 1),
-                            line_height=round(height, 2), lines=len(lines)))
-    blocks += [Block(kind="image", text="", page=number, bbox=tuple(rect)) for rect in reading.figures
-               if abs(rect) <= 0.9 * area]  # not the whole scan
+        blocks.append(Block(kind=kind, text=text, page=number, bbox=(box.x0, box.y0, box.x1, box.y1),
+                            font_size=round(height, 1), line_height=round(height, 2), lines=len(lines)))
+    blocks += [Block(kind="image", text="", page=number, bbox=(rect.x0, rect.y0, rect.x1, rect.y1))
+               for rect in reading.figures if abs(rect) <= 0.9 * area]  # not the whole scan
     return ScannedPage(blocks, [list(zip(line.boxes, line.words, strict=True))
                                 for lines in reading.paragraphs.values() for line in lines])
 

@@ -2,14 +2,12 @@
 
     parsed = parse_pdf(Path("report.pdf"), image_dir=Path("~/.local/share/bookrag-neo4j/images"))
 
-Per page: text blocks with their fonts (split where the size, weight or slant of whole lines changes, so a
-heading glued to its paragraph becomes its own block), raster images, tables (``find_tables``, ~0.35 CPU-s a
-page: only on pages whose layout can hold a table, on worker processes, :mod:`.table_pool`), captions attached to
-their table or figure (a "Figure N" caption without a raster image above it marks a vector figure), equations (math fonts),
-list items, the PDF outline. Running headers, footers and page numbers are removed; reading order handles
-two-column pages. A page of more than ``MAX_REGION_FRAGMENTS`` text fragments (lines) skips the region model (its
-tables are found by their ruling lines), with one warning naming such pages; empty pages are one warning too.
-"""
+Per page: text blocks with their fonts (split where the size, weight or slant of whole lines changes, so a heading
+glued to its paragraph becomes its own block), raster images, tables (``find_tables``, ~0.35 CPU-s a page: only on
+pages whose layout can hold a table, on worker processes, :mod:`.table_pool`), captions attached to their table or
+figure (a "Figure N" caption without a raster image above it marks a vector figure), equations (math fonts), list
+items, the PDF outline. Running headers, footers and page numbers are removed; reading order handles two-column pages.
+A page of over ``MAX_REGION_FRAGMENTS`` lines skips the region model (its tables found by their rules): one warning."""
 
 from __future__ import annotations
 
@@ -292,7 +290,7 @@ def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int],
     signal: dict[int, bool] = {}
     sizes: dict[int, tuple[float, float]] = {}
     fragments: dict[int, int] = {}
-    for page in doc:
+    for page in doc.pages():
         number = page.number + 1
         sizes[number] = (page.rect.width, page.rect.height)
         text_blocks, cells = _text_blocks(page, number)
@@ -302,8 +300,8 @@ def _read_pages(doc: pymupdf.Document, path: Path, on_page: Callable[[int, int],
         if on_page:
             on_page(number, 2 * doc.page_count)
     scanned = ocr.read_scanned_pages(doc, stored_name(path), pages, options)
-    for number, page in scanned.items():  # their text is the OCR's
-        cells = row_cells(page)
+    for number, scanned_page in scanned.items():  # their text is the OCR's
+        cells = row_cells(scanned_page)
         fragments[number], signal[number] = sum(cells), _table_signal(cells, None)
     if not any(b.text.strip() for blocks in pages.values() for b in blocks):
         raise DocumentError(f"{stored_name(path)} {ocr.why_no_text(scanned, options.mode)}")

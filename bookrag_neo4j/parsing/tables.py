@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -20,7 +21,7 @@ log = logging.getLogger(__name__)
 TableMode = Literal["regions", "lines", "off"]
 
 
-def clean_cells(rows: list[list[str | None]]) -> list[list[str]]:
+def clean_cells(rows: Sequence[Sequence[str | None]]) -> list[list[str]]:
     """Strip cells, drop empty rows and columns, pad rows to one width."""
     cells = [[" ".join((c or "").split()) for c in row] for row in rows]
     cells = [row for row in cells if any(row)]
@@ -78,7 +79,8 @@ class PageTables:
 
 def regions_left(page: pymupdf.Page) -> list[Region]:
     """The region model's regions left on a page by ``find_tables(use_layout=True)`` or ``get_layout()``."""
-    return [(float(r[0]), float(r[1]), float(r[2]), float(r[3]), str(r[4])) for r in page.layout_information or []]
+    found: list[Any] = page.layout_information or []
+    return [(float(r[0]), float(r[1]), float(r[2]), float(r[3]), str(r[4])) for r in found]
 
 
 def find_on_page(page: pymupdf.Page, number: int, mode: TableMode) -> PageTables:

@@ -39,6 +39,29 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
+@dataclass(frozen=True, slots=True)
+class BlockRow:
+    """A content block as ``retrieval/document_blocks`` returns it (its text cut to the question path's length)."""
+
+    key: str
+    doc_key: str
+    order: int | None
+    kind: str
+    section_path: str
+    title: str
+    page_start: int | None
+    page_end: int | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PageLabelRow:
+    """A printed page label ("ix", lower-cased) and the physical page it is on (``retrieval/page_labels``)."""
+
+    label: str
+    number: int
+
+
 @dataclass(frozen=True)
 class DocumentBlocks:
     """One document's content blocks: keys, BM25 statistics, postings and lengths (tokens of each block's
@@ -180,39 +203,38 @@ def is_label(text: str) -> bool:
             and sum(_NUMBER.fullmatch(t) is not None for t in line.split()) <= 1)
 
 
-def labels(rows: Sequence[dict]) -> dict[str, str]:
+def labels(rows: Sequence[BlockRow]) -> dict[str, str]:
     """Each block's label: the last text block above it in reading order, within its section, that
     :func:`is_label` accepts. A label holds until the next one or the end of the section, as a heading would;
-    a label's own label is the one before it. ``rows``: key, order, kind, section_path, text."""
+    a label's own label is the one before it."""
     found: dict[str, str] = {}
     section, current = None, ""
-    for row in sorted(rows, key=lambda r: r["order"] or 0):
-        if row["section_path"] != section:
-            section, current = row["section_path"], ""
+    for row in sorted(rows, key=lambda r: r.order or 0):
+        if row.section_path != section:
+            section, current = row.section_path, ""
         if current:
-            found[row["key"]] = current
-        if row["kind"] == "text" and is_label(row["text"] or ""):
-            current = " ".join(row["text"].split())
+            found[row.key] = current
+        if row.kind == "text" and is_label(row.text):
+            current = " ".join(row.text.split())
     return found
 
 
-def read_blocks(rows: Sequence[dict], printed: Sequence[dict] = ()) -> DocumentBlocks:
-    """From ``retrieval/document_blocks`` rows: key, doc_key, order, kind, section_path, title, page_start,
-    page_end, text; and ``retrieval/page_labels`` rows (``printed``): label, number."""
+def read_blocks(rows: Sequence[BlockRow], printed: Sequence[PageLabelRow] = ()) -> DocumentBlocks:
+    """A document's blocks from its ``retrieval/document_blocks`` rows and printed page labels."""
     labelled = labels(rows)
-    nodes = {r["key"]: Candidate(key=r["key"], doc_key=r["doc_key"], order=r["order"] or 0, title=r["title"],
-                                 section_path=r["section_path"], text=r["text"], page_start=r["page_start"] or 0,
-                                 page_end=r["page_end"] or 0, label=labelled.get(r["key"], "")) for r in rows}
-    return DocumentBlocks(keys=[r["key"] for r in rows], nodes=nodes,
-                          lexicon=Postings.of(node_text(nodes[r["key"]]) for r in rows),
-                          rows={r["key"]: i for i, r in enumerate(rows)},
-                          printed=_grouped((row["label"], row["number"]) for row in printed),
-                          kinds=np.array([r["kind"] for r in rows], dtype=str),
-                          spans=np.array([[np.nan if r[b] is None else r[b] for b in ("page_start", "page_end")]
+    nodes = {r.key: Candidate(key=r.key, doc_key=r.doc_key, order=r.order or 0, title=r.title,
+                              section_path=r.section_path, text=r.text, page_start=r.page_start or 0,
+                              page_end=r.page_end or 0, label=labelled.get(r.key, "")) for r in rows}
+    return DocumentBlocks(keys=[r.key for r in rows], nodes=nodes,
+                          lexicon=Postings.of(node_text(nodes[r.key]) for r in rows),
+                          rows={r.key: i for i, r in enumerate(rows)},
+                          printed=_grouped((p.label, p.number) for p in printed),
+                          kinds=np.array([r.kind for r in rows], dtype=str),
+                          spans=np.array([[np.nan if b is None else b for b in (r.page_start, r.page_end)]
                                           for r in rows], dtype=float).reshape(-1, 2),
-                          tables={r["key"]: squeezed("|".join((nodes[r["key"]].label, r["title"],
-                                                                r["section_path"].rsplit(" > ", 1)[-1])))
-                                  for r in sorted(rows, key=lambda r: r["order"] or 0) if r["kind"] == "table"})
+                          tables={r.key: squeezed("|".join((nodes[r.key].label, r.title,
+                                                            r.section_path.rsplit(" > ", 1)[-1])))
+                                  for r in sorted(rows, key=lambda r: r.order or 0) if r.kind == "table"})
 
 
 def squeezed(text: str) -> str:
@@ -235,8 +257,9 @@ BLOCKS: DocumentCache[DocumentBlocks] = sized(DocumentCache())  # shared by ever
 async def document_blocks(db: Neo4jClient, doc: Document, *, max_chars: int) -> DocumentBlocks:
     """The blocks of ``doc``: one query the first time, then kept (:data:`BLOCKS`)."""
     async def read() -> DocumentBlocks:
-        blocks = read_blocks(await db.read_rows("retrieval/document_blocks", doc_key=doc.key, max_chars=max_chars),
-                             await db.read_rows("retrieval/page_labels", doc_key=doc.key))
+        blocks = read_blocks(
+            await db.read_rows_as(BlockRow, "retrieval/document_blocks", doc_key=doc.key, max_chars=max_chars),
+            await db.read_rows_as(PageLabelRow, "retrieval/page_labels", doc_key=doc.key))
         log.debug("read the blocks of %s: %d blocks, %d terms", doc.key, len(blocks.keys),
                   len(blocks.stats.document_frequency))
         return blocks

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -31,6 +31,16 @@ from ..library.documents import Document
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True, slots=True)
+class EntityRow:
+    """An entity as ``retrieval/entity_graph`` returns it: its key, the tree nodes GT-Linked to it and its edges
+    ([other entity's key, weight])."""
+
+    key: str
+    nodes: list[str]
+    edges: list[list[Any]]
+
+
 @dataclass(frozen=True)
 class EntityGraph:
     """Entities (by position), their GT-Links and the RELATED/CONTAINED_IN edges among them: one document's
@@ -43,17 +53,17 @@ class EntityGraph:
     weight: np.ndarray
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> EntityGraph:
-        """From ``retrieval/entity_graph`` rows: key, nodes (GT-Linked tree-node keys), edges ([target, weight])."""
+    def from_rows(cls, rows: Iterable[EntityRow]) -> EntityGraph:
+        """A document's graph from its entities' rows."""
         rows = list(rows)
-        keys = [r["key"] for r in rows]
+        keys = [r.key for r in rows]
         position = {k: i for i, k in enumerate(keys)}
         linked: dict[str, list[int]] = {}
         source, target, weight = [], [], []
         for i, row in enumerate(rows):
-            for node in row["nodes"]:
+            for node in row.nodes:
                 linked.setdefault(node, []).append(i)
-            for other, w in row["edges"]:
+            for other, w in row.edges:
                 if other in position:
                     source.append(i)
                     target.append(position[other])
@@ -122,7 +132,7 @@ class EntityGraphCache:
             self._kept.move_to_end(slot)
             return kept
         async def read() -> EntityGraph:
-            return EntityGraph.from_rows(await db.read_rows("retrieval/entity_graph", doc_key=doc.key))
+            return EntityGraph.from_rows(await db.read_rows_as(EntityRow, "retrieval/entity_graph", doc_key=doc.key))
         loaded = await shared(self._reading, (slot, version), read)
         log.debug("read the entity graph of %s: %d entities, %d edges", doc.key, len(loaded.keys),
                   len(loaded.source))

@@ -139,15 +139,16 @@ async def understand(question: str, planner: Planner, *, category: QueryCategory
     if category is None and llm is not None and (
             reply := await _ask(llm, "query_classify", QueryClassification, "query.plan", question=question)):
         category, by = reply.category, "llm"
-    category = category or await asyncio.to_thread(heuristic_category, question)  # may parse with spaCy
-    if category == "global":
+    kind: QueryCategory = category if category is not None else await asyncio.to_thread(
+        heuristic_category, question)  # may parse with spaCy
+    if kind == "global":
         spec = await _ask(llm, "global_filter", GlobalPlan, "query.plan", question=question) if llm else None
-        return Understanding(category, by, global_plan=spec or heuristic_global_plan(question))
-    if category == "multi-hop" and llm is not None:
+        return Understanding(kind, by, global_plan=spec or heuristic_global_plan(question))
+    if kind == "multi-hop" and llm is not None:
         decomposition = await _ask(llm, "query_decompose", Decomposition, "query.plan", question=question)
         if decomposition is not None:
-            return Understanding(category, by, sub_questions=list(decomposition.sub_questions))
+            return Understanding(kind, by, sub_questions=list(decomposition.sub_questions))
     if llm is None and by == "heuristic" and (parts := planner.glossary.sub_questions(question)):
         return Understanding("multi-hop", "glossary", sub_questions=[  # the question itself, then its line items
             SubQuestion(question=q, type="retrieval") for q in [question, *parts]])
-    return Understanding(category, by)
+    return Understanding(kind, by)

@@ -15,7 +15,7 @@ fusion reranker ranks a block among all its document's blocks (stored-embedding 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,7 +141,7 @@ async def entity_pagerank(db: Neo4jClient, documents: Sequence[Document], seeds:
     return found
 
 
-NODE_SCORES = {"sum": np.sum, "mean": np.mean, "max": np.max}
+NODE_SCORES: dict[str, Callable[[np.ndarray], Any]] = {"sum": np.sum, "mean": np.mean, "max": np.max}
 SCORE_DIGITS = 9  # GDS sums in the projection's node order: equal scores may differ in the last bits, so that
 # a tie between two nodes would be decided by the order a projection happened to get; rounded, they stay ties
 

@@ -72,8 +72,13 @@ class EvidenceNode(BaseModel):
 
 
 class FromDocument(Protocol):
-    document: str
-    doc_key: str
+    """What names the document it comes from."""
+
+    @property
+    def document(self) -> str: ...
+
+    @property
+    def doc_key(self) -> str: ...
 
 
 class DocumentShare(BaseModel):

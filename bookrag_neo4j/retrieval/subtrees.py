@@ -7,7 +7,8 @@ parameterised Cypher subtree queries (``cypher/retrieval/``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from functools import partial
 
 from ..db.client import Neo4jClient
 from ..library.document_cache import DocumentCache, sized
@@ -24,6 +25,55 @@ async def scope_documents(db: Neo4jClient, doc_keys: Sequence[str] | None) -> li
 
 
 MAX_SECTION_NODES = 400
+
+
+@dataclass(frozen=True, slots=True)
+class SectionRow:
+    """A section of the scope's table of contents (``retrieval/sections``): ``path`` its section path."""
+
+    key: str
+    doc_key: str
+    title: str | None
+    level: int
+    path: str | None
+    page_start: int | None
+    page_end: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class NextPassage:
+    """The passage after a layout-layer passage: what the cross-page merge reads of it."""
+
+    key: str
+    text: str | None
+    page_start: int
+    page_end: int
+    section: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRow:
+    """What is shown and cited of a tree node (``retrieval/nodes``), or of the layout layer's passage or table row
+    (``layout/units``: its ``section`` key, and the passage that follows it, ``next``, for the cross-page merge)."""
+
+    key: str
+    doc_key: str
+    document: str
+    kind: str
+    title: str | None
+    text: str | None
+    page_start: int | None
+    page_end: int | None
+    section_path: str | None
+    order: int | None
+    caption: str | None = None
+    bbox: list[float] | None = None
+    section: str | None = None
+    next: NextPassage | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.next, dict):  # as the query returns it
+            object.__setattr__(self, "next", NextPassage(**self.next))
 
 
 async def subtrees_around(db: Neo4jClient, node_keys: Sequence[str], *, depth: int = 2,
@@ -68,47 +118,47 @@ async def select_by_section(db: Neo4jClient, section_keys: Sequence[str]) -> lis
     return await db.read_rows("retrieval/select_by_section", section_keys=list(section_keys))
 
 
-async def sections(db: Neo4jClient, doc_keys: Sequence[str]) -> list[dict[str, Any]]:
-    """The scope's table of contents (key, doc_key, title, level, path, pages)."""
-    return await db.read_rows("retrieval/sections", doc_keys=list(doc_keys))
+async def sections(db: Neo4jClient, doc_keys: Sequence[str]) -> list[SectionRow]:
+    """The scope's table of contents, in reading order."""
+    return await db.read_rows_as(SectionRow, "retrieval/sections", doc_keys=list(doc_keys))
 
 
-TOCS: DocumentCache[list[dict[str, Any]]] = sized(DocumentCache())  # read once a process and tree
+TOCS: DocumentCache[list[SectionRow]] = sized(DocumentCache())  # read once a process and tree
 
 
-async def table_of_contents(db: Neo4jClient, documents: Sequence[Document]) -> list[dict[str, Any]]:
+async def table_of_contents(db: Neo4jClient, documents: Sequence[Document]) -> list[SectionRow]:
     """:func:`sections` of the documents, by document key, each read once per process and tree version."""
-    found: list[dict[str, Any]] = []
+    found: list[SectionRow] = []
     for doc in sorted(documents, key=lambda d: d.key):
-        found += await TOCS.get(db, doc, doc.indexed_at, lambda doc=doc: sections(db, [doc.key]))
+        found += await TOCS.get(db, doc, doc.indexed_at, partial(sections, db, [doc.key]))
     return found
 
 
-def toc_matches(toc: Sequence[dict[str, Any]], question: str, *, top: int) -> list[str]:
+def toc_matches(toc: Sequence[SectionRow], question: str, *, top: int) -> list[str]:
     """Keys of the ``top`` sections whose path (or title) matches the question best by BM25 over the table of
     contents, of those that share a term with it."""
-    scores = bm25_scores(question, [t["path"] or t["title"] or "" for t in toc])
-    return [toc[i]["key"] for i in sorted(range(len(toc)), key=lambda i: -scores[i])[:top] if scores[i] > 0]
+    scores = bm25_scores(question, [t.path or t.title or "" for t in toc])
+    return [toc[i].key for i in sorted(range(len(toc)), key=lambda i: -scores[i])[:top] if scores[i] > 0]
 
 
-def match_section_title(toc: Sequence[dict[str, Any]], title: str) -> list[str]:
+def match_section_title(toc: Sequence[SectionRow], title: str) -> list[str]:
     """Keys of the sections whose (normalised) title contains ``title`` or shares most of its words; a label
     ("C", "3", "2.1") matches the titles it numbers ("Appendix C ...", "3 Results", "2.1 Setup")."""
     wanted = normalise(title)
     if is_section_label(wanted):
         numbered = section_label_pattern(wanted)
-        return [s["key"] for s in toc if numbered.search(normalise(s["title"] or ""))]
+        return [s.key for s in toc if numbered.search(normalise(s.title or ""))]
     words = set(wanted.split())
-    exact = [s["key"] for s in toc if wanted and wanted in normalise(s["title"] or "")]
+    exact = [s.key for s in toc if wanted and wanted in normalise(s.title or "")]
     if exact:
         return exact
-    scored = [(len(words & set(normalise(s["title"] or "").split())) / max(len(words), 1), s["key"]) for s in toc]
+    scored = [(len(words & set(normalise(s.title or "").split())) / max(len(words), 1), s.key) for s in toc]
     return [key for score, key in scored if score >= 0.6]
 
 
-async def fetch_nodes(db: Neo4jClient, keys: Sequence[str]) -> list[dict[str, Any]]:
+async def fetch_nodes(db: Neo4jClient, keys: Sequence[str]) -> list[NodeRow]:
     """Evidence details of tree nodes (what is shown and cited), in reading order."""
     if not keys:
         return []
-    rows = await db.read_rows("retrieval/nodes", keys=list(keys))
-    return sorted(rows, key=lambda r: (r["doc_key"], r["order"] or 0))
+    rows = await db.read_rows_as(NodeRow, "retrieval/nodes", keys=list(keys))
+    return sorted(rows, key=lambda r: (r.doc_key, r.order or 0))

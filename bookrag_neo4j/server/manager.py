@@ -48,7 +48,7 @@ def _state(settings: Settings) -> dict[str, object]:
 
 def _recorded_mode(settings: Settings) -> Mode | None:
     mode = _state(settings).get("mode")
-    return mode if mode in ("docker", "local") else None  # type: ignore[return-value]
+    return mode if mode in ("docker", "local") else None
 
 
 def instance_settings(settings: Settings) -> Settings:

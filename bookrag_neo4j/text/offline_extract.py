@@ -77,10 +77,10 @@ class SpacyExtractor:
         return f"spacy:{self.model or SPACY_PACKAGE}:{self.window}:{self.max_words}:trim4"
 
     def extract_sync(self, texts: Sequence[str | Passage]) -> list[Extraction]:
-        texts = [t.text if isinstance(t, Passage) else t for t in texts]
+        plain = [t.text if isinstance(t, Passage) else t for t in texts]
         with PIPE_LOCK:  # a spaCy pipeline is not thread-safe; loading happens under it too
             nlp = load_spacy(self.model)
-            docs = list(nlp.pipe([t[:100_000] for t in texts], batch_size=32))
+            docs = list(nlp.pipe([t[:100_000] for t in plain], batch_size=32))
         return [self._from_doc(doc) for doc in docs]
 
     async def extract(self, texts: Sequence[str | Passage]) -> list[Extraction]:

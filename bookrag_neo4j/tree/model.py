@@ -11,8 +11,8 @@ from ..keys import node_key
 from ..parsing.blocks import BBox, Block
 
 NodeKind = Literal["document", "section", "text", "table", "image", "equation"]
-LEAF_KIND = {"text": "text", "list": "text", "caption": "text", "title": "text", "table": "table",
-             "image": "image", "equation": "equation"}
+LEAF_KIND: dict[str, NodeKind] = {"text": "text", "list": "text", "caption": "text", "title": "text",
+                                  "table": "table", "image": "image", "equation": "equation"}
 
 
 @dataclass(frozen=True)

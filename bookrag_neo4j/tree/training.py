@@ -178,7 +178,8 @@ def fit(corpus: list[Labelled], *, stages: int = 100, folds: int = FOLDS,
     if len(_classes(corpus)) < 2:
         raise DocumentError("every candidate line of the training PDFs is a heading, or none is: a classifier needs "
                             "both; add documents with body text and an outline")
-    threshold, cross_validated = 0.5, {}
+    threshold = 0.5
+    cross_validated: dict[str, float] = {}
     if 2 <= folds <= len(corpus):
         threshold, cross_validated = choose_threshold(corpus, stages=stages, folds=folds, progress=progress)
     candidates, headings = sum(len(d.x) for d in corpus), sum(int(d.heading.sum()) for d in corpus)

@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException
 from ..api_models import AskResult, DocumentInfo, DocumentList, RetrieveResult, ask_result, retrieve_result
 from ..errors import DocumentError
 from ..keys import stored_text
-from ..methods import METHODS
+from ..methods import METHODS, method_name
 from ..retrieval.conversation import MAX_TURNS
 from ..retrieval.results import Turn
 from ..sdk import BookRAG
@@ -53,9 +53,9 @@ def api_router(rag: BookRAG, jobs: IndexJobs, uploads: Path, max_upload_mb: int,
     neo4j = [Depends(reach)]
 
     def method_known(method: str) -> str:
-        if method not in METHODS:
+        if (name := method_name(method)) not in METHODS:
             raise HTTPException(400, f"no method {method!r}: choose one of {', '.join(METHODS)}")
-        return method
+        return name
 
     @router.post("/ask", dependencies=neo4j)
     async def ask(body: QuestionBody) -> AskResult:

@@ -35,7 +35,7 @@ from ..keys import local_path, stored_text
 from ..library.documents import Document
 from ..library.page_images import PageUnavailableError, render_page
 from ..llm.factory import Models
-from ..methods import METHODS
+from ..methods import METHODS, method_name
 from ..retrieval.results import Answer, by_document
 from ..sdk import BookRAG
 from ..server import instance_settings
@@ -195,9 +195,10 @@ def create_app(settings: Settings | None = None, *, models: Models | None = None
         turns the page showed, which the follow-up is read with)."""
         docs = await documents()
         earlier = talks.turns(conversation)[:turn]
-        context = {"docs": docs, "methods": list(METHODS.values()), "question": question, "chosen": doc or [],
-                   "method": method, "max_question": max_question, "conversation": conversation,
-                   "earlier": earlier, "turn": len(earlier), "names": {d.key: d.name for d, _ in docs}}
+        context: dict[str, Any] = {
+            "docs": docs, "methods": list(METHODS.values()), "question": question, "chosen": doc or [],
+            "method": method, "max_question": max_question, "conversation": conversation,
+            "earlier": earlier, "turn": len(earlier), "names": {d.key: d.name for d, _ in docs}}
         if "question" not in request.query_params:
             return page(request, "ask.html", **context)
         if cross_site(request):  # another site's page had the browser ask: shown, not asked
@@ -235,7 +236,7 @@ def _check_question(question: str, method: str, limit: int) -> str | None:
     if len(question) > limit:
         return (f"the question is {len(question):,} characters long; ask in at most {limit:,} "
                 "(BOOKRAG_MAX_QUESTION_CHARS)")
-    if method not in METHODS:
+    if method_name(method) not in METHODS:
         return f"no method {method!r}: choose one of {', '.join(METHODS)}"
     return None
 

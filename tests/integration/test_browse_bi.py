@@ -16,7 +16,7 @@ import pytest
 from bookrag_neo4j import BookRAG
 from bookrag_neo4j.browse import answer_trace_params, browser_query
 from bookrag_neo4j.db.queries import documented_columns, load_query
-from bookrag_neo4j.errors import QueryRefusedError, UserQueryError
+from bookrag_neo4j.errors import QueryNotFoundError, QueryRefusedError, UserQueryError
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.llm import Models
@@ -155,4 +155,12 @@ async def test_bookrag_bi_prints_a_bi_query_as_csv(db, settings) -> None:
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     expected = await db.run_user_query(load_query("bi/sections"), {"doc": FOOTLOCKER.name})
     assert [r["section"] for r in rows] == [e["section"] for e in expected] and list(rows[0]) == list(expected[0])
+    rag = BookRAG(settings, use_llm=False)
+    try:
+        table = await rag.abi("sections", doc=FOOTLOCKER.name)  # the SDK's table: its columns, its rows
+        assert table.columns == documented_columns("bi/sections") and table.records() == expected
+        with pytest.raises(QueryNotFoundError):
+            await rag.abi("no_such_table")
+    finally:
+        await rag.aclose()
     assert run_cli(settings, "bi", "sections; MATCH (n) DETACH DELETE n").returncode != 0  # names are allow-listed

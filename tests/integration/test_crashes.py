@@ -136,7 +136,7 @@ async def test_killed_indexers_leave_true_statuses_and_a_rerun_equals_a_clean_in
             assert any("graph" in w and "incomplete" in w for w in evidence.warnings), (target, evidence.warnings)
             assert any(step.operator == "Scope" for step in evidence.trace)
             stats = await rag.astats(key)
-            assert stats["partial"] is True and "graph" in stats["incomplete"]
+            assert stats.partial is True and "graph" in stats.incomplete
     await rag.aindex(pdf)  # the re-run: resumes or rebuilds what is not complete
     assert not (await rag.adocument(key)).partial
     assert await database_counts(db, detailed=True) == clean

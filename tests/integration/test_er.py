@@ -140,9 +140,9 @@ async def test_gradient_er_decisions_and_repointing(db: Neo4jClient, builder_for
     pairs = {frozenset((r["a"], r["b"])): r["w"] for r in rels}
     assert pairs == {frozenset(("Large Language Model", "Retrieval")): 5.0, frozenset(("Knowledge Graph", "Agent")): 1.0}
     stats = await graph_statistics(db, doc_key)
-    assert stats["entities"] == 6 and stats["relations"] == 2 and stats["er_merges"] == 2
-    assert stats["components"] == 4 and stats["largest_component"] == 2 and stats["largest_component_diameter"] == 1
-    assert stats["gt_links"] == 9  # 2 + 2 + 2 (two names each) + 1 + 1 + 1
+    assert stats.entities == 6 and stats.relations == 2 and stats.er_merges == 2
+    assert stats.components == 4 and stats.largest_component == 2 and stats.largest_component_diameter == 1
+    assert stats.gt_links == 9  # 2 + 2 + 2 (two names each) + 1 + 1 + 1
 
 
 async def test_rebuild_is_idempotent_and_basic_er_is_the_baseline(db: Neo4jClient, builder_for) -> None:
@@ -152,7 +152,7 @@ async def test_rebuild_is_idempotent_and_basic_er_is_the_baseline(db: Neo4jClien
     again = await builder.build(doc_key)
     assert again.status == "unchanged" and again.entities == first.entities == 6
     forced = await builder.build(doc_key, force=True)
-    assert forced.status == "built" and (await graph_statistics(db, doc_key))["entities"] == 6
+    assert forced.status == "built" and (await graph_statistics(db, doc_key)).entities == 6
     basic, _ = builder_for("basic")
     report = await basic.build(doc_key)  # a different configuration rebuilds
     assert report.status == "built" and report.er["merges"] == 0

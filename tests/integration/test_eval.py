@@ -60,30 +60,31 @@ async def test_every_method_runs_and_is_scored(db, settings, mini: Path, tmp_pat
     rows = await evaluate(db, settings, models, bench, methods=METHODS, mode="qa", use_llm=False)
     assert len(rows) == 2 * len(METHODS)
     for row in rows:
-        assert 0.0 <= row["recall@5"] <= row["recall@10"] <= row["recall"] <= 1.0
-        budget = 13 if row["method"].startswith("superrag") else 10  # SuperRAG: 10 contexts and 3 tables
-        assert row["units"] <= budget and row["retrieved_pages"] == sorted({p for u in row["retrieved"] for p in u["pages"]})
-        assert row["pages"] == len(row["retrieved_pages"]) and row["recall@5p"] <= row["recall"]
-        assert "answer" in row  # every method answers (extractively here)
-    by = {(r["id"], r["method"]): r for r in rows}
+        assert 0.0 <= row.recall_at_5 <= row.recall_at_10 <= row.recall <= 1.0
+        budget = 13 if row.method.startswith("superrag") else 10  # SuperRAG: 10 contexts and 3 tables
+        assert row.units <= budget and row.retrieved_pages == sorted({p for u in row.retrieved for p in u.pages})
+        assert row.pages == len(row.retrieved_pages) and row.recall_at_5p <= row.recall
+        assert "answer" in row.record() and "doc_rank" not in row.record()  # every method answers (extractively)
+    by = {(r.id, r.method): r for r in rows}
     # the votes question: BM25 over passages and BookRAG both reach the gold page 2 of this short filing
-    assert by[("fb-00822", "bm25")]["recall"] == 1.0 and by[("fb-00822", "bookrag")]["recall"] == 1.0
+    assert by[("fb-00822", "bm25")].recall == 1.0 and by[("fb-00822", "bookrag")].recall == 1.0
     for name in ("bm25", "dense"):  # the baselines' unit is the layout layer's passage, with its section path
-        assert {u["kind"] for u in by[("fb-00822", name)]["retrieved"]} == {"passage"}
+        assert {u.kind for u in by[("fb-00822", name)].retrieved} == {"passage"}
     # --only-indexed: the filing is indexed now; a question about a document that is not is a miss, with why
     (mini / "pdfs" / "other.pdf").write_bytes(FOOTLOCKER.read_bytes()[:100])
     other = {**QUESTIONS[0], "id": "other", "doc": "other.pdf"}
     (mini / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in [*QUESTIONS, other]))
     again = await evaluate(db, settings, models, load_benchmark(mini), methods=["bm25"], only_indexed=True)
-    assert [r["id"] for r in again] == ["fb-00822", "mini-2", "other"]
-    assert [r["recall"] for r in again] == [by[("fb-00822", "bm25")]["recall"], by[("mini-2", "bm25")]["recall"], 0]
-    assert "not indexed" in again[2]["error"] and summarise(again)["partial"]
+    assert [r.id for r in again] == ["fb-00822", "mini-2", "other"]
+    assert [r.recall for r in again] == [by[("fb-00822", "bm25")].recall, by[("mini-2", "bm25")].recall, 0]
+    assert again[2].error is not None and "not indexed" in again[2].error and summarise(again)["partial"]
 
     summary = summarise(rows)
     assert set(summary["methods"]) == set(METHODS) and summary["questions"] == 2
-    assert summary["methods"]["bm25"]["recall_by"]["sources"]["table"] == by[("mini-2", "bm25")]["recall"]
+    assert summary["methods"]["bm25"]["recall_by"]["sources"]["table"] == by[("mini-2", "bm25")].recall
     paths = write_report(tmp_path / "out", rows, summary)
-    assert len(paths["questions"].read_text().splitlines()) == len(rows)
+    written = [json.loads(line) for line in paths["questions"].read_text().splitlines()]
+    assert written == [r.record() for r in rows] and written[0]["recall@5p"] == rows[0].recall_at_5p
     assert "| bookrag-no-graph |" in paths["markdown"].read_text()
     import matplotlib.image
 
@@ -111,11 +112,11 @@ async def test_qa_scores_the_extracted_answer_and_asks_the_judge(db, settings, m
     bench = replace(load_benchmark(mini), questions=load_benchmark(mini).questions[1:])
     (row,) = await evaluate(db, settings, Models.from_settings(settings, llm=llm), bench, methods=["bookrag"],
                             mode="qa", only_indexed=True, judge=True)
-    assert row["answer"] == "Ten directors were elected at the meeting [1]." and row["extracted"] == "10"
-    assert row["score"] == 1.0 and row["em"] == 1.0 and row["f1"] == 1.0 and row["judge"] == 1.0
-    assert row["inclusion"] == 0.0  # "10" is not in the raw sentence: inclusion is on the raw response
+    assert row.answer == "Ten directors were elected at the meeting [1]." and row.extracted == "10"
+    assert row.score == 1.0 and row.em == 1.0 and row.f1 == 1.0 and row.judge == 1.0
+    assert row.inclusion == 0.0  # "10" is not in the raw sentence: inclusion is on the raw response
     extraction_calls = sum("extract the final answer" in str(r) or "grade a response" in str(r) for r in llm.requests)
-    assert extraction_calls == 2 and row["llm_calls"] == len(llm.requests) - 2
+    assert extraction_calls == 2 and row.llm_calls == len(llm.requests) - 2
     assert summarise([row])["methods"]["bookrag"]["judge"] == 1.0
 
 

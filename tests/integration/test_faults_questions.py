@@ -89,5 +89,5 @@ async def test_a_partial_document_has_one_status_in_every_door(acme: tuple[BookR
     await (await rag.aclient()).run("MATCH (d:Document {key: $doc}) SET d.g2_status = 'building'", {"doc": doc})
     listed = json.loads(run_cli(settings, "docs", "list", "--json").stdout)
     assert {d["key"]: d["status"] for d in listed}[doc] == "partial"
-    assert (await rag.astats(doc, with_graph=False))["status"] == "partial"
+    assert (await rag.astats(doc, with_graph=False)).status == "partial"
     assert DocumentInfo.of(await rag.adocument(doc)).status == "partial"

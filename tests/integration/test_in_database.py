@@ -7,7 +7,7 @@ import numpy as np
 
 from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.library.documents import Document
-from bookrag_neo4j.retrieval.document_blocks import block_similarities, read_blocks
+from bookrag_neo4j.retrieval.document_blocks import BlockRow, block_similarities, read_blocks
 from bookrag_neo4j.retrieval.linking import link_entities
 
 DOC, OTHER = "test-indb", "test-indb-other"
@@ -30,7 +30,7 @@ async def test_block_similarities_are_the_exact_cosine_over_the_document(db: Neo
     rows = await db.run("MATCH (n:TreeNode {doc_key: $d}) RETURN n.key AS key, n.doc_key AS doc_key, "
                            "n.order AS order, n.kind AS kind, '' AS section_path, '' AS title, n.page_start AS "
                            "page_start, n.page_end AS page_end, n.text AS text", {"d": DOC})
-    blocks = read_blocks(rows)
+    blocks = read_blocks([BlockRow(**row) for row in rows])
     question = rng.standard_normal(dimensions).astype(np.float32)
     found = await block_similarities(db, Document(key=DOC), blocks, question.tolist())
     unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)

@@ -92,7 +92,7 @@ async def test_manual_tree_in_neo4j(db: Neo4jClient, indexer: Indexer, delete_af
     assert (span["a"], span["b"]) == (8, 8)
     assert span["path"] == "1 Introduction and preliminaries > The R environment"
     stats = await document_stats(db, key)
-    assert stats["pages"] == 113 and stats["sections_by_level"] == {"L1": 21, "L2": 86, "L3": 38}
+    assert stats.pages == 113 and stats.sections_by_level == {"L1": 21, "L2": 86, "L3": 38}
     toc = await table_of_contents(db, key)
     assert [(t.title, t.level, t.page) for t in toc[:3]] == [
         ("Preface", 1, 7), ("1 Introduction and preliminaries", 1, 8), ("The R environment", 2, 8)]
@@ -124,9 +124,9 @@ async def check_graph(db: Neo4jClient, report) -> None:
         "MATCH (e:Entity {doc_key: $k}) WHERE toLower(e.name) = 'rag' OR 'RAG' IN e.aliases "
         "RETURN count(e) AS n, sum(e.mentions) AS mentions", {"k": report.doc_key})
     assert naive["n"] >= 1 and naive["mentions"] > 50
-    stats = (await document_stats(db, report.doc_key, with_graph=True))["graph"]
-    assert stats["entities"] == report.graph.entities and stats["components"] >= 1
-    assert 0 < stats["density"] < 1 and stats["largest_component_diameter"] >= 2
+    stats = (await document_stats(db, report.doc_key, with_graph=True)).graph
+    assert stats is not None and stats.entities == report.graph.entities and stats.components >= 1
+    assert 0 < stats.density < 1 and stats.largest_component_diameter >= 2
 
 
 async def test_changed_file_replaces_and_delete_leaves_nothing(db: Neo4jClient, indexer: Indexer, tmp_path,

@@ -87,7 +87,7 @@ def test_retriever_in_a_sync_lcel_chain(rag: BookRAG, acl_paper: str) -> None:
     sdk = rag.retrieve(QUESTION, doc=acl_paper, method="bm25")
     assert [d.metadata["node_key"] for d in bm25] == [n.key for n in sdk.nodes] and sdk.plan.method == "bm25"
     assert {d.metadata["method"] for d in bm25} == {"bm25"}
-    layout = BookRAGRetriever(rag=rag, docs=acl_paper, method="layout", top_k=4).invoke(QUESTION)
+    layout = BookRAGRetriever(rag=rag, docs=acl_paper, method="layout-vanilla", top_k=4).invoke(QUESTION)
     assert {d.metadata["kind"] for d in layout}.isdisjoint({"passage"}) and {d.metadata["kind"] for d in docs} == {"passage"}
     # batch runs the calls on threads: each on its own connection
     batched = retriever.batch([QUESTION, "What does Table 3 show?"])

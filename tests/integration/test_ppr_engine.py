@@ -29,7 +29,7 @@ from bookrag_neo4j.llm import Models
 from bookrag_neo4j.methods import Retriever
 from bookrag_neo4j.retrieval import reasoners, subtrees
 from bookrag_neo4j.retrieval.document_blocks import block_similarities, document_blocks
-from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityGraphCache
+from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityGraphCache, EntityRow
 from bookrag_neo4j.retrieval.linking import link_entities
 
 from ..helpers.pdfs import FOOTLOCKER, need
@@ -117,7 +117,7 @@ async def test_gds_and_plugin_scores_equal_the_in_process_engine_on_a_real_docum
 @pytest.mark.parametrize("node_score", ["sum", "mean", "max"])
 async def test_node_scores_equal_the_in_process_computation(db: Neo4jClient, schema, node_score: str) -> None:
     await small_graph(db)
-    whole = EntityGraph.from_rows(await db.read_rows("retrieval/entity_graph", doc_key=DOC))
+    whole = EntityGraph.from_rows(await db.read_rows_as(EntityRow, "retrieval/entity_graph", doc_key=DOC))
     combine = reasoners.NODE_SCORES[node_score]
     projections = DocumentProjections()
 
@@ -153,7 +153,7 @@ async def test_node_scores_equal_the_in_process_computation(db: Neo4jClient, sch
         # a later write to the graph: the plugin's graph, cached since its first call, is never served stale
         await db.run("MATCH (h:Entity {key: $h}), (z:Entity {key: $z}) CREATE (h)-[:RELATED {weight: 2.0}]->(z)",
                         {"h": f"{DOC}-h", "z": f"{DOC}-z"})
-        whole = EntityGraph.from_rows(await db.read_rows("retrieval/entity_graph", doc_key=DOC))
+        whole = EntityGraph.from_rows(await db.read_rows_as(EntityRow, "retrieval/entity_graph", doc_key=DOC))
         assert expected("z")[t3] > 0  # z reaches the rest now
         assert await reasoners.plugin_node_scores(db, [DOC], [f"{DOC}-z"], list(LINKS), node_score=node_score,
                                                 damping=0.5) == pytest.approx(expected("z"), abs=1e-12)

@@ -22,7 +22,7 @@ from bookrag_neo4j.ops.operator_registry import RunContext
 from bookrag_neo4j.ops.values import Question
 from bookrag_neo4j.parsing.blocks import ParsedDocument
 from bookrag_neo4j.retrieval import subtrees
-from bookrag_neo4j.retrieval.document_blocks import read_blocks
+from bookrag_neo4j.retrieval.document_blocks import BlockRow, read_blocks
 from bookrag_neo4j.retrieval.entity_graph import EntityGraphCache
 from bookrag_neo4j.retrieval.plan import Plan, PlanStep
 from bookrag_neo4j.retrieval.reasoners import graph_reasoning, pagerank_in_process
@@ -123,7 +123,7 @@ async def test_selectors_return_the_known_subtrees(db: Neo4jClient, book) -> Non
         second]
     assert named(book, await subtrees.select_by_entity(db, [lyra, region], budget=5)) == subtree[first]
     assert named(book, await subtrees.select_by_entity(db, [second, first], budget=1)) == subtree[first]
-    blocks = read_blocks(await db.read_rows("retrieval/document_blocks", doc_key=DOC, max_chars=100))
+    blocks = read_blocks(await db.read_rows_as(BlockRow, "retrieval/document_blocks", doc_key=DOC, max_chars=100))
     assert named(book, blocks.filtered(kinds=["table"])) == {"tb1"}
     assert named(book, blocks.filtered(page_from=3, page_to=5)) == {"t2", "im1", "t3", "eq1"}
     beta = await subtrees.select_by_section(db, [book["2"]])

@@ -3,10 +3,12 @@ reads with it; BM25 from the postings, equal to BM25 over the texts; candidates 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
-from bookrag_neo4j.retrieval.document_blocks import is_label, labels, read_blocks
+from bookrag_neo4j.retrieval.document_blocks import BlockRow, is_label, labels, read_blocks
 from bookrag_neo4j.retrieval.reasoners import node_text
 from bookrag_neo4j.text.lexical import bm25_scores, tokens
 
@@ -34,9 +36,9 @@ def test_sentences_rows_and_fragments_are_not(line: str) -> None:
     assert not is_label(line)
 
 
-def _row(order: int, text: str, *, section: str = "Results", kind: str = "text") -> dict:
-    return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": section, "title": "",
-            "text": text, "page_start": order, "page_end": order}
+def _row(order: int, text: str, *, section: str = "Results", kind: str = "text") -> BlockRow:
+    return BlockRow(key=f"k{order}", doc_key="d", order=order, kind=kind, section_path=section, title="", text=text,
+                    page_start=order, page_end=order)
 
 
 def test_a_label_holds_until_the_next_label_or_the_end_of_its_section() -> None:
@@ -92,10 +94,10 @@ def test_first_stage_is_the_top_by_bm25_then_the_nearest() -> None:
 
 
 def test_filters_read_kinds_pages_and_reading_order_from_the_copy_as_cypher_would() -> None:
-    rows = [{**_row(3, "Table 1"), "kind": "table", "page_start": 4, "page_end": 5},
-            {**_row(1, "Intro"), "page_start": 1, "page_end": 1},
-            {**_row(2, "A scanned note"), "page_start": None, "page_end": None},  # no pages: out of every bound
-            {**_row(4, "Figure 2"), "kind": "image", "page_start": 6, "page_end": 6}]
+    rows = [replace(_row(3, "Table 1"), kind="table", page_start=4, page_end=5),
+            replace(_row(1, "Intro"), page_start=1, page_end=1),
+            replace(_row(2, "A scanned note"), page_start=None, page_end=None),  # no pages: out of every bound
+            replace(_row(4, "Figure 2"), kind="image", page_start=6, page_end=6)]
     blocks = read_blocks(rows)
     assert blocks.filtered() == ["k1", "k2", "k3", "k4"]  # reading order, not row order
     assert blocks.filtered(kinds=["table", "image"]) == ["k3", "k4"]

@@ -115,11 +115,11 @@ def test_a_documents_population_is_its_blocks_and_none_for_a_vector_of_another_d
     """Text_Reasoning ranks a block among its document's blocks: their similarities (those with an embedding)
     and every block's BM25; a question vector of another dimension has no population (its candidates are embedded
     anew and ranked among each other, not all first among nothing)."""
-    from bookrag_neo4j.retrieval.document_blocks import read_blocks
+    from bookrag_neo4j.retrieval.document_blocks import BlockRow, read_blocks
 
-    def row(key: str, text: str) -> dict:
-        return {"key": key, "doc_key": "d", "order": int(key[1:]), "kind": "text", "section_path": "", "title": "",
-                "page_start": 1, "page_end": 1, "text": text}
+    def row(key: str, text: str) -> BlockRow:
+        return BlockRow(key=key, doc_key="d", order=int(key[1:]), kind="text", section_path="", title="", page_start=1,
+                        page_end=1, text=text)
 
     blocks = read_blocks([row("b1", "net sales grew"), row("b2", "dividends paid"), row("b3", "an image")])
     found = np.array([1.0, 0.5, np.nan])  # block_similarities: NaN without an embedding

@@ -27,9 +27,13 @@ def test_dev_documents_split_into_two_halves_by_their_file_name() -> None:
     assert half("3M_2018_10K.pdf") == "check" and half("PEPSICO_2021_10K.pdf") == half("PEPSICO_2021_10K.pdf")
 
 
-def _row(method: str, doc: str, qid: str, recall: float) -> dict:
-    return {"benchmark": "dev", "id": qid, "doc": doc, "method": method, "category": "single-hop", "sources": ["text"],
-            "doc_type": "report", "recall": recall, "recall@5p": recall}
+def _row(method: str, doc: str, qid: str, recall: float):
+    from bookrag_neo4j.eval.scored import EvalRow
+
+    return EvalRow(benchmark="dev", id=qid, doc=doc, method=method, question="?", category="single-hop",
+                   sources=["text"], doc_type="report", gold_answer="", gold_pages=[1], retrieved=[], units=0,
+                   retrieved_pages=[], recall=recall, recall_at_5=recall, recall_at_10=recall, pages=0,
+                   recall_at_5p=recall, recall_at_10p=recall, seconds=0.0, llm_calls=0, tokens=0)
 
 
 def test_the_report_says_which_parts_help_on_both_halves() -> None:
@@ -63,18 +67,21 @@ def test_asked_of_the_library_only_the_own_documents_pages_count() -> None:
     from bookrag_neo4j.eval.benchmark import BenchQuestion, half
     from bookrag_neo4j.eval.report import report_body
     from bookrag_neo4j.eval.runner import _score, summarise
+    from bookrag_neo4j.eval.scored import RetrievedUnit
 
     question = BenchQuestion(id="q", doc="own.pdf", question="What?", answer="x", evidence_pages=[2, 9])
-    units = [{"key": f"o{i}", "kind": "text", "pages": [i], "doc": "other"} for i in range(1, 5)] + [
-        {"key": "a", "kind": "text", "pages": [2], "doc": "own"}, {"key": "b", "kind": "text", "pages": [9], "doc": "own"}]
+    units = [RetrievedUnit(key=f"o{i}", kind="text", pages=[i], doc="other") for i in range(1, 5)] + [
+        RetrievedUnit(key="a", kind="text", pages=[2], doc="own"), RetrievedUnit(key="b", kind="text", pages=[9], doc="own")]
     per_document = _score("dev", question, "m", units, 0.1, 0, 0)
-    assert per_document["recall@5p"] == 1.0 and "doc_rank" not in per_document  # by number alone: 2 and 9 shown
+    assert per_document.recall_at_5p == 1.0 and "doc_rank" not in per_document.record()  # 2 and 9 shown, by number
     library = _score("dev", question, "m", units, 0.1, 0, 0, own="own")
-    assert library["recall@5p"] == 0.5  # the 4 other pages and own page 2 fill the budget: page 9 is not shown
-    assert library["recall"] == 1.0 and library["doc_rank"] == 2 and library["retrieved_pages"] == [2, 9]
+    assert library.recall_at_5p == 0.5  # the 4 other pages and own page 2 fill the budget: page 9 is not shown
+    assert library.recall == 1.0 and library.doc_rank == 2 and library.retrieved_pages == [2, 9]
+    assert library.record()["scope"] == "library" and library.record()["recall@5p"] == 0.5
     first = _score("dev", question, "m", units[4:], 0.1, 0, 0, own="own")
     missing = _score("dev", question, "m", units[:4], 0.1, 0, 0, own="own")
-    assert (first["doc_rank"], first["recall@5p"], missing["doc_rank"], missing["recall"]) == (1, 1.0, None, 0.0)
+    assert (first.doc_rank, first.recall_at_5p, missing.doc_rank, missing.recall) == (1, 1.0, None, 0.0)
+    assert "doc_rank" in missing.record()  # asked of the library, the own document not among the evidence
     summary = summarise([library, first, missing])
     ranks = summary["methods"]["m"]["own_document"]
     assert ranks["all"] == {"top1": round(1 / 3, 4), "top3": round(2 / 3, 4), "top5": round(2 / 3, 4)}

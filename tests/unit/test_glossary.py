@@ -17,7 +17,7 @@ from bookrag_neo4j.ops.evidence import MergeParams, merge
 from bookrag_neo4j.ops.operator_registry import RunContext
 from bookrag_neo4j.ops.reason import named
 from bookrag_neo4j.ops.values import EvidenceSet, Question
-from bookrag_neo4j.retrieval.document_blocks import read_blocks
+from bookrag_neo4j.retrieval.document_blocks import BlockRow, read_blocks
 from bookrag_neo4j.retrieval.glossary import MAX_ITEMS, Glossary
 from bookrag_neo4j.retrieval.planner import Planner, understand
 from bookrag_neo4j.retrieval.results import EvidenceNode
@@ -113,10 +113,10 @@ async def test_merge_takes_each_sub_questions_evidence_in_turn() -> None:
 
 
 def test_the_reasoners_name_the_statements_of_the_packs_of_the_documents_kind() -> None:
-    rows = [{"key": "k1", "doc_key": "d", "order": 1, "kind": "text", "section_path": "Item 8", "title": "",
-             "text": "CONSOLIDATED BALANCE SHEETS", "page_start": 1, "page_end": 1},
-            {"key": "k2", "doc_key": "d", "order": 2, "kind": "table", "section_path": "Item 8", "title": "",
-             "text": "| Total assets | 1,000 |", "page_start": 1, "page_end": 1}]
+    rows = [BlockRow(key="k1", doc_key="d", order=1, kind="text", section_path="Item 8", title="",
+                     text="CONSOLIDATED BALANCE SHEETS", page_start=1, page_end=1),
+            BlockRow(key="k2", doc_key="d", order=2, kind="table", section_path="Item 8", title="",
+                     text="| Total assets | 1,000 |", page_start=1, page_end=1)]
     question = Question(text="Based on the balance sheet, what were total assets?", vector=[])
     filing, paper = (SimpleNamespace(key="d", card=SimpleNamespace(kind=kind)) for kind in ("10-K", "paper"))
 
@@ -135,9 +135,9 @@ async def test_the_best_table_of_each_statement_named_is_kept() -> None:
     from bookrag_neo4j.ops.values import Candidates
     from bookrag_neo4j.retrieval.reasoners import Candidate
 
-    def row(order: int, text: str, kind: str) -> dict:
-        return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": "Item 8",
-                "title": "", "text": text, "page_start": order, "page_end": order}
+    def row(order: int, text: str, kind: str) -> BlockRow:
+        return BlockRow(key=f"k{order}", doc_key="d", order=order, kind=kind, section_path="Item 8", title="",
+                        text=text, page_start=order, page_end=order)
 
     blocks = read_blocks([row(1, "Consolidated Statements of Operations", "text"), row(2, "| Revenue | 9 |", "table"),
                           row(3, "Consolidated Statements of Cash Flows", "text"), row(4, "| D&A | 1 |", "table"),

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bookrag_neo4j.retrieval.document_blocks import read_blocks
+from bookrag_neo4j.retrieval.document_blocks import BlockRow, PageLabelRow, read_blocks
 from bookrag_neo4j.text.references import Page, Reference, caption_pattern, mentions, pages, reference_of
 
 
@@ -67,13 +67,13 @@ def test_the_name_a_block_starts_with(text: str, ref: tuple[str, str] | None) ->
 
 
 def test_a_document_finds_the_blocks_a_question_names() -> None:
-    def row(order: int, text: str, kind: str, title: str = "") -> dict:
-        return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": "Results",
-                "title": title, "text": text, "page_start": order, "page_end": order}
+    def row(order: int, text: str, kind: str, title: str = "") -> BlockRow:
+        return BlockRow(key=f"k{order}", doc_key="d", order=order, kind=kind, section_path="Results", title=title,
+                        text=text, page_start=order, page_end=order)
 
     blocks = read_blocks([row(1, "Figure 3 compares the paradigms.", "text"), row(2, "", "image", "Fig. 3. Paradigms"),
                           row(3, "TABLE II\nTask | Dataset", "table"), row(4, "Revenue grew in 2021.", "text")],
-                         printed=[{"label": "1", "number": 3}, {"label": "2", "number": 4}])
+                         printed=[PageLabelRow("1", 3), PageLabelRow("2", 4)])
     assert blocks.named("How many icons does figure 3 use?") == ["k1", "k2"]  # in reading order
     assert blocks.named("According to Table II, which task?") == ["k3"]
     assert blocks.named("What does figure 4 show?") == [] and blocks.named("How did revenue grow?") == []
@@ -85,9 +85,9 @@ def test_a_document_finds_the_blocks_a_question_names() -> None:
 
 
 def test_a_document_finds_the_tables_titled_as_the_statement_a_question_names() -> None:
-    def row(order: int, text: str, kind: str, section: str = "Item 8") -> dict:
-        return {"key": f"k{order}", "doc_key": "d", "order": order, "kind": kind, "section_path": section,
-                "title": "", "text": text, "page_start": order, "page_end": order}
+    def row(order: int, text: str, kind: str, section: str = "Item 8") -> BlockRow:
+        return BlockRow(key=f"k{order}", doc_key="d", order=order, kind=kind, section_path=section, title="",
+                        text=text, page_start=order, page_end=order)
 
     blocks = read_blocks([row(1, "CONSOLIDATED BALANCE SHEETS (In millions)", "text"),
                           row(2, "| Total assets | 1,000 |", "table"),
@@ -105,11 +105,11 @@ def test_a_letter_spaced_title_names_its_table() -> None:
     """Text extraction splits a letter-spaced heading inside words ("Balance Shee t"): titles compare without
     whitespace."""
     blocks = read_blocks([
-        {"key": "k1", "doc_key": "d", "order": 1, "kind": "text", "section_path": "Item 8", "title": "",
-         "text": "3M Company and Subsidiaries Consolidated Balance Shee t At December 31", "page_start": 58,
-         "page_end": 58},
-        {"key": "k2", "doc_key": "d", "order": 2, "kind": "table", "section_path": "Item 8", "title": "",
-         "text": "| Total assets | 1,000 |", "page_start": 58, "page_end": 58}])
+        BlockRow(key="k1", doc_key="d", order=1, kind="text", section_path="Item 8", title="",
+                 text="3M Company and Subsidiaries Consolidated Balance Shee t At December 31", page_start=58,
+                 page_end=58),
+        BlockRow(key="k2", doc_key="d", order=2, kind="table", section_path="Item 8", title="",
+                 text="| Total assets | 1,000 |", page_start=58, page_end=58)])
     assert blocks.named("What were total assets, based on the balance sheet?", ["balance sheet"]) == ["k2"]
 
 

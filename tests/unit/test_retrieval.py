@@ -9,17 +9,17 @@ import json
 import numpy as np
 import pytest
 
-from bookrag_neo4j.errors import LayerMissingError
+from bookrag_neo4j.errors import LayerMissingError, PlanError
 from bookrag_neo4j.library.documents import Document
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
 from bookrag_neo4j.ops.reason import by_best_row
 from bookrag_neo4j.ops.values import Question
-from bookrag_neo4j.retrieval.entity_graph import EntityGraph, best_first
+from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityRow, best_first
 from bookrag_neo4j.retrieval.planner import Planner, counts_filtered, heuristic_category, heuristic_global_plan
 from bookrag_neo4j.retrieval.reasoners import Candidate, pagerank_on
 from bookrag_neo4j.retrieval.skyline import fused_scores, pareto_front, skyline
-from bookrag_neo4j.retrieval.subtrees import match_section_title
+from bookrag_neo4j.retrieval.subtrees import SectionRow, match_section_title
 from bookrag_neo4j.retrieval.units import _table_rows
 from bookrag_neo4j.text.lexical import LexicalStats, bm25_scores
 
@@ -106,8 +106,9 @@ def test_heuristic_planner() -> None:
         ("section", "C")]
     assert heuristic_global_plan("How many pages does chapter 2 have?").filters[0].filter_value == "2"
     assert heuristic_global_plan("Summarize the appendices.").filters[0].filter_value == "Appendix"
-    toc = [{"key": k, "title": t} for k, t in (("a", "Appendix C: Details"), ("b", "Acknowledgements"),
-                                                ("c", "2 Method"), ("d", "2.1 Setup"), ("e", "12 Results"))]
+    toc = [SectionRow(key=k, doc_key="d", title=t, level=1, path=t, page_start=1, page_end=1)
+           for k, t in (("a", "Appendix C: Details"), ("b", "Acknowledgements"), ("c", "2 Method"), ("d", "2.1 Setup"),
+                        ("e", "12 Results"))]
     assert match_section_title(toc, "C") == ["a"] and match_section_title(toc, "2") == ["c", "d"]
     assert match_section_title(toc, "2.1") == ["d"]
 
@@ -162,8 +163,7 @@ def test_best_first_is_a_stable_argsort_cut_to_top() -> None:
 
 
 def test_the_entity_graph_copy_and_its_transition_matrix() -> None:
-    rows = [{"key": "k0", "nodes": ["n1"], "edges": [["k1", 1.0]]}, {"key": "k1", "nodes": ["n1", "n2"], "edges": []},
-            {"key": "k2", "nodes": [], "edges": []}]
+    rows = [EntityRow("k0", ["n1"], [["k1", 1.0]]), EntityRow("k1", ["n1", "n2"], []), EntityRow("k2", [], [])]
     whole = EntityGraph.from_rows(rows)
     assert {n: v.tolist() for n, v in whole.node_entities.items()} == {"n1": [0, 1], "n2": [1]}
     assert whole.position == {"k0": 0, "k1": 1, "k2": 2}
@@ -225,3 +225,13 @@ async def test_a_method_reads_its_layer_through_the_builder_handed_in_or_says_ho
     await METHODS["hybrid"].prepare(None, None, laid)  # type: ignore[arg-type]  # built: nothing to do
     with pytest.raises(LayerMissingError, match=r"--stage layout"):
         await METHODS["superrag"].prepare(None, None, bare)  # type: ignore[arg-type]
+
+
+def test_a_renamed_method_still_runs_under_its_former_name_and_warns() -> None:
+    from bookrag_neo4j.methods import get_method, method_name
+
+    with pytest.warns(DeprecationWarning, match="'layout' is now 'layout-vanilla'"):
+        assert get_method("layout") is METHODS["layout-vanilla"]
+    assert method_name("bm25") == "bm25" and "layout" not in METHODS  # "layout" names SuperRAG's layer alone
+    with pytest.raises(PlanError, match="unknown method 'nope'"):
+        get_method("nope")

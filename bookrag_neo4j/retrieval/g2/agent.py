@@ -129,9 +129,10 @@ class _Planner:
             self.evidence[task] = await self.read(task)
         return self.evidence[task]
 
-    async def _dag(self, prompt: str, max_nodes: int, notes: list[str], **variables: str) -> PlanningGraph | None:
+    async def _dag(self, llm: ChatModel, prompt: str, max_nodes: int, notes: list[str],
+                   **variables: str) -> PlanningGraph | None:
         try:
-            reply = (await self.llm.complete(render_prompt(prompt, question=self.question, **variables), DagReply,
+            reply = (await llm.complete(render_prompt(prompt, question=self.question, **variables), DagReply,
                                              stage=f"g2.{prompt}")).value
             return PlanningGraph.from_reply(reply, self.question, max_nodes=max_nodes)
         except (ModelError, ValueError) as exc:
@@ -143,7 +144,8 @@ class _Planner:
         if self.llm is None:
             return comparison_dag(self.question)
         context = _context(await self.readout(self.question))
-        return await self._dag("g2_decompose", MAX_NODES, notes, context=context) or PlanningGraph.single(self.question)
+        return (await self._dag(self.llm, "g2_decompose", MAX_NODES, notes, context=context)
+                or PlanningGraph.single(self.question))
 
     async def execute(self, dag: PlanningGraph) -> list[NodeAnswer]:
         answers: dict[str, NodeAnswer] = {}
@@ -187,9 +189,9 @@ class _Planner:
             tasks = [gap_task(term, self.question) for term in verdict.gaps]
             refined = dag.with_gaps([t for t in tasks if t not in self.evidence])
             return refined if len(refined.nodes) > len(dag.nodes) else None
-        return await self._dag("g2_refine", MAX_REFINED, notes, context=_context(await self.readout(self.question)),
-                               old_dag=dag.model_dump_json(), evidences=_pairs(answers),
-                               gaps="; ".join(verdict.gaps) or "none")
+        return await self._dag(self.llm, "g2_refine", MAX_REFINED, notes,
+                               context=_context(await self.readout(self.question)), old_dag=dag.model_dump_json(),
+                               evidences=_pairs(answers), gaps="; ".join(verdict.gaps) or "none")
 
 
 async def plan_and_read(question: str, *, read: Reader, llm: ChatModel | None, k: int, tau_max: int,
@@ -203,7 +205,7 @@ async def plan_and_read(question: str, *, read: Reader, llm: ChatModel | None, k
     result = PlanResult(keys=[])
     notes: list[str] = []
     dag = await planner.decompose(notes)
-    refinements, tried = 0, []
+    refinements, tried = 0, list[str]()
     while True:
         answers = await planner.execute(dag)
         current = Round(number=len(result.rounds), dag=dag.describe(), answers=answers, notes=notes)

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from ...db.client import Neo4jClient
+from ...db.client import KeyScore, Neo4jClient
 from ...db.lucene import lucene_in_documents
 from ...db.vectors import use_plugin
 from ...library.documents import Document
@@ -58,14 +59,19 @@ async def _similarities(db: Neo4jClient, doc: Document, vector: Sequence[float],
     return dict(zip(keys, ((h if evolved else h0) @ np.asarray(vector, dtype=np.float32)).tolist(), strict=True))
 
 
-def _fused(rows: list[dict]) -> list[tuple[float, int, dict]]:
-    """(RRF score, semantic rank, row) best first."""
-    scored = []
-    for row in rows:
-        ranks = {r["by"]: r["rank"] for r in row["ranks"]}
-        score = sum(1.0 / (RRF_K + rank) for rank in ranks.values())
-        scored.append((score, ranks.get("semantic", 10**6), row))
-    return sorted(scored, key=lambda x: (-x[0], x[1]))
+@dataclass(frozen=True, slots=True)
+class ProbeHit:
+    """A content node the probe found (``content/readout``): its rank in each probe that found it (``by``:
+    semantic, lexical) and its linked neighbours."""
+
+    key: str
+    ranks: list[dict[str, str | int]]
+    neighbours: list[str]
+
+    def fused(self) -> tuple[float, int]:
+        """Its reciprocal-rank-fusion score and its semantic rank (10**6 when the semantic probe missed it)."""
+        ranks = {str(r["by"]): int(r["rank"]) for r in self.ranks}
+        return sum(1.0 / (RRF_K + rank) for rank in ranks.values()), ranks.get("semantic", 10**6)
 
 
 def fill(hits: Sequence[tuple[str, Sequence[str]]], k: int) -> list[str]:
@@ -88,17 +94,17 @@ async def readout(db: Neo4jClient, docs: Sequence[Document], question: str, vect
     """The readout of ``question`` over the documents' content graphs: at most ``k`` content-node keys."""
     semantic, lexical = probe_sizes(k)
     kinds = ["window", "knn", "llm"] if evolved else ["window"]
-    scored: list[tuple[float, int, dict]] = []
+    scored: list[tuple[float, int, str, list[str]]] = []  # RRF score, semantic rank, key, nearest neighbours
     for doc in docs:
         similarity = await _similarities(db, doc, vector, evolved=evolved, engine=engine)
         keys = sorted(similarity, key=lambda key: -similarity[key])[:semantic]  # stable: ties in reading order
-        rows = await db.read_rows("content/readout", semantic=keys, query=lucene_in_documents(question, [doc.key]),
-                                     lexical=lexical, kinds=kinds)
-        for row in rows:
-            row["neighbours"] = sorted(row["neighbours"], key=lambda key: -similarity.get(key, -1.0))[:neighbours]
-        scored += _fused(rows)
+        hits = await db.read_rows_as(ProbeHit, "content/readout", semantic=keys,
+                                     query=lucene_in_documents(question, [doc.key]), lexical=lexical, kinds=kinds)
+        found = [(*hit.fused(), hit.key, sorted(hit.neighbours, key=lambda key: -similarity.get(key, -1.0))[
+            :neighbours]) for hit in hits]
+        scored += sorted(found, key=lambda x: (-x[0], x[1]))
     scored.sort(key=lambda x: (-x[0], x[1]))
-    return fill([(row["key"], row["neighbours"]) for _, _, row in scored], k)
+    return fill([(key, nearest) for _, _, key, nearest in scored], k)
 
 
 async def flat_readout(db: Neo4jClient, docs: Sequence[Document], question: str, vector: Sequence[float], *,
@@ -112,9 +118,9 @@ async def flat_readout(db: Neo4jClient, docs: Sequence[Document], question: str,
         known = set(passages)
         vector_hits = [key for key, _ in await nearest_units(db, doc, vector, kind="passage", top=semantic,
                                                              engine=engine)]
-        rows = await db.read_rows("layout/lexical_units", query=lucene_in_documents(question, [doc.key]),
+        rows = await db.read_rows_as(KeyScore, "layout/lexical_units", query=lucene_in_documents(question, [doc.key]),
                                      top=lexical * 3)
-        lexical_hits = [r["key"] for r in rows if r["key"] in known][:lexical]
+        lexical_hits = [r.key for r in rows if r.key in known][:lexical]
         for hits in (vector_hits, lexical_hits):
             for rank, key in enumerate(hits, 1):
                 fused[key] = fused.get(key, 0.0) + 1.0 / (RRF_K + rank)
