@@ -26,3 +26,8 @@ def test_methods_lists_the_three_to_use_first() -> None:
     assert roles == sorted(roles, key=["method", "baseline", "ablation"].index)
     baselines = {m["name"] for m in listed if m["role"] == "baseline"}
     assert baselines == {"bm25", "dense", "layout-vanilla", "graphranker", "hybrid"}
+
+
+def test_index_refuses_an_unknown_parser_before_it_reaches_neo4j() -> None:
+    result = CliRunner().invoke(app, ["index", "report.pdf", "--parser", "pymupfd"])
+    assert result.exit_code == 2 and "--parser is pymupdf or mineru" in " ".join(result.output.split())
