@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from pydantic import BaseModel
+
 from .db.queries import load_query
 from .resources import resource_dir
 
@@ -35,6 +37,17 @@ _BOUND = re.compile(r"\$(\w+) AS (\w+)")
 _CUTS = {"&": "\\u0026", "#": "\\u0023"}
 _HEX = re.compile(r"#([0-9A-Fa-f]{6})\b")
 
+
+class EvidenceEdge(BaseModel):
+    """An edge of an answer's evidence graph (``retrieval/evidence_graph``): its ends' keys, kinds and captions."""
+
+    source: str
+    source_kind: str
+    source_caption: str
+    type: str
+    target: str
+    target_kind: str
+    target_caption: str
 
 def cypher_literal(value: Any) -> str:
     """A JSON value as a Cypher literal (strings double-quoted with JSON escapes, which Cypher reads too)."""

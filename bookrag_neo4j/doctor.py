@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from .config import Settings
 from .db.client import Neo4jClient
 from .db.projections import held_projections
-from .db.schema import VECTOR_INDEXES
+from .db.schema import VECTOR_INDEXES, IndexInfo
 from .db.vectors import PLUGIN_VERSION, plugin_version
 from .errors import BookRAGError
 from .llm.chat import ChatModel
@@ -131,12 +131,12 @@ async def _graph_checks(settings: Settings) -> dict[str, Check]:
         if not support["supported"]:
             checks["vector_index"] = Check(ok=False, detail="this Neo4j has no vector indexes (needs 5.13 or later)")
         else:
-            indexes = {i["name"]: i for i in await db.read("schema/indexes")}
+            indexes = {i.name: i for i in await db.read_as(IndexInfo, "schema/indexes")}
             missing = [name for name in VECTOR_INDEXES if name not in indexes]
             detail = (
                 f"supported; schema not applied yet ({', '.join(missing)} missing): run `bookrag neo4j init`"
                 if missing
-                else "; ".join(f"{n}: {indexes[n]['dimensions']} dims, {indexes[n]['state']}" for n in VECTOR_INDEXES)
+                else "; ".join(f"{n}: {indexes[n].dimensions} dims, {indexes[n].state}" for n in VECTOR_INDEXES)
             )
             checks["vector_index"] = Check(ok=True, detail=detail)
     return checks

@@ -32,7 +32,7 @@ from pathlib import Path
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from .browse import answer_trace_params
+from .browse import EvidenceEdge, answer_trace_params
 from .config import Settings
 from .db.client import USER_QUERY_MAX_ROWS, USER_QUERY_TIMEOUT, Neo4jClient
 from .db.reply_cap import UserRows
@@ -57,6 +57,7 @@ from .server import connection_info, instance_settings
 if TYPE_CHECKING:  # the indexing pipeline and the evaluation load on first use: a question needs neither
     from graphdatascience import GraphDataScience
 
+    from .db.schema import IndexInfo
     from .index.pipeline import Indexer
     from .ops.superrag import CypherRun
 
@@ -197,16 +198,16 @@ class BookRAG(IndexAccess, GdsAccess):
                                                             max_bytes=cap, truncate=truncate, vectors=vectors)
         return rows if isinstance(rows, UserRows) else UserRows(rows)
 
-    async def aevidence_graph(self, answer: Answer | Evidence, *, limit: int = 300) -> list[dict[str, Any]]:
-        """An answer's evidence as a small graph to draw: one dict an edge (``source``, ``source_kind``,
+    async def aevidence_graph(self, answer: Answer | Evidence, *, limit: int = 300) -> list[EvidenceEdge]:
+        """An answer's evidence as a small graph to draw: its edges (``source``, ``source_kind``,
         ``source_caption``, ``type``, ``target``, ``target_kind``, ``target_caption``) linking the evidence
         blocks to their sections, to the question's linked entities and to the entities related to those::
 
             edges = rag.evidence_graph(rag.ask("What does lm fit?"))
-            g = networkx.DiGraph((e["source"], e["target"]) for e in edges)
+            g = networkx.DiGraph((e.source, e.target) for e in edges)
         """
         params = answer_trace_params(answer.model_dump(mode="json"))
-        return await (await self._client()).read("retrieval/evidence_graph", **params, limit=limit)
+        return await (await self._client()).read_as(EvidenceEdge, "retrieval/evidence_graph", **params, limit=limit)
 
     # --- the library: its documents, schema, BI queries and evaluation (async, then the sync twins) ---
     async def adocuments(self) -> list[Document]:
@@ -245,8 +246,8 @@ class BookRAG(IndexAccess, GdsAccess):
         """A document's table of contents: each section's title, level and first page, in reading order."""
         return await table_of_contents(await self._client(), (await self.adocument(doc)).key)
 
-    async def aapply_schema(self, *, rebuild_fulltext: bool = False) -> list[dict[str, Any]]:
-        """Apply the BookIndex schema (constraints, vector and full-text indexes); its indexes, all ONLINE.
+    async def aapply_schema(self, *, rebuild_fulltext: bool = False) -> list[IndexInfo]:
+        """Apply the BookIndex schema (constraints, vector and full-text indexes); the indexes, all ONLINE.
         ``rebuild_fulltext``: build the full-text indexes anew, so BM25 forgets nodes deleted by re-indexing."""
         from .db import schema
         from .llm.factory import index_dimensions

@@ -128,7 +128,7 @@ def dimensions(settings: Settings) -> int:
 
 
 @pytest.fixture(scope="session")
-async def schema(conn: ConnectionInfo, dimensions: int) -> list[dict]:
+async def schema(conn: ConnectionInfo, dimensions: int) -> list:
     async with Neo4jClient(conn) as client:
         return await apply_schema(client, dimensions=dimensions)
 

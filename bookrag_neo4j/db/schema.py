@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
 
 from neo4j.exceptions import ClientError
+from pydantic import BaseModel, Field, field_validator
 
 from ..errors import SchemaError
 from .client import Neo4jClient
@@ -27,6 +27,22 @@ log = logging.getLogger(__name__)
 # What CREATE ... IF NOT EXISTS answers when a concurrent transaction (another indexing worker) created the same
 # index first: measured with four concurrent clients, vector indexes fail so (constraints deadlock and are retried).
 RACED = "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
+
+
+class IndexInfo(BaseModel):
+    """An index of the database, as ``SHOW INDEXES`` describes it (``schema/indexes``)."""
+
+    name: str
+    type: str = Field(description="RANGE, TEXT, FULLTEXT, VECTOR, LOOKUP, POINT")
+    state: str
+    labels: list[str] = Field(default_factory=list, description="The labels or relationship types it covers.")
+    properties: list[str] = Field(default_factory=list)
+    dimensions: int | None = Field(None, description="A vector index's dimensions.")
+
+    @field_validator("labels", "properties", mode="before")
+    @classmethod
+    def _none_is_empty(cls, value: list[str] | None) -> list[str]:  # a LOOKUP index has neither
+        return value or []
 
 
 def schema_statements(name: str = "schema") -> list[str]:
@@ -50,9 +66,9 @@ def fulltext_statements() -> dict[str, str]:
 
 
 async def apply_schema(db: Neo4jClient, *, dimensions: int, timeout_s: int = 300,
-                       name: str = "schema") -> list[dict[str, Any]]:
+                       name: str = "schema") -> list[IndexInfo]:
     """Create the constraints and indexes of schema file ``name`` if missing (the BookIndex's, or a layer's
-    such as ``layout/schema``), wait until all are ONLINE, return ``SHOW INDEXES`` rows."""
+    such as ``layout/schema``), wait until all are ONLINE, return every index of the database."""
     wanted = vector_indexes(name)
     for statement in schema_statements(name):
         try:
@@ -62,12 +78,12 @@ async def apply_schema(db: Neo4jClient, *, dimensions: int, timeout_s: int = 300
                 continue
             raise SchemaError(f"schema statement failed: {exc.message}\n{statement}") from exc
     await _await_online(db, timeout_s)
-    indexes = await db.read("schema/indexes")
+    indexes = await db.read_as(IndexInfo, "schema/indexes")
     for index in indexes:
-        if index["name"] in wanted and index["dimensions"] != dimensions:
+        if index.name in wanted and index.dimensions != dimensions:
             raise SchemaError(
-                f"vector index {index['name']!r} has {index['dimensions']} dimensions but the embedder has "
-                f"{dimensions}; drop it (DROP INDEX {index['name']}) and re-embed, or configure the same embedder"
+                f"vector index {index.name!r} has {index.dimensions} dimensions but the embedder has "
+                f"{dimensions}; drop it (DROP INDEX {index.name}) and re-embed, or configure the same embedder"
             )
     log.info("schema applied: %d indexes online", len(indexes))
     return indexes

@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field
 
 from .client import Neo4jClient
+from .schema import IndexInfo
 
 PROPERTY_SAMPLE = 1000  # nodes of a label whose property keys are listed (one code path writes each label)
 
@@ -122,20 +123,6 @@ class RelationshipInfo(BaseModel):
     relationships: int | None = None
 
 
-class IndexInfo(BaseModel):
-    name: str
-    type: str = Field(description="RANGE, TEXT, FULLTEXT, VECTOR, LOOKUP, POINT")
-    state: str
-    labels: list[str] = Field(default_factory=list, description="The labels or relationship types it covers.")
-    properties: list[str] = Field(default_factory=list)
-    dimensions: int | None = Field(None, description="A vector index's dimensions.")
-
-    @field_validator("labels", "properties", mode="before")
-    @classmethod
-    def _none_is_empty(cls, value: list[str] | None) -> list[str]:  # a LOOKUP index has neither
-        return value or []
-
-
 class GraphSchema(BaseModel):
     """The BookIndex as this database holds it: labels, relationship types and indexes, each with its meaning."""
 
@@ -154,7 +141,7 @@ async def read_schema(db: Neo4jClient) -> GraphSchema:
     labels = [m.label for m in LABELS if nodes.get(m.label)] + sorted(set(nodes) - set(meanings))
     sampled = {row["label"]: row["properties"] for row in await db.read(
         "superrag/schema_properties", labels=labels, hidden=[], sample=PROPERTY_SAMPLE)}
-    indexes = [IndexInfo.model_validate(row) for row in await db.read("schema/indexes")]
+    indexes = await db.read_as(IndexInfo, "schema/indexes")
     vectors = {(label, p) for i in indexes if i.type == "VECTOR" for label in i.labels for p in i.properties}
     other = "Not written by bookrag-neo4j: another application's data in this database."
     return GraphSchema(

@@ -107,10 +107,10 @@ def test_the_sdk_draws_an_answers_evidence_graph(settings, conn) -> None:
     answer = rag.ask("Who was elected to the board of directors?", doc=FOOTLOCKER.name)
     edges = rag.evidence_graph(answer)
     evidence = {n.key for n in answer.evidence}
-    assert edges and {"HAS_CHILD", "MENTIONED_IN"} <= {e["type"] for e in edges}
-    assert {e["target"] for e in edges if e["type"] == "HAS_CHILD"} == evidence  # every block under its section
-    assert all(e["source_kind"] == "entity" for e in edges if e["type"] == "MENTIONED_IN")
-    assert all(e["source_caption"] and e["target_caption"] for e in edges)
+    assert edges and {"HAS_CHILD", "MENTIONED_IN"} <= {e.type for e in edges}
+    assert {e.target for e in edges if e.type == "HAS_CHILD"} == evidence  # every block under its section
+    assert all(e.source_kind == "entity" for e in edges if e.type == "MENTIONED_IN")
+    assert all(e.source_caption and e.target_caption for e in edges)
 
 
 async def test_bookrag_browse_prints_a_prefilled_link(db, settings, tmp_path: Path) -> None:

@@ -14,16 +14,16 @@ from bookrag_neo4j.errors import SchemaError
 async def test_schema_applies_twice(db: Neo4jClient, dimensions, schema) -> None:
     once = await apply_schema(db, dimensions=dimensions)
     again = await apply_schema(db, dimensions=dimensions)
-    by_name = {i["name"]: i for i in again}
+    by_name = {i.name: i for i in again}
     # other tests may have added a layer's indexes since the session's first apply: compare like with like
-    assert [i["name"] for i in again] == [i["name"] for i in once]
-    assert {i["name"] for i in schema} <= set(by_name)
-    assert all(i["state"] == "ONLINE" for i in again)
+    assert [i.name for i in again] == [i.name for i in once]
+    assert {i.name for i in schema} <= set(by_name)
+    assert all(i.state == "ONLINE" for i in again)
     for name in VECTOR_INDEXES:
-        assert by_name[name]["type"] == "VECTOR"
-        assert by_name[name]["dimensions"] == dimensions
-    assert by_name["tree_node_text"]["type"] == "FULLTEXT"
-    assert by_name["entity_name"]["type"] == "FULLTEXT"
+        assert by_name[name].type == "VECTOR"
+        assert by_name[name].dimensions == dimensions
+    assert by_name["tree_node_text"].type == "FULLTEXT"
+    assert by_name["entity_name"].type == "FULLTEXT"
 
 
 async def test_content_hash_keys_are_unique(db: Neo4jClient, schema) -> None:

@@ -28,7 +28,7 @@ from bookrag_neo4j import BookRAG
 def test_my_library_on_a_real_neo4j(bookrag_neo4j):
     rag = BookRAG(bookrag_neo4j.settings, use_llm=False)
     indexes = rag.apply_schema()                # constraints, vector and full-text indexes
-    assert all(index["state"] == "ONLINE" for index in indexes)
+    assert all(index.state == "ONLINE" for index in indexes)
     assert rag.run_cypher("RETURN gds.version() AS gds")[0]["gds"].startswith("2.")
     print("backend:", bookrag_neo4j.backend, "at", bookrag_neo4j.conn.uri)
 '''
