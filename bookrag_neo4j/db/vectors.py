@@ -2,7 +2,7 @@
 (``docker/plugin``) where the server has it, else by Cypher's ``vector.similarity.cosine``.
 
     query = await vector_query(db, "retrieval/nearest_nodes", engine="auto")   # or "plugin/..."
-    version = await plugin_version(db)        # "1.3.0", or None on a server without the plugin
+    version = await plugin_version(db)        # "1.4.0", or None on a server without the plugin
 
 Both give the same scores to the bit (the plugin calls the function ``vector.similarity.cosine`` calls), the same
 ranks and the same tie order (by key); the plugin reads each stored ``float[]`` without building a Cypher list of
@@ -16,7 +16,7 @@ from neo4j.exceptions import ClientError
 from ..errors import ConfigurationError
 from .client import Neo4jClient
 
-PLUGIN_VERSION = "1.3.0"  # docker/plugin/pom.xml's and its Vectors.VERSION: this package uses only this one
+PLUGIN_VERSION = "1.4.0"  # docker/plugin/pom.xml's and its Vectors.VERSION: this package uses only this one
 
 PLUGIN_QUERIES = {"retrieval/nearest_nodes": "plugin/nearest_nodes",
                   "retrieval/link_entities": "plugin/link_entities"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from bookrag_neo4j.db.client import Neo4jClient
+from bookrag_neo4j.db.vectors import use_plugin
 from bookrag_neo4j.library.documents import Document
 from bookrag_neo4j.retrieval.document_blocks import BlockRow, block_similarities, read_blocks
 from bookrag_neo4j.retrieval.linking import link_entities
@@ -69,3 +70,24 @@ async def test_entities_link_by_name_or_embedding_within_the_document(db: Neo4jC
     assert (await link_entities(db, doc, ["nobody"], [axis[0]], threshold=0.95, top=3)) == [[(f"{DOC}-k0", 1.0)]]
     assert (await link_entities(db, doc, ["nobody"], [[1.0, 0.0]], threshold=0.5, top=3)) == [[]]  # dimension
     assert (await link_entities(db, doc, [], [], threshold=0.5, top=3)) == []
+
+
+async def test_thousands_of_entities_link_as_the_cypher_path_links_them(db: Neo4jClient, dimensions) -> None:
+    """Past 2,048 entities the plugin scores them in slices, one a core: the same links, scores and ties (by key) as
+    the Cypher path's, whatever slice an entity fell in."""
+    rng = np.random.default_rng(5)
+    vectors = rng.standard_normal((3000, dimensions)).astype(np.float32)
+    vectors[2500:2600] = vectors[10]  # ties with an entity of the first slice
+    await db.run(
+        "UNWIND range(0, size($vectors) - 1) AS i "
+        "CREATE (e:Entity {key: $doc + '-e' + i, doc_key: $doc, name_key: 'entity ' + (i % 1000) + '|concept'}) "
+        "WITH e, $vectors[i] AS v CALL db.create.setNodeVectorProperty(e, 'embedding', v)",
+        {"doc": DOC, "vectors": vectors.tolist()})
+    names = ["entity 3", "nobody", "someone"]
+    asked = [vectors[10].tolist(), (vectors[2999] + 0.1 * vectors[5]).tolist(), rng.standard_normal(dimensions).tolist()]
+    links = {engine: await link_entities(db, Document(key=DOC), names, asked, threshold=0.55, top=150, engine=engine)
+             for engine in ("auto", "cypher")}
+    assert await use_plugin(db, engine="auto") and links["auto"] == links["cypher"]  # the plugin's, and the Cypher path's
+    best = [key for key, score in links["auto"][0] if score == 1.0]  # by name (entity 3, in each slice) or vector
+    assert {f"{DOC}-e{i}" for i in (3, 1003, 2003, 10, 2500, 2599)} <= set(best) and best == sorted(best)
+    assert links["auto"][1][0][0] == f"{DOC}-e2999"

@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.neo4j.graphdb.Direction;
@@ -46,7 +47,7 @@ import org.neo4j.values.storable.Values;
  * <p>A document's vectors, once read, stay in a {@link StampedCache}: never older than the store.
  */
 public final class Vectors {
-    public static final String VERSION = "1.3.0";
+    public static final String VERSION = "1.4.0";
 
     @Context
     public Transaction tx;
@@ -63,6 +64,8 @@ public final class Vectors {
     private static final RelationshipType HAS_ROW = RelationshipType.withName("HAS_ROW");
 
     private static final VectorSimilarityFunction COSINE = VectorSimilarity.COSINE.latestImplementation();
+    private static final int PARALLEL_MIN = 2048; // entities from which linkEntities scores in slices, one a core
+    private static final int MAX_PARTS = 4;
     private static final Comparator<Scored> BEST_FIRST =
             Comparator.comparingDouble((Scored s) -> -s.score).thenComparing(s -> s.key);
 
@@ -191,9 +194,41 @@ public final class Vectors {
             found.add(new ArrayList<>());
         }
         Loaded loaded = load("Entity", docKey, "", "embedding");
-        for (int n = 0; n < loaded.keys.length; n++) {
-            float[] stored = loaded.vectors[n];
+        int total = loaded.keys.length;
+        int parts = total < PARALLEL_MIN ? 1 : Math.min(MAX_PARTS, Runtime.getRuntime().availableProcessors());
+        // The entities in slices scored on the common pool (read from the cache: no transaction is touched), then
+        // merged; each score is the same call, and the sort below orders them whatever slice found them.
+        List<List<List<Scored>>> slices = IntStream.range(0, parts).parallel()
+                .mapToObj(part -> linked(loaded, names, vectors, threshold, total * part / parts,
+                        total * (part + 1) / parts))
+                .toList();
+        for (List<List<Scored>> slice : slices) {
             for (int i = 0; i < count; i++) {
+                found.get(i).addAll(slice.get(i));
+            }
+        }
+        List<Link> links = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            List<Scored> mine = found.get(i);
+            mine.sort(BEST_FIRST);
+            for (int j = 0; j < Math.min(top, mine.size()); j++) {
+                links.add(new Link(i, mine.get(j).key, mine.get(j).score));
+            }
+        }
+        return links.stream();
+    }
+
+    /** The links of entities {@code from} to {@code to} of {@code loaded}: for each question entity, those with its
+     *  name (score 1.0) or a similarity of at least {@code threshold}, in entity order. */
+    private static List<List<Scored>> linked(Loaded loaded, String[] names, float[][] vectors, double threshold,
+                                             int from, int to) {
+        List<List<Scored>> found = new ArrayList<>();
+        for (int i = 0; i < names.length; i++) {
+            found.add(new ArrayList<>());
+        }
+        for (int n = from; n < to; n++) {
+            float[] stored = loaded.vectors[n];
+            for (int i = 0; i < names.length; i++) {
                 double score;
                 if (!names[i].isEmpty() && names[i].equals(loaded.names[n])) {
                     score = 1.0;
@@ -207,15 +242,7 @@ public final class Vectors {
                 }
             }
         }
-        List<Link> links = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            List<Scored> mine = found.get(i);
-            mine.sort(BEST_FIRST);
-            for (int j = 0; j < Math.min(top, mine.size()); j++) {
-                links.add(new Link(i, mine.get(j).key, mine.get(j).score));
-            }
-        }
-        return links.stream();
+        return found;
     }
 
     @Procedure(name = "bookrag.bestRows", mode = Mode.READ)
