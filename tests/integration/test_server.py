@@ -6,6 +6,7 @@ import json
 import os
 import stat
 import subprocess
+import threading
 
 import pytest
 
@@ -66,11 +67,12 @@ def test_stop_start_and_noop_start(settings: Settings, neo4j_server, monkeypatch
 
     server.pid_file.write_text("999999\n")  # a stale pid file from a crash
     assert server.pid() is None
-    dying = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3)", ENTRY_POINT,
+    dying = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", ENTRY_POINT,
                               f"--home-dir={server.home}"])  # looks like the server to `pid()`, answers nothing
     server.pid_file.write_text(f"{dying.pid}\n")
     try:
         assert server.pid() == dying.pid
+        threading.Timer(3.0, dying.kill).start()  # it dies 3 s into the start that waits for it (not before: load)
         status = start_server(settings)
         assert status.running and server.pid() not in (None, 999999, dying.pid)
     finally:
