@@ -7,6 +7,7 @@ import os
 import stat
 import subprocess
 import threading
+import time
 
 import pytest
 
@@ -68,10 +69,17 @@ def test_stop_start_and_noop_start(settings: Settings, neo4j_server, monkeypatch
     server.pid_file.write_text("999999\n")  # a stale pid file from a crash
     assert server.pid() is None
     dying = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", ENTRY_POINT,
-                              f"--home-dir={server.home}"])  # looks like the server to `pid()`, answers nothing
-    server.pid_file.write_text(f"{dying.pid}\n")
+                              f"--home-dir={server.home}"], stderr=subprocess.PIPE)  # looks like the server to `pid()`
     try:
-        assert server.pid() == dying.pid
+        for _ in range(50):  # seen as the server once its process shows its command line
+            server.pid_file.write_text(f"{dying.pid}\n")
+            if server.pid() == dying.pid:
+                break
+            time.sleep(0.1)
+        else:
+            exited = dying.poll()
+            pytest.fail(f"the stand-in server (pid {dying.pid}) is not seen as the server: exit {exited}, "
+                        f"{dying.stderr.read().decode()[-500:] if exited is not None and dying.stderr else ''}")
         threading.Timer(3.0, dying.kill).start()  # it dies 3 s into the start that waits for it (not before: load)
         status = start_server(settings)
         assert status.running and server.pid() not in (None, 999999, dying.pid)
