@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from ..db.client import Neo4jClient
 from ..errors import DocumentNotFoundError
+from .documents import LayoutCounts
 
 SWEEPS = 4
 
@@ -80,19 +81,11 @@ class GraphStats(BaseModel):
     largest_component_diameter: int = 0
 
 
-class LayoutStats(BaseModel):
-    """SuperRAG's layout layer as the graph holds it, with its status and config (None: never built)."""
+class LayoutStats(LayoutCounts):
+    """SuperRAG's layout layer as the graph holds it (its counts), with its status and config (None: never built)."""
 
     status: str | None
     config: str | None
-    toc_entries: int
-    master_sections: int
-    passages: int
-    table_rows: int
-    refers_to: int
-    keyword_links: int
-    labelled_pages: int
-    similar: int
 
 
 class ContentLinks(BaseModel):
