@@ -18,7 +18,7 @@ from .keys import file_key
 
 if TYPE_CHECKING:  # the pipeline loads on first use: a question needs none of it
     from .config import Settings
-    from .content.build import ContentGraphReport, Evolution
+    from .content.build import ContentGraphReport
     from .db.client import Neo4jClient
     from .index.pipeline import Indexer, IndexReport
     from .index.workers import IndexOptions, IndexSummary, WorkerEvent
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the pipeline loads on first use: a question needs none of i
     from .layout.build import LayoutReport
     from .library.cards import DocumentCard
     from .library.documents import Document
+    from .library.layers import EvolutionMode
     from .llm.factory import Models
     from .progress import ProgressCallback
 
@@ -99,7 +100,7 @@ class IndexAccess:
         """(Re)build the layout layer (SuperRAG's ToC, passages, table rows, SIMILAR) of an indexed document."""
         return await (await self._indexer(None, progress)).build_layout(await self._key(doc), force=force)
 
-    async def abuild_content_graph(self, doc: str | Path, *, evolution: Evolution | None = None, force: bool = False,
+    async def abuild_content_graph(self, doc: str | Path, *, evolution: EvolutionMode | None = None, force: bool = False,
                                    progress: ProgressCallback | None = None) -> ContentGraphReport:
         """(Re)build G²-Reader's content graph of an indexed document (``evolution``: lite, llm or off)::
 

@@ -65,7 +65,7 @@ def eval_cmd(
 
     from ..eval.benchmark import load_benchmark
     from ..eval.report import report_body, write_report
-    from ..eval.runner import summarise
+    from ..eval.summary import summarise
 
     if mode not in ("retrieval", "qa"):
         raise typer.BadParameter("--mode is retrieval or qa")
@@ -81,14 +81,14 @@ def eval_cmd(
                 judge=judge, progress=lambda _: bar.advance(task))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
-    summary = summarise(rows) | {"benchmark": bench.name, "mode": mode, "scope": scope, "llm": not no_llm}
+    summary = summarise(rows, benchmark=bench.name, mode=mode, scope=scope, llm=not no_llm)
     paths = write_report(out, rows, summary)
     if as_json:
-        print_json(summary)
+        print_json(summary.record())
     else:
         console.print(report_body(summary), markup=False)
         console.print("wrote " + ", ".join(str(p) for p in paths.values()))
-    if summary["partial"]:
+    if summary.partial:
         raise typer.Exit(PARTIAL_EXIT)
 
 

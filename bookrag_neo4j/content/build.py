@@ -29,8 +29,8 @@ from ..errors import DocumentError
 from ..keys import term_key
 from ..layout.build import LayoutBuilder
 from ..library.catalogue import delete_content_graph
-from ..library.documents import ContentCounts, ContentStatus, Document, LayoutStatus, get_document
-from ..library.layers import mark_building, mark_complete
+from ..library.documents import ContentCounts, Document, LayoutStatus, get_document
+from ..library.layers import EvolutionMode, content_config, content_current, mark_building, mark_complete
 from ..llm.chat import ChatModel
 from ..llm.embedder import Embedder
 from ..progress import Laps, ProgressCallback, stage
@@ -41,8 +41,6 @@ from .nodes import Attributes, ContentNode, offline_attributes
 
 log = logging.getLogger(__name__)
 
-G2_VERSION = "g2-v1"
-Evolution = Literal["lite", "llm", "off"]
 WRITE_BATCH = 200
 EMBED_CHARS = 2000
 
@@ -59,15 +57,6 @@ class ContentGraphReport(BaseModel):
     seconds: dict[str, float] = Field(default_factory=dict)
 
 
-def content_config(settings: Settings, embedder: Embedder, layout: str, evolution: str,
-                   llm: ChatModel | None) -> str:
-    """Names what a build depends on (the layout layer's config among them); the same config is not built again."""
-    model = f"|{llm.provider}:{llm.model}" if evolution == "llm" and llm is not None else ""
-    return (f"{G2_VERSION}|{evolution}{model}|w{settings.g2.window}|T{settings.g2.rounds}|K{settings.g2.k}"
-            f"|a{settings.g2.alpha}|h0-{settings.g2.node_embedding}|kw{settings.g2.keywords}|{embedder.name}"
-            f"|{layout}")
-
-
 class ContentGraphBuilder:
     """Builds the content graph of documents that have (or get) the layout layer."""
 
@@ -79,18 +68,18 @@ class ContentGraphBuilder:
         self.llm = llm
         self.progress = progress
 
-    def config(self, doc: Document, evolution: str) -> str:
+    def config(self, doc: Document, evolution: EvolutionMode) -> str:
         """The config a build of ``doc`` (as read, its layout layer built) with ``evolution`` would record."""
-        return content_config(self.settings, self.embedder, f"{doc.layout_config}@{doc.layout_built_at}", evolution,
-                              self.llm)
+        return content_config(self.settings, self.embedder.name, doc, evolution, self.llm.name if self.llm else None)
 
-    def current(self, doc: Document, evolution: Evolution | None = None) -> bool:
-        """Whether ``doc`` (as read) has a complete content graph of this config on a complete layout layer:
-        what :meth:`build` would leave alone, decided without a query."""
-        return (doc.layout is LayoutStatus.COMPLETE and doc.g2 is ContentStatus.COMPLETE
-                and doc.g2_config == self.config(doc, evolution or self.settings.g2.evolution))
+    def current(self, doc: Document, evolution: EvolutionMode | None = None) -> bool:
+        """Whether ``doc`` (as read) has a complete content graph of this config: what :meth:`build` would leave
+        alone, decided without a query."""
+        return content_current(doc, self.settings, self.embedder.name, evolution or self.settings.g2.evolution,
+                               self.llm.name if self.llm else None)
 
-    async def build(self, doc_key: str, *, evolution: Evolution | None = None, force: bool = False) -> ContentGraphReport:
+    async def build(self, doc_key: str, *, evolution: EvolutionMode | None = None,
+                    force: bool = False) -> ContentGraphReport:
         """Build (or rebuild) the content graph of ``doc_key``; a no-op when it is complete with the same config."""
         evolution = evolution or self.settings.g2.evolution
         if evolution == "llm" and self.llm is None:

@@ -4,20 +4,18 @@ name: :func:`~bookrag_neo4j.eval.benchmark.half`). A part helps where leaving it
 that gains on both, changes nothing (none) or is mixed; a gain on one half alone is what tuning to the questions
 looks like.
 
-    parts = part_effects(summary, {"g2-t0": ("g2", "no evolution")})   # from ``bookrag eval``'s summary
-    print(parts_section(parts))
+    print(parts_section(summary.parts))   # ``bookrag eval``'s summary: :func:`~bookrag_neo4j.eval.summary.part_effects`
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, computed_field
 
 from .benchmark import HALVES
 
-MEASURE = "recall@5p"
 Verdict = Literal["helps", "hurts", "none", "mixed"]
 
 
@@ -30,6 +28,7 @@ class PartEffect(BaseModel):
     full: dict[str, float]  # "all", "design", "check" -> the full method's page recall within 5 pages
     delta: dict[str, float]  # the same parts -> ablation minus full (negative: the part left out helps)
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def verdict(self) -> Verdict:
         halves = [self.delta[h] for h in HALVES if h in self.delta]
@@ -40,27 +39,6 @@ class PartEffect(BaseModel):
         if halves and all(d == 0 for d in halves):
             return "none"
         return "mixed"
-
-
-def by_part(method: Mapping[str, Any]) -> dict[str, float]:
-    """A method's score on the whole set and on each half it has questions in (``summary["methods"][name]``)."""
-    return {"all": method[MEASURE], **method.get("halves", {})}
-
-
-def part_effects(summary: Mapping[str, Any], ablates: Mapping[str, tuple[str, str]]) -> list[PartEffect]:
-    """Each evaluated ablation (``ablates``: ablation -> (full method, what it leaves out)) whose full method was
-    evaluated too, in the order the full methods were run, then from the part that helps most (the ablation that
-    loses most)."""
-    methods = summary["methods"]
-    order = list(methods)
-    effects = []
-    for ablation, (full, leaves_out) in ablates.items():
-        if ablation not in methods or full not in methods or MEASURE not in methods[full]:
-            continue
-        mine, theirs = by_part(methods[ablation]), by_part(methods[full])
-        effects.append(PartEffect(method=full, ablation=ablation, leaves_out=leaves_out, full=theirs,
-                                  delta={k: round(mine[k] - v, 4) for k, v in theirs.items() if k in mine}))
-    return sorted(effects, key=lambda e: (order.index(e.method), e.delta["all"]))
 
 
 def parts_section(effects: Sequence[PartEffect]) -> str:

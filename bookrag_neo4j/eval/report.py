@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .parts import PartEffect, parts_section
+from .parts import parts_section
 from .scored import EvalRow
+from .summary import EvalSummary
 
 log = logging.getLogger(__name__)
 
@@ -27,35 +28,34 @@ COLUMNS = (("recall", "page recall"), ("recall@5", "recall@5"), ("recall@10", "r
            ("em", "EM"), ("f1", "F1"), ("inclusion", "inclusion"), ("judge", "judge"))
 
 
-def markdown_table(summary: dict[str, Any]) -> str:
+def markdown_table(summary: EvalSummary) -> str:
     """One row per method with the means that were measured."""
-    methods = summary["methods"]
-    shown = [(k, title) for k, title in COLUMNS if any(k in m for m in methods.values())]
+    methods = summary.methods
+    shown = [(k, title) for k, title in COLUMNS if any(m.measure(k) is not None for m in methods.values())]
     lines = ["| method | questions | " + " | ".join(t for _, t in shown) + " |",
              "|---|---|" + "---|" * len(shown)]
     for name, m in methods.items():
-        cells = [_cell(m.get(k)) for k, _ in shown]
-        lines.append(f"| {name} | {m['n']} | " + " | ".join(cells) + " |")
+        cells = [_cell(m.measure(k)) for k, _ in shown]
+        lines.append(f"| {name} | {m.n} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
-def errors_section(summary: dict[str, Any]) -> str:
+def errors_section(summary: EvalSummary) -> str:
     """The reasons some rows are misses (a document that failed or is not indexed, a method that failed), with
     their documents; empty for a complete run."""
-    errors = summary.get("errors") or {}
-    if not errors:
+    if not summary.errors:
         return ""
     lines = ["", "## Counted as misses", "", "| reason | documents | rows |", "|---|---|---|"]
-    for reason, entry in errors.items():
+    for reason, entry in summary.errors.items():
         cell = " ".join(reason.split()).replace("|", "\\|")
-        lines.append(f"| {cell} | {', '.join(entry['documents'])} | {entry['rows']} |")
+        lines.append(f"| {cell} | {', '.join(entry.documents)} | {entry.rows} |")
     return "\n".join(lines) + "\n"
 
 
-def own_document_section(summary: dict[str, Any]) -> str:
+def own_document_section(summary: EvalSummary) -> str:
     """In a library-wide run: how often each method's evidence shows the question's own document first, within
     3 and within 5 documents, over all questions and by half; empty otherwise."""
-    ranked = {name: m["own_document"] for name, m in summary["methods"].items() if m.get("own_document")}
+    ranked = {name: m.own_document for name, m in summary.methods.items() if m.own_document}
     if not ranked:
         return ""
     groups = list(dict.fromkeys(g for shares in ranked.values() for g in shares))
@@ -68,14 +68,14 @@ def own_document_section(summary: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def report_body(summary: dict[str, Any]) -> str:
+def report_body(summary: EvalSummary) -> str:
     """The methods' table, the own document's rank in a library-wide run, whether each part helps, and what was
     counted as a miss (report.md and the console)."""
-    effects = [PartEffect.model_validate(part) for part in summary.get("parts", [])]
-    return markdown_table(summary) + own_document_section(summary) + parts_section(effects) + errors_section(summary)
+    return (markdown_table(summary) + own_document_section(summary) + parts_section(summary.parts)
+            + errors_section(summary))
 
 
-def _cell(value: Any) -> str:
+def _cell(value: float | None) -> str:
     if value is None:
         return "—"
     if isinstance(value, float) and value < 1000:  # recalls, seconds, 10.7 pages: three decimals
@@ -83,13 +83,13 @@ def _cell(value: Any) -> str:
     return f"{value:,.0f}"  # counts and large means (tokens)
 
 
-def write_report(out: Path, rows: Sequence[EvalRow], summary: dict[str, Any]) -> dict[str, Path]:
+def write_report(out: Path, rows: Sequence[EvalRow], summary: EvalSummary) -> dict[str, Path]:
     """Write ``questions.jsonl``, ``summary.json``, ``report.md`` and the plots into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     paths = {"questions": out / "questions.jsonl", "summary": out / "summary.json", "markdown": out / "report.md"}
     paths["questions"].write_text("".join(json.dumps(r.record(), ensure_ascii=False) + "\n" for r in rows))
-    paths["summary"].write_text(json.dumps(summary, indent=2) + "\n")
-    paths["markdown"].write_text(f"# Evaluation: {summary['questions']} questions\n\n" + report_body(summary))
+    paths["summary"].write_text(json.dumps(summary.record(), indent=2) + "\n")
+    paths["markdown"].write_text(f"# Evaluation: {summary.questions} questions\n\n" + report_body(summary))
     try:
         paths |= _plots(out, summary)
     except ImportError:
@@ -97,22 +97,22 @@ def write_report(out: Path, rows: Sequence[EvalRow], summary: dict[str, Any]) ->
     return paths
 
 
-def _plots(out: Path, summary: dict[str, Any]) -> dict[str, Path]:
+def _plots(out: Path, summary: EvalSummary) -> dict[str, Path]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    methods = summary["methods"]
+    methods = summary.methods
     names = list(methods)
-    paths = {"plot_recall": bar_chart(out / "recall_by_method.png", names, [methods[n]["recall"] for n in names],
+    paths = {"plot_recall": bar_chart(out / "recall_by_method.png", names, [methods[n].recall or 0.0 for n in names],
                                       title="Page recall by method", ylabel="page recall", ylim=1.0)}
 
-    sources = sorted({s for n in names for s in methods[n]["recall_by"]["sources"]})
+    sources = sorted({s for n in names for s in methods[n].recall_by["sources"]})
     fig, ax = plt.subplots(figsize=(max(6, 1.4 * len(sources)), 3.5))
     width = 0.8 / max(1, len(names))
     for i, name in enumerate(names):
-        by = methods[name]["recall_by"]["sources"]
+        by = methods[name].recall_by["sources"]
         ax.bar([x + i * width for x in range(len(sources))], [by.get(s, 0.0) for s in sources], width, label=name)
     ax.set_xticks([x + width * (len(names) - 1) / 2 for x in range(len(sources))], sources)
     ax.set_ylabel("page recall")
@@ -123,8 +123,8 @@ def _plots(out: Path, summary: dict[str, Any]) -> dict[str, Path]:
 
     fig, ax = plt.subplots(figsize=(5, 3.5))
     for name in names:
-        ax.scatter(methods[name]["seconds"], methods[name]["recall"], label=name)
-        ax.annotate(name, (methods[name]["seconds"], methods[name]["recall"]), fontsize=7)
+        ax.scatter(methods[name].seconds, methods[name].recall, label=name)
+        ax.annotate(name, (methods[name].seconds or 0.0, methods[name].recall or 0.0), fontsize=7)
     ax.set_xlabel("seconds a question")
     ax.set_ylabel("page recall")
     ax.set_title("Cost against quality")

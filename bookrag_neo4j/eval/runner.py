@@ -3,7 +3,7 @@
     bench = load_benchmark(Path("benchmarks/my-benchmark"), limit=10)
     rows = await evaluate(db, settings, models, bench, methods=["bookrag", "bm25"], mode="retrieval")
     rows[0].recall_at_5p, rows[0].retrieved[0].pages
-    summary = summarise(rows)            # then report.write_report(out, rows, summary)
+    summary = summarise(rows)            # eval.summary; then report.write_report(out, rows, summary)
 
 Missing documents are indexed first. Per question and method: the retrieved units with their pages, page recall (all,
 top 5, top 10 units), recall within the first 5 pages shown (a budget fair to units of any size), seconds, LLM calls and
@@ -18,9 +18,7 @@ given caches and index. Every question is scored: a failed document or method ma
 from __future__ import annotations
 
 import logging
-import statistics
 import time
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -36,16 +34,14 @@ from ..llm.usage import track_usage
 from ..methods import METHODS, Retriever, method_name
 from ..retrieval import subtrees
 from .answers import extract_answer, judge_answer
-from .benchmark import HALVES, Benchmark, BenchQuestion, half
+from .benchmark import Benchmark, BenchQuestion
 from .metrics import exact_match, financebench_score, inclusion, mmlongbench_score, page_recall, page_recall_within, token_f1
-from .parts import part_effects
 from .scored import EvalRow, RetrievedUnit
 
 log = logging.getLogger(__name__)
 
 Mode = Literal["retrieval", "qa"]
 Scope = Literal["document", "library"]
-DOC_RANKS = (1, 3, 5)  # how often the question's own document comes first, within 3, within 5
 PAGE_BUDGET = 5  # recall@5p: recall within the first 5 distinct pages shown, the same budget for every unit
 WIDE_PAGE_BUDGET = 10  # recall@10p: within the first 10 distinct pages
 DEFAULT_METHODS = ("bookrag", "bm25", "dense", "layout-vanilla", "graphranker")
@@ -76,7 +72,7 @@ async def evaluate(db: Neo4jClient, settings: Settings, models: Models, bench: B
         try:
             keys[doc] = (await indexer.index(bench.pdf(doc), knowledge_graph=not only_indexed)).doc_key
             for name in methods:  # layers a method reads that are built on first use (the layout layer): not timed
-                await METHODS[name].prepare(layers, models, await find_document(db, keys[doc]))
+                await METHODS[name].prepare(layers, models, await find_document(db, keys[doc]), settings)
         except Neo4jUnavailableError:  # nothing more can be scored
             raise
         except Exception as exc:  # this document's questions are misses; the run goes on
@@ -171,56 +167,3 @@ def _score_answer(q: BenchQuestion, answer: str, extracted: str) -> dict[str, An
              else financebench_score(extracted, q.answer))
     return {"answer": answer, "extracted": extracted, "score": score, "em": exact_match(extracted, q.answer),
             "f1": token_f1(extracted, q.answer), "inclusion": inclusion(answer, q.answer)}
-
-
-def own_document_ranks(rows: Sequence[EvalRow]) -> dict[str, dict[str, float]]:
-    """In a library-wide run, the share of questions whose own document comes first among the evidence's
-    documents, within 3 and within 5: over all rows and by half."""
-    def shares(group: list[EvalRow]) -> dict[str, float]:
-        ranks = [r.doc_rank for r in group]
-        return {f"top{k}": round(sum(1 for x in ranks if x is not None and x <= k) / len(ranks), 4)
-                for k in DOC_RANKS} if ranks else {}
-    by_half = {h: [r for r in rows if half(r.doc) == h] for h in HALVES}
-    return {"all": shares(list(rows))} | {h: shares(group) for h, group in by_half.items() if group}
-
-
-MEASURES = ("recall", "recall@5", "recall@10", "units", "pages", "recall@5p", "recall@10p", "seconds", "llm_calls",
-            "tokens", "score", "em", "f1", "inclusion", "judge")
-
-
-def summarise(rows: Sequence[EvalRow]) -> dict[str, Any]:
-    """Means per method, and page recall per method broken down by category, evidence source and doc type;
-    ``errors``: each reason rows were misses for, with its documents and number of rows."""
-    by_method: dict[str, list[EvalRow]] = defaultdict(list)
-    for row in rows:
-        by_method[row.method].append(row)
-    errors: dict[str, dict[str, Any]] = {}
-    for row in rows:
-        if row.error:
-            entry = errors.setdefault(row.error, {"documents": [], "rows": 0})
-            entry["rows"] += 1
-            if row.doc not in entry["documents"]:
-                entry["documents"].append(row.doc)
-    summary: dict[str, Any] = {"questions": len({(r.benchmark, r.id) for r in rows}), "partial": bool(errors),
-                               "errors": errors, "methods": {}}
-    for method, group in by_method.items():
-        records = [r.record() for r in group]
-        values = {m: [r[m] for r in records if r.get(m) is not None] for m in MEASURES}  # a failed judge is None
-        means = {m: round(statistics.mean(v), 4) for m, v in values.items() if v}
-        breakdown: dict[str, dict[str, float]] = {}
-        for field in ("category", "sources", "doc_type"):
-            buckets: dict[str, list[float]] = defaultdict(list)
-            for r in records:
-                for value in (r[field] if isinstance(r[field], list) else [r[field]]):
-                    buckets[value].append(r["recall"])
-            breakdown[field] = {k: round(statistics.mean(v), 4) for k, v in sorted(buckets.items())}
-        halves: dict[str, list[float]] = defaultdict(list)
-        for row in group:
-            halves[half(row.doc)].append(row.recall_at_5p)
-        summary["methods"][method] = {"n": len(group), **means, "recall_by": breakdown,
-                                      "halves": {h: round(statistics.mean(halves[h]), 4) for h in HALVES if halves[h]}}
-        if any(r.scope == "library" for r in group):
-            summary["methods"][method]["own_document"] = own_document_ranks(group)
-    ablates = {m.name: (m.ablates, m.description) for m in METHODS.values() if m.ablates}
-    summary["parts"] = [e.model_dump() | {"verdict": e.verdict} for e in part_effects(summary, ablates)]
-    return summary

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from ..config import Settings
 from ..db.client import Neo4jClient
 from ..library.documents import Document, get_document
-from ..library.layers import Layer
+from ..library.layers import Layer, layout_current
 from ..llm.factory import Models
 from .leases import LeaseManager, layers_key, under_lease
 
@@ -36,10 +36,10 @@ class OnDemandLayers:
         unless current; ``doc`` as read: a layer it shows built with this config costs no query. The builders (and
         the PDF parser) are imported here, by the methods that read a layer, not by every question."""
         from ..content.build import ContentGraphBuilder
-        from ..layout.build import LayoutBuilder, layout_current
+        from ..layout.build import LayoutBuilder
 
         if layer == "layout":
-            await self._once(doc, lambda d: layout_current(d, self.settings, models.embedder),
+            await self._once(doc, lambda d: layout_current(d, self.settings, models.embedder.name),
                              lambda: LayoutBuilder(self.db, self.settings, models.embedder).build(doc.key))
         elif layer == "g2":
             llm = models.llm if self.settings.g2.evolution == "llm" else None

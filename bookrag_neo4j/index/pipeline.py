@@ -25,7 +25,7 @@ from typing import Any, Literal, TypeVar, cast
 from pydantic import BaseModel, Field
 
 from ..config import Settings
-from ..content.build import ContentGraphBuilder, ContentGraphReport, Evolution
+from ..content.build import ContentGraphBuilder, ContentGraphReport
 from ..db.client import Neo4jClient
 from ..db.schema import apply_schema
 from ..errors import DocumentError, DocumentNotFoundError, LeaseLostError, Neo4jUnavailableError, reason
@@ -35,6 +35,7 @@ from ..layout.build import LayoutBuilder, LayoutReport
 from ..library.cards import DocumentCard
 from ..library.catalogue import delete_document
 from ..library.documents import Document, EmbeddingsStatus, TreeStatus, get_document, match_documents
+from ..library.layers import EvolutionMode
 from ..library.stats import document_stats
 from ..llm.factory import Models, index_dimensions
 from ..llm.usage import track_usage
@@ -191,7 +192,7 @@ class Indexer:
             report.content_graph = await self.build_content_graph(report.doc_key, force=force)
         return report
 
-    async def build_content_graph(self, doc_key: str, *, evolution: Evolution | None = None,
+    async def build_content_graph(self, doc_key: str, *, evolution: EvolutionMode | None = None,
                                   force: bool = False) -> ContentGraphReport:
         """The content-graph stage alone (``bookrag index --stage content-graph``): G²-Reader's content graph on
         the layout layer (built first when missing); ``evolution`` lite, llm or off (default

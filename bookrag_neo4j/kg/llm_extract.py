@@ -16,7 +16,8 @@ import asyncio
 from collections.abc import Sequence
 
 from ..config import ENTITY_TYPES
-from ..llm.chat import ChatModel, image_part
+from ..llm.chat import ChatModel
+from ..llm.messages import with_image
 from ..llm.prompts import load_prompt, render_prompt
 from ..text.extraction import Extraction, Passage, clean_extraction
 
@@ -39,7 +40,7 @@ class LLMExtractor:
     def fingerprint(self) -> str:
         """Changes when the model, prompt or types change (keys the per-node extraction store)."""
         vlm = self.vlm.model if self.vlm else "-"
-        return (f"llm:{self.llm.provider}:{self.llm.model}:{vlm}:{load_prompt('kg_extract').version}:"
+        return (f"llm:{self.llm.name}:{vlm}:{load_prompt('kg_extract').version}:"
                 f"{load_prompt('image_extract').version}:{','.join(self.entity_types)}:{self.max_entities}")
 
     async def extract_one(self, passage: Passage) -> Extraction:
@@ -47,8 +48,7 @@ class LLMExtractor:
         if passage.kind == "image" and self.vlm is not None and passage.image_path:
             prompt = render_prompt("image_extract", entity_types=types, max_entities=self.max_entities,
                                    document=passage.document, section=passage.section, caption=passage.caption)
-            messages = [dict(m) for m in prompt.messages]
-            messages[-1]["content"] = [{"type": "text", "text": messages[-1]["content"]}, image_part(passage.image_path)]
+            messages = [*prompt.messages[:-1], with_image(prompt.messages[-1], passage.image_path)]
             completion = await self.vlm.complete(messages, Extraction, stage="kg.extract.image")
         else:
             prompt = render_prompt("kg_extract", entity_types=types, max_entities=self.max_entities,

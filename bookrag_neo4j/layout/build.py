@@ -30,8 +30,8 @@ from ..db.schema import apply_schema
 from ..errors import DocumentError
 from ..keys import layout_key, local_path, page_key, term_key
 from ..library.catalogue import delete_layout
-from ..library.documents import Document, LayoutCounts, LayoutStatus, TreeStatus, get_document
-from ..library.layers import mark_building, mark_complete
+from ..library.documents import LayoutCounts, TreeStatus, get_document
+from ..library.layers import layout_config, layout_current, mark_building, mark_complete
 from ..llm.embedder import Embedder
 from ..parsing.furniture import read_page_furniture
 from ..parsing.ocr import OcrOptions
@@ -43,8 +43,6 @@ from .table_rows import lead_in, table_rows
 
 log = logging.getLogger(__name__)
 
-LAYOUT_VERSION = "layout-v7"  # v4: a row's heading names its table; v5: REFERS_TO by tree.references; v6: labels
-# from a number that starts or ends a running line; v7: a page between two numbered at one offset takes its number
 EMBED_CHARS = 2000  # characters of a passage or row the embedder sees (as for blocks)
 # What the embedder sees of a row: its heading's last part (the table's caption or lead-in, else the innermost
 # section title) and its cells, cut at 200 characters (rows are many; at 300 characters with the whole section path
@@ -66,18 +64,6 @@ class LayoutReport(BaseModel):
     warnings: list[str] = Field(default_factory=list)
 
 
-def layout_config(settings: Settings, embedder: Embedder) -> str:
-    """Names what a build depends on; a complete layer with the same config is not built again."""
-    return (f"{LAYOUT_VERSION}|passages-{settings.layout.passage_words}w|kw-{settings.layout.keywords}"
-            f"|knn-{settings.layout.knn_top_k}@{settings.layout.knn_cutoff}|{embedder.name}")
-
-
-def layout_current(doc: Document, settings: Settings, embedder: Embedder) -> bool:
-    """Whether ``doc`` (as read) has a complete layout layer of this config: what :meth:`LayoutBuilder.build`
-    would leave alone, decided without a query."""
-    return doc.layout is LayoutStatus.COMPLETE and doc.layout_config == layout_config(settings, embedder)
-
-
 class LayoutBuilder:
     """Builds the layout layer of indexed documents."""
 
@@ -94,8 +80,8 @@ class LayoutBuilder:
         doc = await get_document(self.db, doc_key)
         if doc is None or doc.tree is not TreeStatus.COMPLETE:
             raise DocumentError(f"{doc_key}: no complete tree to build a layout layer on; index the PDF first")
-        config = layout_config(self.settings, self.embedder)
-        if layout_current(doc, self.settings, self.embedder) and not force:
+        config = layout_config(self.settings, self.embedder.name)
+        if layout_current(doc, self.settings, self.embedder.name) and not force:
             return LayoutReport(doc_key=doc_key, name=doc.name, status="unchanged", config=config,
                                 counts=doc.layout_counts)
         lap = Laps()

@@ -8,9 +8,10 @@
                                           stage="query.plan")
 """
 
-from .chat import ChatModel, Completion, RawReply, image_part
+from .chat import ChatModel, Completion, RawReply
 from .embedder import Embedder, OpenAIEmbedder, SentenceTransformerEmbedder
 from .factory import Models, build_embedder, build_llm, build_reranker, build_vlm, index_dimensions
+from .messages import image_part
 from .prompts import RenderedPrompt, load_prompt, render_prompt
 from .reply_cache import ResponseCache
 from .reranker import CrossEncoderReranker, FusionReranker, HTTPReranker, Reranker

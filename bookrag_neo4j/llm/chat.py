@@ -12,22 +12,19 @@ exponential backoff on 429/5xx/timeouts (``Retry-After`` honoured), an endpoint 
 down for ``DOWN_SECONDS`` (every call in between fails at once, so an outage costs seconds, not minutes), JSON
 extraction and repair, one re-ask that shows the validation error, usage accounting per stage. Providers
 implement only ``_generate``.
-Messages are OpenAI-style dicts; images go in as ``image_url`` content parts (see :func:`image_part`).
+Messages are OpenAI-style (:mod:`.messages`); images go in as ``image_url`` content parts.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import logging
-import mimetypes
 import socket
 import time
 import weakref
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
 import httpx
@@ -36,14 +33,12 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, sto
 
 from ..errors import EndpointDownError, ModelOutputError, ModelUnavailableError, TransientModelError
 from .json_reply import describe_error, parse_reply
+from .messages import JsonSchema, Messages
 from .prompts import RenderedPrompt, render_prompt
 from .reply_cache import ResponseCache, cache_key
 from .usage import Usage, UsageLedger, current_ledger
 
 log = logging.getLogger(__name__)
-
-Messages = list[dict[str, Any]]
-
 
 class Completion(NamedTuple):
     """A reply: ``value`` is the validated pydantic object (or text), ``usage`` what the call cost."""
@@ -61,18 +56,11 @@ class RawReply:
     completion_tokens: int = 0
 
 
-def image_part(path: str | Path) -> dict[str, Any]:
-    """An OpenAI-style image content part (base64 data URL) for a local image file."""
-    path = Path(path)
-    mime = mimetypes.guess_type(path.name)[0] or "image/png"
-    data = base64.b64encode(path.read_bytes()).decode("ascii")
-    return {"type": "image_url", "image_url": {"url": f"data:{mime};base64,{data}"}}
-
-
-def with_schema_instruction(messages: Messages, schema: dict[str, Any]) -> Messages:
+def with_schema_instruction(messages: Messages, schema: JsonSchema) -> Messages:
     """Add the JSON-schema instruction to the system message (or a new one), for servers that cannot enforce it."""
     instruction = render_prompt("json_instruction", schema=json.dumps(schema)).messages[-1]["content"]
-    out = [dict(m) for m in messages]
+    assert isinstance(instruction, str)  # a rendered prompt is text
+    out = [m.copy() for m in messages]
     if out and out[0]["role"] == "system" and isinstance(out[0]["content"], str):
         out[0]["content"] = f"{out[0]['content']}\n\n{instruction}"
     else:
@@ -124,6 +112,11 @@ class ChatModel(ABC):
             weakref.WeakKeyDictionary()
         )
 
+    @property
+    def name(self) -> str:
+        """``provider:model``, as a build's config records the model it used."""
+        return f"{self.provider}:{self.model}"
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model={self.model!r})"
 
@@ -145,7 +138,7 @@ class ChatModel(ABC):
 
     @abstractmethod
     async def _generate(
-        self, messages: Messages, *, json_schema: dict[str, Any] | None, temperature: float, max_tokens: int
+        self, messages: Messages, *, json_schema: JsonSchema | None, temperature: float, max_tokens: int
     ) -> RawReply:
         """Send one request. Raise ``TransientModelError`` for what is worth retrying, ``ModelError`` otherwise."""
 
@@ -189,7 +182,7 @@ class ChatModel(ABC):
             except (ValidationError, ValueError) as exc:
                 log.warning("reply to %s rejected (%s); asking once more", prompt_id, describe_error(exc))
                 reask = render_prompt("json_reask", error=describe_error(exc), schema=json.dumps(schema))
-                retry_msgs = [*msgs, {"role": "assistant", "content": reply.text}, *reask.messages]
+                retry_msgs: Messages = [*msgs, {"role": "assistant", "content": reply.text}, *reask.messages]
                 reply = await self._call(retry_msgs, schema, temperature, max_tokens)
                 usage += Usage(calls=1, prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens)
                 try:
@@ -233,7 +226,7 @@ class ChatModel(ABC):
             return min(exc.retry_after, 60.0)
         return self._backoff(state)
 
-    async def _call(self, messages: Messages, schema: dict[str, Any] | None, temperature: float,
+    async def _call(self, messages: Messages, schema: JsonSchema | None, temperature: float,
                     max_tokens: int) -> RawReply:
         if (why := self.down) is not None:
             raise EndpointDownError(why)

@@ -19,7 +19,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import ConfigurationError, EndpointDownError, ModelError, ModelNotConfiguredError, TransientModelError
-from .chat import ChatModel, Messages, RawReply, unreachable, with_schema_instruction
+from .chat import ChatModel, RawReply, unreachable, with_schema_instruction
+from .messages import JsonSchema, Messages
 
 
 class LangChainChatModel(ChatModel):
@@ -39,11 +40,11 @@ class LangChainChatModel(ChatModel):
         self.chat_model = chat_model
 
     async def _generate(
-        self, messages: Messages, *, json_schema: dict[str, Any] | None, temperature: float, max_tokens: int
+        self, messages: Messages, *, json_schema: JsonSchema | None, temperature: float, max_tokens: int
     ) -> RawReply:
         msgs = with_schema_instruction(messages, json_schema) if json_schema is not None else messages
         try:
-            reply = await self.chat_model.ainvoke(msgs)
+            reply = await self.chat_model.ainvoke([dict(m) for m in msgs])  # LangChain reads OpenAI-style dicts
         except Exception as exc:  # providers raise their own types; classify by HTTP status when they carry one
             if unreachable(exc):
                 raise EndpointDownError(f"{type(exc).__name__}: {exc}") from exc

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ModelError, ModelNotConfiguredError
-from .chat import ChatModel, Messages, RawReply
+from .chat import ChatModel, RawReply
+from .messages import JsonSchema, Messages
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ class LlamaCppChatModel(ChatModel):
         return self._llama
 
     async def _generate(
-        self, messages: Messages, *, json_schema: dict[str, Any] | None, temperature: float, max_tokens: int
+        self, messages: Messages, *, json_schema: JsonSchema | None, temperature: float, max_tokens: int
     ) -> RawReply:
         if any(isinstance(m.get("content"), list) for m in messages):
             raise ModelError("the local llama.cpp model reads text only; configure a VLM for images")

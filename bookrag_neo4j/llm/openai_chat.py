@@ -19,7 +19,8 @@ import openai
 from openai.types.chat import ChatCompletionMessageParam
 
 from ..errors import EndpointDownError, ModelError, TransientModelError
-from .chat import ChatModel, Messages, RawReply, unreachable, with_schema_instruction
+from .chat import ChatModel, RawReply, unreachable, with_schema_instruction
+from .messages import JsonSchema, Messages
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ class OpenAIChatModel(ChatModel):
         await self._client.close()
 
     async def _generate(
-        self, messages: Messages, *, json_schema: dict[str, Any] | None, temperature: float, max_tokens: int
+        self, messages: Messages, *, json_schema: JsonSchema | None, temperature: float, max_tokens: int
     ) -> RawReply:
         modes = self._modes if json_schema is not None else ["text"]
         for i, mode in enumerate(modes):

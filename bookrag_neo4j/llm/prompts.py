@@ -15,10 +15,11 @@ import re
 import string
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from ..errors import ConfigurationError
 from ..resources import resource_dir
+from .messages import Message, Messages, Role
 
 _SECTION = re.compile(r"^## (system|user|assistant)\s*$", re.MULTILINE)
 
@@ -29,7 +30,7 @@ class RenderedPrompt:
 
     name: str
     version: str
-    messages: list[dict[str, Any]] = field(hash=False)
+    messages: Messages = field(hash=False)
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,8 @@ class PromptTemplate:
         if missing:
             raise ConfigurationError(f"prompt {self.name!r} needs variables {sorted(missing)}")
         messages = [
-            {"role": role, "content": template.substitute({k: str(v) for k, v in variables.items()}).strip()}
+            Message(role=cast(Role, role),
+                    content=template.substitute({k: str(v) for k, v in variables.items()}).strip())
             for role, template in self.sections
         ]
         return RenderedPrompt(self.name, self.version, messages)

@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import ModelError
-from .chat import ChatModel, Messages, RawReply
+from .chat import ChatModel, RawReply
+from .messages import JsonSchema, Messages
 
 Reply = str | BaseException
 
@@ -30,7 +31,7 @@ class ScriptedChatModel(ChatModel):
         self.requests: list[Messages] = []
 
     async def _generate(
-        self, messages: Messages, *, json_schema: dict[str, Any] | None, temperature: float, max_tokens: int
+        self, messages: Messages, *, json_schema: JsonSchema | None, temperature: float, max_tokens: int
     ) -> RawReply:
         self.requests.append(messages)
         if callable(self._script):

@@ -17,9 +17,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from ..config import Settings
 from ..errors import LayerMissingError, PlanError
 from ..library.documents import ContentStatus, Document, LayoutStatus
-from ..library.layers import Layer
+from ..library.layers import Layer, layer_current
 from ..llm.factory import Models
 from ..retrieval.plan import Plan
 from ..retrieval.planner import Planner
@@ -52,13 +53,15 @@ class Method:
         """``method`` (BookRAG, SuperRAG, G²-Reader: the ones to use), ``baseline`` or ``ablation`` (for evaluation)."""
         return "ablation" if self.ablates else "baseline" if self.baseline else "method"
 
-    async def prepare(self, layers: LayerBuilder | None, models: Models, doc: Document) -> None:
-        """Build the layer the method reads of ``doc`` ahead of its question, with ``layers``; without a builder, a
-        document that lacks it is an error that says how to build it."""
+    async def prepare(self, layers: LayerBuilder | None, models: Models, doc: Document, settings: Settings) -> None:
+        """Build the layer the method reads of ``doc`` ahead of its question, with ``layers``, unless it is current
+        (then the builder is not asked); without a builder, a document that lacks it is an error that says how to
+        build it."""
         if self.needs is None:
             return
         if layers is not None:
-            await layers.ensure(self.needs, doc, models)
+            if not layer_current(self.needs, doc, settings, models.embedder.name, models.llm.name if models.llm else None):
+                await layers.ensure(self.needs, doc, models)
         elif not (doc.layout is LayoutStatus.COMPLETE and (self.needs == "layout" or doc.g2 is ContentStatus.COMPLETE)):
             stage = "content-graph" if self.needs == "g2" else self.needs
             raise LayerMissingError(f"method {self.name!r} reads the {stage} layer, which {doc.name} lacks: "

@@ -20,7 +20,6 @@ from ..config import Settings
 from ..db.client import Neo4jClient
 from ..domains import glossary_of
 from ..errors import DocumentNotFoundError, PlanError, QuestionError
-from ..library.document_cache import keep_documents
 from ..library.documents import Document
 from ..llm.factory import Models
 from ..llm.usage import track_usage
@@ -30,6 +29,7 @@ from ..ops.superrag import CypherRun, question_cypher
 from ..ops.values import Draft, Entities, EvidenceSet
 from ..retrieval import subtrees
 from ..retrieval.conversation import carried_documents, standalone
+from ..retrieval.document_cache import keep_documents
 from ..retrieval.plan import Plan, TraceStep
 from ..retrieval.planner import Planner
 from ..retrieval.planner_replies import QueryCategory
@@ -159,7 +159,7 @@ class Retriever:
         models = self.models if self.llm is not None else replace(self.models, llm=None)  # the LLM-free mode's
         for doc in documents:  # a layer the method reads that the document lacks is built now (a no-op after)
             if plan.method in METHODS:
-                await METHODS[plan.method].prepare(self.layers, models, doc)
+                await METHODS[plan.method].prepare(self.layers, models, doc, self.settings)
         if answer and not plan.answer:
             raise PlanError("the plan has no answer step (Reduce): it can only retrieve")
         ctx = RunContext(self.db, self.settings, self.models, self.llm, documents, lead=routing.lead)

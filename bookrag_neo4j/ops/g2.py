@@ -15,10 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import ModelError
 from ..llm.prompts import render_prompt
 from ..retrieval.answering import extractive_answer, extractive_items, numbered
-from ..retrieval.g2.agent import output_text, plan_and_read
 from ..retrieval.g2.readout import flat_readout, readout
 from ..retrieval.results import EvidenceNode
 from .evidence import evidence_node, fetch_units
+from .g2_agent import output_text, plan_and_read
 from .operator_registry import RunContext, model_time, operator
 from .values import Draft, EvidenceSet, Question, Ranking, Reading
 

@@ -31,7 +31,6 @@ from pydantic import BaseModel, ConfigDict
 from ..config import Settings
 from ..db.client import Neo4jClient
 from ..domains import glossary_of
-from ..library.document_cache import shared
 from ..library.documents import Document
 from ..llm.chat import ChatModel
 from ..llm.factory import Models
@@ -58,8 +57,8 @@ class RunContext:
     llm: ChatModel | None
     documents: list[Document]
     lead: str | None = None  # the document routed far above the others: its evidence comes first
-    cache: dict[str, Any] = field(default_factory=dict)  # this run's memo (the schema text2Cypher reads)
-    _reading: dict[str, asyncio.Future[Any]] = field(default_factory=dict, repr=False)  # the memo's reads under way
+    schema: str | None = None  # the graph schema text2Cypher reads, read once a run
+    _similarities_of: dict[str, asyncio.Future[np.ndarray]] = field(default_factory=dict, repr=False)
 
     @property
     def scope(self) -> list[str]:
@@ -102,10 +101,12 @@ class RunContext:
         """The similarity of each block of ``doc`` to ``vector``, in its blocks' row order, computed in Neo4j once
         a run (Select_by_Section, Fetch and Text_Reasoning ask for the same question's;
         :func:`~bookrag_neo4j.retrieval.document_blocks.block_similarities`)."""
-        slot = f"similarities {doc.key} {hashlib.blake2b(np.asarray(vector, dtype=np.float64).tobytes()).hexdigest()}"
-        if slot not in self.cache:
-            self.cache[slot] = await shared(self._reading, slot, lambda: self._similarities(doc, vector))
-        return self.cache[slot]
+        slot = f"{doc.key} {hashlib.blake2b(np.asarray(vector, dtype=np.float64).tobytes()).hexdigest()}"
+        if (pending := self._similarities_of.get(slot)) is None:  # steps side by side share one read
+            pending = self._similarities_of[slot] = asyncio.ensure_future(self._similarities(doc, vector))
+            pending.add_done_callback(lambda done: self._similarities_of.pop(slot, None)  # a failed read: read again
+                                      if done.cancelled() or done.exception() is not None else None)
+        return await asyncio.shield(pending)
 
     async def _similarities(self, doc: Document, vector: list[float]) -> np.ndarray:
         return await block_similarities(self.db, doc, await self.blocks(doc), vector,

@@ -17,9 +17,9 @@ from ..library.documents import Document
 from ..retrieval.document_blocks import DocumentBlocks
 from ..retrieval.entity_graph import best_first
 from ..retrieval.reasoners import MAX_TEXT_CHARS, bm25_by_document, node_text, reason_on_graph, text_reasoning
-from ..retrieval.skyline import skyline, spanned
 from ..retrieval.units import TableRows, row_similarities, table_rows
 from .operator_registry import NoParams, RunContext, model_time, operator
+from .skyline import skyline, spanned
 from .values import Candidate, Candidates, Entities, Question, Ranking, Scores, Selection
 
 

@@ -247,12 +247,12 @@ def template_query(question: str) -> tuple[str, dict] | None:
 async def schema_description(ctx: RunContext) -> str:
     """The graph schema as the text2Cypher prompt shows it: labels with their properties (read from a sample of
     each label's nodes in the database), then the relationship patterns."""
-    if "schema" not in ctx.cache:
+    if ctx.schema is None:
         rows = await ctx.db.read("superrag/schema_properties", labels=SCHEMA_LABELS, hidden=HIDDEN_PROPERTIES,
                                     sample=SCHEMA_SAMPLE)
         lines = [f"(:{r['label']} {{{', '.join(r['properties'])}}})" for r in rows]
-        ctx.cache["schema"] = "\n".join([*lines, *SCHEMA_EDGES])
-    return ctx.cache["schema"]
+        ctx.schema = "\n".join([*lines, *SCHEMA_EDGES])
+    return ctx.schema
 
 
 class CypherReply(BaseModel):

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from ..retrieval.g2.agent import Round
 from ..retrieval.reasoners import Candidate
 from ..retrieval.results import EvidenceGroup, EvidenceNode
+from .g2_agent import Round
 
 
 @dataclass(frozen=True)

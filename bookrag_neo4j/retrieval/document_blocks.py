@@ -9,7 +9,7 @@ A lookup scoped to a document is exact over that document, so its answer does no
 vector index's top k or a Lucene index's IDF would). Similarities stay in the database (``vector.similarity.cosine``,
 one query a question and document): no embedding crosses the wire. BM25's IDF and mean length come from all the
 document's blocks, not the candidates (where a term that fills the selected section would look rare). :func:`labels`
-finds the short line naming a block ("Net sales"). Kept per document version (:mod:`bookrag_neo4j.library.document_cache`).
+finds the short line naming a block ("Net sales"). Kept per document version (:mod:`bookrag_neo4j.retrieval.document_cache`).
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ import numpy as np
 
 from ..db.client import Neo4jClient
 from ..db.vectors import use_plugin
-from ..library.document_cache import DocumentCache, sized
 from ..library.documents import Document
 from ..text.lexical import LexicalStats, Postings
 from ..text.references import Reference, mentions, pages, reference_of
+from .document_cache import DocumentCache, sized
 from .entity_graph import best_first
 from .reasoners import Candidate, node_text
 
@@ -226,7 +226,7 @@ def read_blocks(rows: Sequence[BlockRow], printed: Sequence[PageLabelRow] = ()) 
                               section_path=r.section_path, text=r.text, page_start=r.page_start or 0,
                               page_end=r.page_end or 0, label=labelled.get(r.key, "")) for r in rows}
     return DocumentBlocks(keys=[r.key for r in rows], nodes=nodes,
-                          lexicon=Postings.of(node_text(nodes[r.key]) for r in rows),
+                          lexicon=Postings.of([node_text(nodes[r.key]) for r in rows]),
                           rows={r.key: i for i, r in enumerate(rows)},
                           printed=_grouped((p.label, p.number) for p in printed),
                           kinds=np.array([r.kind for r in rows], dtype=str),

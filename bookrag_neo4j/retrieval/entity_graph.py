@@ -25,8 +25,8 @@ import numpy as np
 from scipy import sparse
 
 from ..db.client import Neo4jClient
-from ..library.document_cache import DOCUMENTS, shared, sized
 from ..library.documents import Document
+from .document_cache import DOCUMENTS, shared, sized
 
 log = logging.getLogger(__name__)
 

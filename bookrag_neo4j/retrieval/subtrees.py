@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from functools import partial
 
 from ..db.client import Neo4jClient
-from ..library.document_cache import DocumentCache, sized
 from ..library.documents import Document, TreeStatus, list_documents
 from ..text.grammar import is_section_label, section_label_pattern
 from ..text.lexical import bm25_scores
 from ..text.names import normalise
+from .document_cache import DocumentCache, sized
 
 
 async def scope_documents(db: Neo4jClient, doc_keys: Sequence[str] | None) -> list[Document]:

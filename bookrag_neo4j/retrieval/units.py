@@ -25,9 +25,9 @@ import numpy as np
 
 from ..db.client import Neo4jClient
 from ..db.vectors import use_plugin
-from ..library.document_cache import DocumentCache, sized
 from ..library.documents import Document
 from ..text.lexical import LexicalStats, Postings, idf, tokens
+from .document_cache import DocumentCache, sized
 
 Kind = Literal["passage", "row"]
 QUERIES = {"passage": "layout/passage_vectors", "row": "layout/row_vectors"}
@@ -151,7 +151,7 @@ def _table_rows(rows: list[dict]) -> TableRows:
                                                                                                       dimension)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return TableRows(spans=spans, headings=headings, vectors=vectors / np.where(norms > 0, norms, 1.0),
-                     lexicon=Postings.of(row["text"] for row in rows))
+                     lexicon=Postings.of([row["text"] for row in rows]))
 
 
 async def table_rows(db: Neo4jClient, doc: Document, *, engine: str = "auto") -> TableRows:

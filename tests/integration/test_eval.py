@@ -13,7 +13,8 @@ import pytest
 
 from bookrag_neo4j.eval.benchmark import BenchmarkError, load_benchmark
 from bookrag_neo4j.eval.report import write_report
-from bookrag_neo4j.eval.runner import evaluate, summarise
+from bookrag_neo4j.eval.runner import evaluate
+from bookrag_neo4j.eval.summary import summarise
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.keys import file_key
 from bookrag_neo4j.llm import Models
@@ -77,11 +78,11 @@ async def test_every_method_runs_and_is_scored(db, settings, mini: Path, tmp_pat
     again = await evaluate(db, settings, models, load_benchmark(mini), methods=["bm25"], only_indexed=True)
     assert [r.id for r in again] == ["fb-00822", "mini-2", "other"]
     assert [r.recall for r in again] == [by[("fb-00822", "bm25")].recall, by[("mini-2", "bm25")].recall, 0]
-    assert again[2].error is not None and "not indexed" in again[2].error and summarise(again)["partial"]
+    assert again[2].error is not None and "not indexed" in again[2].error and summarise(again).partial
 
     summary = summarise(rows)
-    assert set(summary["methods"]) == set(METHODS) and summary["questions"] == 2
-    assert summary["methods"]["bm25"]["recall_by"]["sources"]["table"] == by[("mini-2", "bm25")].recall
+    assert set(summary.methods) == set(METHODS) and summary.questions == 2
+    assert summary.methods["bm25"].recall_by["sources"]["table"] == by[("mini-2", "bm25")].recall
     paths = write_report(tmp_path / "out", rows, summary)
     written = [json.loads(line) for line in paths["questions"].read_text().splitlines()]
     assert written == [r.record() for r in rows] and written[0]["recall@5p"] == rows[0].recall_at_5p
@@ -117,7 +118,7 @@ async def test_qa_scores_the_extracted_answer_and_asks_the_judge(db, settings, m
     assert row.inclusion == 0.0  # "10" is not in the raw sentence: inclusion is on the raw response
     extraction_calls = sum("extract the final answer" in str(r) or "grade a response" in str(r) for r in llm.requests)
     assert extraction_calls == 2 and row.llm_calls == len(llm.requests) - 2
-    assert summarise([row])["methods"]["bookrag"]["judge"] == 1.0
+    assert summarise([row]).methods["bookrag"].judge == 1.0
 
 
 def test_the_cli_writes_a_report(settings, neo4j_server, mini: Path, tmp_path: Path) -> None:

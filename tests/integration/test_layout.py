@@ -12,11 +12,12 @@ from bookrag_neo4j.db.client import Neo4jClient
 from bookrag_neo4j.db.gds import list_projections
 from bookrag_neo4j.index.pipeline import Indexer
 from bookrag_neo4j.keys import file_key
-from bookrag_neo4j.layout.build import LayoutBuilder, layout_config
+from bookrag_neo4j.layout.build import LayoutBuilder
 from bookrag_neo4j.layout.passages import LayoutBlock
 from bookrag_neo4j.layout.table_rows import lead_in, table_rows
 from bookrag_neo4j.library.catalogue import delete_document
 from bookrag_neo4j.library.documents import LayoutStatus, get_document
+from bookrag_neo4j.library.layers import layout_config
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.retrieval.units import nearest_units
 from bookrag_neo4j.text.references import mentions, reference_of
@@ -63,7 +64,7 @@ async def test_layout_layer_of_a_10k(db: Neo4jClient, settings, models, schema, 
         builder = LayoutBuilder(db, settings, models.embedder)
         doc = await get_document(db, doc_key)  # indexing built the layer: the layout stage is part of index()
         assert doc is not None and doc.layout is LayoutStatus.COMPLETE
-        assert doc.layout_config == layout_config(settings, models.embedder)
+        assert doc.layout_config == layout_config(settings, models.embedder.name)
         counts = doc.layout_counts
         assert counts.passages > 0, counts
 

@@ -16,6 +16,7 @@ from ..helpers import readme_example
 from ..helpers.cli import run_cli
 from ..helpers.pdfs import RAG_SURVEY, need
 from ..helpers.timeouts import LONG_TEST
+from ..helpers.walk import traced
 
 # The first test also waits for the module's fixture: the RAG survey indexed with its knowledge graph.
 pytestmark = pytest.mark.timeout(LONG_TEST)
@@ -172,3 +173,21 @@ def test_a_page_the_question_names_comes_first(settings, survey) -> None:
         evidence = rag.retrieve(question, doc=survey)
         assert evidence.nodes[0].page_start == page and evidence.nodes[0].text_score > 1, question
         assert any(t.operator == "Text_Reasoning" and " named first" in t.output for t in evidence.trace)
+
+
+@pytest.mark.parametrize("method", ["bookrag", "hybrid", "dense", "bm25"])
+async def test_a_question_walks_down_the_import_graph(settings, survey, method: str) -> None:
+    """Every call from one part of the package into another follows an import, cold and warm: no callback handed
+    down into a lower room and no climb back (the layers a method reads are built: no builder is called)."""
+    rag = BookRAG(settings, use_llm=False)
+    try:
+        walks = []
+        for _ in ("cold", "warm"):
+            with traced() as walk:
+                await rag.aretrieve(QUESTION, doc=survey, method=method)
+            walks.append(walk)
+    finally:
+        await rag.aclose()
+    for walk in walks:
+        assert {"sdk", "methods", "ops", "retrieval", "db"} <= set(walk.rooms), walk.lines(method)
+        assert not walk.against_imports(), walk.lines(method)

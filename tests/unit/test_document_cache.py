@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bookrag_neo4j.library.document_cache import DOCUMENTS, DocumentCache, keep_documents, shared, sized
 from bookrag_neo4j.library.documents import Document
+from bookrag_neo4j.retrieval.document_cache import DOCUMENTS, DocumentCache, keep_documents, shared, sized
 
 
 def server(database: str) -> SimpleNamespace:

@@ -38,17 +38,19 @@ def _row(method: str, doc: str, qid: str, recall: float):
 
 def test_the_report_says_which_parts_help_on_both_halves() -> None:
     from bookrag_neo4j.eval.benchmark import half
-    from bookrag_neo4j.eval.parts import part_effects, parts_section
-    from bookrag_neo4j.eval.runner import summarise
+    from bookrag_neo4j.eval.parts import parts_section
+    from bookrag_neo4j.eval.summary import part_effects, summarise
 
     design = next(f"d{i}.pdf" for i in range(50) if half(f"d{i}.pdf") == "design")
     check = next(f"d{i}.pdf" for i in range(50) if half(f"d{i}.pdf") == "check")
     scores = {"full": (1.0, 0.5), "no-a": (0.5, 0.0), "no-b": (1.0, 1.0), "no-c": (0.0, 1.0), "no-d": (1.0, 0.5)}
     rows = [_row(m, doc, doc, s[i]) for m, s in scores.items() for i, doc in enumerate((design, check))]
     summary = summarise(rows)
-    assert summary["methods"]["full"]["halves"] == {"design": 1.0, "check": 0.5}
-    assert summary["parts"] == []  # none of these is a registered ablation
-    effects = part_effects(summary, {"no-a": ("full", "without part a"), "no-b": ("full", "b"),
+    assert summary.methods["full"].halves == {"design": 1.0, "check": 0.5}
+    assert summary.parts == []  # none of these is a registered ablation
+    record = summary.record()  # summary.json: measures under their report names, unmeasured ones left out
+    assert record["methods"]["full"]["recall@5p"] == 0.75 and "judge" not in record["methods"]["full"]
+    effects = part_effects(summary.methods, {"no-a": ("full", "without part a"), "no-b": ("full", "b"),
                                      "no-c": ("full", "c"), "no-d": ("full", "d"), "other": ("missing", "e")})
     assert [(e.ablation, e.delta, e.verdict) for e in effects] == [
         ("no-a", {"all": -0.5, "design": -0.5, "check": -0.5}, "helps"),
@@ -66,8 +68,9 @@ def test_asked_of_the_library_only_the_own_documents_pages_count() -> None:
     the 5-page budget; the own document's rank among the evidence's documents is kept and summarised."""
     from bookrag_neo4j.eval.benchmark import BenchQuestion, half
     from bookrag_neo4j.eval.report import report_body
-    from bookrag_neo4j.eval.runner import _score, summarise
+    from bookrag_neo4j.eval.runner import _score
     from bookrag_neo4j.eval.scored import RetrievedUnit
+    from bookrag_neo4j.eval.summary import summarise
 
     question = BenchQuestion(id="q", doc="own.pdf", question="What?", answer="x", evidence_pages=[2, 9])
     units = [RetrievedUnit(key=f"o{i}", kind="text", pages=[i], doc="other") for i in range(1, 5)] + [
@@ -83,7 +86,8 @@ def test_asked_of_the_library_only_the_own_documents_pages_count() -> None:
     assert (first.doc_rank, first.recall_at_5p, missing.doc_rank, missing.recall) == (1, 1.0, None, 0.0)
     assert "doc_rank" in missing.record()  # asked of the library, the own document not among the evidence
     summary = summarise([library, first, missing])
-    ranks = summary["methods"]["m"]["own_document"]
+    ranks = summary.methods["m"].own_document
+    assert ranks is not None
     assert ranks["all"] == {"top1": round(1 / 3, 4), "top3": round(2 / 3, 4), "top5": round(2 / 3, 4)}
     assert set(ranks) == {"all", half("own.pdf")}
     assert "## The question's own document, asked of the whole library" in report_body(summary)

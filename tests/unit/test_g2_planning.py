@@ -11,7 +11,7 @@ import json
 import pytest
 
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
-from bookrag_neo4j.retrieval.g2.agent import allot, plan_and_read
+from bookrag_neo4j.ops.g2_agent import allot, plan_and_read
 from bookrag_neo4j.retrieval.g2.planning import (
     DagReply,
     PlanningGraph,

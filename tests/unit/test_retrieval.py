@@ -5,20 +5,23 @@ BookIndex in Neo4j: ``tests/integration/test_retrieval.py``.)"""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
+from bookrag_neo4j.config import Settings
 from bookrag_neo4j.errors import LayerMissingError, PlanError
 from bookrag_neo4j.library.documents import Document
+from bookrag_neo4j.library.layers import layout_config
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
 from bookrag_neo4j.methods import METHODS
 from bookrag_neo4j.ops.reason import by_best_row
+from bookrag_neo4j.ops.skyline import fused_scores, pareto_front, skyline
 from bookrag_neo4j.ops.values import Question
 from bookrag_neo4j.retrieval.entity_graph import EntityGraph, EntityRow, best_first
 from bookrag_neo4j.retrieval.planner import Planner, counts_filtered, heuristic_category, heuristic_global_plan
 from bookrag_neo4j.retrieval.reasoners import Candidate, pagerank_on
-from bookrag_neo4j.retrieval.skyline import fused_scores, pareto_front, skyline
 from bookrag_neo4j.retrieval.subtrees import SectionRow, match_section_title
 from bookrag_neo4j.retrieval.units import _table_rows
 from bookrag_neo4j.text.lexical import LexicalStats, bm25_scores
@@ -213,18 +216,26 @@ async def test_a_method_reads_its_layer_through_the_builder_handed_in_or_says_ho
         async def ensure(self, layer: str, doc: Document, models: object) -> None:
             asked.append((layer, doc.key))
 
+    settings = Settings()
+    models = SimpleNamespace(embedder=SimpleNamespace(name="embedder-1"), llm=None)
     bare = Document(key="d1", name="report.pdf")
     for name, layer in (("hybrid", "layout"), ("g2", "g2"), ("g2-flat", "layout")):
-        await METHODS[name].prepare(Builder(), None, bare)  # type: ignore[arg-type]
+        await METHODS[name].prepare(Builder(), models, bare, settings)  # type: ignore[arg-type]
         assert asked[-1] == (layer, "d1")
-    await METHODS["bookrag"].prepare(Builder(), None, bare)  # type: ignore[arg-type]  # reads no such layer
+    await METHODS["bookrag"].prepare(Builder(), models, bare, settings)  # type: ignore[arg-type]  # reads no layer
+    current = Document(key="d1", name="report.pdf", layout_status="complete",
+                       layout_config=layout_config(settings, "embedder-1"))
+    await METHODS["hybrid"].prepare(Builder(), models, current, settings)  # type: ignore[arg-type]  # current
     assert len(asked) == 3
+    other = current.model_copy(update={"layout_config": layout_config(settings, "embedder-2")})
+    await METHODS["hybrid"].prepare(Builder(), models, other, settings)  # type: ignore[arg-type]  # another model's
+    assert asked[-1] == ("layout", "d1") and len(asked) == 4
     with pytest.raises(LayerMissingError, match=r"bookrag index report.pdf --stage content-graph"):
-        await METHODS["g2"].prepare(None, None, bare)  # type: ignore[arg-type]
+        await METHODS["g2"].prepare(None, models, bare, settings)  # type: ignore[arg-type]
     laid = Document(key="d1", name="report.pdf", layout_status="complete")
-    await METHODS["hybrid"].prepare(None, None, laid)  # type: ignore[arg-type]  # built: nothing to do
+    await METHODS["hybrid"].prepare(None, models, laid, settings)  # type: ignore[arg-type]  # built: nothing to do
     with pytest.raises(LayerMissingError, match=r"--stage layout"):
-        await METHODS["superrag"].prepare(None, None, bare)  # type: ignore[arg-type]
+        await METHODS["superrag"].prepare(None, models, bare, settings)  # type: ignore[arg-type]
 
 
 def test_a_renamed_method_still_runs_under_its_former_name_and_warns() -> None:

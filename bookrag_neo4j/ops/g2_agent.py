@@ -20,12 +20,11 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
-from ...errors import ModelError
-from ...llm.chat import ChatModel
-from ...llm.prompts import render_prompt
-from ...retrieval.answering import numbered
-from ...retrieval.results import EvidenceNode
-from .planning import (
+from ..errors import ModelError
+from ..llm.chat import ChatModel
+from ..llm.prompts import render_prompt
+from ..retrieval.answering import numbered
+from ..retrieval.g2.planning import (
     MAX_NODES,
     MAX_REFINED,
     CheckReply,
@@ -36,6 +35,7 @@ from .planning import (
     gap_task,
     question_terms,
 )
+from ..retrieval.results import EvidenceNode
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Generic, Protocol, TypeVar
 
 from ..db.client import Neo4jClient
-from .documents import Document
+from ..library.documents import Document
 
 T = TypeVar("T")
 S = TypeVar("S", bound="Sized")
