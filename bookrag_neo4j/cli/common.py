@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from pydantic_core import to_jsonable_python
 from rich.console import Console
 from rich.table import Table
 
@@ -80,7 +81,8 @@ def run_with_db(rag: BookRAG, work: Callable[[Neo4jClient], Awaitable[T]]) -> T:
 
 
 def print_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+    """``data`` (JSON values, pydantic models and dataclasses among them) as indented JSON on stdout."""
+    sys.stdout.write(json.dumps(to_jsonable_python(data, fallback=str), indent=2) + "\n")
 
 
 def render(data: object, columns: Sequence[str], rows: Iterable[Sequence[object]], as_json: bool, *,

@@ -29,6 +29,7 @@ from .scale import bench_scale_cmd
 
 if TYPE_CHECKING:
     from ..db.client import Neo4jClient
+    from ..eval.bench_graph import GraphBench
     from ..tree.detect import Detector
 
 PARTIAL_EXIT = 3  # bookrag eval: some questions were misses because a document or a method failed
@@ -137,7 +138,7 @@ def bench_ingest_cmd(
     """Indexing throughput without an LLM: pages/s for parsing, nodes+relationships/s for writing; with
     --all-stages every stage of the pipeline (it re-indexes the PDFs, LLM-free: use another --instance to keep a
     library's LLM-built graphs)."""
-    from ..eval.bench_ingest import bench_ingest, bench_ingest_all_stages
+    from ..eval.bench_ingest import IngestBench, StagesBench, bench_ingest, bench_ingest_all_stages
     from ..llm.factory import index_dimensions
     from ..parsing.table_pool import pool_size
     from ..tree.learned import HeadingModel
@@ -147,7 +148,7 @@ def bench_ingest_cmd(
     indexing = rag.settings.indexing
     indexing.parse_workers = pool_size(workers or indexing.parse_workers)  # the count the report states
 
-    async def work(db: Neo4jClient) -> dict:
+    async def work(db: Neo4jClient) -> IngestBench | StagesBench:
         if all_stages:
             return await bench_ingest_all_stages(db, rag.settings, rag.models, pdfs)
         return await bench_ingest(db, pdfs, dimensions=index_dimensions(rag.settings, rag.models.embedder),
@@ -157,10 +158,10 @@ def bench_ingest_cmd(
 
     with console.status(f"Indexing {len(pdfs)} PDFs..."):
         report = run_with_db(rag, work)
-    stages = report["seconds"]
+    stages = report.seconds
     _plot(plot, list(stages), list(stages.values()), ylabel="seconds",
-          title=f"Indexing: seconds per stage, {report['documents']} PDFs, {report['pages']} pages")
-    print_json(report if as_json else {k: v for k, v in report.items() if k != "per_document"})
+          title=f"Indexing: seconds per stage, {report.documents} PDFs, {report.pages} pages")
+    print_json(report if as_json else report.model_dump(exclude={"per_document"}))
 
 
 @bench_app.command("tables")
@@ -178,7 +179,7 @@ def bench_tables_cmd(
         raise typer.BadParameter("--tables is regions or lines")
     with console.status("Finding tables on every page..."):
         report = bench_tables(pdf_paths(paths), mode=tables, workers=pool_size(workers or 0))  # type: ignore[arg-type]
-    print_json(report if as_json else {k: v for k, v in report.items() if k != "per_document"})
+    print_json(report if as_json else report.model_dump(exclude={"per_document"}))
 
 
 @bench_app.command("graph")
@@ -201,15 +202,15 @@ def bench_graph_cmd(
     if as_json:
         return
     for r in rows:
-        console.print(f"{r['document']}: entities {r['entity_change']:+.1%}, density {r['density_change']:+.1%}; "
-                      f"merges by kind {r['merges']['counts']}")
+        console.print(f"{r.document}: entities {r.entity_change:+.1%}, density {r.density_change:+.1%}; "
+                      f"merges by kind {r.merges.counts}")
 
 
-def _graph_cells(r: dict, mode: str) -> tuple:
-    m = r[mode]
-    return (r["document"], r["pages"], mode, m["entities"], m["relations"], f"{m['density']:.2e}", m["components"],
-            m["largest_component"], m["largest_component_diameter"], f"{m['gt_links_per_entity']:.2f}",
-            m["er"].get("merges", 0), m["er"].get("lookup_ms_mean", ""))
+def _graph_cells(r: GraphBench, mode: str) -> tuple[object, ...]:
+    m = r.basic if mode == "basic" else r.gradient
+    return (r.document, r.pages, mode, m.entities, m.relations, f"{m.density:.2e}", m.components, m.largest_component,
+            m.largest_component_diameter, f"{m.gt_links_per_entity:.2f}", m.er.get("merges", 0),
+            m.er.get("lookup_ms_mean", ""))
 
 
 @bench_app.command("query")
@@ -230,7 +231,7 @@ def bench_query_cmd(
 ) -> None:
     """Retrieval latency p50/p95 on a document (or the whole library), without and with model inference, per
     operator."""
-    from ..eval.bench_query import bench_query
+    from ..eval.bench_query import QueryBench, bench_query
     from ..eval.benchmark import load_benchmark
     from ..retrieval import subtrees
 
@@ -240,27 +241,27 @@ def bench_query_cmd(
         raise typer.BadParameter("--library asks the --question given (a benchmark's are about one document)")
     rag = library(instance, use_llm=not no_llm)
 
-    async def work(db: Neo4jClient) -> dict:
+    async def work(db: Neo4jClient) -> QueryBench:
         if whole:
             documents = await subtrees.scope_documents(db, None)  # the documents a question reads
-            return {"document": f"the library ({len(documents)} documents)", "pages": sum(d.pages or 0 for d in documents),
-                    **await bench_query(rag.retriever(db), None, list(question or [])[:limit], repeat=repeat,
-                                        method=method)}
+            report = await bench_query(rag.retriever(db), None, list(question or [])[:limit], repeat=repeat,
+                                       method=method)
+            return report.model_copy(update={"document": f"the library ({len(documents)} documents)",
+                                             "pages": sum(d.pages or 0 for d in documents)})
         found = await rag.adocument(cast(str, doc))  # a document unless --library
         asked = list(question or [])
         if questions is not None:
             asked += [q.question for q in load_benchmark(questions).questions if q.doc == found.name]
         if not asked:
             raise typer.BadParameter("give --question or --questions FOLDER with questions about this document")
-        return {"document": found.name, "pages": found.pages,
-                **await bench_query(rag.retriever(db), [found.key], asked[:limit], repeat=repeat,
-                                   method=method)}
+        report = await bench_query(rag.retriever(db), [found.key], asked[:limit], repeat=repeat, method=method)
+        return report.model_copy(update={"document": found.name, "pages": found.pages})
 
     report = run_with_db(rag, work)
-    ops = report["per_operator_without_model"]
-    _plot(plot, list(ops), [v["p50_ms"] for v in ops.values()], ylabel="p50 ms, without model inference",
-          title=f"Retrieval latency per operator: {report['document']}")
-    print_json(report) if as_json else console.print_json(data=report)
+    ops = report.per_operator_without_model
+    _plot(plot, list(ops), [v.p50_ms for v in ops.values()], ylabel="p50 ms, without model inference",
+          title=f"Retrieval latency per operator: {report.document}")
+    print_json(report) if as_json else console.print_json(data=report.model_dump())
 
 
 @bench_app.command("cypher")
@@ -273,12 +274,12 @@ def bench_cypher_cmd(
 ) -> None:
     """text2Cypher with the configured LLM on a benchmark's questions: how often its query is valid (runs
     through the read-only gate) and how often it returns something."""
-    from ..eval.bench_cypher import bench_cypher
+    from ..eval.bench_cypher import CypherBench, bench_cypher
     from ..eval.benchmark import load_benchmark
 
     rag = library(instance, use_llm=not no_llm)
 
-    async def work(db: Neo4jClient) -> dict:
+    async def work(db: Neo4jClient) -> CypherBench:
         keys = {d.name: d.key for d in await rag.adocuments()}
         asked = [(keys[q.doc], q.question) for q in load_benchmark(questions).questions if q.doc in keys]
         return await bench_cypher(rag.retriever(db), asked[:limit])
@@ -287,7 +288,7 @@ def bench_cypher_cmd(
     if as_json:
         print_json(report)
         return
-    console.print({k: v for k, v in report.items() if k != "per_question"})
+    console.print(report.model_dump(exclude={"per_question"}))
 
 
 bench_app.command("scale")(bench_scale_cmd)  # in .scale: the growing library, its projection

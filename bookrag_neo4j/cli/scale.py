@@ -125,11 +125,11 @@ def bench_scale_cmd(
     if plot is not None:
         from ..eval.report import bar_chart
 
-        bar_chart(plot, [f"{r['documents']} docs" for r in rows], [r["without_model_inference"]["p50_ms"] for r in rows],
+        bar_chart(plot, [f"{r.documents} docs" for r in rows], [r.without_model_inference.p50_ms for r in rows],
                   ylabel="p50 ms, without model inference", title="Retrieval latency as the library grows")
     render(rows, ("documents", "pages", "tree nodes", "entities", "p50 ms", "p95 ms", "p50 ms with models"),
-           ((r["documents"], r["pages"], r["tree_nodes"], r["entities"], r["without_model_inference"]["p50_ms"],
-             r["without_model_inference"]["p95_ms"], r["with_model_inference"]["p50_ms"]) for r in rows), as_json)
+           ((r.documents, r.pages, r.tree_nodes, r.entities, r.without_model_inference.p50_ms,
+             r.without_model_inference.p95_ms, r.with_model_inference.p50_ms) for r in rows), as_json)
 
 
 def _scale_ingest(rag: BookRAG, paths: list[Path], sizes: list[int], stages: str, order: str, out: Path,

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+
+from pydantic import BaseModel
 
 from ..config import Settings
 from ..db.client import Neo4jClient
@@ -25,8 +26,41 @@ from ..library.stats import graph_statistics
 from ..llm.factory import Models
 from ..text.names import is_acronym, normalise
 
-FIGURE_KEYS = ("entities", "relations", "edges_undirected", "density", "mean_degree", "components",
-               "largest_component", "largest_component_diameter", "gt_links_per_entity")
+
+class ErRun(BaseModel):
+    """The graph one ER mode left: the figures of the paper's Figure 6, the build's seconds and ER decisions."""
+
+    entities: int
+    relations: int
+    edges_undirected: int
+    density: float
+    mean_degree: float
+    components: int
+    largest_component: int
+    largest_component_diameter: int
+    gt_links_per_entity: float
+    seconds: dict[str, float]
+    er: dict[str, float | int]
+    llm_usage: dict[str, dict[str, int]]
+
+
+class MergeSamples(BaseModel):
+    """gradient ER's merges by kind (variant, acronym, similar): how many, and a random sample of each."""
+
+    counts: dict[str, int]
+    samples: dict[str, list[str]]
+
+
+class GraphBench(BaseModel):
+    """One document: its graph with basic and with gradient ER, the changes, and the merges."""
+
+    document: str
+    pages: int
+    basic: ErRun
+    gradient: ErRun
+    entity_change: float  # gradient's entities over basic's, less 1
+    density_change: float
+    merges: MergeSamples
 
 
 def merge_kind(a: str, b: str) -> str:
@@ -37,7 +71,7 @@ def merge_kind(a: str, b: str) -> str:
     return "similar"
 
 
-async def merge_samples(db: Neo4jClient, doc_key: str, *, per_kind: int = 10, seed: int = 0) -> dict[str, Any]:
+async def merge_samples(db: Neo4jClient, doc_key: str, *, per_kind: int = 10, seed: int = 0) -> MergeSamples:
     """Counts of ER merges by kind, with a random sample of each kind."""
     rows = await db.run(
         "MATCH (e:Entity {doc_key: $k}) WHERE size(coalesce(e.merged_from, [])) > 0 "
@@ -51,26 +85,28 @@ async def merge_samples(db: Neo4jClient, doc_key: str, *, per_kind: int = 10, se
         same_name = (row["merges"] or 0) - len(row["merged"])
         pairs["variant"] += [f"{row['name']} -> {row['name']} ({row['type']})"] * max(same_name, 0)
     rng = random.Random(seed)
-    return {"counts": {k: len(v) for k, v in pairs.items()},
-            "samples": {k: rng.sample(v, min(per_kind, len(v))) for k, v in pairs.items()}}
+    return MergeSamples(counts={k: len(v) for k, v in pairs.items()},
+                        samples={k: rng.sample(v, min(per_kind, len(v))) for k, v in pairs.items()})
 
 
 async def bench_graph(db: Neo4jClient, settings: Settings, paths: list[Path], *, use_llm: bool = False,
-                      samples: int = 10) -> list[dict[str, Any]]:
+                      samples: int = 10) -> list[GraphBench]:
     models = Models.from_settings(settings)
     rows = []
     for path in paths:
         indexer = Indexer(db, settings, models, use_llm=use_llm)
         tree = await indexer.index(path, embed=False, knowledge_graph=False)
-        row: dict[str, Any] = {"document": path.name, "pages": tree.pages}
+        runs: dict[str, ErRun] = {}
         for mode in ("basic", "gradient"):
             indexer.er_mode = mode
             report = await indexer.build_graph(tree.doc_key)
             stats = await graph_statistics(db, tree.doc_key)
-            row[mode] = {**{k: getattr(stats, k) for k in FIGURE_KEYS}, "seconds": report.seconds, "er": report.er,
-                         "llm_usage": report.llm_usage}
-        row["entity_change"] = round(row["gradient"]["entities"] / max(row["basic"]["entities"], 1) - 1, 4)
-        row["density_change"] = round(row["gradient"]["density"] / max(row["basic"]["density"], 1e-12) - 1, 4)
-        row["merges"] = await merge_samples(db, tree.doc_key, per_kind=samples)
-        rows.append(row)
+            runs[mode] = ErRun(**stats.model_dump(include=set(ErRun.model_fields)), seconds=report.seconds,
+                               er=report.er, llm_usage=report.llm_usage)
+        basic, gradient = runs["basic"], runs["gradient"]
+        rows.append(GraphBench(
+            document=path.name, pages=tree.pages, basic=basic, gradient=gradient,
+            entity_change=round(gradient.entities / max(basic.entities, 1) - 1, 4),
+            density_change=round(gradient.density / max(basic.density, 1e-12) - 1, 4),
+            merges=await merge_samples(db, tree.doc_key, per_kind=samples)))
     return rows

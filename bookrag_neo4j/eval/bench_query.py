@@ -18,7 +18,8 @@ import statistics
 import time
 from collections import defaultdict
 from graphlib import TopologicalSorter
-from typing import Any
+
+from pydantic import BaseModel
 
 from ..methods import Retriever
 from ..retrieval.results import Evidence
@@ -54,12 +55,36 @@ def model_free_seconds(evidence: Evidence, total: float) -> float:
     return total - saved
 
 
+class Percentiles(BaseModel):
+    p50_ms: float
+    p95_ms: float
+
+    @classmethod
+    def of(cls, seconds: list[float]) -> Percentiles:
+        return cls(p50_ms=round(percentile(seconds, 50) * 1000, 1), p95_ms=round(percentile(seconds, 95) * 1000, 1))
+
+
+class QueryBench(BaseModel):
+    """``bookrag bench query``'s report: what was asked of which documents, and its latency percentiles."""
+
+    document: str | None = None  # the document asked (or "the library (N documents)"), named by the CLI
+    pages: int | None = None
+    questions: int
+    runs: int
+    without_model_inference: Percentiles
+    with_model_inference: Percentiles
+    per_operator_without_model: dict[str, Percentiles]
+    mean_evidence_nodes: float
+
+
 async def bench_query(retriever: Retriever, doc_keys: list[str] | None, questions: list[str], *,
-                      repeat: int = 3, method: str = "bookrag") -> dict[str, Any]:
+                      repeat: int = 3, method: str = "bookrag") -> QueryBench:
     """Latency of ``retriever.retrieve`` with ``method`` over the documents ``doc_keys`` (one, several, or None:
     the whole library)."""
-    totals, without_model, per_operator = [], [], defaultdict(list)
-    nodes = []
+    totals: list[float] = []
+    without_model: list[float] = []
+    per_operator: dict[str, list[float]] = defaultdict(list)
+    nodes: list[int] = []
     for question in questions:
         await retriever.retrieve(question, doc_keys, method=method)  # warm-up: caches, query plans
         for _ in range(repeat):
@@ -72,12 +97,7 @@ async def bench_query(retriever: Retriever, doc_keys: list[str] | None, question
             for step in evidence.trace:
                 per_operator[step.operator].append(step.seconds - step.model_seconds)
 
-    def ms(values: list[float]) -> dict[str, float]:
-        return {"p50_ms": round(percentile(values, 50) * 1000, 1), "p95_ms": round(percentile(values, 95) * 1000, 1)}
-
-    return {
-        "questions": len(questions), "runs": len(totals),
-        "without_model_inference": ms(without_model), "with_model_inference": ms(totals),
-        "per_operator_without_model": {op: ms(v) for op, v in per_operator.items()},
-        "mean_evidence_nodes": round(statistics.mean(nodes), 2) if nodes else 0,
-    }
+    return QueryBench(questions=len(questions), runs=len(totals), without_model_inference=Percentiles.of(without_model),
+                      with_model_inference=Percentiles.of(totals),
+                      per_operator_without_model={op: Percentiles.of(v) for op, v in per_operator.items()},
+                      mean_evidence_nodes=round(statistics.mean(nodes), 2) if nodes else 0)

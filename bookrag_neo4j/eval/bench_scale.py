@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from ..config import Settings
 from ..db.client import Neo4jClient
@@ -29,13 +29,14 @@ from ..keys import file_key, local_path
 from ..library.documents import get_document
 from ..methods import Retriever
 from ..retrieval import subtrees
-from .bench_query import bench_query
+from .bench_query import Percentiles, bench_query
 from .scale_probe import Footprint, ProjectionMemory, projection_memory, server_footprint
 from .scale_projection import markdown_rows
 from .scale_run import (
     RUN_FILE,
     DocumentOutcome,
     Latency,
+    LibrarySize,
     Outcome,
     PlannedDocument,
     RunRecord,
@@ -92,7 +93,7 @@ def plan_documents(paths: list[Path], *, order: Literal["given", "pages"] = "giv
     return sorted(docs, key=lambda d: (d.pages, d.name)) if order == "pages" else docs
 
 
-def assemble_row(*, size: int, batch: list[DocumentOutcome], previous: list[ScaleRow], counts: dict[str, int],
+def assemble_row(*, size: int, batch: list[DocumentOutcome], previous: list[ScaleRow], counts: LibrarySize,
                  footprint: Footprint, projection: ProjectionMemory | None, latency: Latency | None,
                  run: int) -> ScaleRow:
     """The row for the library at ``size`` documents from what was indexed since the previous size (``batch``),
@@ -102,7 +103,7 @@ def assemble_row(*, size: int, batch: list[DocumentOutcome], previous: list[Scal
     all_pages = pages + sum(r.indexed_pages for r in previous)
     all_seconds = seconds + sum(r.ingest_seconds for r in previous)
     return ScaleRow(
-        documents=size, pages=counts["pages"], tree_nodes=counts["tree_nodes"], entities=counts["entities"],
+        documents=size, pages=counts.pages, tree_nodes=counts.tree_nodes, entities=counts.entities,
         nodes=footprint.nodes, relationships=footprint.relationships,
         new_documents=sum(o.outcome != "failed" for o in batch), indexed_documents=len(timed),
         partial_documents=sum(o.outcome == "partial" for o in batch),
@@ -170,9 +171,9 @@ def _built(report: IndexReport) -> bool:
 
 
 async def measure(db: Neo4jClient, retriever: Retriever, settings: Settings, keys: list[str], config: ScaleConfig,
-                  ) -> tuple[dict[str, int], Footprint, ProjectionMemory | None, Latency | None]:
+                  ) -> tuple[LibrarySize, Footprint, ProjectionMemory | None, Latency | None]:
     """The library ``keys`` now: its counts, the server's footprint, the projection's memory, retrieval latency."""
-    (counts,) = await db.read("library/library_size", doc_keys=keys)
+    (counts,) = await db.read_as(LibrarySize, "library/library_size", doc_keys=keys)
     # before the projection and the questions touch the heap
     footprint = await server_footprint(db, settings, checkpoint=config.checkpoint)
     projection = await projection_memory(db, keys) if config.stages != "tree" else None
@@ -240,8 +241,17 @@ def _mib(value: int | None) -> str:
     return "n/a" if value is None else f"{value / 2**20:,.1f}"
 
 
+class LibraryLatency(LibrarySize):
+    """``bookrag bench scale`` (without ``--ingest``): the first ``documents`` of the library, and a question's latency."""
+
+    documents: int
+    without_model_inference: Percentiles
+    with_model_inference: Percentiles
+    mean_evidence_nodes: float
+
+
 async def bench_scale(retriever: Retriever, questions: list[str], *, sizes: list[int],
-                      repeat: int = 3, method: str = "bookrag") -> list[dict[str, Any]]:
+                      repeat: int = 3, method: str = "bookrag") -> list[LibraryLatency]:
     """Without ``--ingest``: the same questions asked of the library already indexed: the first N complete
     documents with a knowledge graph (by name), for each N of ``sizes``; latency and library size."""
     library = [d for d in await subtrees.scope_documents(retriever.db, None) if d.graph_version]
@@ -250,9 +260,10 @@ async def bench_scale(retriever: Retriever, questions: list[str], *, sizes: list
         if size > len(library):
             break
         keys = [d.key for d in library[:size]]
-        (counts,) = await retriever.db.read("library/library_size", doc_keys=keys)
+        (counts,) = await retriever.db.read_as(LibrarySize, "library/library_size", doc_keys=keys)
         report = await bench_query(retriever, keys, questions, repeat=repeat, method=method)
-        rows.append({"documents": size, **counts, "without_model_inference": report["without_model_inference"],
-                     "with_model_inference": report["with_model_inference"],
-                     "mean_evidence_nodes": report["mean_evidence_nodes"]})
+        rows.append(LibraryLatency(documents=size, **counts.model_dump(),
+                                   without_model_inference=report.without_model_inference,
+                                   with_model_inference=report.with_model_inference,
+                                   mean_evidence_nodes=report.mean_evidence_nodes))
     return rows

@@ -1,7 +1,7 @@
 """``bookrag bench tables``: the parser's table prefilter measured against running the table finder everywhere.
 
     report = bench_tables([Path("10k.pdf")], workers=2)
-    report["precision"], report["recall"]      # over pages: a page is positive when the finder keeps a table there
+    report.precision, report.recall      # over pages: a page is positive when the finder keeps a table there
 
 The parser runs PyMuPDF's table finder (~0.35 CPU-s a page) only on the pages its prefilter lets through
 (:meth:`bookrag_neo4j.parsing.pymupdf_parser.table_candidate_pages`). Here the finder runs on every page, with the
@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+
+from pydantic import BaseModel
 
 from ..errors import DocumentError
 from ..parsing.pymupdf_parser import open_pdf, table_candidate_pages
@@ -23,18 +24,56 @@ from ..parsing.table_pool import table_finder
 from ..parsing.tables import TableMode
 
 
+class TablePages(BaseModel):
+    """One document: its candidate pages against the pages where the finder, run everywhere, keeps a table."""
+
+    document: str
+    pages: int
+    candidates: int
+    positive: int
+    true_positive: int
+    precision: float | None
+    recall: float | None
+    tables: int
+    tables_missed: int
+    missed_pages: list[int]
+    missed_samples: list[str]  # the first cells of a few missed tables
+    finder_everywhere_s: float
+
+
+class TableBench(BaseModel):
+    """The documents' sums, precision and recall over pages, and each document (``failed``: name -> why)."""
+
+    documents: int
+    mode: str
+    workers: int
+    pages: int
+    candidates: int
+    positive: int
+    true_positive: int
+    tables: int
+    tables_missed: int
+    precision: float | None
+    recall: float | None
+    table_recall: float | None
+    finder_pages_saved: float | None
+    per_document: list[TablePages]
+    failed: dict[str, str]
+
+
 def _ratio(part: int, whole: int) -> float | None:
     return round(part / whole, 3) if whole else None
 
 
-def bench_tables(paths: list[Path], *, mode: TableMode = "regions", workers: int = 1) -> dict[str, Any]:
-    rows: list[dict[str, Any]] = []
+def bench_tables(paths: list[Path], *, mode: TableMode = "regions", workers: int = 1) -> TableBench:
+    rows: list[TablePages] = []
+    failed: dict[str, str] = {}
     for path in paths:
         try:
             candidates = set(table_candidate_pages(path))
             doc, content_hash = open_pdf(path)
         except DocumentError as exc:
-            rows.append({"document": path.name, "error": str(exc)})
+            failed[path.name] = str(exc)
             continue
         with doc:
             began = time.perf_counter()
@@ -44,23 +83,19 @@ def bench_tables(paths: list[Path], *, mode: TableMode = "regions", workers: int
             seconds = time.perf_counter() - began
         positive = {n for n, tables in found.items() if tables}
         missed = sorted(positive - candidates)
-        rows.append({
-            "document": path.name, "pages": len(every), "candidates": len(candidates), "positive": len(positive),
-            "true_positive": len(positive & candidates), "precision": _ratio(len(positive & candidates), len(candidates)),
-            "recall": _ratio(len(positive & candidates), len(positive)),
-            "tables": sum(len(t) for t in found.values()), "tables_missed": sum(len(found[n]) for n in missed),
-            "missed_pages": missed,
-            "missed_samples": [" | ".join(t.cells[0])[:80] for n in missed[:3] for t in found[n][:1]],
-            "finder_everywhere_s": round(seconds, 1),
-        })
-    ok = [r for r in rows if "error" not in r]
-    total = {key: sum(r[key] for r in ok) for key in
-             ("pages", "candidates", "positive", "true_positive", "tables", "tables_missed")}
-    return {
-        "documents": len(ok), "mode": mode, "workers": workers, **total,
-        "precision": _ratio(total["true_positive"], total["candidates"]),
-        "recall": _ratio(total["true_positive"], total["positive"]),
-        "table_recall": _ratio(total["tables"] - total["tables_missed"], total["tables"]),
-        "finder_pages_saved": _ratio(total["pages"] - total["candidates"], total["pages"]),
-        "per_document": rows,
-    }
+        rows.append(TablePages(
+            document=path.name, pages=len(every), candidates=len(candidates), positive=len(positive),
+            true_positive=len(positive & candidates), precision=_ratio(len(positive & candidates), len(candidates)),
+            recall=_ratio(len(positive & candidates), len(positive)),
+            tables=sum(len(t) for t in found.values()), tables_missed=sum(len(found[n]) for n in missed),
+            missed_pages=missed, missed_samples=[" | ".join(t.cells[0])[:80] for n in missed[:3] for t in found[n][:1]],
+            finder_everywhere_s=round(seconds, 1)))
+    pages, candidates_n = sum(r.pages for r in rows), sum(r.candidates for r in rows)
+    positive_n, true_positive = sum(r.positive for r in rows), sum(r.true_positive for r in rows)
+    tables, tables_missed = sum(r.tables for r in rows), sum(r.tables_missed for r in rows)
+    return TableBench(
+        documents=len(rows), mode=mode, workers=workers, pages=pages, candidates=candidates_n, positive=positive_n,
+        true_positive=true_positive, tables=tables, tables_missed=tables_missed,
+        precision=_ratio(true_positive, candidates_n), recall=_ratio(true_positive, positive_n),
+        table_recall=_ratio(tables - tables_missed, tables), finder_pages_saved=_ratio(pages - candidates_n, pages),
+        per_document=rows, failed=failed)

@@ -117,12 +117,10 @@ async def _run_one(retriever: Retriever, llm: ChatModel | None, question: BenchQ
                  own=doc_key if scope == "library" else None)
     if answer is not None:
         extracted = await extract_answer(llm, question.question, answer, answer_format=question.answer_format or "")
-        scored = _score_answer(question, answer, extracted)
+        _score_answer(row, question, answer, extracted)
         if judge and llm is not None:
             verdict = await judge_answer(llm, question.question, question.answer, answer)
-            scored["judge"] = None if verdict is None else float(verdict)
-        for name, value in scored.items():
-            setattr(row, name, value)  # set: the row's record has them
+            row.judge = None if verdict is None else float(verdict)
     return row
 
 
@@ -139,15 +137,13 @@ def _score(bench: str, q: BenchQuestion, method: str, units: list[RetrievedUnit]
     page is then a (document, page) pair, so another document's page 12 is not the own document's)."""
     gold: list[Any] = list(q.evidence_pages)
     pages: list[list[Any]] = [list(u.pages) for u in units]
-    extra: dict[str, Any] = {}
+    documents: list[str] = []
     if own is not None:
         gold = [(own, p) for p in gold]
         pages = [[(u.doc, p) for p in u.pages] for u in units]
         documents = list(dict.fromkeys(u.doc for u in units))
-        extra = {"scope": "library", "doc_rank": documents.index(own) + 1 if own in documents else None,
-                 "documents": len(documents)}
-    return EvalRow(
-        **extra, benchmark=bench, id=q.id, doc=q.doc, method=method, question=q.question,
+    row = EvalRow(
+        benchmark=bench, id=q.id, doc=q.doc, method=method, question=q.question,
         category=q.category, sources=q.sources, doc_type=q.doc_type,
         gold_answer=q.answer, gold_pages=q.evidence_pages,
         retrieved=units, units=len(units),
@@ -160,10 +156,16 @@ def _score(bench: str, q: BenchQuestion, method: str, units: list[RetrievedUnit]
         recall_at_10p=page_recall_within(gold, pages, WIDE_PAGE_BUDGET),
         seconds=round(seconds, 4), llm_calls=calls, tokens=tokens,
     )
+    if own is not None:  # set only asked of the library: the row's record has them then
+        row.scope, row.documents = "library", len(documents)
+        row.doc_rank = documents.index(own) + 1 if own in documents else None
+    return row
 
 
-def _score_answer(q: BenchQuestion, answer: str, extracted: str) -> dict[str, Any]:
-    score = (mmlongbench_score(extracted, q.answer, q.answer_format) if q.answer_format
-             else financebench_score(extracted, q.answer))
-    return {"answer": answer, "extracted": extracted, "score": score, "em": exact_match(extracted, q.answer),
-            "f1": token_f1(extracted, q.answer), "inclusion": inclusion(answer, q.answer)}
+def _score_answer(row: EvalRow, q: BenchQuestion, answer: str, extracted: str) -> None:
+    """Set the row's answer, extracted short answer and their scores (set: the row's record has them)."""
+    row.answer, row.extracted = answer, extracted
+    row.score = (mmlongbench_score(extracted, q.answer, q.answer_format) if q.answer_format
+                 else financebench_score(extracted, q.answer))
+    row.em, row.f1 = exact_match(extracted, q.answer), token_f1(extracted, q.answer)
+    row.inclusion = inclusion(answer, q.answer)

@@ -42,6 +42,7 @@ from .scale_run import (
     CurveRow,
     CurveRun,
     Latency,
+    LibrarySize,
     RunRecord,
     latency_of,
     recorded_run,
@@ -173,12 +174,12 @@ async def measure_size(db: Neo4jClient, retriever: Retriever, settings: Settings
     footprint = await server_footprint(db, settings, checkpoint=False)
     projections = await held_projections(db)
     keys = [*config.sources, *(c.key for c in await list_clones(db))]
-    (counts,) = await db.read("library/library_size", doc_keys=keys)
+    (counts,) = await db.read_as(LibrarySize, "library/library_size", doc_keys=keys)
     fresh = [c for c in made if not c.reused]
     return CurveRow(
         documents=size, clones=len(keys) - len(config.sources), clones_made=len(fresh),
-        clone_seconds=round(sum(c.seconds for c in fresh), 2), pages=counts["pages"],
-        tree_nodes=counts["tree_nodes"], entities=counts["entities"], nodes=footprint.nodes,
+        clone_seconds=round(sum(c.seconds for c in fresh), 2), pages=counts.pages,
+        tree_nodes=counts.tree_nodes, entities=counts.entities, nodes=footprint.nodes,
         relationships=footprint.relationships, cold_document=cold_document, cold_library=cold_library,
         warm_document=warm_document, warm_library=warm_library, client_rss_bytes=client_rss,
         client_peak_rss_bytes=client_peak, heap_used_bytes=footprint.heap_used_bytes,

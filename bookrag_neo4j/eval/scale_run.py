@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
 from ..errors import ScaleRunError
 from .scale_probe import ProjectionMemory
+
+if TYPE_CHECKING:
+    from .bench_query import QueryBench
 
 Stages = Literal["tree", "graph", "all"]
 Outcome = Literal["indexed", "partial", "reused", "failed"]
@@ -41,6 +44,14 @@ class DocumentOutcome(BaseModel):
     seconds: float = 0.0
     stage_seconds: dict[str, float] = Field(default_factory=dict)  # the index report's, e.g. tree.parse, graph.extract
     error: str | None = None
+
+
+class LibrarySize(BaseModel):
+    """A set of documents' size (``cypher/library/library_size.cypher``)."""
+
+    pages: int
+    tree_nodes: int
+    entities: int
 
 
 class Latency(BaseModel):
@@ -182,12 +193,11 @@ class CurveRun(BaseModel):
     runs: list[RunRecord] = Field(default_factory=list)
 
 
-def latency_of(report: dict[str, Any]) -> Latency:
-    """:func:`bench_query`'s report as a :class:`Latency`."""
-    without, with_models = report["without_model_inference"], report["with_model_inference"]
-    return Latency(p50_ms=without["p50_ms"], p95_ms=without["p95_ms"], with_models_p50_ms=with_models["p50_ms"],
-                   with_models_p95_ms=with_models["p95_ms"], runs=report["runs"],
-                   mean_evidence_nodes=report["mean_evidence_nodes"])
+def latency_of(report: QueryBench) -> Latency:
+    """:func:`~bookrag_neo4j.eval.bench_query.bench_query`'s report as a :class:`Latency`."""
+    without, with_models = report.without_model_inference, report.with_model_inference
+    return Latency(p50_ms=without.p50_ms, p95_ms=without.p95_ms, with_models_p50_ms=with_models.p50_ms,
+                   with_models_p95_ms=with_models.p95_ms, runs=report.runs, mean_evidence_nodes=report.mean_evidence_nodes)
 
 
 R = TypeVar("R", bound=BaseModel)

@@ -18,7 +18,7 @@ import asyncio
 import time
 from dataclasses import dataclass
 from graphlib import CycleError, TopologicalSorter
-from typing import Any
+from typing import TypeVar
 
 from pydantic import ValidationError
 
@@ -27,17 +27,19 @@ from ..llm.usage import track_usage
 from ..retrieval.plan import Plan, PlanStep, TraceStep
 from . import evidence, g2, query, reason, search, select, superrag, synth  # noqa: F401  (registers the operators)
 from .operator_registry import OPERATORS, OperatorSpec, RunContext, step_meter
-from .values import EvidenceSet
+from .values import EvidenceSet, Value
+
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
 class Run:
     """What one execution left: each executed step's output by step id, and the trace in plan order."""
 
-    outputs: dict[str, Any]
+    outputs: dict[str, Value]
     trace: list[TraceStep]
 
-    def of_type(self, kind: type) -> list[Any]:
+    def of_type(self, kind: type[V]) -> list[V]:
         """Every output of this type, in plan order of the steps (e.g. all Entities of a multi-hop run)."""
         return [v for v in self.outputs.values() if isinstance(v, kind)]
 
@@ -58,9 +60,9 @@ def _needed(plan: Plan, until: str | None) -> dict[str, PlanStep]:
     return {sid: s for sid, s in steps.items() if sid in wanted}
 
 
-def _arguments(step: PlanStep, spec: OperatorSpec, outputs: dict[str, Any]) -> dict[str, Any]:
+def _arguments(step: PlanStep, spec: OperatorSpec, outputs: dict[str, Value]) -> dict[str, Value | list[Value] | None]:
     given = [outputs[a] for a in step.after]
-    args: dict[str, Any] = {}
+    args: dict[str, Value | list[Value] | None] = {}
     for item in spec.inputs:
         matches = [v for v in given if isinstance(v, item.type)]
         if item.many:
@@ -93,7 +95,7 @@ def check(plan: Plan) -> None:
         raise PlanError(f"the plan's steps form a cycle: {exc.args[1]}") from None
 
 
-async def _run_step(step: PlanStep, ctx: RunContext, outputs: dict[str, Any]) -> tuple[Any, TraceStep]:
+async def _run_step(step: PlanStep, ctx: RunContext, outputs: dict[str, Value]) -> tuple[Value, TraceStep]:
     spec = OPERATORS[step.operator]
     params = spec.params.model_validate(step.params)
     args = _arguments(step, spec, outputs)
@@ -123,7 +125,7 @@ async def execute(plan: Plan, ctx: RunContext, *, until: str | None = None) -> R
     steps = _needed(plan, until)
     sorter = TopologicalSorter({sid: s.after for sid, s in steps.items()})
     sorter.prepare()
-    outputs: dict[str, Any] = {}
+    outputs: dict[str, Value] = {}
     traces: dict[str, TraceStep] = {}
     while sorter.is_active():
         batch = set(sorter.get_ready())

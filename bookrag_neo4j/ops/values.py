@@ -192,3 +192,7 @@ class Draft:
 
     def summary(self) -> str:
         return f"{len(self.text)} characters, {len(self.used)} sources" + (" (extractive)" if self.extractive else "")
+
+
+Value = Question | Entities | SubQuestions | Selection | Candidates | Scores | Ranking | EvidenceSet | Partials | Draft
+"""What a step outputs (a Reading is a Ranking)."""

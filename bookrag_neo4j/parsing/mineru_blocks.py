@@ -14,12 +14,14 @@ HTML, Markdown and their size (:func:`html_table_to_rows` repeats spanned cells)
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from .blocks import Block, BlockKind
 from .mineru_boxes import PageBoxes
+from .mineru_shapes import ContentItem
 from .tables import to_markdown
 
 log = logging.getLogger(__name__)
@@ -29,6 +31,20 @@ DROPPED_TYPES = frozenset({"header", "footer", "page_number", "aside_text", "pag
 
 #: The content-list types read as such; any other type is read as text, with a warning.
 _KNOWN_TYPES = frozenset({"text", "ref_text", "phonetic", "list", "equation", "image", "chart", "seal", "table", "code"})
+
+
+class BlockFields(TypedDict, total=False):
+    """The :class:`Block` fields that one content-list item sets, besides its kind, page and box."""
+
+    text: str
+    caption: str
+    image_path: str
+    heading_level: int
+    cells: list[list[str]]
+    table_html: str
+    table_markdown: str
+    table_rows: int
+    table_cols: int
 
 
 class BlockBuilder:
@@ -43,13 +59,14 @@ class BlockBuilder:
         self.unknown: dict[str, int] = {}
         self.missing_images: list[str] = []
 
-    def add(self, item: dict[str, Any], page: int) -> None:
-        """One content-list item -> zero or one Block."""
-        item_type = str(item.get("type", ""))
+    def add(self, item: Mapping[str, object], page: int) -> None:
+        """One content-list item (a parsed JSON object) -> zero or one Block."""
+        entry = cast(ContentItem, item)  # its values are still checked where they are read
+        item_type = str(entry.get("type", ""))
         if item_type in DROPPED_TYPES:
             self.dropped += 1
             return
-        built = self._convert(item, item_type)
+        built = self._convert(entry, item_type)
         if built is None:
             if item_type in _KNOWN_TYPES:  # an unknown type is counted in self.unknown
                 self.empty += 1
@@ -58,21 +75,26 @@ class BlockBuilder:
         candidate = self.boxes.match(page, family, match_text)
         if candidate is not None and kind == "text" and candidate.block_type == "list":
             kind = "list"
-        block = Block(kind=kind, page=page, bbox=self.boxes.bbox(item.get("bbox"), page, candidate), **fields)
+        block = Block(kind=kind, page=page, bbox=self.boxes.bbox(entry.get("bbox"), page, candidate), **fields)
         if candidate is not None and family == "text" and candidate.lines:
             block.lines = candidate.lines
         self.blocks.append(block)
 
-    def _convert(self, item: dict[str, Any], item_type: str) -> tuple[BlockKind, dict[str, Any], str, str] | None:
+    def _convert(self, item: ContentItem, item_type: str) -> tuple[BlockKind, BlockFields, str, str] | None:
         """(kind, Block fields, match family, text to match against middle.json) or None to skip an empty item."""
         if item_type in ("image", "chart", "seal"):
-            captions, footnotes = item.get(f"{item_type}_caption"), item.get(f"{item_type}_footnote")
-            if item_type == "image" and captions is None and footnotes is None:
-                captions, footnotes = item.get("img_caption"), item.get("img_footnote")  # magic-pdf 0.x-1.x, mineru 2.0
+            if item_type == "image":
+                captions, footnotes = item.get("image_caption"), item.get("image_footnote")
+                if captions is None and footnotes is None:  # magic-pdf 0.x-1.x, mineru 2.0
+                    captions, footnotes = item.get("img_caption"), item.get("img_footnote")
+            elif item_type == "chart":
+                captions, footnotes = item.get("chart_caption"), item.get("chart_footnote")
+            else:
+                captions, footnotes = item.get("seal_caption"), item.get("seal_footnote")
             caption = _join(captions)
             footnote = _join(footnotes, sep="\n")
             text = _lines(caption, footnote, _clean(item.get("content")), _clean(item.get("text")))
-            fields: dict[str, Any] = {"text": text, "caption": caption, "image_path": self._image_path(item)}
+            fields: BlockFields = {"text": text, "caption": caption, "image_path": self._image_path(item)}
             return "image", fields, "image", f"{caption} {footnote}"
         if item_type == "table":
             # middle.json keeps the cells in the span's "html", not in "content": match on caption and footnote
@@ -106,19 +128,21 @@ class BlockBuilder:
             return None
         return kind, {"text": text, **fields}, "text", text
 
-    def _table(self, item: dict[str, Any]) -> dict[str, Any]:
+    def _table(self, item: ContentItem) -> BlockFields:
         caption = _join(item.get("table_caption"))
         raw = item.get("table_body")
         body = raw if isinstance(raw, str) else ""
-        fields: dict[str, Any] = {"caption": caption, "image_path": self._image_path(item)}
+        fields: BlockFields = {"caption": caption, "image_path": self._image_path(item)}
         rows = html_table_to_rows(body) if "<table" in body.lower() else []
         if rows:
             fields.update(
-                cells=rows,
-                table_html=body,
-                table_markdown=to_markdown(rows),
-                table_rows=len(rows),
-                table_cols=len(rows[0]),
+                {
+                    "cells": rows,
+                    "table_html": body,
+                    "table_markdown": to_markdown(rows),
+                    "table_rows": len(rows),
+                    "table_cols": len(rows[0]),
+                }
             )
             rendered = "\n".join(" | ".join(row) for row in rows)
         else:
@@ -127,7 +151,7 @@ class BlockBuilder:
         fields["text"] = _lines(caption, rendered, _join(item.get("table_footnote"), sep="\n"))
         return fields
 
-    def _image_path(self, item: dict[str, Any]) -> str:
+    def _image_path(self, item: ContentItem) -> str:
         img_path = item.get("img_path")
         if not isinstance(img_path, str) or not img_path.strip():
             return ""

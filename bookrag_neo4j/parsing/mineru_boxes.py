@@ -16,10 +16,11 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ..errors import DocumentError
 from .blocks import BBox
+from .mineru_shapes import MiddleBlock, MiddlePage
 
 #: middle.json para_block type -> the family used to match it with a content-list item.
 _MIDDLE_FAMILY = {
@@ -84,9 +85,10 @@ class PageBoxes:
         if not isinstance(pdf_info, list):
             raise DocumentError(f"{name}: expected an object with a 'pdf_info' list of pages")
         pages: dict[int, _Page] = {}
-        for position, info in enumerate(pdf_info):
-            if not isinstance(info, dict):
+        for position, raw in enumerate(pdf_info):
+            if not isinstance(raw, dict):
                 raise DocumentError(f"{name}: pdf_info[{position}] is not an object")
+            info = cast(MiddlePage, raw)  # its values are still checked where they are read
             number = page_number(info.get("page_idx", position), f"{name}: pdf_info[{position}]")
             page = _Page(size=_page_size(info.get("page_size")))
             for block in info.get("para_blocks") or []:
@@ -203,7 +205,7 @@ def _page_size(value: Any) -> tuple[float, float] | None:
     return None
 
 
-def _nested(block: dict[str, Any]) -> Iterator[dict[str, Any]]:
+def _nested(block: MiddleBlock) -> Iterator[MiddleBlock]:
     """A para_block and, depth first, the blocks inside it (an image's body, caption and footnote)."""
     yield block
     for child in block.get("blocks") or []:
@@ -211,7 +213,7 @@ def _nested(block: dict[str, Any]) -> Iterator[dict[str, Any]]:
             yield from _nested(child)
 
 
-def _span_texts(blocks: list[dict[str, Any]]) -> Iterator[str]:
+def _span_texts(blocks: list[MiddleBlock]) -> Iterator[str]:
     for block in blocks:
         for line in block.get("lines") or []:
             for span in (line or {}).get("spans") or []:

@@ -19,7 +19,6 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pymupdf
 
@@ -41,6 +40,7 @@ from .page_rules import (
     reading_order,
     running_lines,
 )
+from .pdf_shapes import TextLine, TextPage, TextSpan
 from .refine import dehyphenate, refine
 from .regions import assign_classes
 from .scan_regions import row_cells, scanned_tables
@@ -100,11 +100,11 @@ def open_pdf(path: Path) -> tuple[pymupdf.Document, str]:
     return doc, hashlib.sha256(data).hexdigest()
 
 
-def _is_bold(span: dict[str, Any]) -> bool:
+def _is_bold(span: TextSpan) -> bool:
     return bool(span["flags"] & 16) or bool(_BOLD_FONT.search(span["font"]))
 
 
-def _is_italic(span: dict[str, Any]) -> bool:
+def _is_italic(span: TextSpan) -> bool:
     return bool(span["flags"] & 2) or bool(_ITALIC_FONT.search(span["font"]))
 
 
@@ -112,11 +112,11 @@ def _text_blocks(page: pymupdf.Page, number: int) -> tuple[list[Block], list[int
     """Text blocks of a page, and how many cells (text lines side by side) each of its text rows has."""
     blocks: list[Block] = []
     rows: dict[int, int] = defaultdict(int)
-    flags = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
-    for raw in page.get_text("dict", flags=flags)["blocks"]:
+    page_text: TextPage = page.get_text("dict", flags=pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES)  # Any
+    for raw in page_text["blocks"]:
         if raw.get("type") != 0:
             continue
-        run: list[dict[str, Any]] = []
+        run: list[TextLine] = []
         style: tuple[float, bool, bool] | None = None
         for line in raw["lines"]:
             spans = [s for s in line["spans"] if s["text"].strip()]  # for style; spaces come as their own spans
@@ -147,7 +147,7 @@ def _horizontal_rules(page: pymupdf.Page) -> int:
     return count
 
 
-def _block(lines: list[dict[str, Any]], page: int) -> Block:
+def _block(lines: list[TextLine], page: int) -> Block:
     spans = [s for line in lines for s in line["spans"] if s["text"].strip()]
     main = max(spans, key=lambda s: len(s["text"]))
     text = "\n".join("".join(s["text"] for s in line["spans"]).strip() for line in lines)

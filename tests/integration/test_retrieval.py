@@ -332,9 +332,9 @@ async def test_bench_scale_grows_the_library(db: Neo4jClient, book, settings, di
                                               reranker=FusionReranker(embedder)), use_llm=False)
     library = [d for d in await subtrees.scope_documents(db, None) if d.graph_version]
     rows = await bench_scale(agent, ["Where does Lyra grow?"], sizes=[1, 2, len(library) + 1], repeat=1)
-    assert [r["documents"] for r in rows] == [n for n in (1, 2) if n <= len(library)]  # not beyond the library
-    assert rows[-1]["tree_nodes"] >= rows[0]["tree_nodes"] > 0 and rows[-1]["entities"] >= rows[0]["entities"]
-    assert all(r["with_model_inference"]["p50_ms"] >= r["without_model_inference"]["p50_ms"] > 0 for r in rows)
+    assert [r.documents for r in rows] == [n for n in (1, 2) if n <= len(library)]  # not beyond the library
+    assert rows[-1].tree_nodes >= rows[0].tree_nodes > 0 and rows[-1].entities >= rows[0].entities
+    assert all(r.with_model_inference.p50_ms >= r.without_model_inference.p50_ms > 0 for r in rows)
 
 
 def run_context(db: Neo4jClient, settings, dimensions, documents) -> RunContext:

@@ -11,6 +11,7 @@ import pytest
 
 from bookrag_neo4j.browse import answer_trace_params, browser_query
 from bookrag_neo4j.db.client import Neo4jClient
+from bookrag_neo4j.eval.bench_cypher import bench_cypher
 from bookrag_neo4j.library.documents import find_document
 from bookrag_neo4j.llm import Models
 from bookrag_neo4j.llm.scripted import ScriptedChatModel
@@ -107,6 +108,9 @@ async def test_offline_templates_answer_page_and_table_questions(db: Neo4jClient
     assert proc.returncode == 0, proc.stderr
     run = json.loads(proc.stdout)
     assert run["source"] == "template superrag/captioned" and [r["key"] for r in run["rows"]] == [first.key]
+    report = await bench_cypher(retriever, [(paper, "What does Table 3 show?"), (paper, "Who wrote it?")])
+    assert report.questions == 2 and report.fell_back == 0.5 and report.valid == 0.5 and report.returned == 0.5
+    assert report.per_question[0].source == "template superrag/captioned" and report.per_question[0].keys == 1
     proc = run_cli(settings, "stats", paper, "--json")
     layout = json.loads(proc.stdout)["layout"]
     assert layout["status"] == "complete" and layout["passages"] > 0 and layout["toc_entries"] > 0

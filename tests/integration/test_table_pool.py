@@ -100,3 +100,16 @@ def test_the_finder_runs_the_layout_model_without_its_table_grids(monkeypatch: p
     assert {n: ([asdict(b) for b in f.tables], f.regions) for n, f in found.items()} == with_grids
     assert any(t for t, _ in with_grids.values())
     assert model.table_grid_extractor is grids
+
+
+def test_bench_tables_measures_the_prefilter_against_the_finder_everywhere(tmp_path: Path) -> None:
+    from bookrag_neo4j.eval.bench_tables import bench_tables
+
+    damaged = tmp_path / "damaged.pdf"
+    damaged.write_bytes(need(ACL_PAPER).read_bytes()[:2000])
+    report = bench_tables([ACL_PAPER, damaged])
+    (doc,) = report.per_document
+    assert report.documents == 1 and set(report.failed) == {"damaged.pdf"}  # one bad PDF is a line, not the end
+    assert doc.pages == 24 and 8 in set(table_candidate_pages(ACL_PAPER)) and doc.positive > 0  # "Table 3" on page 8
+    assert 0 < doc.true_positive <= min(doc.candidates, doc.positive) and report.precision == doc.precision
+    assert doc.tables_missed == 0 or doc.missed_pages  # a missed table is on a page the prefilter skipped

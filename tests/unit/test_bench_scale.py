@@ -16,7 +16,7 @@ from bookrag_neo4j.errors import DocumentError, ScaleRunError
 from bookrag_neo4j.eval.bench_scale import assemble_row, load_run, plan_documents, write_run
 from bookrag_neo4j.eval.scale_probe import Footprint, ProjectionMemory, parse_size
 from bookrag_neo4j.eval.scale_projection import fit_line, human, markdown_rows, plot_scale, project, projection_table
-from bookrag_neo4j.eval.scale_run import DocumentOutcome, Latency, ScaleConfig, ScaleRow, ScaleRun
+from bookrag_neo4j.eval.scale_run import DocumentOutcome, Latency, LibrarySize, ScaleConfig, ScaleRow, ScaleRun
 
 CONFIG = ScaleConfig(stages="graph", questions=["q?"], method="bookrag", repeat=1, llm=False)
 MIB = 2**20
@@ -43,29 +43,29 @@ def measured_rows() -> list[ScaleRow]:
         projection = ProjectionMemory(nodes=100 * size, relationships=500 * size, size_bytes=(20 + size) * MIB,
                                       estimate_bytes=size * MIB // 2, seconds=0.1)
         rows.append(assemble_row(size=size, batch=batch, previous=rows, footprint=footprint(5 + 2 * size),
-                                 counts={"pages": 10 * size, "tree_nodes": 50 * size, "entities": 100 * size},
+                                 counts=LibrarySize(pages=10 * size, tree_nodes=50 * size, entities=100 * size),
                                  projection=projection, latency=latency, run=1))
     return rows
 
 
 def test_a_row_times_only_the_documents_this_run_indexed() -> None:
     first = assemble_row(size=2, batch=[outcome("a", "indexed", 10, 4.0), outcome("b", "indexed", 30, 16.0)],
-                         previous=[], counts={"pages": 40, "tree_nodes": 9, "entities": 7}, footprint=footprint(3),
+                         previous=[], counts=LibrarySize(pages=40, tree_nodes=9, entities=7), footprint=footprint(3),
                          projection=None, latency=None, run=1)
     assert (first.indexed_documents, first.indexed_pages, first.ingest_seconds) == (2, 40, 20.0)
     assert first.ingest_pages_per_s == first.cumulative_pages_per_s == 2.0
     # resumed: c was complete (a no-op), d half-done by the interrupted run, e rejected; only f counts
     batch = [outcome("c", "reused", 20, 0.1), outcome("d", "partial", 20, 3.0), outcome("e", "failed", 0, 0.0),
              outcome("f", "indexed", 12, 3.0)]
-    second = assemble_row(size=5, batch=batch, previous=[first], counts={"pages": 92, "tree_nodes": 9, "entities": 7},
+    second = assemble_row(size=5, batch=batch, previous=[first], counts=LibrarySize(pages=92, tree_nodes=9, entities=7),
                           footprint=footprint(4), projection=None, latency=None, run=2)
     assert (second.new_documents, second.indexed_documents, second.partial_documents, second.reused_documents) == (
         3, 1, 1, 1)
     assert second.indexed_pages == 12 and second.ingest_pages_per_s == 4.0
     assert second.cumulative_pages_per_s == round(52 / 23, 2)  # (40 + 12) pages over (20 + 3) s
     assert second.store_bytes == 4 * MIB and second.run == 2 and second.outcomes == batch
-    nothing = assemble_row(size=6, batch=[outcome("g", "reused")], previous=[], counts={"pages": 1, "tree_nodes": 1,
-                           "entities": 0}, footprint=footprint(1), projection=None, latency=None, run=3)
+    nothing = assemble_row(size=6, batch=[outcome("g", "reused")], previous=[], counts=LibrarySize(pages=1, tree_nodes=1,
+                           entities=0), footprint=footprint(1), projection=None, latency=None, run=3)
     assert nothing.ingest_pages_per_s is None and nothing.cumulative_pages_per_s is None
 
 
