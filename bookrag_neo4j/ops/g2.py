@@ -8,6 +8,7 @@ run over readouts) and G2_Reason (the answer from the evidence and the sub-quest
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,9 +19,9 @@ from ..retrieval.answering import extractive_answer, extractive_items, numbered
 from ..retrieval.g2.readout import flat_readout, readout
 from ..retrieval.results import EvidenceNode
 from .evidence import evidence_node, fetch_units
-from .g2_agent import output_text, plan_and_read
+from .g2_agent import Round, output_text, plan_and_read
 from .operator_registry import RunContext, model_time, operator
-from .values import Draft, EvidenceSet, Question, Ranking, Reading
+from .values import Draft, EvidenceSet, Question, Ranking
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,33 @@ async def _readout(ctx: RunContext, p: ReadoutParams, text: str, vector: list[fl
     neighbours = ctx.settings.g2.neighbours if p.neighbours is None else p.neighbours
     return await readout(ctx.db, ctx.documents, text, vector, k=p.k, neighbours=neighbours,
                          evolved=p.graph == "evolved", engine=ctx.settings.retrieval.vector_engine)
+
+
+@dataclass(frozen=True)
+class Reading(Ranking):
+    """G²-Reader's planning graph run: the fused evidence keys (a Ranking), each round's DAG, node answers and
+    checker verdict, the last round's (sub-question, answer) pairs, and the unparsable checker replies."""
+
+    rounds: list[Round] = field(default_factory=list)
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+    failures: int = 0
+
+    def summary(self) -> str:
+        verdicts = [r.verdict.sufficient if r.verdict else None for r in self.rounds]
+        return (f"{len(self.keys)} kept, {len(self.rounds)} round(s), verdicts {verdicts}"
+                + (f", {self.failures} checker failure(s)" if self.failures else ""))
+
+    def details(self) -> list[str]:
+        lines = []
+        for r in self.rounds:
+            verdict = ("sufficient" if r.verdict.sufficient else f"insufficient, gaps {r.verdict.gaps}") \
+                if r.verdict else "no verdict"
+            lines.append(f"round {r.number}: {r.dag}")
+            lines += [f"  {a.id}: {a.task[:70]} -> {a.answer[:90]!r} ({a.units} units)" for a in r.answers]
+            lines.append(f"  checker ({r.verdict.by if r.verdict else '-'}): {verdict}")
+            lines += [f"  note: {n}" for n in r.notes]
+        return lines
+
 
 
 @operator("Readout", family="search", params=ReadoutParams)

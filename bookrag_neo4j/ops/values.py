@@ -4,7 +4,7 @@
     Entities(names=["lm"], seeds=["<entity key>"])         # Extract
     Selection(keys=["<tree node key>", ...])               # Filter_*, Select_by_*, searches
     Candidates(rows=[...]); Scores(by="text", values={"<key>": 0.8})   # Fetch; Graph_/Text_Reasoning, searches
-    Ranking(keys=[...], graph={...}, text={...})           # Skyline_Ranker, Fuse, Rerank (Reading: G2_Plan's, traced)
+    Ranking(keys=[...], graph={...}, text={...})           # Skyline_Ranker, Fuse, Rerank (G2_Plan's: a Reading)
     EvidenceSet(nodes=[EvidenceNode(...)], count=None)     # Fetch_Evidence, Merge, Count, baselines
     Partials(answers=[Partial(...)]); Draft(text="...", used=[EvidenceNode(...)])   # Map; Reduce
 
@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, replace
 
 from ..retrieval.reasoners import Candidate
 from ..retrieval.results import EvidenceGroup, EvidenceNode
-from .g2_agent import Round
 
 
 @dataclass(frozen=True)
@@ -119,32 +118,6 @@ class Ranking:
 
 
 @dataclass(frozen=True)
-class Reading(Ranking):
-    """G²-Reader's planning graph run: the fused evidence keys (a Ranking), each round's DAG, node answers and
-    checker verdict, the last round's (sub-question, answer) pairs, and the unparsable checker replies."""
-
-    rounds: list[Round] = field(default_factory=list)
-    pairs: list[tuple[str, str]] = field(default_factory=list)
-    failures: int = 0
-
-    def summary(self) -> str:
-        verdicts = [r.verdict.sufficient if r.verdict else None for r in self.rounds]
-        return (f"{len(self.keys)} kept, {len(self.rounds)} round(s), verdicts {verdicts}"
-                + (f", {self.failures} checker failure(s)" if self.failures else ""))
-
-    def details(self) -> list[str]:
-        lines = []
-        for r in self.rounds:
-            verdict = ("sufficient" if r.verdict.sufficient else f"insufficient, gaps {r.verdict.gaps}") \
-                if r.verdict else "no verdict"
-            lines.append(f"round {r.number}: {r.dag}")
-            lines += [f"  {a.id}: {a.task[:70]} -> {a.answer[:90]!r} ({a.units} units)" for a in r.answers]
-            lines.append(f"  checker ({r.verdict.by if r.verdict else '-'}): {verdict}")
-            lines += [f"  note: {n}" for n in r.notes]
-        return lines
-
-
-@dataclass(frozen=True)
 class EvidenceSet:
     """Evidence nodes best first; a global COUNT's number; multi-hop groups (per sub-question)."""
 
@@ -195,4 +168,4 @@ class Draft:
 
 
 Value = Question | Entities | SubQuestions | Selection | Candidates | Scores | Ranking | EvidenceSet | Partials | Draft
-"""What a step outputs (a Reading is a Ranking)."""
+"""What a step outputs (G2_Plan's Reading, :mod:`.g2`, is a Ranking)."""

@@ -50,3 +50,9 @@ def test_the_settings_import_no_wing() -> None:
     found = {t.split(".")[0] for me, targets in module_imports().items() if me in ("config", "setting_groups")
              for t in targets}
     assert found and not found & (BUILD_WING | ASK_WING), found
+
+
+def test_the_values_operators_pass_know_no_method() -> None:
+    """``ops/values.py`` holds what every method's steps pass; a method's own values live with its operators."""
+    imported = module_imports()["ops.values"]
+    assert imported and not {m for m in imported if any(name in m for name in ("g2", "superrag", "methods"))}, imported
