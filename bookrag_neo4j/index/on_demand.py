@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from ..config import Settings
 from ..db.client import Neo4jClient
 from ..library.documents import Document, get_document
-from ..library.layers import Layer, layout_current
+from ..library.layers import Layer, layer_current
 from ..llm.factory import Models
 from .leases import LeaseManager, layers_key, under_lease
 
@@ -33,29 +33,26 @@ class OnDemandLayers:
 
     async def ensure(self, layer: Layer, doc: Document, models: Models) -> None:
         """``layer`` of ``doc`` (``layout``, or ``g2``: the content graph, with the layout layer under it), built
-        unless current; ``doc`` as read: a layer it shows built with this config costs no query. The builders (and
-        the PDF parser) are imported here, by the methods that read a layer, not by every question."""
+        unless current (:func:`~bookrag_neo4j.library.layers.layer_current`, the check a method makes before asking;
+        here again once the lease is held, on the document read afresh: another process may have built it). The
+        builders (and the PDF parser) are imported here, by the methods that read a layer, not by every question."""
         from ..content.build import ContentGraphBuilder
         from ..layout.build import LayoutBuilder
 
+        build: Callable[[str], Awaitable[object]]
         if layer == "layout":
-            await self._once(doc, lambda d: layout_current(d, self.settings, models.embedder.name),
-                             lambda: LayoutBuilder(self.db, self.settings, models.embedder).build(doc.key))
+            build = LayoutBuilder(self.db, self.settings, models.embedder).build
         elif layer == "g2":
             llm = models.llm if self.settings.g2.evolution == "llm" else None
-            builder = ContentGraphBuilder(self.db, self.settings, models.embedder, llm=llm)
-            await self._once(doc, builder.current, lambda: builder.build(doc.key))
+            build = ContentGraphBuilder(self.db, self.settings, models.embedder, llm=llm).build
         else:
             raise ValueError(f"the {layer} layer is built by indexing, not on a question's demand")
-
-    async def _once(self, doc: Document, current: Callable[[Document], bool],
-                    build: Callable[[], Awaitable[object]]) -> None:
-        if current(doc):
-            return
+        llm_name = models.llm.name if models.llm else None
 
         async def built() -> bool:
             fresh = await get_document(self.db, doc.key)
-            return fresh is not None and current(fresh)
+            return fresh is not None and layer_current(layer, fresh, self.settings, models.embedder.name, llm_name)
 
-        await under_lease(LeaseManager(self.db, ttl=self.settings.indexing.index_lease_seconds),
-                          layers_key(doc.key), build, name=doc.name, done=built)
+        if not layer_current(layer, doc, self.settings, models.embedder.name, llm_name):
+            await under_lease(LeaseManager(self.db, ttl=self.settings.indexing.index_lease_seconds),
+                              layers_key(doc.key), lambda: build(doc.key), name=doc.name, done=built)
