@@ -4,11 +4,11 @@
     encoder.encode(["What was the effective tax rate in 2022?"])     # float32 (1, 384), mean-pooled
 
 A new process needs one short forward pass, and importing ``torch`` for it costs more than the rest of its start-up.
-This runs :class:`.bert.BertEncoder`'s model on the same folder for the same vectors
-(``tests/unit/test_embedder_numpy.py``): float32 as PyTorch's, bfloat16 (emulated as PyTorch's CPU kernels round it,
-GELU's approximation included) as close as PyTorch's own vectors in another batch. Weights are memory-mapped
-(:func:`read_safetensors`): only the embedding rows a question uses are read. Not ONNX Runtime: it needs a model
-exported with torch, is slower here and rounds bfloat16 differently (docs/eval/native-query/cold-notes.md).
+This runs :class:`.bert.BertEncoder`'s model on the same folder for the same vectors: in bfloat16 (``auto`` on a CPU
+with it, as the index was embedded) through :mod:`.bf16_kernels`, PyTorch's own sums and roundings, so equal to the
+bit on such a CPU; in float32 through BLAS, within 1e-5 cosine (``tests/unit/test_embedder_numpy.py``). Weights are
+memory-mapped (:func:`read_safetensors`): only the embedding rows a question uses are read. Not ONNX Runtime: it needs
+a model exported with torch, is slower here and rounds bfloat16 differently (docs/eval/native-query/cold-notes.md).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from . import bf16_kernels as bf16
 from .bert import TOKENS_PER_BATCH, Precision, bert_folder, resolve_precision, token_batches
 
 log = logging.getLogger(__name__)
@@ -57,20 +58,8 @@ def read_safetensors(path: Path) -> dict[str, np.ndarray] | None:
     return tensors
 
 
-def to_bfloat16(x: np.ndarray) -> np.ndarray:
-    """``x`` rounded to the nearest bfloat16 (ties to even), kept as float32 (its low 16 bits zero)."""
-    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
-    rounded = bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))
-    rounded &= np.uint32(0xFFFF0000)
-    return rounded.view(np.float32)
-
-
-def _same(x: np.ndarray) -> np.ndarray:
-    return x
-
-
 def gelu(x: np.ndarray) -> np.ndarray:
-    """GELU (erf form) as PyTorch's CPU kernel computes it in float32."""
+    """GELU (erf form) in float32, with the erf approximation of PyTorch's vectorised kernel."""
     z = x * SQRT_HALF
     a = np.abs(z)
     t = np.float32(1) / (ERF_P * a + np.float32(1))
@@ -110,14 +99,14 @@ def load(folder: Path, precision: Precision = "float32") -> NumpyBertEncoder | N
 
 class NumpyBertEncoder:
     """BERT (post-LayerNorm, GELU, absolute positions) plus mean pooling over the attention mask, in NumPy, with
-    the products in ``precision`` (bfloat16 emulated) like :class:`.bert.BertEncoder`."""
+    the products in ``precision`` like :class:`.bert.BertEncoder`: bfloat16 through :mod:`.bf16_kernels`, float32
+    through BLAS."""
 
     def __init__(self, folder: Path, config: dict[str, Any], max_length: int, weights: dict[str, np.ndarray],
                  precision: Precision = "float32") -> None:
         from tokenizers import Tokenizer
 
         self.precision = resolve_precision(precision)
-        self.round = to_bfloat16 if self.precision == "bfloat16" else _same
         self.heads = int(config["num_attention_heads"])
         self.layers = int(config["num_hidden_layers"])
         self.eps = np.float32(config["layer_norm_eps"])
@@ -132,15 +121,18 @@ class NumpyBertEncoder:
         self.blocks = [self._block(weights, f"encoder.layer.{n}") for n in range(self.layers)]
 
     def _block(self, w: dict[str, np.ndarray], prefix: str) -> dict[str, np.ndarray]:
-        """One layer's weights: the linear ones transposed (x @ W) and rounded to the products' precision (the
-        query, key and value projections side by side: one product), the LayerNorms float32."""
+        """One layer's weights: the linear ones transposed (x @ W), in bfloat16 rounded and copied in the order the
+        kernels read them, in float32 a view BLAS reads as it is (the query, key and value projections side by
+        side: one product), the LayerNorms float32."""
         attention = f"{prefix}.attention"
         qkv = [f"{attention}.self.{p}" for p in ("query", "key", "value")]
 
         def linear(*names: str) -> tuple[np.ndarray, np.ndarray]:
             weight = np.concatenate([w[f"{n}.weight"] for n in names]) if len(names) > 1 else w[f"{names[0]}.weight"]
             bias = np.concatenate([w[f"{n}.bias"] for n in names])
-            return self.round(weight).T, self.round(bias)  # a transposed view: BLAS reads it as it is
+            if self.precision == "bfloat16":
+                return bf16.linear_weight(weight), bf16.to_bfloat16(bias)
+            return weight.T, bias
 
         block: dict[str, np.ndarray] = {}
         for key, names in (("qkv", qkv), ("out", [f"{attention}.output.dense"]),
@@ -151,40 +143,50 @@ class NumpyBertEncoder:
         return block
 
     def _norm(self, x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+        if self.precision == "bfloat16":
+            return bf16.layer_norm(x, weight, bias, float(self.eps))
         mean = x.mean(axis=-1, keepdims=True)
         centred = x - mean
         variance = (centred * centred).mean(axis=-1, keepdims=True)
         return centred / np.sqrt(variance + self.eps) * weight + bias
 
     def _linear(self, x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-        """A product in the model's precision: operands already rounded, float32 sums, the result rounded."""
-        return self.round(x @ weight + bias)
+        """A product in the model's precision (bfloat16: operands already rounded, the result rounded)."""
+        return bf16.linear(x, weight, bias) if self.precision == "bfloat16" else x @ weight + bias
 
     def _attention(self, x: np.ndarray, block: dict[str, np.ndarray], additive: np.ndarray) -> np.ndarray:
         batch, length, hidden = x.shape
         size = hidden // self.heads
-        qkv = self._linear(self.round(x), block["qkv"], block["qkv_bias"])
+        low = self.precision == "bfloat16"
+        qkv = self._linear(bf16.to_bfloat16(x) if low else x, block["qkv"], block["qkv_bias"])
         q, k, v = (qkv[..., i * hidden:(i + 1) * hidden].reshape(batch, length, self.heads, size).transpose(0, 2, 1, 3)
                    for i in range(3))
-        scores = (q @ k.transpose(0, 1, 3, 2)) * self.scale + additive  # float32, like the kernel's
-        scores -= scores.max(axis=-1, keepdims=True)
-        weights = np.exp(scores)
-        total = weights.sum(axis=-1, keepdims=True)
-        context = self.round((self.round(weights) @ v) / total)
+        if low:
+            context = bf16.attention(q, k, v, additive)
+        else:
+            scores = (q @ k.transpose(0, 1, 3, 2)) * self.scale + additive
+            weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            context = (weights @ v) / weights.sum(axis=-1, keepdims=True)
         context = context.transpose(0, 2, 1, 3).reshape(batch, length, hidden)
         return self._linear(context, block["out"], block["out_bias"])
 
     def _forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         e = self.embeddings
         length = ids.shape[1]
+        low = self.precision == "bfloat16"
         x = e["word_embeddings.weight"][ids] + e["position_embeddings.weight"][:length] + \
             e["token_type_embeddings.weight"][0]
         x = self._norm(x, e["LayerNorm.weight"], e["LayerNorm.bias"])
         additive = np.where(mask[:, None, None, :] > 0, np.float32(0), np.float32(-np.inf))
         for block in self.blocks:
             x = self._norm(self._attention(x, block, additive) + x, block["norm1"], block["norm1_bias"])
-            inner = self.round(gelu(self._linear(self.round(x), block["inner"], block["inner_bias"])))
+            if low:
+                inner = bf16.gelu(self._linear(bf16.to_bfloat16(x), block["inner"], block["inner_bias"]))
+            else:
+                inner = gelu(self._linear(x, block["inner"], block["inner_bias"]))
             x = self._norm(self._linear(inner, block["ffn"], block["ffn_bias"]) + x, block["norm2"], block["norm2_bias"])
+        if low:
+            return bf16.mean_pool(x, mask)
         weights = mask[:, :, None].astype(np.float32)
         return (x * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), np.float32(1e-9))
 

