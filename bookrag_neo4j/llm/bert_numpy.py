@@ -18,6 +18,8 @@ import json
 import logging
 import math
 import mmap
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +86,49 @@ def one_blas_thread() -> Any:
     return _blas_controller().limit(limits=1, user_api="blas")
 
 
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    centred = x - mean
+    variance = (centred * centred).mean(axis=-1, keepdims=True)
+    return centred / np.sqrt(variance + np.float32(eps)) * weight + bias
+
+
+def _attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, additive: np.ndarray) -> np.ndarray:
+    scores = (q @ k.transpose(0, 1, 3, 2)) * np.float32(1.0 / math.sqrt(q.shape[-1])) + additive
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return (weights @ v) / weights.sum(axis=-1, keepdims=True)
+
+
+def _mean_pool(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    weights = mask[:, :, None].astype(np.float32)
+    return (x * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), np.float32(1e-9))
+
+
+def _same(x: np.ndarray) -> np.ndarray:
+    return x
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """A forward pass's operations at one precision of the products."""
+
+    operand: Callable[[np.ndarray], np.ndarray]  # a linear layer's input (and bias) as its products take it
+    weight: Callable[[np.ndarray], np.ndarray]  # an (N, K) weight as ``linear`` takes it
+    linear: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+    layer_norm: Callable[[np.ndarray, np.ndarray, np.ndarray, float], np.ndarray]
+    attention: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+    gelu: Callable[[np.ndarray], np.ndarray]
+    mean_pool: Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+# bfloat16: PyTorch's sums and roundings (:mod:`.bf16_kernels`); float32: BLAS, a transposed view of the weights
+KERNELS = {
+    "bfloat16": Kernels(bf16.to_bfloat16, bf16.linear_weight, bf16.linear, bf16.layer_norm, bf16.attention, bf16.gelu,
+                        bf16.mean_pool),
+    "float32": Kernels(_same, np.transpose, lambda x, w, b: x @ w + b, _layer_norm, _attention, gelu, _mean_pool),
+}
+
+
 def load(folder: Path, precision: Precision = "float32") -> NumpyBertEncoder | None:
     """The NumPy encoder of a sentence-transformers folder holding a BERT model with mean pooling (the folders
     :func:`.bert.load` runs), else ``None``."""
@@ -99,19 +144,18 @@ def load(folder: Path, precision: Precision = "float32") -> NumpyBertEncoder | N
 
 class NumpyBertEncoder:
     """BERT (post-LayerNorm, GELU, absolute positions) plus mean pooling over the attention mask, in NumPy, with
-    the products in ``precision`` like :class:`.bert.BertEncoder`: bfloat16 through :mod:`.bf16_kernels`, float32
-    through BLAS."""
+    the products in ``precision`` like :class:`.bert.BertEncoder` (:data:`KERNELS`)."""
 
     def __init__(self, folder: Path, config: dict[str, Any], max_length: int, weights: dict[str, np.ndarray],
                  precision: Precision = "float32") -> None:
         from tokenizers import Tokenizer
 
         self.precision = resolve_precision(precision)
+        self.kernels = KERNELS[self.precision]
         self.heads = int(config["num_attention_heads"])
         self.layers = int(config["num_hidden_layers"])
-        self.eps = np.float32(config["layer_norm_eps"])
+        self.eps = float(config["layer_norm_eps"])
         self.dimension = int(config["hidden_size"])
-        self.scale = np.float32(1.0 / math.sqrt(self.dimension // self.heads))
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length)
         self.tokenizer.no_padding()
@@ -121,18 +165,15 @@ class NumpyBertEncoder:
         self.blocks = [self._block(weights, f"encoder.layer.{n}") for n in range(self.layers)]
 
     def _block(self, w: dict[str, np.ndarray], prefix: str) -> dict[str, np.ndarray]:
-        """One layer's weights: the linear ones transposed (x @ W), in bfloat16 rounded and copied in the order the
-        kernels read them, in float32 a view BLAS reads as it is (the query, key and value projections side by
-        side: one product), the LayerNorms float32."""
+        """One layer's weights: the linear ones as the kernels take them (the query, key and value projections side
+        by side: one product), the LayerNorms float32."""
         attention = f"{prefix}.attention"
         qkv = [f"{attention}.self.{p}" for p in ("query", "key", "value")]
 
         def linear(*names: str) -> tuple[np.ndarray, np.ndarray]:
             weight = np.concatenate([w[f"{n}.weight"] for n in names]) if len(names) > 1 else w[f"{names[0]}.weight"]
             bias = np.concatenate([w[f"{n}.bias"] for n in names])
-            if self.precision == "bfloat16":
-                return bf16.linear_weight(weight), bf16.to_bfloat16(bias)
-            return weight.T, bias
+            return self.kernels.weight(weight), self.kernels.operand(bias)
 
         block: dict[str, np.ndarray] = {}
         for key, names in (("qkv", qkv), ("out", [f"{attention}.output.dense"]),
@@ -142,53 +183,33 @@ class NumpyBertEncoder:
             block[key], block[f"{key}_bias"] = w[f"{name}.weight"], w[f"{name}.bias"]
         return block
 
-    def _norm(self, x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-        if self.precision == "bfloat16":
-            return bf16.layer_norm(x, weight, bias, float(self.eps))
-        mean = x.mean(axis=-1, keepdims=True)
-        centred = x - mean
-        variance = (centred * centred).mean(axis=-1, keepdims=True)
-        return centred / np.sqrt(variance + self.eps) * weight + bias
+    def _linear(self, x: np.ndarray, block: dict[str, np.ndarray], key: str) -> np.ndarray:
+        return self.kernels.linear(x, block[key], block[f"{key}_bias"])
 
-    def _linear(self, x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-        """A product in the model's precision (bfloat16: operands already rounded, the result rounded)."""
-        return bf16.linear(x, weight, bias) if self.precision == "bfloat16" else x @ weight + bias
+    def _norm(self, x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+        return self.kernels.layer_norm(x, weight, bias, self.eps)
 
     def _attention(self, x: np.ndarray, block: dict[str, np.ndarray], additive: np.ndarray) -> np.ndarray:
         batch, length, hidden = x.shape
         size = hidden // self.heads
-        low = self.precision == "bfloat16"
-        qkv = self._linear(bf16.to_bfloat16(x) if low else x, block["qkv"], block["qkv_bias"])
+        qkv = self._linear(self.kernels.operand(x), block, "qkv")
         q, k, v = (qkv[..., i * hidden:(i + 1) * hidden].reshape(batch, length, self.heads, size).transpose(0, 2, 1, 3)
                    for i in range(3))
-        if low:
-            context = bf16.attention(q, k, v, additive)
-        else:
-            scores = (q @ k.transpose(0, 1, 3, 2)) * self.scale + additive
-            weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
-            context = (weights @ v) / weights.sum(axis=-1, keepdims=True)
-        context = context.transpose(0, 2, 1, 3).reshape(batch, length, hidden)
-        return self._linear(context, block["out"], block["out_bias"])
+        context = self.kernels.attention(q, k, v, additive).transpose(0, 2, 1, 3).reshape(batch, length, hidden)
+        return self._linear(context, block, "out")
 
     def _forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        e = self.embeddings
+        e, kernels = self.embeddings, self.kernels
         length = ids.shape[1]
-        low = self.precision == "bfloat16"
         x = e["word_embeddings.weight"][ids] + e["position_embeddings.weight"][:length] + \
             e["token_type_embeddings.weight"][0]
         x = self._norm(x, e["LayerNorm.weight"], e["LayerNorm.bias"])
         additive = np.where(mask[:, None, None, :] > 0, np.float32(0), np.float32(-np.inf))
         for block in self.blocks:
             x = self._norm(self._attention(x, block, additive) + x, block["norm1"], block["norm1_bias"])
-            if low:
-                inner = bf16.gelu(self._linear(bf16.to_bfloat16(x), block["inner"], block["inner_bias"]))
-            else:
-                inner = gelu(self._linear(x, block["inner"], block["inner_bias"]))
-            x = self._norm(self._linear(inner, block["ffn"], block["ffn_bias"]) + x, block["norm2"], block["norm2_bias"])
-        if low:
-            return bf16.mean_pool(x, mask)
-        weights = mask[:, :, None].astype(np.float32)
-        return (x * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), np.float32(1e-9))
+            inner = kernels.gelu(self._linear(kernels.operand(x), block, "inner"))
+            x = self._norm(self._linear(inner, block, "ffn") + x, block["norm2"], block["norm2_bias"])
+        return kernels.mean_pool(x, mask)
 
     def tokenize(self, texts: list[str]) -> list[list[int]]:
         """The token ids of each text, truncated to the model's maximum length."""

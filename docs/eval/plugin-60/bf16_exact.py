@@ -1,5 +1,6 @@
 """Every dev question embedded by the NumPy encoder and by PyTorch in bfloat16: how many vectors are equal to the bit,
-alone and in padded batches of five, and the NumPy encoder's time a question.
+alone and in padded batches of five, and the NumPy encoder's time a question in bfloat16 and, for comparison,
+in float32 (BLAS).
 
     python docs/eval/plugin-60/bf16_exact.py > docs/eval/plugin-60/bf16_exact.txt
 """
@@ -38,8 +39,16 @@ def main() -> None:
           f"{equal} vectors equal to PyTorch's to the bit; padded batches of five: {batched} of "
           f"{-(-len(questions) // 5)} equal")
     per_token = np.array(seconds) / np.array(tokens)
-    print(f"NumPy encoder, one core: median {np.median(seconds) * 1e3:.0f} ms a question, "
+    print(f"NumPy encoder in bfloat16, one core: median {np.median(seconds) * 1e3:.0f} ms a question, "
           f"{np.median(per_token) * 1e3:.1f} ms a token")
+    blas = bert_numpy.load(FOLDER, "float32")
+    assert blas is not None
+    timed = []
+    for question in questions:
+        start = time.perf_counter()
+        blas.encode([question])
+        timed.append(time.perf_counter() - start)
+    print(f"NumPy encoder in float32 (BLAS): median {np.median(timed) * 1e3:.0f} ms a question")
 
 
 if __name__ == "__main__":
